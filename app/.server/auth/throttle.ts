@@ -1,0 +1,55 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { rateLimits } from "../db/schema";
+
+export type Limit = { max: number; windowMs: number };
+
+// Fixed windows in D1 so the count holds across Worker instances. One upsert per hit.
+export async function hit(db: Db, key: string, limit: Limit, now = Date.now()): Promise<{ ok: boolean; retryAfterS: number }> {
+  const windowStart = now - (now % limit.windowMs);
+  const row = await db
+    .insert(rateLimits)
+    .values({ key, windowStart, count: 1 })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`CASE WHEN ${rateLimits.windowStart} = ${windowStart} THEN ${rateLimits.count} + 1 ELSE 1 END`,
+        windowStart: sql`${windowStart}`,
+      },
+    })
+    .returning({ count: rateLimits.count })
+    .get();
+  const ok = (row?.count ?? 1) <= limit.max;
+  return { ok, retryAfterS: Math.ceil((windowStart + limit.windowMs - now) / 1000) };
+}
+
+/** Applies several limits (e.g. per IP and per email); all are counted, any one refuses. */
+export async function hitAll(db: Db, checks: [string, Limit][], now = Date.now()) {
+  let ok = true;
+  let retryAfterS = 0;
+  for (const [key, limit] of checks) {
+    const r = await hit(db, key, limit, now);
+    if (!r.ok) {
+      ok = false;
+      retryAfterS = Math.max(retryAfterS, r.retryAfterS);
+    }
+  }
+  return { ok, retryAfterS };
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+export const LIMITS = {
+  loginPerIp: { max: 30, windowMs: 15 * MINUTE },
+  loginPerEmail: { max: 10, windowMs: 15 * MINUTE },
+  signupPerIp: { max: 10, windowMs: HOUR },
+  resetPerIp: { max: 10, windowMs: HOUR },
+  resetPerEmail: { max: 3, windowMs: HOUR },
+  verifyPerUser: { max: 10, windowMs: 15 * MINUTE },
+  resendPerUser: { max: 3, windowMs: 15 * MINUTE },
+  invitePerOrg: { max: 50, windowMs: HOUR },
+} satisfies Record<string, Limit>;
+
+export function clientIp(request: Request): string {
+  return request.headers.get("CF-Connecting-IP") ?? request.headers.get("X-Forwarded-For")?.split(",")[0].trim() ?? "local";
+}

@@ -1,0 +1,30 @@
+import type { HTMLAttributes, ReactNode } from "react";
+import { cn } from "~/lib/cn";
+
+export type AlertTone = "info" | "success" | "warning" | "error";
+
+const tones: Record<AlertTone, string> = {
+  info: "border-brand-200 bg-brand-50 text-brand-900 dark:border-brand-800 dark:bg-brand-900/30 dark:text-brand-100",
+  success:
+    "border-emerald-200 bg-emerald-50 text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950/40 dark:text-emerald-100",
+  warning: "border-amber-200 bg-amber-50 text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100",
+  error: "border-red-200 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950/40 dark:text-red-100",
+};
+
+export type AlertProps = Omit<HTMLAttributes<HTMLDivElement>, "title"> & {
+  tone?: AlertTone;
+  title?: ReactNode;
+};
+
+export function Alert({ tone = "info", title, className, children, ...props }: AlertProps) {
+  return (
+    <div
+      role={tone === "error" || tone === "warning" ? "alert" : "status"}
+      className={cn("rounded-lg border px-4 py-3 text-sm", tones[tone], className)}
+      {...props}
+    >
+      {title && <p className="font-semibold">{title}</p>}
+      {children && <div className={cn(title ? "mt-1" : undefined, "[&_a]:font-medium [&_a]:underline")}>{children}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+// Who may do what in an organisation. Client-safe so screens can hide what the server would refuse;
+// the server checks the same table in every loader and action (app/.server/auth/guards.ts).
+export const ROLES = ["owner", "admin", "editor", "agent"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ROLE_LABELS: Record<Role, string> = { owner: "Owner", admin: "Admin", editor: "Editor", agent: "Agent" };
+export const ROLE_DESCRIPTIONS: Record<Role, string> = {
+  owner: "Everything, including billing, ownership and deleting the organisation.",
+  admin: "Manages members (except owners) and every chatbot.",
+  editor: "Builds chatbots: knowledge, settings, tools and integrations.",
+  agent: "Works the inbox, takes conversations over live and handles leads.",
+};
+
+const ALL: readonly Role[] = ROLES;
+const PERMISSIONS = {
+  "org:view": ALL,
+  "org:rename": ["owner", "admin"],
+  "org:delete": ["owner"],
+  "billing:manage": ["owner"],
+  "members:manage": ["owner", "admin"],
+  "chatbot:create": ["owner", "admin", "editor"],
+  "chatbot:edit": ["owner", "admin", "editor"],
+  "chatbot:delete": ["owner", "admin"],
+  "chatbot:view": ALL,
+  "inbox:work": ALL,
+  "leads:work": ALL,
+  "analytics:view": ALL,
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function can(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}
+
+/** Roles a member with `role` may grant or change (admins cannot touch owners). */
+export function assignableRoles(role: Role): Role[] {
+  if (role === "owner") return [...ROLES];
+  if (role === "admin") return ["admin", "editor", "agent"];
+  return [];
+}

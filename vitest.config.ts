@@ -1,0 +1,30 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import tsconfigPaths from "vite-tsconfig-paths";
+import { defineConfig } from "vitest/config";
+
+// Unit and integration tests run inside workerd with the real bindings of wrangler.toml and the
+// real migrations applied (tests/setup/apply-migrations.ts). `main` is the built Worker entry, so
+// `SELF`/`exports.default.fetch` exercise Hono + Remix exactly as `wrangler dev` does.
+export default defineConfig({
+  plugins: [
+    tsconfigPaths(),
+    cloudflareTest(async () => ({
+      main: "./workers/app.ts",
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: {
+          ENVIRONMENT: "development",
+          TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+        },
+      },
+    })),
+  ],
+  test: {
+    include: ["app/**/*.test.ts", "workers/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    setupFiles: ["./tests/setup/apply-migrations.ts"],
+    testTimeout: 30_000,
+    // Remix's CommonJS packages have circular requires that workerd's module loader trips over;
+    // pre-bundling them with esbuild (as Vite does for the app build) resolves the cycle.
+    deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare", "@remix-run/server-runtime", "cookie", "set-cookie-parser"] } } },
+  },
+});

@@ -1,0 +1,16 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { HonoEnv } from "../hono-env";
+import { apiError } from "./errors";
+import { health } from "./health";
+
+export const api = new Hono<HonoEnv>();
+
+api.route("/health", health);
+
+api.notFound((c) => apiError(c, 404, "not_found", "No API endpoint at this path."));
+api.onError((err, c) => {
+  if (err instanceof HTTPException) return apiError(c, err.status as 400, "http_error", err.message || "Request failed.");
+  console.error("[api] unhandled error", err);
+  return apiError(c, 500, "internal_error", "Something went wrong on our side. Please try again.");
+});

@@ -1,0 +1,42 @@
+import type { AppContext, Auth } from "../app/.server/context";
+import { createDb } from "../app/.server/db/client";
+import type { Env } from "../app/.server/env";
+import { readSessionToken, serializeSessionCookie, validateSessionToken } from "../app/.server/auth/session";
+import { clientIp } from "../app/.server/auth/throttle";
+
+declare module "@remix-run/cloudflare" {
+  interface AppLoadContext {
+    cloudflare: { env: Env; ctx: ExecutionContext };
+    app: AppContext;
+    /** Per-response CSP nonce for the inline scripts Remix renders. */
+    nonce: string;
+  }
+}
+
+/** Builds env, db and lazy auth for one request; used by the Hono middleware for Remix and Hono alike. */
+export function createAppContext(request: Request, env: Env, executionCtx: Pick<ExecutionContext, "waitUntil">): AppContext {
+  const production = env.ENVIRONMENT === "production";
+  const db = createDb(env.DB);
+  const responseCookies: string[] = [];
+  let auth: Promise<Auth> | undefined;
+  return {
+    env,
+    db,
+    production,
+    origin: env.APP_URL?.replace(/\/$/, "") || new URL(request.url).origin,
+    ip: clientIp(request),
+    waitUntil: (p) => executionCtx.waitUntil(p),
+    responseCookies,
+    getAuth() {
+      auth ??= (async () => {
+        const token = readSessionToken(request, production);
+        if (!token) return null;
+        const result = await validateSessionToken(db, token);
+        if (!result) return null;
+        if (result.fresh) responseCookies.push(serializeSessionCookie(token, result.session.expiresAt, production));
+        return { user: result.user, session: result.session };
+      })();
+      return auth;
+    },
+  };
+}
