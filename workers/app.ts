@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import * as build from "../build/server";
 import type { Env } from "../app/.server/env";
 import { api } from "./api";
+import { apiError } from "./api/errors";
 import type { HonoEnv } from "./hono-env";
 import { createAppContext } from "./load-context";
 import { handleQueue } from "./queues";
@@ -32,6 +33,8 @@ app.use("*", async (c, next) => {
 });
 
 app.route("/api", api);
+// A mounted router's notFound does not fire inside a parent app: answer unknown API paths here.
+app.all("/api/*", (c) => apiError(c, 404, "not_found", "No API endpoint at this path."));
 
 app.all("*", (c) =>
   remixHandler(c.req.raw, {

@@ -8,7 +8,6 @@ export const api = new Hono<HonoEnv>();
 
 api.route("/health", health);
 
-api.notFound((c) => apiError(c, 404, "not_found", "No API endpoint at this path."));
 api.onError((err, c) => {
   if (err instanceof HTTPException) return apiError(c, err.status as 400, "http_error", err.message || "Request failed.");
   console.error("[api] unhandled error", err);

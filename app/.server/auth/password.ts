@@ -9,8 +9,8 @@ const ITERATIONS_PER_ROUND = 100_000;
 const SALT_BYTES = 16;
 const KEY_BITS = 256;
 
-async function derive(password: string, salt: Uint8Array, rounds: number, iterations: number): Promise<Uint8Array> {
-  let key: Uint8Array = new TextEncoder().encode(password.normalize("NFKC"));
+async function derive(password: string, salt: Uint8Array<ArrayBuffer>, rounds: number, iterations: number): Promise<Uint8Array<ArrayBuffer>> {
+  let key = new TextEncoder().encode(password.normalize("NFKC")) as Uint8Array<ArrayBuffer>;
   for (let i = 0; i < rounds; i++) {
     const material = await crypto.subtle.importKey("raw", key, "PBKDF2", false, ["deriveBits"]);
     const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, material, KEY_BITS);
@@ -31,7 +31,7 @@ export async function verifyPassword(stored: string, password: string): Promise<
   const [rounds, iterations] = params.split("x").map(Number);
   if (!Number.isInteger(rounds) || !Number.isInteger(iterations) || rounds < 1 || iterations < 1) return false;
   const expected = decodeBase64(hashB64);
-  const actual = await derive(password, decodeBase64(saltB64), rounds, iterations);
+  const actual = await derive(password, new Uint8Array(decodeBase64(saltB64)), rounds, iterations);
   return constantTimeEqual(actual, expected);
 }
 

@@ -31,8 +31,9 @@ export function ConfirmDialog({
   const id = useId();
   const dialogId = `${id}-dialog`;
   const close = () => ref.current?.close();
-  // Invoker commands let supporting browsers open/close the dialog before hydration; onClick covers the rest.
+  // Invoker commands open/close the dialog natively (even before hydration); onClick covers older browsers.
   const invoke = (command: "show-modal" | "close") => ({ command, commandfor: dialogId }) as Record<string, string>;
+  const nativeCommands = () => "command" in HTMLButtonElement.prototype;
 
   return (
     <>
@@ -41,7 +42,7 @@ export function ConfirmDialog({
         size={triggerSize}
         className={triggerClassName}
         aria-haspopup="dialog"
-        onClick={() => ref.current?.showModal()}
+        onClick={() => nativeCommands() || ref.current?.showModal()}
         {...invoke("show-modal")}
       >
         {trigger}
@@ -72,7 +73,7 @@ export function ConfirmDialog({
             className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-end"
             onSubmit={close}
           >
-            <Button variant="secondary" onClick={close} {...invoke("close")}>
+            <Button variant="secondary" onClick={() => nativeCommands() || close()} {...invoke("close")}>
               {cancelLabel}
             </Button>
             {children}

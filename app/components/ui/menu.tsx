@@ -44,8 +44,18 @@ export function DropdownMenu({
     };
   }, []);
 
+  // Flip the panel to the other edge when the trigger sits too close to the viewport edge (e.g. stacked on mobile).
+  const keepInViewport = () => {
+    const panel = ref.current?.open ? (ref.current.lastElementChild as HTMLElement | null) : null;
+    if (!panel) return;
+    panel.style.left = panel.style.right = "";
+    const rect = panel.getBoundingClientRect();
+    if (rect.left < 0) Object.assign(panel.style, { left: "0", right: "auto" });
+    else if (rect.right > window.innerWidth) Object.assign(panel.style, { left: "auto", right: "0" });
+  };
+
   return (
-    <details ref={ref} className={cn("relative inline-block text-left", className)}>
+    <details ref={ref} onToggle={keepInViewport} className={cn("relative inline-block text-left", className)}>
       <summary
         className={cn(
           buttonClasses({ variant, size: "sm" }),

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { can, ROLES, type Permission } from "~/lib/permissions";
+import { addMember, makeOrg, makeUser, request } from "./helpers";
+
+// Every /app route that exists, with the permission its loader requires. Later issues add their
+// routes here; a route missing from this list is a route nobody proved isolated.
+type Ids = { orgId: string; chatbotId: string };
+const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission }[] = [
+  { path: ({ orgId }) => `/app/${orgId}`, permission: "org:view" },
+  { path: ({ orgId }) => `/app/${orgId}/members`, permission: "members:manage" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}`, permission: "chatbot:view" },
+];
+// Routes that need only a session.
+const USER_ROUTES = ["/app"];
+
+describe("isolation matrix", async () => {
+  const owner = await makeUser({ name: "Owner" });
+  const { org, bot } = await makeOrg(owner.id, "Matrix");
+  const ids = { orgId: org.id, chatbotId: bot.id };
+  const members = Object.fromEntries(
+    await Promise.all(
+      ROLES.map(async (role) => {
+        if (role === "owner") return [role, owner] as const;
+        const u = await makeUser({ name: role });
+        await addMember(org.id, u.id, role);
+        return [role, u] as const;
+      }),
+    ),
+  );
+  const outsider = await makeUser({ name: "Outsider" });
+  const other = await makeOrg(outsider.id, "Elsewhere");
+
+  for (const path of USER_ROUTES) {
+    it(`${path}: no session → login redirect; session → 200`, async () => {
+      const res = await request(path);
+      expect(res.status).toBe(302);
+      expect(res.headers.get("Location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+      expect((await request(path, { cookie: owner.cookie })).status).toBe(200);
+    });
+  }
+
+  for (const route of ORG_ROUTES) {
+    const label = route.path({ orgId: ":orgId", chatbotId: ":chatbotId" });
+    it(`${label}: no session → /login?redirectTo=…`, async () => {
+      const path = route.path(ids);
+      const res = await request(path);
+      expect(res.status).toBe(302);
+      expect(res.headers.get("Location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+    });
+
+    it(`${label}: a member of another organisation → 404`, async () => {
+      const res = await request(route.path(ids), { cookie: outsider.cookie });
+      expect(res.status).toBe(404);
+    });
+
+    it(`${label}: another organisation's ids inside my organisation → 404`, async () => {
+      const mixed = { orgId: org.id, chatbotId: other.bot.id };
+      if (route.path(mixed) === route.path(ids)) return; // route has no chatbot id
+      const res = await request(route.path(mixed), { cookie: owner.cookie });
+      expect(res.status).toBe(404);
+    });
+
+    for (const role of ROLES) {
+      const expected = can(role, route.permission) ? 200 : 403;
+      it(`${label}: ${role} → ${expected}`, async () => {
+        const res = await request(route.path(ids), { cookie: members[role].cookie });
+        expect(res.status).toBe(expected);
+        if (expected === 403) expect(await res.text()).toContain("You don't have access to this");
+      });
+    }
+  }
+
+  it("an unknown organisation id → 404 with the not-found screen", async () => {
+    const res = await request("/app/org_doesnotexist", { cookie: owner.cookie });
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain("Page not found");
+  });
+
+  it("chatbot areas not built yet answer 404, not an empty page", async () => {
+    for (const area of ["kb", "leads", "analytics", "settings/general"]) {
+      const res = await request(`/app/${org.id}/${bot.id}/${area}`, { cookie: owner.cookie });
+      expect(res.status).toBe(404);
+    }
+  });
+});
