@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// `npm run check:bundle`: bundle the production Worker offline (`wrangler deploy --dry-run --env production`)
+// into .e2e/bundle, gzip (level 9) every module it would upload (all files but source maps) and fail if
+// the total is over the 3 MB budget (Workers' former free-plan limit; ARCHITECTURE.md). Builds first when
+// build/server/index.js is missing.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { bin, build, ensureDependencies, log, ROOT, run, wranglerEnv } from "./lib/common.mjs";
+
+const LIMIT = 3 * 1024 * 1024;
+const OUT_DIR = path.join(ROOT, ".e2e", "bundle");
+
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? files(full) : [full];
+  });
+}
+
+const fmt = (n) => `${n.toLocaleString("en")} bytes (${(n / 1024 / 1024).toFixed(2)} MiB)`;
+
+async function main() {
+  await ensureDependencies();
+  if (!existsSync(path.join(ROOT, "build", "server", "index.js"))) await build();
+  log("Bundling the production Worker (wrangler deploy --dry-run --env production)…");
+  rmSync(OUT_DIR, { recursive: true, force: true });
+  const wrangler = bin("wrangler");
+  const { output } = await run(wrangler.cmd, [...wrangler.pre, "deploy", "--dry-run", "--env", "production", "--outdir", OUT_DIR], {
+    env: wranglerEnv({ CI: "true" }),
+    quiet: true,
+    label: "wrangler deploy --dry-run --env production",
+  });
+  const reported = output.match(/Total Upload:[^\n]*/)?.[0];
+
+  const modules = files(OUT_DIR).filter((f) => !f.endsWith(".map") && path.basename(f) !== "README.md");
+  if (!modules.some((f) => /\.m?js$/.test(f))) throw new Error(`no .js/.mjs module in ${path.relative(ROOT, OUT_DIR)}`);
+  let raw = 0;
+  let gzipped = 0;
+  for (const file of modules) {
+    const bytes = readFileSync(file);
+    const gz = gzipSync(bytes, { level: 9 }).length;
+    raw += bytes.length;
+    gzipped += gz;
+    console.log(`  ${path.relative(ROOT, file)}: ${fmt(bytes.length)} raw, ${fmt(gz)} gzip`);
+  }
+  if (reported) console.log(`  wrangler: ${reported}`);
+  const verdict = gzipped <= LIMIT ? "OK" : "OVER BUDGET";
+  console.log(`bundle: ${gzipped} bytes gzip (${raw} raw) — budget ${LIMIT} bytes (3 MiB): ${verdict}`);
+  if (gzipped > LIMIT) {
+    console.error(`[parley] The Worker bundle is ${fmt(gzipped - LIMIT)} over the 3 MB gzip budget.`);
+    process.exit(1);
+  }
+}
+
+main().catch((err) => {
+  console.error(`\n[parley] check:bundle failed: ${err.message}`);
+  process.exit(1);
+});

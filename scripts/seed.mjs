@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// Demo data for local runs: `npm run seed:local` (or `node scripts/seed.mjs --persist-to DIR`).
+// Idempotent: every statement is INSERT OR IGNORE (guarded so a missing parent row never trips a
+// foreign key), so running it again changes nothing — the demo password stays what it was.
+// Needs the migrations applied first (`npm run db:migrate:local`; `npm start` does both).
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { argValue, bin, DEMO, log, run, StageError, wranglerEnv } from "./lib/common.mjs";
+import { hashPassword } from "./lib/password-hash.mjs";
+
+const q = (value) => (value === null ? "NULL" : typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`);
+
+export async function seedSql(now = Date.now()) {
+  const passwordHash = await hashPassword(DEMO.password);
+  return `-- Parley demo data (scripts/seed.mjs)
+INSERT OR IGNORE INTO organisations (id, name, slug, plan, period_start, created_at)
+  VALUES (${q(DEMO.orgId)}, ${q(DEMO.orgName)}, ${q(DEMO.orgSlug)}, 'free', ${now}, ${now});
+INSERT OR IGNORE INTO users (id, email, name, password_hash, email_verified_at, last_org_id, created_at)
+  VALUES (${q(DEMO.userId)}, ${q(DEMO.email)}, ${q(DEMO.name)}, ${q(passwordHash)}, ${now}, ${q(DEMO.orgId)}, ${now});
+INSERT OR IGNORE INTO memberships (org_id, user_id, role, created_at)
+  SELECT ${q(DEMO.orgId)}, id, 'owner', ${now} FROM users
+  WHERE email = ${q(DEMO.email)} AND EXISTS (SELECT 1 FROM organisations WHERE id = ${q(DEMO.orgId)});
+INSERT OR IGNORE INTO chatbots (id, org_id, name, visibility, settings, created_at, updated_at)
+  SELECT ${q(DEMO.chatbotId)}, ${q(DEMO.orgId)}, ${q(DEMO.chatbotName)}, 'public', '{}', ${now}, ${now}
+  WHERE EXISTS (SELECT 1 FROM organisations WHERE id = ${q(DEMO.orgId)});
+`;
+}
+
+/**
+ * Apply the demo data to the local D1 (wrangler's default state dir, or persistTo).
+ * @param {{ persistTo?: string, quiet?: boolean }} [options]
+ */
+export async function seed({ persistTo, quiet = true } = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), "parley-seed-"));
+  const file = path.join(dir, "seed.sql");
+  try {
+    writeFileSync(file, await seedSql());
+    const wrangler = bin("wrangler");
+    const args = [...wrangler.pre, "d1", "execute", "DB", "--local", "--yes", "--file", file];
+    if (persistTo) args.push("--persist-to", persistTo);
+    try {
+      await run(wrangler.cmd, args, { env: wranglerEnv({ CI: "true" }), quiet, label: "wrangler d1 execute DB --local (seed)" });
+    } catch (err) {
+      if (err instanceof StageError && /no such table/i.test(err.output ?? "")) {
+        throw new StageError(`${err.message}: the local database has no tables — apply the migrations first (npm run db:migrate:local${persistTo ? ` -- --persist-to ${persistTo}` : ""}).`);
+      }
+      throw err;
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+if (invokedDirectly) {
+  const persistTo = argValue(process.argv.slice(2), "--persist-to");
+  try {
+    await seed({ persistTo, quiet: !process.argv.includes("--verbose") });
+    log(
+      `Demo data is in place${persistTo ? ` (${persistTo})` : ""}: ${DEMO.email} / ${DEMO.password} — owner of "${DEMO.orgName}", chatbot "${DEMO.chatbotName}".`,
+    );
+  } catch (err) {
+    console.error(`\n[parley] Seeding failed: ${err.message}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// `npm start`: install if needed → build → apply migrations → seed demo data → `wrangler dev`.
+// Local data persists between runs in wrangler's default state dir (.wrangler/state).
+// PORT (default 8787) chooses the port; IP (default localhost, i.e. 127.0.0.1) the address wrangler
+// binds — IP=0.0.0.0 makes it reachable from other machines.
+import { performance } from "node:perf_hooks";
+import {
+  applyMigrations,
+  bin,
+  build,
+  DEMO,
+  ensureDependencies,
+  forwardSignals,
+  formatDuration,
+  log,
+  portIsFree,
+  spawnInherited,
+  StageError,
+  waitForHealth,
+  wranglerEnv,
+} from "./lib/common.mjs";
+
+const port = Number(process.env.PORT || 8787);
+const host = process.env.IP || "localhost";
+const url = `http://localhost:${port}`;
+
+function banner() {
+  const lines = [
+    `Parley is starting on  ${url}`,
+    "",
+    `Demo login       ${DEMO.email}`,
+    `Demo password    ${DEMO.password}`,
+    `Organisation     ${DEMO.orgName}`,
+    `Demo chatbot     ${DEMO.chatbotName}`,
+    `Dev mail outbox  ${url}/dev/outbox`,
+    `Health           ${url}/api/health`,
+    "",
+    "Stop with Ctrl+C. Data persists in .wrangler/state between runs.",
+  ];
+  const width = Math.max(...lines.map((l) => l.length));
+  const bar = "═".repeat(width + 2);
+  return `\n╔${bar}╗\n${lines.map((l) => `║ ${l.padEnd(width)} ║`).join("\n")}\n╚${bar}╝\n`;
+}
+
+async function main() {
+  forwardSignals();
+  const started = performance.now();
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new StageError(`PORT must be a port number, got "${process.env.PORT}"`);
+  if (!(await portIsFree(port, host === "localhost" ? "127.0.0.1" : host))) {
+    throw new StageError(`Port ${port} is already in use on ${host}. Stop what is using it, or choose another: PORT=8788 npm start`);
+  }
+
+  await ensureDependencies();
+  await build();
+  log("Applying database migrations to the local D1 (.wrangler/state)…");
+  await applyMigrations({ quiet: true });
+  log("Seeding demo data…");
+  const { seed } = await import("./seed.mjs");
+  await seed();
+  log(`Ready to serve after ${formatDuration(performance.now() - started)}.`);
+  process.stdout.write(banner());
+
+  const wrangler = bin("wrangler");
+  const child = spawnInherited(
+    wrangler.cmd,
+    [...wrangler.pre, "dev", "--port", String(port), "--ip", host, "--var", "ENVIRONMENT:development"],
+    { env: wranglerEnv() },
+  );
+  const probe = ["localhost", "0.0.0.0", "::", "127.0.0.1"].includes(host) ? "127.0.0.1" : host;
+  waitForHealth(`http://${probe}:${port}`, { timeoutMs: 120_000, child }).then(
+    () => log(`Parley is up: ${url}  (login ${DEMO.email} / ${DEMO.password})`),
+    (err) => log(`Still waiting for ${url}/api/health: ${err.message}`),
+  );
+  child.on("exit", (code, signal) => process.exit(code ?? (signal === "SIGINT" ? 130 : signal ? 143 : 1)));
+}
+
+main().catch((err) => {
+  console.error(`\n[parley] npm start failed: ${err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,78 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { closeBrowser, newPage } from "./support/browser";
+import { signUpAndVerify, submitAndWait, uniqueEmail } from "./support/flows";
+
+// Bad input in the browser: a message at the field, what was typed still there, nothing saved.
+describe("form validation", () => {
+  afterAll(closeBrowser);
+
+  it("sign-up keeps the name and email and refuses a short or common password", async () => {
+    const t = await newPage();
+    try {
+      const p = t.page;
+      const email = uniqueEmail("forms");
+      await p.goto("/signup");
+      await p.getByLabel("Name").fill("Frances Form");
+      await p.getByLabel("Work email").fill(email);
+      await p.getByLabel("Password").fill("short");
+      await submitAndWait(p, "Create account");
+      await p.getByText("Use at least 8 characters.").waitFor();
+      expect(await p.getByLabel("Name").inputValue()).toBe("Frances Form");
+      expect(await p.getByLabel("Work email").inputValue()).toBe(email);
+      expect(await p.getByLabel("Password").getAttribute("aria-invalid")).toBe("true");
+
+      await p.getByLabel("Password").fill("password123");
+      await submitAndWait(p, "Create account");
+      await p.getByText(/too common/).waitFor();
+      expect(new URL(p.url()).pathname).toBe("/signup");
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("organisation, chatbot and invitation forms explain what is wrong and keep input", async () => {
+    const t = await newPage();
+    try {
+      const p = t.page;
+      await signUpAndVerify(p, { name: "Felix Forms", email: uniqueEmail("felix"), password: "orchard lamp 9" });
+      // Empty organisation name.
+      await p.getByLabel("Organisation name").fill("   ");
+      await submitAndWait(p, "Create organisation");
+      expect(new URL(p.url()).pathname).toBe("/app");
+      expect(await p.locator('[aria-invalid="true"]').count()).toBeGreaterThan(0);
+
+      await p.getByLabel("Organisation name").fill("Forms Ltd");
+      await submitAndWait(p, "Create organisation", /\/app\/org_/);
+      const orgPath = new URL(p.url()).pathname;
+
+      // A blank chatbot name is refused at the field.
+      await p.getByLabel("Chatbot name").fill("   ");
+      await submitAndWait(p, "Create chatbot");
+      expect(await p.getByLabel("Chatbot name").getAttribute("aria-invalid")).toBe("true");
+      expect(await p.getByRole("navigation", { name: "Chatbots" }).count()).toBe(0); // nothing saved
+
+      // An invalid invitation email keeps the typed value.
+      await p.goto(`${orgPath}/members`);
+      await p.getByLabel("Email address").fill("not-an-email");
+      await submitAndWait(p, "Send invitation");
+      expect(await p.getByLabel("Email address").inputValue()).toBe("not-an-email");
+      await p.getByText(/valid email/i).first().waitFor();
+      await p.getByText("No pending invitations").waitFor();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("an uncaught browser error shows the client-side exception screen", async () => {
+    const t = await newPage();
+    try {
+      await t.page.goto("/dev/client-error");
+      const host = new URL(t.page.url()).host;
+      await t.page
+        .getByText(`Application error: a client-side exception has occurred while loading ${host} (see the browser console for more information).`)
+        .waitFor();
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,37 @@
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { baseURL } from "./browser";
+import { latestMailTo } from "./outbox";
+
+let n = 0;
+export function uniqueEmail(tag: string) {
+  return `${tag}-${Date.now().toString(36)}-${n++}@example.test`;
+}
+
+/**
+ * Submits a form and waits until its result is on screen: the URL when it redirects, otherwise the
+ * action's response and the revalidation after it (Remix submits with fetch after hydration).
+ */
+export async function submitAndWait(page: Page, buttonName: string | RegExp, urlPattern?: RegExp) {
+  const button = page.getByRole("button", { name: buttonName, exact: typeof buttonName === "string" });
+  if (urlPattern) await Promise.all([page.waitForURL(urlPattern), button.click()]);
+  else {
+    await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), button.click()]);
+    await page.waitForLoadState("networkidle");
+  }
+}
+
+/** The whole sign-up path a person takes: form → email in the dev outbox → code → /app. */
+export async function signUpAndVerify(page: Page, user: { name: string; email: string; password: string }) {
+  await page.goto("/signup");
+  await page.getByLabel("Name").fill(user.name);
+  await page.getByLabel("Work email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await submitAndWait(page, "Create account", /\/auth\/verify/);
+  await page.getByRole("heading", { name: "Check your email" }).waitFor();
+  const mail = await latestMailTo(baseURL(), user.email, { subject: /verification code/ });
+  const code = mail.subject.match(/\d{6}/)![0];
+  await page.getByLabel("6-digit code").fill(code);
+  await submitAndWait(page, "Verify email", /\/app$/);
+  expect(new URL(page.url()).pathname).toBe("/app");
+}
