@@ -19,7 +19,12 @@ export const chatbotName = z
 
 export const role = z.enum(ROLES, { error: "Choose a role." });
 
-const id = (what: string) => z.string({ error: `Choose a ${what}.` }).trim().min(1, `Choose a ${what}.`).max(64, `That ${what} is not valid.`);
+const id = (what: string) =>
+  z
+    .string({ error: `Choose a ${what}.` })
+    .trim()
+    .min(1, `Choose a ${what}.`)
+    .max(64, `That ${what} is not valid.`);
 
 // /app
 export const createOrgSchema = z.object({ intent: z.literal("create-org"), name: orgName });
@@ -42,5 +47,10 @@ export const transferOwnershipSchema = z.object({ intent: z.literal("transfer-ow
 // /invite/{token}
 export const acceptInviteSchema = z.object({ intent: z.literal("accept") });
 export const joinWithNewAccountSchema = z
-  .object({ intent: z.literal("create-account"), name: personName, password: newPassword, confirm: z.string({ error: "Repeat the password." }) })
+  .object({
+    intent: z.literal("create-account"),
+    name: personName,
+    password: newPassword,
+    confirm: z.string({ error: "Repeat the password." }),
+  })
   .refine((v) => v.password === v.confirm, { message: "The two passwords do not match.", path: ["confirm"] });

@@ -1,0 +1,43 @@
+// Helpers for the workerd tests of orgs/ and chatbots/ (not imported by the app).
+import { env } from "cloudflare:workers";
+import { createAppContext } from "../../../workers/load-context";
+import { createSession, sessionCookieName } from "../auth/session";
+import { newId } from "../auth/crypto";
+import type { AppContext } from "../context";
+import { users } from "../db/schema";
+import type { Env } from "../env";
+
+/** A context for domain calls; with `cookie`, getAuth() resolves that session. */
+export function testContext(cookie?: string): AppContext {
+  const headers = cookie ? { Cookie: cookie } : undefined;
+  return createAppContext(new Request("http://localhost/", { headers }), env as unknown as Env, { waitUntil() {} });
+}
+
+export type TestUser = { id: string; email: string; name: string };
+
+/** A verified user with a unique email (the password hash is a placeholder: these tests never log in). */
+export async function makeUser(ctx: AppContext, name = "Test User"): Promise<TestUser> {
+  const id = newId("u_");
+  const user = { id, email: `${id}@example.test`, name };
+  await ctx.db.insert(users).values({ ...user, passwordHash: "x", emailVerifiedAt: Date.now() });
+  return user;
+}
+
+/** A request carrying a fresh session of `userId`, and a context built from it. */
+export async function signedIn(userId: string) {
+  const ctx = testContext();
+  const { token } = await createSession(ctx.db, userId);
+  const cookie = `${sessionCookieName(false)}=${token}`;
+  return { ctx: testContext(cookie), request: new Request("http://localhost/app", { headers: { Cookie: cookie } }) };
+}
+
+/** Awaits a promise expected to throw a Response and returns its status. */
+export async function thrownStatus(p: Promise<unknown>): Promise<number> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof Response) return e.status;
+    throw e;
+  }
+  throw new Error("expected a thrown Response");
+}

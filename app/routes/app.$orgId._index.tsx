@@ -1,0 +1,384 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type { ComponentProps } from "react";
+import { z } from "zod";
+import {
+  Alert,
+  Badge,
+  Button,
+  ButtonLink,
+  buttonClasses,
+  Card,
+  CardBody,
+  CardHeader,
+  ConfirmDialog,
+  EmptyState,
+  Field,
+  PageHeader,
+} from "~/components/ui";
+import { forbidden, requireOrg } from "~/.server/auth/guards";
+import { createChatbot, deleteChatbot, listChatbots, renameChatbot } from "~/.server/chatbots/chatbots";
+import { leaveOrganisation } from "~/.server/orgs/members";
+import { rememberLastOrganisation, renameOrganisation } from "~/.server/orgs/organisations";
+import { parseForm, type FieldErrors } from "~/lib/forms";
+import { can, ROLE_LABELS, type Permission } from "~/lib/permissions";
+import { createChatbotSchema, deleteChatbotSchema, leaveOrgSchema, renameChatbotSchema, renameOrgSchema } from "~/lib/schemas/orgs";
+
+const actionSchema = z.discriminatedUnion("intent", [
+  createChatbotSchema,
+  renameChatbotSchema,
+  deleteChatbotSchema,
+  renameOrgSchema,
+  leaveOrgSchema,
+]);
+type Intent = z.infer<typeof actionSchema>["intent"];
+
+/** What each form needs; checked before the input is even validated. */
+const PERMISSION: Record<Intent, Permission> = {
+  "create-chatbot": "chatbot:create",
+  "rename-chatbot": "chatbot:edit",
+  "delete-chatbot": "chatbot:delete",
+  "rename-org": "org:rename",
+  "leave-org": "org:view",
+};
+
+type ActionData = {
+  intent: string | null;
+  tone: "success" | "error" | null;
+  message: string | null;
+  fieldErrors: FieldErrors;
+  values: Record<string, string>;
+  /** The chatbot a rename/create concerned (to reopen the right form, or link to the new bot). */
+  chatbotId: string | null;
+};
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Chatbots · ${data.org.name} · Parley` : "Parley" }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const ctx = context.app;
+  const { user, org, role } = await requireOrg(ctx, request, params.orgId);
+  if (user.lastOrgId !== org.id) await rememberLastOrganisation(ctx, user.id, org.id);
+  const chatbots = await listChatbots(ctx, org.id);
+  return {
+    org: { id: org.id, name: org.name, plan: org.plan },
+    role,
+    chatbots: chatbots.map((b) => ({ id: b.id, name: b.name, visibility: b.visibility, createdAt: b.createdAt })),
+  };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const ctx = context.app;
+  const { user, org, role } = await requireOrg(ctx, request, params.orgId);
+  const form = await request.formData();
+  const permission = PERMISSION[String(form.get("intent")) as Intent];
+  if (permission && !can(role, permission)) forbidden();
+
+  const parsed = parseForm(actionSchema, form);
+  const reply = (status: number, d: Partial<ActionData>) =>
+    data<ActionData>(
+      {
+        intent: parsed.values.intent ?? null,
+        tone: null,
+        message: null,
+        fieldErrors: {},
+        values: {},
+        chatbotId: parsed.values.chatbotId ?? null,
+        ...d,
+      },
+      { status }
+    );
+  if (!parsed.ok) return reply(400, { fieldErrors: parsed.fieldErrors, values: parsed.values });
+  const input = parsed.data;
+
+  switch (input.intent) {
+    case "create-chatbot": {
+      const bot = await createChatbot(ctx, org.id, { name: input.name });
+      return reply(200, { tone: "success", message: `Chatbot “${bot.name}” created.`, chatbotId: bot.id });
+    }
+    case "rename-chatbot": {
+      const bot = await renameChatbot(ctx, { orgId: org.id, chatbotId: input.chatbotId }, input.name);
+      if (!bot) return reply(404, { tone: "error", message: "That chatbot no longer exists." });
+      return reply(200, { tone: "success", message: `Chatbot renamed to “${bot.name}”.` });
+    }
+    case "delete-chatbot": {
+      const bot = await deleteChatbot(ctx, { orgId: org.id, chatbotId: input.chatbotId });
+      if (!bot) return reply(404, { tone: "error", message: "That chatbot no longer exists." });
+      return reply(200, { tone: "success", message: `Chatbot “${bot.name}” deleted.` });
+    }
+    case "rename-org": {
+      const renamed = await renameOrganisation(ctx, org.id, input.name);
+      return reply(200, { tone: "success", message: `Organisation renamed to “${renamed?.name ?? input.name}”.` });
+    }
+    case "leave-org": {
+      const left = await leaveOrganisation(ctx, org.id, user.id);
+      if (!left.ok) return reply(409, { tone: "error", message: left.message });
+      throw redirect("/app");
+    }
+  }
+}
+
+const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+
+function useBusy(intent: string, extra?: { name: string; value: string }) {
+  const navigation = useNavigation();
+  const fd = navigation.formData;
+  return navigation.state !== "idle" && fd?.get("intent") === intent && (!extra || fd.get(extra.name) === extra.value);
+}
+
+function SubmitButton({
+  intent,
+  extra,
+  busyLabel,
+  children,
+  ...props
+}: ComponentProps<typeof Button> & { intent: string; extra?: { name: string; value: string }; busyLabel: string }) {
+  const busy = useBusy(intent, extra);
+  return (
+    <Button type="submit" disabled={busy} {...props}>
+      {busy ? busyLabel : children}
+    </Button>
+  );
+}
+
+function CreateChatbotForm({ result }: { result: ActionData | undefined }) {
+  const mine = result?.intent === "create-chatbot";
+  // A new key after each success empties the form; after an error it keeps what was typed.
+  const key = mine && result?.tone === "success" ? result.chatbotId : "new";
+  return (
+    <Form key={key} method="post" className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
+      <input type="hidden" name="intent" value="create-chatbot" />
+      <Field
+        className="flex-1"
+        label="Chatbot name"
+        name="name"
+        id="new-chatbot-name"
+        placeholder="e.g. Support assistant"
+        maxLength={80}
+        defaultValue={mine ? result?.values.name : undefined}
+        error={mine ? result?.fieldErrors.name : undefined}
+        required
+      />
+      <SubmitButton intent="create-chatbot" busyLabel="Creating…" className="sm:mt-7">
+        Create chatbot
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function RenameChatbot({ bot, result }: { bot: { id: string; name: string }; result: ActionData | undefined }) {
+  const failed = result?.intent === "rename-chatbot" && result.chatbotId === bot.id && Object.keys(result.fieldErrors).length > 0;
+  return (
+    // Keyed by name: a successful rename remounts it closed; a failed one stays open with the error.
+    // Open, it moves to its own full-width line at the end of the card's action bar.
+    <details key={`${bot.id}:${bot.name}`} open={failed || undefined} className="group open:order-last open:basis-full">
+      <summary className={buttonClasses({ variant: "ghost", size: "sm", className: "list-none [&::-webkit-details-marker]:hidden" })}>
+        <span className="group-open:hidden">Rename</span>
+        <span className="hidden group-open:inline">Cancel rename</span>
+        <span className="sr-only"> {bot.name}</span>
+      </summary>
+      <Form method="post" className="mt-2 flex items-start gap-2 pb-1" noValidate>
+        <input type="hidden" name="intent" value="rename-chatbot" />
+        <input type="hidden" name="chatbotId" value={bot.id} />
+        <Field
+          className="min-w-0 flex-1"
+          label={<span className="sr-only">New name for {bot.name}</span>}
+          name="name"
+          id={`rename-${bot.id}`}
+          maxLength={80}
+          defaultValue={failed ? result?.values.name : bot.name}
+          error={failed ? result?.fieldErrors.name : undefined}
+        />
+        <SubmitButton intent="rename-chatbot" extra={{ name: "chatbotId", value: bot.id }} busyLabel="Saving…">
+          Save
+        </SubmitButton>
+      </Form>
+    </details>
+  );
+}
+
+export default function OrganisationHome() {
+  const { org, role, chatbots } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const canCreate = can(role, "chatbot:create");
+  const canEdit = can(role, "chatbot:edit");
+  const canDelete = can(role, "chatbot:delete");
+  const canRenameOrg = can(role, "org:rename");
+  const base = `/app/${org.id}`;
+  const orgFailed = result?.intent === "rename-org" && Object.keys(result.fieldErrors).length > 0;
+  const created =
+    result?.intent === "create-chatbot" && result.tone === "success" ? chatbots.find((b) => b.id === result.chatbotId) : undefined;
+  // Field errors show next to their field; other outcomes (and invalid hidden fields) as one status line.
+  const generalError =
+    result && !result.message && Object.keys(result.fieldErrors).some((k) => k !== "name")
+      ? "Something in that form was not valid. Reload the page and try again."
+      : null;
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title={org.name}
+        description={
+          <>
+            Your role: <Badge tone={role === "owner" ? "brand" : "neutral"}>{ROLE_LABELS[role]}</Badge>{" "}
+            <span>· {org.plan.charAt(0).toUpperCase() + org.plan.slice(1)} plan</span>
+          </>
+        }
+        actions={
+          canCreate && chatbots.length > 0 ? (
+            <a className={buttonClasses({ variant: "primary" })} href="#new-chatbot">
+              New chatbot
+            </a>
+          ) : null
+        }
+      />
+
+      {result?.message ? (
+        <Alert tone={result.tone === "success" ? "success" : "error"}>
+          {result.message} {created ? <Link to={`${base}/${created.id}`}>Open {created.name}</Link> : null}
+        </Alert>
+      ) : null}
+      {generalError ? <Alert tone="error">{generalError}</Alert> : null}
+
+      <section aria-labelledby="chatbots-heading" className="space-y-3">
+        <h2 id="chatbots-heading" className="text-base font-semibold">
+          Chatbots <span className="font-normal text-zinc-500 dark:text-zinc-400">({chatbots.length})</span>
+        </h2>
+        {chatbots.length === 0 ? (
+          <EmptyState
+            title="No chatbots yet"
+            description={
+              canCreate
+                ? "A chatbot answers your visitors from the knowledge you give it. Name your first one; you can add knowledge and change its look next."
+                : "Nobody has built a chatbot here yet. Editors, admins and owners can create one."
+            }
+            action={
+              canCreate ? (
+                <div className="w-full max-w-md text-left">
+                  <CreateChatbotForm result={result} />
+                </div>
+              ) : null
+            }
+          />
+        ) : (
+          <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+            {chatbots.map((b) => (
+              <li key={b.id}>
+                <Card className="flex h-full flex-col">
+                  <div className="flex-1 px-4 py-4">
+                    <div className="flex items-start justify-between gap-3">
+                      <h3 className="min-w-0 font-semibold [overflow-wrap:anywhere]">
+                        <Link to={`${base}/${b.id}`} className="text-zinc-900 hover:underline dark:text-zinc-100">
+                          {b.name}
+                        </Link>
+                      </h3>
+                      <Badge tone={b.visibility === "public" ? "success" : "neutral"}>
+                        {b.visibility === "public" ? "Public" : "Private"}
+                      </Badge>
+                    </div>
+                    <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+                      Created <time dateTime={new Date(b.createdAt).toISOString()}>{dateFormat.format(b.createdAt)}</time>
+                    </p>
+                  </div>
+                  <div className="flex flex-wrap items-center gap-1 border-t border-zinc-200 px-2 py-2 dark:border-zinc-800">
+                    <ButtonLink to={`${base}/${b.id}`} variant="ghost" size="sm">
+                      Open<span className="sr-only"> {b.name}</span>
+                    </ButtonLink>
+                    {canEdit ? <RenameChatbot bot={b} result={result} /> : null}
+                    {canDelete ? (
+                      <ConfirmDialog
+                        trigger={
+                          <>
+                            Delete<span className="sr-only"> {b.name}</span>
+                          </>
+                        }
+                        triggerVariant="ghost"
+                        triggerSize="sm"
+                        triggerClassName="text-red-700 hover:text-red-800 dark:text-red-400"
+                        title={`Delete “${b.name}”?`}
+                        description={`This permanently deletes the chatbot “${b.name}” with its knowledge, conversations, leads and settings. Websites that embed it will stop showing it. This cannot be undone.`}
+                      >
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="delete-chatbot" />
+                          <input type="hidden" name="chatbotId" value={b.id} />
+                          <SubmitButton
+                            intent="delete-chatbot"
+                            extra={{ name: "chatbotId", value: b.id }}
+                            busyLabel="Deleting…"
+                            variant="danger"
+                            className="w-full sm:w-auto"
+                          >
+                            Delete chatbot
+                          </SubmitButton>
+                        </Form>
+                      </ConfirmDialog>
+                    ) : null}
+                  </div>
+                </Card>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {canCreate && chatbots.length > 0 ? (
+        <Card id="new-chatbot">
+          <CardHeader title="New chatbot" description="Start from scratch; you can add knowledge and change its look next." />
+          <CardBody>
+            <CreateChatbotForm result={result} />
+          </CardBody>
+        </Card>
+      ) : null}
+
+      {canRenameOrg ? (
+        <Card>
+          <CardHeader title="Organisation" description="The name members see in the organisation switcher and in invitations." />
+          <CardBody>
+            <Form key={org.name} method="post" className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
+              <input type="hidden" name="intent" value="rename-org" />
+              <Field
+                className="flex-1"
+                label="Organisation name"
+                name="name"
+                id="org-name"
+                maxLength={80}
+                autoComplete="organization"
+                defaultValue={orgFailed ? result?.values.name : org.name}
+                error={orgFailed ? result?.fieldErrors.name : undefined}
+                required
+              />
+              <SubmitButton intent="rename-org" busyLabel="Saving…" variant="secondary" className="sm:mt-7">
+                Rename
+              </SubmitButton>
+            </Form>
+          </CardBody>
+        </Card>
+      ) : null}
+
+      <Card>
+        <CardHeader
+          title="Leave organisation"
+          description={
+            role === "owner"
+              ? `You lose access to ${org.name} and its chatbots. An organisation keeps at least one owner: if you are the only one, transfer ownership on the Members page first.`
+              : `You lose access to ${org.name} and its chatbots. An admin or owner can invite you again.`
+          }
+          actions={
+            <ConfirmDialog
+              trigger="Leave organisation"
+              triggerVariant="secondary"
+              title={`Leave ${org.name}?`}
+              description={`You will lose access to ${org.name} and its chatbots until someone invites you again.`}
+            >
+              <Form method="post">
+                <input type="hidden" name="intent" value="leave-org" />
+                <SubmitButton intent="leave-org" busyLabel="Leaving…" variant="danger" className="w-full sm:w-auto">
+                  Leave
+                </SubmitButton>
+              </Form>
+            </ConfirmDialog>
+          }
+        />
+      </Card>
+    </div>
+  );
+}

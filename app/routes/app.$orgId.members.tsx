@@ -1,0 +1,430 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type { ComponentProps } from "react";
+import { z } from "zod";
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardBody,
+  CardHeader,
+  ConfirmDialog,
+  EmptyState,
+  Field,
+  PageHeader,
+  Select,
+  Table,
+  TBody,
+  TD,
+  TH,
+  THead,
+  TR,
+} from "~/components/ui";
+import { forbidden, requireOrg } from "~/.server/auth/guards";
+import { inviteMember, listPendingInvitations, resendInvitation, revokeInvitation } from "~/.server/orgs/invitations";
+import { changeRole, leaveOrganisation, listMembers, removeMember, transferOwnership } from "~/.server/orgs/members";
+import { parseForm, type FieldErrors } from "~/lib/forms";
+import { assignableRoles, ROLE_DESCRIPTIONS, ROLE_LABELS, type Role } from "~/lib/permissions";
+import {
+  changeRoleSchema,
+  inviteSchema,
+  leaveOrgSchema,
+  removeMemberSchema,
+  resendInviteSchema,
+  revokeInviteSchema,
+  transferOwnershipSchema,
+} from "~/lib/schemas/orgs";
+
+const actionSchema = z.discriminatedUnion("intent", [
+  inviteSchema,
+  resendInviteSchema,
+  revokeInviteSchema,
+  changeRoleSchema,
+  removeMemberSchema,
+  transferOwnershipSchema,
+  leaveOrgSchema,
+]);
+
+type ActionData = {
+  intent: string | null;
+  tone: "success" | "warning" | "error" | null;
+  message: string | null;
+  fieldErrors: FieldErrors;
+  values: Record<string, string>;
+  /** Id of the invitation just sent, so the invite form can start empty again. */
+  invitationId: string | null;
+};
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Members · ${data.org.name} · Parley` : "Parley" }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const ctx = context.app;
+  const { user, org, role } = await requireOrg(ctx, request, params.orgId, "members:manage");
+  const [members, invitations] = await Promise.all([listMembers(ctx, org.id), listPendingInvitations(ctx, org.id)]);
+  return { org: { id: org.id, name: org.name }, role, meId: user.id, members, invitations };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const ctx = context.app;
+  const { user, org, role } = await requireOrg(ctx, request, params.orgId, "members:manage");
+  const form = await request.formData();
+  // Owner-only form: refused before its input is even looked at.
+  if (form.get("intent") === "transfer-ownership" && role !== "owner") forbidden();
+  const parsed = parseForm(actionSchema, form);
+  const reply = (status: number, d: Partial<ActionData>) =>
+    data<ActionData>(
+      { intent: parsed.values.intent ?? null, tone: null, message: null, fieldErrors: {}, values: {}, invitationId: null, ...d },
+      { status }
+    );
+  if (!parsed.ok) return reply(400, { fieldErrors: parsed.fieldErrors, values: parsed.values });
+  const input = parsed.data;
+  const inviter = { id: user.id, name: user.name, role };
+
+  switch (input.intent) {
+    case "invite": {
+      const r = await inviteMember(ctx, { orgId: org.id, inviter, email: input.email, role: input.role });
+      if (!r.ok) return reply(400, { tone: "error", message: r.message, values: parsed.values });
+      if (r.mailError) return reply(200, { tone: "warning", message: r.mailError, invitationId: r.invitation.id });
+      return reply(200, {
+        tone: "success",
+        message: `Invitation sent to ${r.invitation.email} as ${ROLE_LABELS[r.invitation.role]}. The link is valid for 72 hours.`,
+        invitationId: r.invitation.id,
+      });
+    }
+    case "resend-invite": {
+      const r = await resendInvitation(ctx, { orgId: org.id, invitationId: input.invitationId, inviter });
+      if (!r.ok) return reply(400, { tone: "error", message: r.message });
+      if (r.mailError) return reply(200, { tone: "warning", message: r.mailError });
+      return reply(200, {
+        tone: "success",
+        message: `Invitation sent again to ${r.invitation.email}, with a new link valid for 72 hours.`,
+      });
+    }
+    case "revoke-invite": {
+      const r = await revokeInvitation(ctx, { orgId: org.id, invitationId: input.invitationId, actorRole: role });
+      if (!r.ok) return reply(400, { tone: "error", message: r.message });
+      return reply(200, { tone: "success", message: `Invitation for ${r.email} revoked. Its link no longer works.` });
+    }
+    case "change-role": {
+      const r = await changeRole(ctx, { orgId: org.id, actorRole: role, userId: input.userId, role: input.role });
+      if (!r.ok) return reply(400, { tone: "error", message: r.message });
+      return reply(200, {
+        tone: "success",
+        message: `${r.member.name} is now an ${ROLE_LABELS[r.member.role]}.` /* Owner, Admin, Editor, Agent: all take "an" */,
+      });
+    }
+    case "remove-member": {
+      const r = await removeMember(ctx, { orgId: org.id, actorRole: role, userId: input.userId });
+      if (!r.ok) return reply(400, { tone: "error", message: r.message });
+      if (input.userId === user.id) throw redirect("/app");
+      return reply(200, { tone: "success", message: `${r.member.name} was removed from ${org.name}.` });
+    }
+    case "transfer-ownership": {
+      const r = await transferOwnership(ctx, org.id, user.id, input.userId);
+      if (!r.ok) return reply(400, { tone: "error", message: r.message });
+      return reply(200, { tone: "success", message: `${r.to.name} is now an owner of ${org.name}, and you are an admin.` });
+    }
+    case "leave-org": {
+      const r = await leaveOrganisation(ctx, org.id, user.id);
+      if (!r.ok) return reply(409, { tone: "error", message: r.message });
+      throw redirect("/app");
+    }
+  }
+}
+
+const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+const dateTimeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+function SubmitButton({
+  intent,
+  id,
+  busyLabel,
+  children,
+  ...props
+}: ComponentProps<typeof Button> & { intent: string; id?: string; busyLabel: string }) {
+  const navigation = useNavigation();
+  const fd = navigation.formData;
+  const busy =
+    navigation.state !== "idle" && fd?.get("intent") === intent && (!id || fd.get("userId") === id || fd.get("invitationId") === id);
+  return (
+    <Button type="submit" disabled={busy} {...props}>
+      {busy ? busyLabel : children}
+    </Button>
+  );
+}
+
+function InviteForm({ role, result }: { role: Role; result: ActionData | undefined }) {
+  const roles = assignableRoles(role);
+  const mine = result?.intent === "invite";
+  const sent = mine && result?.invitationId;
+  const values = mine && !sent ? result?.values : undefined;
+  const errors = mine ? result?.fieldErrors : undefined;
+  return (
+    <Form key={sent || "invite"} method="post" className="space-y-4" noValidate>
+      <input type="hidden" name="intent" value="invite" />
+      <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
+        <Field
+          label="Email address"
+          name="email"
+          type="email"
+          autoComplete="off"
+          placeholder="colleague@example.com"
+          defaultValue={values?.email}
+          error={errors?.email}
+          required
+        />
+        <Field label="Role" name="role" id="invite-role" error={errors?.role} required>
+          <Select defaultValue={values?.role ?? "editor"} options={roles.map((r) => ({ value: r, label: ROLE_LABELS[r] }))} />
+        </Field>
+      </div>
+      <dl className="grid gap-x-4 gap-y-1 text-sm text-zinc-600 sm:grid-cols-[6rem_1fr] dark:text-zinc-400">
+        {roles.map((r) => (
+          <div key={r} className="contents">
+            <dt className="font-medium text-zinc-900 dark:text-zinc-100">{ROLE_LABELS[r]}</dt>
+            <dd>{ROLE_DESCRIPTIONS[r]}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="flex justify-end">
+        <SubmitButton intent="invite" busyLabel="Sending…">
+          Send invitation
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+export default function Members() {
+  const { org, role, meId, members, invitations } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const roles = assignableRoles(role);
+  // Invite fields show their own messages; anything else invalid (a tampered hidden field) is one status line.
+  const otherErrors = Object.entries(result?.fieldErrors ?? {}).filter(
+    ([k]) => !(result?.intent === "invite" && (k === "email" || k === "role"))
+  );
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Members" description={`People in ${org.name} and what each of them can do.`} />
+
+      {result?.message ? <Alert tone={result.tone ?? "info"}>{result.message}</Alert> : null}
+      {!result?.message && otherErrors.length ? <Alert tone="error">{otherErrors[0][1][0]}</Alert> : null}
+
+      <Card>
+        <CardHeader title="Invite a teammate" description="They get an email with a link to join, valid for 72 hours." />
+        <CardBody>
+          <InviteForm role={role} result={result} />
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader title={`Members (${members.length})`} />
+        <CardBody className="px-0 py-0 sm:px-0">
+          <Table wrapperClassName="rounded-none border-0">
+            <THead>
+              <tr>
+                <TH>Member</TH>
+                <TH>Role</TH>
+                <TH>Joined</TH>
+                <TH className="text-right">Actions</TH>
+              </tr>
+            </THead>
+            <TBody>
+              {members.map((m) => {
+                const isMe = m.userId === meId;
+                // Admins cannot touch owners; nobody edits their own row here (use Leave or Transfer).
+                const editable = !isMe && (m.role !== "owner" || role === "owner");
+                return (
+                  <TR key={m.userId}>
+                    <TD>
+                      <div className="font-medium text-zinc-900 dark:text-zinc-100">
+                        {m.name} {isMe ? <Badge tone="brand">You</Badge> : null}
+                      </div>
+                      <div className="text-xs text-zinc-600 dark:text-zinc-400">{m.email}</div>
+                    </TD>
+                    <TD>
+                      {editable ? (
+                        <Form key={`${m.userId}:${m.role}`} method="post" className="flex items-center gap-2">
+                          <input type="hidden" name="intent" value="change-role" />
+                          <input type="hidden" name="userId" value={m.userId} />
+                          <label htmlFor={`role-${m.userId}`} className="sr-only">
+                            Role of {m.name}
+                          </label>
+                          <Select
+                            id={`role-${m.userId}`}
+                            name="role"
+                            defaultValue={m.role}
+                            className="h-8 w-32"
+                            options={roles.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+                          />
+                          <SubmitButton intent="change-role" id={m.userId} busyLabel="Saving…" variant="secondary" size="sm">
+                            Change<span className="sr-only"> role of {m.name}</span>
+                          </SubmitButton>
+                        </Form>
+                      ) : (
+                        <Badge tone={m.role === "owner" ? "brand" : "neutral"}>{ROLE_LABELS[m.role]}</Badge>
+                      )}
+                    </TD>
+                    <TD className="whitespace-nowrap">{dateFormat.format(m.joinedAt)}</TD>
+                    <TD>
+                      <div className="flex flex-wrap justify-end gap-2">
+                        {isMe ? (
+                          <ConfirmDialog
+                            trigger="Leave"
+                            triggerVariant="ghost"
+                            triggerSize="sm"
+                            title={`Leave ${org.name}?`}
+                            description={
+                              m.role === "owner"
+                                ? "An organisation keeps at least one owner: if you are the only one, transfer ownership to another member first."
+                                : `You will lose access to ${org.name} until someone invites you again.`
+                            }
+                          >
+                            <Form method="post">
+                              <input type="hidden" name="intent" value="leave-org" />
+                              <SubmitButton intent="leave-org" busyLabel="Leaving…" variant="danger" className="w-full sm:w-auto">
+                                Leave organisation
+                              </SubmitButton>
+                            </Form>
+                          </ConfirmDialog>
+                        ) : null}
+                        {!isMe && role === "owner" && m.role !== "owner" ? (
+                          <ConfirmDialog
+                            trigger={
+                              <>
+                                Make owner<span className="sr-only"> ({m.name})</span>
+                              </>
+                            }
+                            triggerVariant="ghost"
+                            triggerSize="sm"
+                            title={`Transfer ownership to ${m.name}?`}
+                            description={`${m.name} becomes an owner of ${org.name} and you become an admin: you keep managing members and chatbots, but no longer billing, ownership or deleting the organisation.`}
+                          >
+                            <Form method="post">
+                              <input type="hidden" name="intent" value="transfer-ownership" />
+                              <input type="hidden" name="userId" value={m.userId} />
+                              <SubmitButton
+                                intent="transfer-ownership"
+                                id={m.userId}
+                                busyLabel="Transferring…"
+                                className="w-full sm:w-auto"
+                              >
+                                Transfer ownership
+                              </SubmitButton>
+                            </Form>
+                          </ConfirmDialog>
+                        ) : null}
+                        {editable ? (
+                          <ConfirmDialog
+                            trigger={
+                              <>
+                                Remove<span className="sr-only"> {m.name}</span>
+                              </>
+                            }
+                            triggerVariant="ghost"
+                            triggerSize="sm"
+                            title={`Remove ${m.name}?`}
+                            description={`${m.name} (${m.email}) loses access to ${org.name} and its chatbots at once. Their account stays, and you can invite them again later.`}
+                          >
+                            <Form method="post">
+                              <input type="hidden" name="intent" value="remove-member" />
+                              <input type="hidden" name="userId" value={m.userId} />
+                              <SubmitButton
+                                intent="remove-member"
+                                id={m.userId}
+                                busyLabel="Removing…"
+                                variant="danger"
+                                className="w-full sm:w-auto"
+                              >
+                                Remove member
+                              </SubmitButton>
+                            </Form>
+                          </ConfirmDialog>
+                        ) : null}
+                      </div>
+                    </TD>
+                  </TR>
+                );
+              })}
+            </TBody>
+          </Table>
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader
+          title={`Pending invitations (${invitations.length})`}
+          description="Invitations not accepted yet. Resending issues a new link and restarts the 72 hours."
+        />
+        <CardBody className={invitations.length ? "px-0 py-0 sm:px-0" : undefined}>
+          {invitations.length === 0 ? (
+            <EmptyState
+              as="h3"
+              title="No pending invitations"
+              description="Invite a teammate above; their invitation shows here until they accept it."
+            />
+          ) : (
+            <Table wrapperClassName="rounded-none border-0">
+              <THead>
+                <tr>
+                  <TH>Email</TH>
+                  <TH>Role</TH>
+                  <TH>Expires</TH>
+                  <TH className="text-right">Actions</TH>
+                </tr>
+              </THead>
+              <TBody>
+                {invitations.map((i) => {
+                  const manageable = roles.includes(i.role);
+                  return (
+                    <TR key={i.id}>
+                      <TD>
+                        <div className="font-medium text-zinc-900 dark:text-zinc-100">{i.email}</div>
+                        {i.invitedByName ? (
+                          <div className="text-xs text-zinc-600 dark:text-zinc-400">Invited by {i.invitedByName}</div>
+                        ) : null}
+                      </TD>
+                      <TD>
+                        <Badge tone={i.role === "owner" ? "brand" : "neutral"}>{ROLE_LABELS[i.role]}</Badge>
+                      </TD>
+                      <TD className="whitespace-nowrap">
+                        {i.expired ? (
+                          <Badge tone="warning">Expired</Badge>
+                        ) : (
+                          <time dateTime={new Date(i.expiresAt).toISOString()}>{dateTimeFormat.format(i.expiresAt)} UTC</time>
+                        )}
+                      </TD>
+                      <TD>
+                        {manageable ? (
+                          <div className="flex flex-wrap justify-end gap-2">
+                            <Form method="post">
+                              <input type="hidden" name="intent" value="resend-invite" />
+                              <input type="hidden" name="invitationId" value={i.id} />
+                              <SubmitButton intent="resend-invite" id={i.id} busyLabel="Sending…" variant="ghost" size="sm">
+                                Resend<span className="sr-only"> invitation to {i.email}</span>
+                              </SubmitButton>
+                            </Form>
+                            <Form method="post">
+                              <input type="hidden" name="intent" value="revoke-invite" />
+                              <input type="hidden" name="invitationId" value={i.id} />
+                              <SubmitButton intent="revoke-invite" id={i.id} busyLabel="Revoking…" variant="ghost" size="sm">
+                                Revoke<span className="sr-only"> invitation to {i.email}</span>
+                              </SubmitButton>
+                            </Form>
+                          </div>
+                        ) : (
+                          <p className="text-right text-xs text-zinc-500 dark:text-zinc-400">Only an owner can manage this invitation.</p>
+                        )}
+                      </TD>
+                    </TR>
+                  );
+                })}
+              </TBody>
+            </Table>
+          )}
+        </CardBody>
+      </Card>
+    </div>
+  );
+}
