@@ -15,7 +15,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
-    "block rounded-md px-3 py-1.5 text-sm",
+    "block truncate rounded-md px-3 py-1.5 text-sm",
     isActive
       ? "bg-brand-50 font-medium text-brand-800 dark:bg-brand-900/40 dark:text-brand-100"
       : "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800",
@@ -46,7 +46,7 @@ export default function OrgLayout() {
             <p className="px-3 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Chatbots</p>
             <nav className="mt-1 space-y-0.5" aria-label="Chatbots">
               {chatbots.map((b) => (
-                <div key={b.id}>
+                <div key={b.id} className="min-w-0">
                   <NavLink to={`${base}/${b.id}`} end={b.id !== chatbotId} className={linkClass}>
                     {b.name}
                   </NavLink>

@@ -57,7 +57,7 @@ export async function makeUser(opts: { email?: string; password?: string; name?:
 }
 
 export async function makeOrg(ownerId: string, name = "Acme") {
-  const org = { id: newId("org_"), name, slug: `${name.toLowerCase()}-${counter++}`, periodStart: Date.now() };
+  const org = { id: newId("org_"), name, slug: `${name.toLowerCase()}-${newId()}`, periodStart: Date.now() };
   await db.insert(organisations).values(org);
   await db.insert(memberships).values({ orgId: org.id, userId: ownerId, role: "owner" });
   const bot = { id: newId("cb_"), orgId: org.id, name: `${name} bot` };
