@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Times are stored as integer milliseconds since the epoch (Date.now()).
 const createdAt = () => integer("created_at").notNull().default(sql`(unixepoch() * 1000)`);
@@ -51,14 +51,18 @@ export const emailTokens = sqliteTable(
   (t) => [uniqueIndex("email_tokens_hash_unique").on(t.tokenHash), index("email_tokens_user_idx").on(t.userId, t.purpose)],
 );
 
-export const organisations = sqliteTable("organisations", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  slug: text("slug").notNull(),
-  plan: text("plan", { enum: ["free", "starter", "growth", "scale"] }).notNull().default("free"),
-  periodStart: integer("period_start").notNull(),
-  createdAt: createdAt(),
-});
+export const organisations = sqliteTable(
+  "organisations",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    plan: text("plan", { enum: ["free", "starter", "growth", "scale"] }).notNull().default("free"),
+    periodStart: integer("period_start").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("organisations_slug_unique").on(t.slug)],
+);
 
 export const ROLES = ["owner", "admin", "editor", "agent"] as const;
 export type Role = (typeof ROLES)[number];
@@ -129,3 +133,149 @@ export const devOutbox = sqliteTable("dev_outbox", {
   text: text("text_body").notNull(),
   createdAt: createdAt(),
 });
+
+// ——— Knowledge, conversations and usage (answer engine) ———
+
+export const SOURCE_TYPES = ["text", "qa", "file", "url", "site"] as const;
+export const SOURCE_STATUSES = ["queued", "processing", "ready", "failed"] as const;
+
+export const knowledgeSources = sqliteTable(
+  "knowledge_sources",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    type: text("type", { enum: SOURCE_TYPES }).notNull(),
+    title: text("title").notNull(),
+    /** URL for url/site, R2 key for file, null for text/qa (their content lives in `content`). */
+    location: text("location"),
+    /** Text sources: the text; Q&A sources: JSON [{question, answer}]. */
+    content: text("content"),
+    /** Type-specific options as JSON (file name/size/mime; crawl include/exclude/page cap). */
+    config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+    status: text("status", { enum: SOURCE_STATUSES }).notNull().default("queued"),
+    progressDone: integer("progress_done").notNull().default(0),
+    progressTotal: integer("progress_total").notNull().default(0),
+    /** Plain-words reason when status is failed. */
+    error: text("error"),
+    charCount: integer("char_count").notNull().default(0),
+    chunkCount: integer("chunk_count").notNull().default(0),
+    schedule: text("schedule", { enum: ["off", "daily", "weekly"] }).notNull().default("off"),
+    lastSyncedAt: integer("last_synced_at"),
+    nextSyncAt: integer("next_sync_at"),
+    /** Resumable ingestion state (JSON): which step, cursor, pending URLs… */
+    jobState: text("job_state", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** Last time a worker touched the job: a stale heartbeat means the job died and is resumed. */
+    heartbeatAt: integer("heartbeat_at"),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull().default(sql`(unixepoch() * 1000)`),
+  },
+  (t) => [index("knowledge_sources_chatbot_idx").on(t.chatbotId), index("knowledge_sources_status_idx").on(t.status, t.heartbeatAt)],
+);
+
+// Integer rowid so the FTS5 index (migrations/0002) can use it as its content rowid.
+export const chunks = sqliteTable(
+  "chunks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => knowledgeSources.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id").notNull(),
+    orgId: text("org_id").notNull(),
+    position: integer("position").notNull(),
+    title: text("title").notNull(),
+    heading: text("heading"),
+    url: text("url"),
+    text: text("text").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("chunks_source_idx").on(t.sourceId, t.position), index("chunks_chatbot_idx").on(t.chatbotId)],
+);
+
+/** The local vector store (used when no Vectorize binding is reachable): Float32 little-endian blobs. */
+export const chunkVectors = sqliteTable(
+  "chunk_vectors",
+  {
+    chunkId: integer("chunk_id")
+      .primaryKey()
+      .references(() => chunks.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id").notNull(),
+    model: text("model").notNull(),
+    vector: blob("vector", { mode: "buffer" }).notNull(),
+  },
+  (t) => [index("chunk_vectors_chatbot_idx").on(t.chatbotId)],
+);
+
+export const CHANNELS = ["widget", "test", "api", "voice", "phone", "playground"] as const;
+export const CONVERSATION_STATUSES = ["bot", "waiting", "human", "closed"] as const;
+
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    visitorId: text("visitor_id").notNull(),
+    channel: text("channel", { enum: CHANNELS }).notNull(),
+    status: text("status", { enum: CONVERSATION_STATUSES }).notNull().default("bot"),
+    verified: integer("verified", { mode: "boolean" }).notNull().default(false),
+    country: text("country"),
+    rating: integer("rating"),
+    title: text("title"),
+    messageCount: integer("message_count").notNull().default(0),
+    createdAt: createdAt(),
+    lastMessageAt: integer("last_message_at").notNull().default(sql`(unixepoch() * 1000)`),
+  },
+  (t) => [index("conversations_chatbot_idx").on(t.chatbotId, t.lastMessageAt), index("conversations_visitor_idx").on(t.chatbotId, t.visitorId)],
+);
+
+export const MESSAGE_ROLES = ["visitor", "bot", "human", "tool", "system"] as const;
+
+export type MessageSource = { sourceId: string; chunkId: number; title: string; url: string | null; snippet: string; score: number };
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    chatbotId: text("chatbot_id").notNull(),
+    role: text("role", { enum: MESSAGE_ROLES }).notNull(),
+    content: text("content").notNull(),
+    sources: text("sources", { mode: "json" }).$type<MessageSource[]>().notNull().default([]),
+    /** Whether the bot answered from knowledge (false: fallback / small talk). */
+    answered: integer("answered", { mode: "boolean" }),
+    model: text("model"),
+    latencyMs: integer("latency_ms"),
+    firstTokenMs: integer("first_token_ms"),
+    credits: integer("credits").notNull().default(0),
+    feedback: integer("feedback"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("messages_conversation_idx").on(t.conversationId, t.createdAt)],
+);
+
+/** Per-organisation usage in a billing period (period = the period's start, ms). */
+export const usageCounters = sqliteTable(
+  "usage_counters",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    period: integer("period").notNull(),
+    replies: integer("replies").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.period] })],
+);

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX `organisations_slug_unique` ON `organisations` (`slug`);
