@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Demo data for local runs: `npm run seed:local` (or `node scripts/seed.mjs --persist-to DIR`).
-// Idempotent: every statement is INSERT OR IGNORE (guarded so a missing parent row never trips a
-// foreign key), so running it again changes nothing — the demo password stays what it was.
+// Idempotent: rows are INSERT OR IGNORE (guarded so a missing parent row never trips a foreign key),
+// so running it again keeps the demo password; the demo chatbot's knowledge (content/docs) is
+// upserted and re-queued for ingestion only when a document's text changed.
 // Needs the migrations applied first (`npm run db:migrate:local`; `npm start` does both).
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,6 +12,39 @@ import { argValue, bin, DEMO, log, run, StageError, wranglerEnv } from "./lib/co
 import { hashPassword } from "./lib/password-hash.mjs";
 
 const q = (value) => (value === null ? "NULL" : typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`);
+
+const DOCS_DIR = path.join(path.dirname(new URL(import.meta.url).pathname), "..", "content", "docs");
+
+/** Parley's own docs (content/docs/**\/*.md) as { slug, title, body }: the demo chatbot's knowledge. */
+export function demoDocs(dir = DOCS_DIR, prefix = "") {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...demoDocs(full, `${prefix}${entry.name}/`));
+    else if (entry.name.endsWith(".md")) {
+      const raw = readFileSync(full, "utf8");
+      const fm = raw.match(/^---\n([\s\S]*?)\n---\n/);
+      const title = fm?.[1].match(/^title:\s*(.+)$/m)?.[1].trim() ?? entry.name.replace(/\.md$/, "");
+      out.push({ slug: `${prefix}${entry.name.replace(/\.md$/, "")}`, title, body: fm ? raw.slice(fm[0].length) : raw });
+    }
+  }
+  return out;
+}
+
+/** One text source per doc, re-queued for ingestion only when its text changed. */
+function demoKnowledgeSql(now) {
+  return demoDocs()
+    .map((doc) => {
+      const id = `ks_demo_${doc.slug.replace(/[^a-z0-9]+/gi, "_")}`;
+      return `INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title, content, status, char_count, created_at, updated_at)
+  SELECT ${q(id)}, ${q(DEMO.orgId)}, ${q(DEMO.chatbotId)}, 'text', ${q(doc.title)}, ${q(doc.body)}, 'queued', 0, ${now}, ${now}
+  WHERE EXISTS (SELECT 1 FROM chatbots WHERE id = ${q(DEMO.chatbotId)})
+  ON CONFLICT(id) DO UPDATE SET title = excluded.title, content = excluded.content, status = 'queued', progress_done = 0,
+    error = NULL, attempts = 0, job_state = NULL, heartbeat_at = NULL, updated_at = excluded.updated_at
+  WHERE knowledge_sources.content IS NOT excluded.content;`;
+    })
+    .join("\n");
+}
 
 export async function seedSql(now = Date.now()) {
   const passwordHash = await hashPassword(DEMO.password);
@@ -25,6 +59,7 @@ INSERT OR IGNORE INTO memberships (org_id, user_id, role, created_at)
 INSERT OR IGNORE INTO chatbots (id, org_id, name, visibility, settings, created_at, updated_at)
   SELECT ${q(DEMO.chatbotId)}, ${q(DEMO.orgId)}, ${q(DEMO.chatbotName)}, 'public', '{}', ${now}, ${now}
   WHERE EXISTS (SELECT 1 FROM organisations WHERE id = ${q(DEMO.orgId)});
+${demoKnowledgeSql(now)}
 `;
 }
 
