@@ -63,12 +63,18 @@ async function main() {
   const wrangler = bin("wrangler");
   const child = spawnInherited(
     wrangler.cmd,
-    [...wrangler.pre, "dev", "--port", String(port), "--ip", host, "--var", "ENVIRONMENT:development"],
+    // --test-scheduled exposes /__scheduled so the ingestion sweep can be run right away below.
+    [...wrangler.pre, "dev", "--port", String(port), "--ip", host, "--var", "ENVIRONMENT:development", "--test-scheduled"],
     { env: wranglerEnv() },
   );
   const probe = ["localhost", "0.0.0.0", "::", "127.0.0.1"].includes(host) ? "127.0.0.1" : host;
   waitForHealth(`http://${probe}:${port}`, { timeoutMs: 120_000, child }).then(
-    () => log(`Parley is up: ${url}  (login ${DEMO.email} / ${DEMO.password})`),
+    async () => {
+      log(`Parley is up: ${url}  (login ${DEMO.email} / ${DEMO.password})`);
+      // Run the cron's ingestion sweep once now: it queues the demo chatbot's knowledge (seeded as
+      // "queued" sources) instead of waiting up to 5 minutes for the first cron tick.
+      await fetch(`http://${probe}:${port}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`).catch(() => {});
+    },
     (err) => log(`Still waiting for ${url}/api/health: ${err.message}`),
   );
   child.on("exit", (code, signal) => process.exit(code ?? (signal === "SIGINT" ? 130 : signal ? 143 : 1)));

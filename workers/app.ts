@@ -7,6 +7,7 @@ import { apiError } from "./api/errors";
 import type { HonoEnv } from "./hono-env";
 import { createAppContext } from "./load-context";
 import { handleQueue } from "./queues";
+import { handleScheduled } from "./scheduled";
 import { applySecurityHeaders } from "./security-headers";
 
 const remixHandler = createRequestHandler(build as unknown as ServerBuild);
@@ -52,6 +53,7 @@ app.onError((err, c) => {
 export default {
   fetch: app.fetch,
   queue: handleQueue,
+  scheduled: handleScheduled,
 } satisfies ExportedHandler<Env, never>;
 
 export { ChatSession } from "./durable-objects/chat-session";

@@ -14,6 +14,12 @@ export interface Env {
   /** HTTP email API (Resend-compatible JSON POST); both required in production to send mail. */
   MAIL_API_URL?: string;
   MAIL_API_KEY?: string;
+  /** OpenAI (or any OpenAI-compatible server via OPENAI_BASE_URL); without a key the local engine is used. */
+  OPENAI_API_KEY?: string;
+  OPENAI_BASE_URL?: string;
+  /** Chat model name on the OPENAI_BASE_URL server (Ollama, vLLM, LM Studio…); offered as the "compat" model. */
+  OPENAI_COMPAT_MODEL?: string;
+  OPENAI_EMBEDDING_MODEL?: string;
 }
 
 export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT !== "production";

@@ -6,13 +6,13 @@ export type NavArea = { key: string; label: string; path: string; group: "main" 
 
 export const CHATBOT_AREAS: NavArea[] = [
   { key: "home", label: "Home", path: "", group: "main", built: true, permission: "chatbot:view" },
-  { key: "kb", label: "Knowledge", path: "/kb", group: "main", built: false, permission: "chatbot:edit" },
+  { key: "kb", label: "Knowledge", path: "/kb", group: "main", built: true, permission: "chatbot:edit" },
   { key: "leads", label: "Leads", path: "/leads", group: "main", built: false, permission: "leads:work" },
   { key: "analytics", label: "Analytics", path: "/analytics", group: "main", built: false, permission: "analytics:view" },
   { key: "integrations", label: "Integrations", path: "/integrations", group: "main", built: false, permission: "chatbot:edit" },
   { key: "tools", label: "Tools", path: "/tools", group: "main", built: false, permission: "chatbot:edit" },
   { key: "voice-playground", label: "Voice playground", path: "/voice-playground", group: "main", built: false, permission: "chatbot:view" },
-  { key: "settings-general", label: "General", path: "/settings/general", group: "settings", built: false, permission: "chatbot:edit" },
+  { key: "settings-general", label: "General", path: "/settings/general", group: "settings", built: true, permission: "chatbot:edit" },
   { key: "settings-ui", label: "Look & feel", path: "/settings/ui", group: "settings", built: false, permission: "chatbot:edit" },
   { key: "settings-embed", label: "Embed & API", path: "/settings/embed", group: "settings", built: false, permission: "chatbot:edit" },
   { key: "settings-oryg", label: "Origins & access", path: "/settings/oryg", group: "settings", built: false, permission: "chatbot:edit" },

@@ -1,56 +1,178 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { Badge, Card, CardBody, CardHeader, PageHeader } from "~/components/ui";
-import { requireChatbot } from "~/.server/auth/guards";
+import { AnswerText, SourceList } from "~/components/chat/answer-text";
+import { Badge, ButtonLink, Card, CardBody, CardHeader, EmptyState, PageHeader, Table, TBody, TD, TH, THead, TR } from "~/components/ui";
+import { notFound, requireChatbot } from "~/.server/auth/guards";
+import { countConversations, getTranscript, listConversations } from "~/.server/chat/conversations";
+import type { ChatSource } from "~/lib/schemas/chat";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.chatbot.name} · ${data.orgName} · Parley` : "Parley" }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { org, chatbot } = await requireChatbot(context.app, request, params, "chatbot:view");
+  const ctx = context.app;
+  const { org, chatbot } = await requireChatbot(ctx, request, params, "chatbot:view");
+  const ref = { orgId: org.id, chatbotId: chatbot.id };
+  const conversationId = new URL(request.url).searchParams.get("c");
+  const [conversations, total, transcript] = await Promise.all([
+    listConversations(ctx, ref, { limit: 50 }),
+    countConversations(ctx, ref),
+    conversationId ? getTranscript(ctx, ref, conversationId) : Promise.resolve(null),
+  ]);
+  // A conversation id of another chatbot or organisation reveals nothing.
+  if (conversationId && !transcript) notFound();
   return {
     orgName: org.name,
     orgId: org.id,
-    chatbot: { id: chatbot.id, name: chatbot.name, visibility: chatbot.visibility, createdAt: chatbot.createdAt, updatedAt: chatbot.updatedAt },
+    chatbot: { id: chatbot.id, name: chatbot.name, visibility: chatbot.visibility },
+    total,
+    conversations,
+    transcript: transcript
+      ? {
+          conversation: {
+            id: transcript.conversation.id,
+            visitorId: transcript.conversation.visitorId,
+            channel: transcript.conversation.channel,
+            status: transcript.conversation.status,
+            createdAt: transcript.conversation.createdAt,
+          },
+          messages: transcript.messages.map((m) => ({
+            id: m.id,
+            role: m.role,
+            content: m.content,
+            createdAt: m.createdAt,
+            answered: m.answered,
+            model: m.model,
+            latencyMs: m.latencyMs,
+            sources: m.sources.map((s, i): ChatSource => ({ n: i + 1, title: s.title, url: s.url, snippet: s.snippet, sourceId: s.sourceId, chunkId: s.chunkId })),
+          })),
+        }
+      : null,
   };
 }
 
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const CHANNEL_LABELS: Record<string, string> = { widget: "Widget", test: "Test page", api: "API", voice: "Voice", phone: "Phone", playground: "Playground" };
+const ROLE_LABELS: Record<string, string> = { visitor: "Visitor", bot: "Bot", human: "Agent", tool: "Tool", system: "System" };
+
+function Transcript({ data, base }: { data: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["transcript"]>; base: string }) {
+  const { conversation, messages } = data;
+  return (
+    <Card id="transcript">
+      <CardHeader
+        title="Transcript"
+        description={
+          <>
+            Visitor <span className="font-mono">{conversation.visitorId.slice(0, 12)}</span> · {CHANNEL_LABELS[conversation.channel] ?? conversation.channel} · started{" "}
+            {dateTime.format(conversation.createdAt)} UTC
+          </>
+        }
+        actions={
+          <ButtonLink to={base} variant="ghost" size="sm">
+            Close transcript
+          </ButtonLink>
+        }
+      />
+      <CardBody>
+        <ol className="space-y-4">
+          {messages.map((m) => (
+            <li key={m.id} className={m.role === "visitor" ? "flex justify-end" : "flex justify-start"}>
+              <div
+                className={
+                  m.role === "visitor"
+                    ? "max-w-[85%] rounded-lg bg-brand-600 px-3 py-2 text-sm text-white"
+                    : "max-w-[85%] rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-800"
+                }
+              >
+                <p className="mb-1 text-xs opacity-80">
+                  {ROLE_LABELS[m.role] ?? m.role} · {dateTime.format(m.createdAt)}
+                  {m.role === "bot" && m.answered === false ? " · not answered from knowledge" : ""}
+                </p>
+                {m.role === "bot" ? (
+                  <>
+                    <AnswerText text={m.content} sources={m.sources} idPrefix={m.id} />
+                    <SourceList text={m.content} sources={m.sources} idPrefix={m.id} />
+                  </>
+                ) : (
+                  <p className="whitespace-pre-line [overflow-wrap:anywhere]">{m.content}</p>
+                )}
+              </div>
+            </li>
+          ))}
+        </ol>
+      </CardBody>
+    </Card>
+  );
+}
 
 export default function ChatbotHome() {
-  const { chatbot, orgId } = useLoaderData<typeof loader>();
+  const { chatbot, orgId, conversations, total, transcript } = useLoaderData<typeof loader>();
+  const base = `/app/${orgId}/${chatbot.id}`;
   return (
     <div className="space-y-6">
-      <PageHeader title={chatbot.name} description="Chatbot overview." />
-      <Card>
-        <CardHeader title="Details" />
-        <CardBody>
-          <dl className="grid gap-4 text-sm sm:grid-cols-2">
-            <div>
-              <dt className="text-zinc-600 dark:text-zinc-400">Chatbot ID</dt>
-              <dd className="mt-1 font-mono">{chatbot.id}</dd>
-            </div>
-            <div>
-              <dt className="text-zinc-600 dark:text-zinc-400">Visibility</dt>
-              <dd className="mt-1">
-                <Badge tone={chatbot.visibility === "public" ? "success" : "neutral"}>{chatbot.visibility === "public" ? "Public" : "Private"}</Badge>
-              </dd>
-            </div>
-            <div>
-              <dt className="text-zinc-600 dark:text-zinc-400">Created</dt>
-              <dd className="mt-1">{dateFormat.format(chatbot.createdAt)}</dd>
-            </div>
-            <div>
-              <dt className="text-zinc-600 dark:text-zinc-400">Last changed</dt>
-              <dd className="mt-1">{dateFormat.format(chatbot.updatedAt)}</dd>
-            </div>
-          </dl>
-          <p className="mt-6 text-sm">
-            <Link className="font-medium text-brand-700 underline dark:text-brand-300" to={`/app/${orgId}`}>
-              Rename or delete this chatbot from the organisation page
-            </Link>
-          </p>
-        </CardBody>
-      </Card>
+      <PageHeader
+        title={chatbot.name}
+        description={
+          <>
+            Conversations with visitors, newest first. <Badge tone={chatbot.visibility === "public" ? "success" : "neutral"}>{chatbot.visibility === "public" ? "Public" : "Private"}</Badge>
+          </>
+        }
+        actions={
+          <a className="inline-flex h-10 items-center rounded-lg bg-brand-600 px-4 text-sm font-medium text-white hover:bg-brand-700" href={`/test/${chatbot.id}`} target="_blank" rel="noopener">
+            Try it on the test page
+          </a>
+        }
+      />
+      {transcript ? <Transcript data={transcript} base={base} /> : null}
+      <section aria-labelledby="conversations-heading" className="space-y-3">
+        <h2 id="conversations-heading" className="text-base font-semibold">
+          Conversations <span className="font-normal text-zinc-500 dark:text-zinc-400">({total})</span>
+        </h2>
+        {conversations.length === 0 ? (
+          <EmptyState
+            title="No conversations yet"
+            description="When visitors chat with this bot, their conversations appear here with the sources each answer used. Ask it something on the test page to see one."
+            action={
+              <a className="text-sm font-medium text-brand-700 underline dark:text-brand-300" href={`/test/${chatbot.id}`}>
+                Open the test page
+              </a>
+            }
+          />
+        ) : (
+          <Table>
+            <THead>
+              <TR>
+                <TH>First question</TH>
+                <TH>Visitor</TH>
+                <TH>Channel</TH>
+                <TH className="text-right">Messages</TH>
+                <TH>Last activity</TH>
+              </TR>
+            </THead>
+            <TBody>
+              {conversations.map((c) => (
+                <TR key={c.id} aria-current={transcript?.conversation.id === c.id ? "true" : undefined}>
+                  <TD className="max-w-xs">
+                    <Link to={`${base}?c=${c.id}#transcript`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
+                      <span className="line-clamp-2 [overflow-wrap:anywhere]">{c.firstQuestion || "(no question)"}</span>
+                    </Link>
+                    {c.lastMessage ? (
+                      <span className="mt-0.5 line-clamp-1 block text-xs text-zinc-500 [overflow-wrap:anywhere] dark:text-zinc-400">
+                        {ROLE_LABELS[c.lastRole ?? ""] ?? ""}: {c.lastMessage}
+                      </span>
+                    ) : null}
+                  </TD>
+                  <TD className="font-mono text-xs">{c.visitorId.slice(0, 12)}</TD>
+                  <TD>{CHANNEL_LABELS[c.channel] ?? c.channel}</TD>
+                  <TD className="text-right tabular-nums">{c.messageCount}</TD>
+                  <TD>
+                    <time dateTime={new Date(c.lastMessageAt).toISOString()}>{dateTime.format(c.lastMessageAt)}</time>
+                  </TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </section>
     </div>
   );
 }

@@ -9,6 +9,8 @@ const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission }[] = [
   { path: ({ orgId }) => `/app/${orgId}`, permission: "org:view" },
   { path: ({ orgId }) => `/app/${orgId}/members`, permission: "members:manage" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}`, permission: "chatbot:view" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/general`, permission: "chatbot:edit" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/kb`, permission: "chatbot:edit" },
 ];
 // Routes that need only a session.
 const USER_ROUTES = ["/app"];
@@ -77,7 +79,7 @@ describe("isolation matrix", async () => {
   });
 
   it("chatbot areas not built yet answer 404, not an empty page", async () => {
-    for (const area of ["kb", "leads", "analytics", "settings/general"]) {
+    for (const area of ["leads", "analytics", "settings/ui"]) {
       const res = await request(`/app/${org.id}/${bot.id}/${area}`, { cookie: owner.cookie });
       expect(res.status).toBe(404);
     }

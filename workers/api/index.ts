@@ -1,12 +1,14 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { HonoEnv } from "../hono-env";
+import { chat } from "./chat";
 import { apiError } from "./errors";
 import { health } from "./health";
 
 export const api = new Hono<HonoEnv>();
 
 api.route("/health", health);
+api.route("/chat", chat);
 
 api.onError((err, c) => {
   if (err instanceof HTTPException) return apiError(c, err.status as 400, "http_error", err.message || "Request failed.");

@@ -1,14 +1,30 @@
+import { createDb } from "../../app/.server/db/client";
 import type { Env } from "../../app/.server/env";
+import { runIngestStep } from "../../app/.server/kb/ingest";
+import { isIngestMessage } from "../../app/.server/kb/queue";
 
 export type QueueJob = { kind: string; [key: string]: unknown };
 
 /**
- * The single queue consumer. Each job kind is handled by its capability (ingestion arrives with
- * the knowledge-base issue); an unknown kind is acknowledged and logged rather than retried forever.
+ * The single queue consumer. Each job kind is handled by its capability; an unknown kind is
+ * acknowledged and logged rather than retried forever.
  */
-export async function handleQueue(batch: MessageBatch<QueueJob>, _env: Env, _ctx: ExecutionContext) {
+export async function handleQueue(batch: MessageBatch<QueueJob>, env: Env, _ctx: ExecutionContext) {
+  const kb = { env, db: createDb(env.DB) };
   for (const message of batch.messages) {
-    console.warn(`[queue] no handler for job kind ${JSON.stringify(message.body?.kind)}; acknowledged`);
+    const body = message.body;
+    if (isIngestMessage(body)) {
+      try {
+        // One bounded step; the step re-enqueues itself when work is left.
+        await runIngestStep(kb, body.sourceId);
+        message.ack();
+      } catch (e) {
+        console.error(`[queue] ingest step for ${body.sourceId} failed; retrying`, e);
+        message.retry({ delaySeconds: 30 });
+      }
+      continue;
+    }
+    console.warn(`[queue] no handler for job kind ${JSON.stringify(body?.kind)}; acknowledged`);
     message.ack();
   }
 }

@@ -70,6 +70,7 @@ export default async function setup(project: TestProject) {
       "--var",
       "ENVIRONMENT:development",
       "--show-interactive-dev-session=false",
+      "--test-scheduled",
     ],
     { cwd: ROOT, env: wranglerEnv({ CI: "true", NO_COLOR: "1", FORCE_COLOR: "0" }), stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
@@ -97,6 +98,8 @@ export default async function setup(project: TestProject) {
     throw err;
   }
 
+  // Kick the cron's ingestion sweep so the demo chatbot's seeded knowledge gets indexed.
+  await fetch(`${baseURL}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`).catch(() => {});
   process.env.E2E_BASE_URL = baseURL;
   project.provide("baseURL", baseURL);
   console.log(`[e2e] Worker ready at ${baseURL} (state: ${path.relative(ROOT, STATE_DIR)}, log: ${path.relative(ROOT, LOG_FILE)})`);

@@ -1,0 +1,150 @@
+import { generateText, streamText } from "ai";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_GENERAL_SETTINGS, type GeneralSettings } from "~/lib/schemas/chatbot-settings";
+import { composeAnswer, LocalLanguageModel, parsePrompt, splitSentences } from "./local-model";
+import { buildSystemPrompt, type PromptPassage } from "./prompts";
+import { getLanguageModel, listModels, resolveChatModel } from "./providers";
+import { detectSmallTalk } from "./small-talk";
+
+const PASSAGES: PromptPassage[] = [
+  {
+    id: 1,
+    title: "Shipping policy",
+    heading: null,
+    url: "https://shop.example/shipping",
+    text: "We ship to all EU countries. Standard shipping takes 3 to 5 business days. Express shipping takes 1 business day and costs 9 euros. Orders over 50 euros ship free.",
+  },
+  {
+    id: 2,
+    title: "Returns",
+    heading: null,
+    url: null,
+    text: "You can return any item within 30 days of delivery. Returns are free for members.\nQ: How do I start a return?\nA: Open your order page and click Return.",
+  },
+  { id: 3, title: "About us", heading: null, url: null, text: "Acme was founded in 1999 in Lyon. Our team has 40 people." },
+];
+
+function system(passages = PASSAGES, settings: Partial<GeneralSettings> = {}) {
+  return buildSystemPrompt({ botName: "Acme Helper", settings: { ...DEFAULT_GENERAL_SETTINGS, fallbackMessage: "I don't know that one.", ...settings }, passages });
+}
+
+async function stream(question: string, opts: { passages?: PromptPassage[]; settings?: Partial<GeneralSettings> } = {}) {
+  const result = streamText({ model: new LocalLanguageModel(), system: system(opts.passages, opts.settings), prompt: question });
+  const deltas: string[] = [];
+  for await (const d of result.textStream) deltas.push(d);
+  return { deltas, text: deltas.join("") };
+}
+
+describe("local model (LanguageModelV3 through streamText)", () => {
+  it("streams a grounded answer in small deltas, citing the passage it came from", async () => {
+    const { deltas, text } = await stream("How much does express shipping cost?");
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(Math.max(...deltas.map((d) => d.length))).toBeLessThan(40);
+    expect(text).toContain("Express shipping takes 1 business day and costs 9 euros");
+    expect(text).toMatch(/\[1\]/);
+    expect(text).not.toMatch(/\[2\]|\[3\]/);
+  });
+
+  it("answers from the passage that matches, even when it is not ranked first", async () => {
+    const { text } = await stream("When was Acme founded?");
+    expect(text).toBe("Acme was founded in 1999 in Lyon [3].");
+  });
+
+  it("hands an FAQ question's score to its answer", async () => {
+    const { text } = await stream("How do I start a return?");
+    expect(text).toContain("Open your order page and click Return [2].");
+    expect(text).not.toContain("?");
+  });
+
+  it("a how-to question keeps the steps that follow the best match", async () => {
+    const steps: PromptPassage[] = [
+      { id: 1, title: "Identity", heading: null, url: null, text: "Identity verification proves who a visitor is. Sign the visitor id with HMAC-SHA256 and pass the signature to the widget. Our office is in Lyon." },
+    ];
+    const { text } = await stream("How do I verify a visitor's identity?", { passages: steps });
+    expect(text).toBe("Identity verification proves who a visitor is. Sign the visitor id with HMAC-SHA256 and pass the signature to the widget [1].");
+  });
+
+  it("respects the answer length", async () => {
+    const short = (await stream("Tell me about shipping", { settings: { answerLength: "short" } })).text;
+    const long = (await stream("Tell me about shipping", { settings: { answerLength: "long" } })).text;
+    expect(short.split(/(?<=[.!?])\s/).length).toBeLessThanOrEqual(2);
+    expect(long.length).toBeGreaterThan(short.length);
+  });
+
+  it("greets, thanks and introduces itself without citations", async () => {
+    expect((await stream("Hi there!")).text).toBe("Hi! I'm Acme Helper. How can I help you today?");
+    expect((await stream("thanks a lot")).text).toMatch(/welcome/i);
+    const who = (await stream("Who are you?")).text;
+    expect(who).toContain("Acme Helper");
+    for (const t of [who]) expect(t).not.toMatch(/\[\d\]/);
+  });
+
+  it("small talk follows the chatbot's language, or the visitor's when automatic", async () => {
+    expect((await stream("hello", { settings: { language: "de" } })).text).toMatch(/^Hallo!/);
+    expect((await stream("Bonjour")).text).toMatch(/^Bonjour !/);
+    expect((await stream("dziękuję")).text).toMatch(/Proszę/);
+  });
+
+  it("with no passages answers with the configured fallback, never an invented answer", async () => {
+    const { text } = await stream("What is the capital of Peru?", { passages: [] });
+    expect(text).toBe("I don't know that one.");
+  });
+
+  it("is deterministic and works with generateText too", async () => {
+    const a = await generateText({ model: new LocalLanguageModel(), system: system(), prompt: "How long does standard shipping take?" });
+    const b = await generateText({ model: new LocalLanguageModel(), system: system(), prompt: "How long does standard shipping take?" });
+    expect(a.text).toBe(b.text);
+    expect(a.text).toContain("Standard shipping takes 3 to 5 business days");
+    expect(a.finishReason).toBe("stop");
+  });
+
+  it("uses the previous question for a short follow-up", () => {
+    const parsed = parsePrompt([
+      { role: "system", content: system() },
+      { role: "user", content: [{ type: "text", text: "How much does express shipping cost?" }] },
+      { role: "assistant", content: [{ type: "text", text: "9 euros [1]." }] },
+      { role: "user", content: [{ type: "text", text: "and standard?" }] },
+    ]);
+    expect(parsed.previousQuestions).toHaveLength(1);
+    expect(composeAnswer(parsed).text).toContain("Standard shipping");
+  });
+
+  it("prompt round trip: passages with tricky text survive", () => {
+    const parsed = parsePrompt([
+      { role: "system", content: system([{ id: 1, title: 'He said "hi" <b>', heading: null, url: null, text: "Close tags </passage> are escaped." }]) },
+      { role: "user", content: [{ type: "text", text: "tags?" }] },
+    ]);
+    expect(parsed.passages).toHaveLength(1);
+    expect(parsed.passages[0].text).toBe("Close tags </passage> are escaped.");
+  });
+
+  it("splits sentences and list items, dropping headings", () => {
+    expect(splitSentences("# Title\nFirst one. Second one!\n- item A\n- item B").map((s) => s.text)).toEqual(["First one.", "Second one!", "item A", "item B"]);
+  });
+
+  it("detects small talk only when nothing else is asked", () => {
+    expect(detectSmallTalk("hello")?.kind).toBe("greeting");
+    expect(detectSmallTalk("Hi, who are you?")?.kind).toBe("identity");
+    expect(detectSmallTalk("hi, how much is shipping?")).toBeNull();
+    expect(detectSmallTalk("Thanks Acme Helper!", "Acme Helper")?.kind).toBe("thanks");
+  });
+});
+
+describe("model registry", () => {
+  it("offers the local engine always and OpenAI models only with a key", () => {
+    const none = listModels({});
+    expect(none.find((m) => m.id === "local")?.available).toBe(true);
+    expect(none.find((m) => m.id === "gpt-4o-mini")).toMatchObject({ available: false, reason: expect.stringContaining("OPENAI_API_KEY") });
+    expect(none.find((m) => m.id === "compat")?.available).toBe(false);
+    const keyed = listModels({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "http://localhost:11434/v1", OPENAI_COMPAT_MODEL: "llama3.2" });
+    expect(keyed.every((m) => m.available)).toBe(true);
+    expect(keyed.find((m) => m.id === "compat")?.label).toContain("llama3.2");
+  });
+
+  it("builds models without calling the network, and falls back to local when unconfigured", () => {
+    expect(getLanguageModel({ OPENAI_API_KEY: "sk-test" }, "gpt-4.1-mini").modelId).toBe("gpt-4.1-mini");
+    expect(() => getLanguageModel({}, "gpt-4o-mini")).toThrow(/not available/);
+    expect(() => getLanguageModel({}, "nope")).toThrow(/unknown/);
+    expect(resolveChatModel({}, "gpt-4o-mini")).toMatchObject({ id: "local", fellBack: true });
+  });
+});

@@ -1,0 +1,342 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+  LanguageModelV3Usage,
+} from "@ai-sdk/provider";
+import type { AnswerLength } from "~/lib/schemas/chatbot-settings";
+import { LENGTH_GUIDE } from "./prompts";
+import { detectSmallTalk, normalizeWords, smallTalkReply } from "./small-talk";
+
+// The built-in engine: a real AI SDK LanguageModelV3 that needs no key and no network. It reads the
+// system prompt built by prompts.ts (instructions, settings, fallback, numbered passages) and the
+// conversation, and composes a grounded answer from the passages' best sentences, citing them as [n].
+// It never invents: with no passages it answers with the configured fallback message. Greetings,
+// thanks and small talk get short replies (small-talk.ts: en, fr, de, es, pl). Deterministic: the same
+// prompt always gives the same answer, streamed in small text deltas (no artificial delays).
+// The owner's free-form instructions cannot be "followed" by an extractive engine; they matter to
+// real models only.
+
+export const LOCAL_MODEL_ID = "local";
+
+type ParsedPassage = { id: number; title: string; url: string | null; text: string };
+export type ParsedPrompt = {
+  botName: string;
+  language: string;
+  length: AnswerLength;
+  fallback: string;
+  passages: ParsedPassage[];
+  question: string;
+  previousQuestions: string[];
+};
+
+const DEFAULT_FALLBACK = "Sorry, I don't know the answer to that.";
+
+function unescapeBody(s: string) {
+  return s.replace(/‹(\/?(passage|passages|instructions|fallback))/gi, "<$1");
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((p): p is { type: "text"; text: string } => !!p && typeof p === "object" && (p as { type?: string }).type === "text")
+    .map((p) => p.text)
+    .join("\n");
+}
+
+/** Reads what the engine needs out of the standard prompt (system message + conversation). */
+export function parsePrompt(prompt: LanguageModelV3Prompt): ParsedPrompt {
+  const system = prompt
+    .filter((m) => m.role === "system")
+    .map((m) => m.content as string)
+    .join("\n");
+  const botName = /<bot name="([^"]*)"\/>/.exec(system)?.[1] ?? "the assistant";
+  const settings = /<settings language="([^"]*)" length="(short|medium|long)"/.exec(system);
+  const fallback = /<fallback>([\s\S]*?)<\/fallback>/.exec(system)?.[1];
+  const passages: ParsedPassage[] = [];
+  for (const m of system.matchAll(/<passage id="(\d+)" title="([^"]*)"(?: url="([^"]*)")?>\n?([\s\S]*?)\n?<\/passage>/g)) {
+    passages.push({ id: Number(m[1]), title: m[2], url: m[3] ?? null, text: unescapeBody(m[4]) });
+  }
+  const users = prompt.filter((m) => m.role === "user").map((m) => textOf(m.content).trim());
+  return {
+    botName,
+    language: settings?.[1] ?? "auto",
+    length: (settings?.[2] as AnswerLength) ?? "medium",
+    fallback: fallback ? unescapeBody(fallback).trim() : DEFAULT_FALLBACK,
+    passages,
+    question: users.at(-1) ?? "",
+    previousQuestions: users.slice(0, -1),
+  };
+}
+
+// ——— Sentence scoring ———
+
+const STOPWORDS = new Set(
+  (
+    // en
+    "a an the and or but if then else of to in on at by for with about as from into over under is are was were be been being am do does did " +
+    "have has had i you he she it we they me my your yours our their this that these those what which who whom whose when where why how " +
+    "can could would should will shall may might must not no yes so than too very just also there here any some all each such only own same " +
+    "please tell know want need like get got let us its it's im i'm youre dont don't doesnt isnt arent hi hello thanks thank " +
+    // fr
+    "le la les un une des du de et ou mais est sont etre avoir ai as a ont je tu il elle nous vous ils elles ce cet cette ces que qui quoi " +
+    "quel quelle quels quelles comment pourquoi ou quand dans sur pour par avec sans pas ne plus mon ma mes ton ta tes son sa ses leur leurs au aux " +
+    // de
+    "der die das ein eine einen einem einer und oder aber ist sind war waren sein haben hat habe ich du er sie es wir ihr mich mir dich dir " +
+    "was wer wie warum wo wann welche welcher welches in im auf fur mit ohne nicht kein keine zu zum zur von vom den dem des bei " +
+    // es
+    "el la los las un una unos unas y o pero es son era ser estar tener tengo yo tu el ella nosotros vosotros ellos que quien como por " +
+    "porque donde cuando cual cuales en sobre para con sin no mi mis su sus del al lo se me te " +
+    // pl
+    "i w na z do o od po za przez dla jest sa byc mam masz ma ja ty on ona ono my wy oni co kto jak dlaczego gdzie kiedy ktory ktora ktore " +
+    "czy nie tak to ten ta te tego tej mi mnie sie jestem"
+  ).split(/\s+/),
+);
+
+/** Crude language-independent stemming: enough to match "shipping" with "ship", "returns" with "return". */
+function stem(w: string) {
+  if (w.length > 7 && w.endsWith("ation")) return w.slice(0, -5);
+  if (w.length > 5 && w.endsWith("ing")) return w.slice(0, -3);
+  if (w.length > 4 && (w.endsWith("ied") || w.endsWith("ies"))) return w.slice(0, -3) + "i";
+  if (w.length > 4 && w.endsWith("y")) return w.slice(0, -1) + "i";
+  if (w.length > 4 && w.endsWith("ed")) return w.slice(0, -2);
+  if (w.length > 4 && /(s|x|z|ch|sh)es$/.test(w)) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, -1);
+  return w;
+}
+
+function contentStems(text: string): string[] {
+  return normalizeWords(text)
+    .filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\d/.test(w)))
+    .map(stem);
+}
+
+function stemsMatch(a: string, b: string) {
+  if (a === b) return true;
+  const [s, l] = a.length <= b.length ? [a, b] : [b, a];
+  return s.length >= 4 && l.startsWith(s);
+}
+
+const LANG_HINTS: Record<string, Set<string>> = {
+  en: new Set("the and is are of to with you your we our for this that".split(" ")),
+  fr: new Set("le la les et est sont des du vous nous pour avec une dans".split(" ")),
+  de: new Set("der die das und ist sind mit sie wir fur ein eine nicht den".split(" ")),
+  es: new Set("el la los las y es son con para una usted nosotros del por".split(" ")),
+  pl: new Set("i w na jest sa z do sie nie dla oraz przez jak".split(" ")),
+};
+
+function detectLanguage(text: string): string | null {
+  const words = normalizeWords(text);
+  let best: string | null = null;
+  let bestHits = 1;
+  for (const [lang, hints] of Object.entries(LANG_HINTS)) {
+    const hits = words.filter((w) => hints.has(w)).length;
+    if (hits > bestHits) [best, bestHits] = [lang, hits];
+  }
+  return best;
+}
+
+const PROCEDURAL = /^(how (do|can|should|to|would)|what (are the )?steps|explain|comment (puis|faire|on)|wie (kann|mache|funktioniert)|c[oó]mo (puedo|se|hago)|jak (mog[eę]|zrobi[cć]|to))\b/i;
+
+type Sentence = { passage: number; rank: number; position: number; text: string; bullet: boolean; stems: string[]; score: number };
+
+/** Splits a passage into sentences (and list items); markdown headings are left out. */
+export function splitSentences(text: string): { text: string; bullet: boolean }[] {
+  const out: { text: string; bullet: boolean }[] = [];
+  for (const rawLine of text.split(/\n+/)) {
+    const line = rawLine.trim();
+    if (!line || /^#{1,6}\s/.test(line) || /^[-=*_]{3,}$/.test(line)) continue;
+    const bullet = /^([-*•·]|\d{1,2}[.)])\s+/.test(line);
+    const body = line.replace(/^([-*•·]|\d{1,2}[.)])\s+/, "").replace(/^(q|a|question|answer|réponse|antwort|frage|pregunta|respuesta|pytanie|odpowiedz|odpowiedź)\s*:\s*/i, "");
+    const parts = bullet ? [body] : body.split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u);
+    for (const p of parts) {
+      const s = p.replace(/^(q|a|question|answer)\s*:\s*/i, "").trim();
+      if (s.length >= 3) out.push({ text: s, bullet });
+    }
+  }
+  return out;
+}
+
+/** The answer composed from the passages' best sentences, with [n] citations. */
+export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: number[] } {
+  const maxSentences = LENGTH_GUIDE[parsed.length].sentences;
+  const sentences: Sentence[] = [];
+  parsed.passages.forEach((p, rank) => {
+    splitSentences(p.text).forEach((s, position) =>
+      sentences.push({ passage: p.id, rank, position, text: s.text, bullet: s.bullet, stems: contentStems(s.text), score: 0 }),
+    );
+  });
+  if (!sentences.length) return { text: parsed.fallback, cited: [] };
+
+  // Question terms; a short follow-up ("and for Germany?") borrows the previous question's terms at half weight.
+  const terms = new Map<string, number>();
+  for (const t of contentStems(parsed.question)) terms.set(t, 1);
+  if (terms.size < 2 && parsed.previousQuestions.length) {
+    for (const t of contentStems(parsed.previousQuestions.at(-1)!)) if (!terms.has(t)) terms.set(t, 0.5);
+  }
+  if (!terms.size) for (const w of normalizeWords(parsed.question)) terms.set(stem(w), 1);
+
+  // Rarer terms weigh more (idf over the candidate sentences).
+  const idf = new Map<string, number>();
+  for (const t of terms.keys()) {
+    const df = sentences.filter((s) => s.stems.some((x) => stemsMatch(x, t))).length;
+    idf.set(t, Math.log(1 + sentences.length / (1 + df)));
+  }
+  const wanted = parsed.language !== "auto" ? parsed.language : detectLanguage(parsed.question);
+  const titleStems = new Map(parsed.passages.map((p) => [p.id, contentStems(p.title)]));
+
+  for (const s of sentences) {
+    let match = 0;
+    for (const [t, w] of terms) if (s.stems.some((x) => stemsMatch(x, t))) match += w * idf.get(t)!;
+    if (match === 0) continue;
+    const title = titleStems.get(s.passage) ?? [];
+    for (const [t, w] of terms) if (title.some((x) => stemsMatch(x, t))) match += 0.15 * w * idf.get(t)!;
+    const lengthPenalty = 1 / (1 + 0.02 * Math.max(0, s.stems.length - 25));
+    const rankWeight = 1 / (1 + 0.25 * s.rank);
+    s.score = match * lengthPenalty * rankWeight;
+    if (wanted) {
+      const lang = detectLanguage(s.text);
+      if (lang && lang !== wanted) s.score *= 0.5;
+    }
+  }
+  // A matching question (FAQ style) hands most of its score to the answer that follows it.
+  for (let i = 0; i < sentences.length - 1; i++) {
+    const s = sentences[i];
+    const next = sentences[i + 1];
+    if (s.score > 0 && s.text.endsWith("?") && next.passage === s.passage) {
+      next.score = Math.max(next.score, s.score * 0.95);
+      s.score *= 0.2;
+    }
+  }
+
+  // "How do I…" questions want the steps: the sentence after a strong match continues it.
+  if (parsed.length !== "short" && PROCEDURAL.test(parsed.question.trim())) {
+    const top = Math.max(...sentences.map((s) => s.score));
+    for (let i = sentences.length - 2; i >= 0; i--) {
+      const s = sentences[i];
+      const next = sentences[i + 1];
+      if (s.score >= top * 0.6 && next.passage === s.passage && !s.text.endsWith("?")) next.score = Math.max(next.score, s.score * 0.6);
+    }
+  }
+
+  const ranked = sentences
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || a.rank - b.rank || a.position - b.position);
+  const picked: Sentence[] = [];
+  const best = ranked[0]?.score ?? 0;
+  for (const s of ranked) {
+    if (picked.length >= maxSentences) break;
+    if (s.score < best * 0.45) break;
+    if (s.text.endsWith("?")) continue;
+    const dup = picked.some((p) => {
+      const a = new Set(p.stems);
+      const inter = s.stems.filter((x) => a.has(x)).length;
+      return inter / Math.max(1, Math.min(a.size, s.stems.length)) > 0.85;
+    });
+    if (!dup) picked.push(s);
+  }
+  if (!picked.length) {
+    // Retrieval judged the passages relevant but no sentence shares a word with the question:
+    // give the opening of the best passage rather than nothing.
+    const first = sentences.filter((s) => s.rank === 0 && !s.text.endsWith("?")).slice(0, Math.min(2, maxSentences));
+    picked.push(...(first.length ? first : sentences.slice(0, 1)));
+  }
+
+  // Group by passage (most relevant group first), keep each passage's own sentence order.
+  const groups = new Map<number, Sentence[]>();
+  for (const s of picked) groups.set(s.passage, [...(groups.get(s.passage) ?? []), s]);
+  const ordered = [...groups.values()].map((g) => g.sort((a, b) => a.position - b.position));
+
+  const paragraphs = ordered.map((group) => {
+    const n = group[0].passage;
+    const pieces = group.map((s, i) => {
+      const last = i === group.length - 1;
+      let t = s.text;
+      if (!/[.!?…:;]$/.test(t)) t += ".";
+      if (last) t = t.replace(/([.!?…:;]+)$/, ` [${n}]$1`);
+      return s.bullet ? `- ${t}` : t;
+    });
+    return group.some((s) => s.bullet) ? pieces.join("\n") : pieces.join(" ");
+  });
+  const separator = parsed.length === "short" ? " " : "\n\n";
+  const text = ordered.some((g) => g.some((s) => s.bullet)) ? paragraphs.join("\n\n") : paragraphs.join(separator);
+  return { text, cited: ordered.map((g) => g[0].passage) };
+}
+
+/** What the engine says to this prompt. */
+export function localReply(prompt: LanguageModelV3Prompt): string {
+  const parsed = parsePrompt(prompt);
+  const talk = detectSmallTalk(parsed.question, parsed.botName);
+  if (talk) return smallTalkReply(talk.kind, { botName: parsed.botName, language: parsed.language, detected: talk.lang });
+  if (!parsed.passages.length) return parsed.fallback;
+  return composeAnswer(parsed).text;
+}
+
+/** Small deltas, one or two words each, like a real model's tokens. */
+export function textPieces(text: string): string[] {
+  const words = text.match(/\s*\S+/g) ?? [];
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i += 2) out.push(words.slice(i, i + 2).join(""));
+  const trailing = /\s+$/.exec(text)?.[0];
+  if (trailing && out.length) out[out.length - 1] += trailing;
+  return out;
+}
+
+function usageOf(prompt: LanguageModelV3Prompt, text: string): LanguageModelV3Usage {
+  const inputChars = prompt.reduce((n, m) => n + (typeof m.content === "string" ? m.content.length : textOf(m.content).length), 0);
+  const input = Math.ceil(inputChars / 4);
+  const output = Math.ceil(text.length / 4);
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: output, text: output, reasoning: undefined },
+  };
+}
+
+export class LocalLanguageModel implements LanguageModelV3 {
+  readonly specificationVersion = "v3" as const;
+  readonly provider = "parley.local";
+  readonly modelId = LOCAL_MODEL_ID;
+  readonly supportedUrls: Record<string, RegExp[]> = {};
+
+  async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+    const text = localReply(options.prompt);
+    return {
+      content: [{ type: "text", text }],
+      finishReason: { unified: "stop", raw: "stop" },
+      usage: usageOf(options.prompt, text),
+      warnings: [],
+      response: { id: "local", modelId: LOCAL_MODEL_ID, timestamp: new Date(0) },
+    };
+  }
+
+  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    const text = localReply(options.prompt);
+    const parts: LanguageModelV3StreamPart[] = [
+      { type: "stream-start", warnings: [] },
+      { type: "response-metadata", id: "local", modelId: LOCAL_MODEL_ID, timestamp: new Date(0) },
+      { type: "text-start", id: "t0" },
+      ...textPieces(text).map((delta): LanguageModelV3StreamPart => ({ type: "text-delta", id: "t0", delta })),
+      { type: "text-end", id: "t0" },
+      { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage: usageOf(options.prompt, text) },
+    ];
+    let i = 0;
+    const signal = options.abortSignal;
+    const stream = new ReadableStream<LanguageModelV3StreamPart>({
+      // One part per pull: the consumer drives the pace, exactly like a network stream.
+      pull(controller) {
+        if (signal?.aborted) return controller.error(signal.reason ?? new Error("aborted"));
+        if (i < parts.length) controller.enqueue(parts[i++]);
+        else controller.close();
+      },
+    });
+    return { stream };
+  }
+}
+
+export function createLocalModel(): LanguageModelV3 {
+  return new LocalLanguageModel();
+}

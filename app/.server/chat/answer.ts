@@ -1,0 +1,256 @@
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { createUIMessageStream, streamText, type ModelMessage, type UIMessageChunk, type UIMessageStreamWriter } from "ai";
+import type { ChatMessageMetadata, ChatSource } from "~/lib/schemas/chat";
+import { readGeneralSettings } from "~/lib/schemas/chatbot-settings";
+import { newId } from "../auth/crypto";
+import type { AppContext } from "../context";
+import type { chatbots, MessageSource, organisations } from "../db/schema";
+import { textPieces } from "../ai/local-model";
+import { buildSystemPrompt, type PromptPassage } from "../ai/prompts";
+import { resolveChatModel } from "../ai/providers";
+import { detectSmallTalk } from "../ai/small-talk";
+import { retrieve } from "../retrieval/search";
+import type { Passage } from "../retrieval/types";
+import { recentMessages, recordExchange, type Conversation } from "./conversations";
+import { refundReply, tryConsumeReply } from "./usage";
+
+// The answer engine for one visitor message: quota → retrieve → decide → prompt → stream → persist.
+//
+// Credits: every reply the bot gives costs one credit, whatever it is — a grounded answer, small talk,
+// or the configured fallback when the knowledge has no answer ("one reply is one credit", PRODUCT.md).
+// Only the refusal past the plan's limit is free (credits 0), and a reply that failed (model error)
+// is refunded. Refusals are still stored, so the dashboard shows that visitors were turned away.
+
+type Chatbot = typeof chatbots.$inferSelect;
+type Org = typeof organisations.$inferSelect;
+
+/** How many earlier messages of the conversation go into the prompt. */
+export const HISTORY_MESSAGES = 10;
+/** How many passages the model sees. */
+export const PASSAGES_K = 5;
+const SNIPPET_CHARS = 220;
+const MAX_TOKENS = { short: 250, medium: 500, long: 1000 } as const;
+
+export const LIMIT_REPLY =
+  "Sorry, this assistant cannot answer more questions right now. Please try again later or contact the team another way.";
+const ERROR_REPLY = "Sorry, something went wrong while answering. Please try again in a moment.";
+
+export type AnswerKind = NonNullable<ChatMessageMetadata["kind"]>;
+
+export type AnswerStream = {
+  stream: ReadableStream<UIMessageChunk>;
+  conversationId: string;
+  messageId: string;
+  /** True when the reply is the refusal past the plan's reply limit (the JSON API answers 429). */
+  limited: boolean;
+  limitMessage?: string;
+  /** Resolves once the exchange is stored (the stream closes after it, too). */
+  done: Promise<void>;
+};
+
+export function snippetOf(text: string, max = SNIPPET_CHARS) {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max * 0.6))}…`;
+}
+
+function toSources(passages: Passage[]): { chat: ChatSource[]; stored: MessageSource[] } {
+  const chat = passages.map((p, i) => ({ n: i + 1, title: p.heading && p.heading !== p.title ? `${p.title} — ${p.heading}` : p.title, url: p.url, snippet: snippetOf(p.text), sourceId: p.sourceId, chunkId: p.chunkId }));
+  const stored = passages.map((p, i) => ({ sourceId: p.sourceId, chunkId: p.chunkId, title: chat[i].title, url: p.url, snippet: chat[i].snippet, score: p.score }));
+  return { chat, stored };
+}
+
+function writeText(writer: UIMessageStreamWriter, text: string) {
+  const id = "t0";
+  writer.write({ type: "text-start", id });
+  for (const delta of textPieces(text)) writer.write({ type: "text-delta", id, delta });
+  writer.write({ type: "text-end", id });
+}
+
+const normalise = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
+
+/**
+ * Answers `text` in `conversation` and returns the AI SDK UI message stream of the reply: a `start`
+ * chunk (metadata: conversationId, messageId), a `data-sources` part when passages were used, the
+ * text deltas, and a `finish` chunk whose metadata says whether the bot answered from knowledge.
+ * The visitor message and the reply are stored before the stream closes (and even if the reader
+ * goes away: the work is kept alive with waitUntil).
+ */
+export async function answerMessage(
+  ctx: AppContext,
+  input: {
+    chatbot: Chatbot;
+    conversation: Conversation;
+    text: string;
+    org?: Org;
+    startedAt?: number;
+    /** Overrides the chatbot's configured model (tests and benchmarks). */
+    model?: { id: string; model: LanguageModelV3 };
+  },
+): Promise<AnswerStream> {
+  const { chatbot, conversation } = input;
+  const text = input.text.trim();
+  const askedAt = input.startedAt ?? Date.now();
+  const ref = { orgId: chatbot.orgId, chatbotId: chatbot.id };
+  const org =
+    input.org ??
+    (await ctx.db.query.organisations.findFirst({ where: (o, { eq }) => eq(o.id, chatbot.orgId) }));
+  if (!org) throw new Error("chatbot without organisation");
+  const settings = readGeneralSettings(chatbot.settings);
+  const messageId = newId("msg_");
+  const meta = (extra: Partial<ChatMessageMetadata> = {}): ChatMessageMetadata => ({ conversationId: conversation.id, messageId, ...extra });
+
+  const quota = await tryConsumeReply(ctx, org, askedAt);
+  if (!quota.ok) {
+    const { stream, done } = run(ctx, async (writer) => {
+      writer.write({ type: "start", messageId, messageMetadata: meta() });
+      writeText(writer, LIMIT_REPLY);
+      await recordExchange(ctx, conversation, {
+        visitorText: text,
+        askedAt,
+        bot: { id: messageId, at: Date.now(), content: LIMIT_REPLY, sources: [], answered: false, model: null, latencyMs: Date.now() - askedAt, firstTokenMs: null, credits: 0 },
+      });
+      writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind: "limit" }) });
+    });
+    return { stream, done, conversationId: conversation.id, messageId, limited: true, limitMessage: quota.message };
+  }
+
+  const history = await recentMessages(ctx, conversation.id, HISTORY_MESSAGES);
+  const smallTalk = detectSmallTalk(text, chatbot.name);
+  let passages: Passage[] = [];
+  let answerable = false;
+  if (!smallTalk) {
+    // A short follow-up ("and to Germany?") is searched together with the previous question.
+    const previous = [...history].reverse().find((m) => m.role === "visitor")?.content;
+    const query = previous && text.split(/\s+/).length < 4 ? `${previous} ${text}` : text;
+    try {
+      const result = await retrieve(ctx, ref, query, { k: PASSAGES_K });
+      passages = result.passages;
+      answerable = result.answerable && result.passages.length > 0;
+    } catch (e) {
+      console.error("[chat] retrieval failed", e);
+    }
+  }
+  const kind: AnswerKind = smallTalk ? "small-talk" : answerable ? "answer" : settings.onlyFromKnowledge ? "fallback" : "answer";
+  const used = kind === "answer" && answerable ? passages : [];
+  const sources = toSources(used);
+
+  const { stream, done } = run(ctx, async (writer) => {
+    writer.write({ type: "start", messageId, messageMetadata: meta() });
+    if (sources.chat.length) writer.write({ type: "data-sources", id: "sources", data: sources.chat });
+
+    if (kind === "fallback") {
+      // Nothing in the knowledge answers this and the bot may only answer from it: no model call at all,
+      // so nothing can be invented.
+      writeText(writer, settings.fallbackMessage);
+      await recordExchange(ctx, conversation, {
+        visitorText: text,
+        askedAt,
+        bot: { id: messageId, at: Date.now(), content: settings.fallbackMessage, sources: [], answered: false, model: null, latencyMs: Date.now() - askedAt, firstTokenMs: null, credits: 1 },
+      });
+      writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind }) });
+      return;
+    }
+
+    const { id: modelId, model } = input.model ?? resolveChatModel(ctx.env, settings.model);
+    const promptPassages: PromptPassage[] = used.map((p, i) => ({ id: i + 1, title: p.title, heading: p.heading, url: p.url, text: p.text }));
+    const system = buildSystemPrompt({ botName: chatbot.name, settings, passages: promptPassages });
+    const messages: ModelMessage[] = [
+      ...history.map((m): ModelMessage => (m.role === "visitor" ? { role: "user", content: m.content } : { role: "assistant", content: m.content })),
+      { role: "user", content: text },
+    ];
+    let failed: unknown = null;
+    const result = streamText({
+      model,
+      system,
+      messages,
+      temperature: settings.temperature,
+      maxOutputTokens: MAX_TOKENS[settings.answerLength],
+      maxRetries: 1,
+      onError: ({ error }) => {
+        failed = error;
+        console.error("[chat] model error", error);
+      },
+    });
+    let firstTokenMs: number | null = null;
+    let reply = "";
+    for await (const chunk of result.toUIMessageStream({ sendStart: false, sendFinish: false, onError: () => ERROR_REPLY })) {
+      if (chunk.type === "text-delta") {
+        firstTokenMs ??= Date.now() - askedAt;
+        reply += chunk.delta;
+      }
+      if (chunk.type === "error") failed ??= chunk.errorText;
+      writer.write(chunk);
+    }
+    reply = reply.trim();
+    if (failed || !reply) {
+      await refundReply(ctx, org.id, quota.period);
+      await recordExchange(ctx, conversation, { visitorText: text, askedAt, bot: null });
+      if (!failed) writer.write({ type: "error", errorText: ERROR_REPLY });
+      writer.write({ type: "finish", finishReason: "error", messageMetadata: meta({ answered: false, kind }) });
+      return;
+    }
+    const answered = kind === "answer" && used.length > 0 && normalise(reply) !== normalise(settings.fallbackMessage);
+    await recordExchange(ctx, conversation, {
+      visitorText: text,
+      askedAt,
+      bot: {
+        id: messageId,
+        at: Date.now(),
+        content: reply,
+        sources: answered ? sources.stored : [],
+        answered,
+        model: modelId,
+        latencyMs: Date.now() - askedAt,
+        firstTokenMs,
+        credits: 1,
+      },
+    });
+    writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered, kind: answered ? "answer" : kind === "small-talk" ? kind : "fallback" }) });
+  });
+  return { stream, done, conversationId: conversation.id, messageId, limited: false };
+}
+
+/** A UI message stream whose producer keeps running (and is kept alive) even if nobody reads it. */
+function run(ctx: AppContext, produce: (writer: UIMessageStreamWriter) => Promise<void>) {
+  let resolveDone!: () => void;
+  const done = new Promise<void>((r) => (resolveDone = r));
+  const stream = createUIMessageStream({
+    execute: async ({ writer }) => {
+      try {
+        await produce(writer);
+      } finally {
+        resolveDone();
+      }
+    },
+    onError: (error) => {
+      console.error("[chat] answer failed", error);
+      return ERROR_REPLY;
+    },
+  });
+  ctx.waitUntil(done);
+  return { stream, done };
+}
+
+export type CollectedAnswer = {
+  text: string;
+  sources: ChatSource[];
+  metadata: ChatMessageMetadata | null;
+  error: string | null;
+};
+
+/** Reads a whole answer stream (the JSON API, tests). */
+export async function collectAnswer(stream: ReadableStream<UIMessageChunk>): Promise<CollectedAnswer> {
+  const out: CollectedAnswer = { text: "", sources: [], metadata: null, error: null };
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (value.type === "text-delta") out.text += value.delta;
+    else if (value.type === "data-sources") out.sources = value.data as ChatSource[];
+    else if (value.type === "error") out.error = value.errorText;
+    else if ((value.type === "start" || value.type === "finish") && value.messageMetadata) out.metadata = { ...out.metadata, ...(value.messageMetadata as ChatMessageMetadata) };
+  }
+  return out;
+}

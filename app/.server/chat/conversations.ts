@@ -1,0 +1,207 @@
+import { and, count, desc, eq, lt, ne, or, sql } from "drizzle-orm";
+import { newId } from "../auth/crypto";
+import type { AppContext } from "../context";
+import { conversations, messages, type MessageSource } from "../db/schema";
+
+// Conversations and their messages. Dashboard reads are scoped by organisation and chatbot; visitor
+// reads by chatbot and visitor id (the visitor id is a random secret the browser keeps).
+
+type Ctx = Pick<AppContext, "db">;
+export type Conversation = typeof conversations.$inferSelect;
+export type Message = typeof messages.$inferSelect;
+export type ChatbotRef = { orgId: string; chatbotId: string };
+type Channel = Conversation["channel"];
+
+/**
+ * The visitor's open conversation on this chatbot and channel (the one named by `conversationId`
+ * when it is theirs), or a new one.
+ */
+export async function getOrCreateConversation(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  input: { visitorId: string; channel: Channel; conversationId?: string | null },
+): Promise<Conversation> {
+  const mine = and(eq(conversations.chatbotId, ref.chatbotId), eq(conversations.orgId, ref.orgId), eq(conversations.visitorId, input.visitorId));
+  if (input.conversationId) {
+    const named = await ctx.db
+      .select()
+      .from(conversations)
+      .where(and(mine, eq(conversations.id, input.conversationId), ne(conversations.status, "closed")))
+      .get();
+    if (named) return named;
+  }
+  const open = await ctx.db
+    .select()
+    .from(conversations)
+    .where(and(mine, eq(conversations.channel, input.channel), ne(conversations.status, "closed")))
+    .orderBy(desc(conversations.lastMessageAt))
+    .limit(1)
+    .get();
+  if (open) return open;
+  const now = Date.now();
+  return ctx.db
+    .insert(conversations)
+    .values({ id: newId("cv_"), orgId: ref.orgId, chatbotId: ref.chatbotId, visitorId: input.visitorId, channel: input.channel, createdAt: now, lastMessageAt: now })
+    .returning()
+    .get();
+}
+
+/** The last `limit` visitor/bot/human messages of a conversation, oldest first (prompt history). */
+export async function recentMessages(ctx: Ctx, conversationId: string, limit = 10): Promise<Pick<Message, "role" | "content">[]> {
+  const rows = await ctx.db
+    .select({ role: messages.role, content: messages.content, createdAt: messages.createdAt, id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), or(eq(messages.role, "visitor"), eq(messages.role, "bot"), eq(messages.role, "human"))))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(limit)
+    .all();
+  return rows.reverse().map(({ role, content }) => ({ role, content }));
+}
+
+export type NewBotMessage = {
+  content: string;
+  sources: MessageSource[];
+  answered: boolean;
+  model: string | null;
+  latencyMs: number | null;
+  firstTokenMs: number | null;
+  credits: number;
+};
+
+/**
+ * Stores one exchange (the visitor's message, and the bot's reply when there is one) and bumps the
+ * conversation's counters, in one batch: either all of it is saved or none.
+ */
+export async function recordExchange(
+  ctx: Ctx,
+  conversation: Pick<Conversation, "id" | "orgId" | "chatbotId" | "title">,
+  input: { visitorText: string; askedAt: number; bot: (NewBotMessage & { id: string; at: number }) | null },
+) {
+  const base = { conversationId: conversation.id, orgId: conversation.orgId, chatbotId: conversation.chatbotId };
+  const visitorId = newId("msg_");
+  const added = input.bot ? 2 : 1;
+  const last = input.bot?.at ?? input.askedAt;
+  const title = conversation.title ?? input.visitorText.slice(0, 140);
+  const visitorInsert = ctx.db.insert(messages).values({ ...base, id: visitorId, role: "visitor", content: input.visitorText, createdAt: input.askedAt });
+  const update = ctx.db
+    .update(conversations)
+    .set({ messageCount: sql`${conversations.messageCount} + ${added}`, lastMessageAt: last, title: sql`coalesce(${conversations.title}, ${title})` })
+    .where(eq(conversations.id, conversation.id));
+  if (input.bot) {
+    const { id, at, ...bot } = input.bot;
+    // A bot reply always sorts after the question it answers, even within the same millisecond.
+    const botInsert = ctx.db.insert(messages).values({ ...base, id, role: "bot", createdAt: Math.max(at, input.askedAt + 1), ...bot });
+    await ctx.db.batch([visitorInsert, botInsert, update]);
+  } else {
+    await ctx.db.batch([visitorInsert, update]);
+  }
+  return { visitorMessageId: visitorId };
+}
+
+export type ConversationRow = {
+  id: string;
+  visitorId: string;
+  channel: Channel;
+  status: Conversation["status"];
+  messageCount: number;
+  createdAt: number;
+  lastMessageAt: number;
+  firstQuestion: string | null;
+  lastMessage: string | null;
+  lastRole: Message["role"] | null;
+};
+
+/** The chatbot's conversations, most recent activity first, with their first question and last message. */
+export async function listConversations(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  opts: { limit?: number; before?: number } = {},
+): Promise<ConversationRow[]> {
+  const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
+  const lastMessage = sql<string | null>`(select m.content from messages m where m.conversation_id = ${conversations.id} order by m.created_at desc, m.id desc limit 1)`;
+  const lastRole = sql<Message["role"] | null>`(select m.role from messages m where m.conversation_id = ${conversations.id} order by m.created_at desc, m.id desc limit 1)`;
+  return ctx.db
+    .select({
+      id: conversations.id,
+      visitorId: conversations.visitorId,
+      channel: conversations.channel,
+      status: conversations.status,
+      messageCount: conversations.messageCount,
+      createdAt: conversations.createdAt,
+      lastMessageAt: conversations.lastMessageAt,
+      firstQuestion: conversations.title,
+      lastMessage,
+      lastRole,
+    })
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.orgId, ref.orgId),
+        eq(conversations.chatbotId, ref.chatbotId),
+        sql`${conversations.messageCount} > 0`,
+        opts.before ? lt(conversations.lastMessageAt, opts.before) : undefined,
+      ),
+    )
+    .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
+    .limit(limit)
+    .all();
+}
+
+export async function countConversations(ctx: Ctx, ref: ChatbotRef): Promise<number> {
+  const row = await ctx.db
+    .select({ n: count() })
+    .from(conversations)
+    .where(and(eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId), sql`${conversations.messageCount} > 0`))
+    .get();
+  return row?.n ?? 0;
+}
+
+/** One conversation with all its messages, or null when it is not this organisation's chatbot's. */
+export async function getTranscript(ctx: Ctx, ref: ChatbotRef, conversationId: string): Promise<{ conversation: Conversation; messages: Message[] } | null> {
+  const conversation = await ctx.db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.id, conversationId), eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId)))
+    .get();
+  if (!conversation) return null;
+  const rows = await ctx.db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversation.id), eq(messages.orgId, ref.orgId)))
+    .orderBy(messages.createdAt, messages.id)
+    .all();
+  return { conversation, messages: rows };
+}
+
+/** The visitor's most recent conversation on this chatbot with its last `limit` messages (restoring a chat after reload). */
+export async function getVisitorHistory(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  visitorId: string,
+  opts: { channel?: Channel; limit?: number } = {},
+): Promise<{ conversation: Conversation; messages: Message[] } | null> {
+  const conversation = await ctx.db
+    .select()
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.orgId, ref.orgId),
+        eq(conversations.chatbotId, ref.chatbotId),
+        eq(conversations.visitorId, visitorId),
+        ne(conversations.status, "closed"),
+        opts.channel ? eq(conversations.channel, opts.channel) : undefined,
+      ),
+    )
+    .orderBy(desc(conversations.lastMessageAt))
+    .limit(1)
+    .get();
+  if (!conversation) return null;
+  const rows = await ctx.db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversation.id), or(eq(messages.role, "visitor"), eq(messages.role, "bot"), eq(messages.role, "human"))))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(opts.limit ?? 100)
+    .all();
+  return { conversation, messages: rows.reverse() };
+}

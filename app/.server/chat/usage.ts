@@ -1,0 +1,79 @@
+import { and, eq, sql } from "drizzle-orm";
+import { planLimits, raiseLimitHint } from "~/lib/plans";
+import type { AppContext } from "../context";
+import { organisations, usageCounters } from "../db/schema";
+
+// Replies (credits) per billing period. A period starts at the organisation's periodStart and renews
+// every calendar month on the same day (clamped to the month's last day, e.g. 31 → 30 April).
+
+type Org = Pick<typeof organisations.$inferSelect, "id" | "plan" | "periodStart">;
+type Ctx = Pick<AppContext, "db">;
+
+function addMonthsUtc(ms: number, months: number): number {
+  const d = new Date(ms);
+  const day = d.getUTCDate();
+  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(day, lastDay));
+  return target.getTime();
+}
+
+/** The current period: [start, end) containing `now`, counted in whole months from periodStart. */
+export function currentPeriod(periodStart: number, now = Date.now()): { start: number; end: number } {
+  if (now < periodStart) return { start: periodStart, end: addMonthsUtc(periodStart, 1) };
+  const a = new Date(periodStart);
+  const b = new Date(now);
+  let months = (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + (b.getUTCMonth() - a.getUTCMonth());
+  if (addMonthsUtc(periodStart, months) > now) months--;
+  return { start: addMonthsUtc(periodStart, months), end: addMonthsUtc(periodStart, months + 1) };
+}
+
+export type ReplyUsage = { period: number; periodEnd: number; replies: number; limit: number };
+
+export async function getReplyUsage(ctx: Ctx, org: Org, now = Date.now()): Promise<ReplyUsage> {
+  const { start, end } = currentPeriod(org.periodStart, now);
+  const row = await ctx.db
+    .select({ replies: usageCounters.replies })
+    .from(usageCounters)
+    .where(and(eq(usageCounters.orgId, org.id), eq(usageCounters.period, start)))
+    .get();
+  return { period: start, periodEnd: end, replies: row?.replies ?? 0, limit: planLimits(org.plan).repliesPerMonth };
+}
+
+export type ConsumeResult = { ok: true; period: number; replies: number; limit: number } | { ok: false; period: number; limit: number; message: string };
+
+/**
+ * Counts one reply against the plan, atomically: a single upsert increments the counter only while
+ * it is below the limit, so concurrent requests can never overshoot it.
+ */
+export async function tryConsumeReply(ctx: Ctx, org: Org, now = Date.now()): Promise<ConsumeResult> {
+  const { start } = currentPeriod(org.periodStart, now);
+  const limit = planLimits(org.plan).repliesPerMonth;
+  const refused = () => ({
+    ok: false as const,
+    period: start,
+    limit,
+    message: `This organisation has used all ${limit} bot replies of its plan this month. ${raiseLimitHint(org.plan, "repliesPerMonth")}`,
+  });
+  if (limit <= 0) return refused();
+  const row = await ctx.db
+    .insert(usageCounters)
+    .values({ orgId: org.id, period: start, replies: 1 })
+    .onConflictDoUpdate({
+      target: [usageCounters.orgId, usageCounters.period],
+      set: { replies: sql`${usageCounters.replies} + 1` },
+      setWhere: sql`${usageCounters.replies} < ${limit}`,
+    })
+    .returning({ replies: usageCounters.replies })
+    .get();
+  if (!row) return refused();
+  return { ok: true, period: start, replies: row.replies, limit };
+}
+
+/** Gives back a reply counted by tryConsumeReply when no reply was produced after all (model error). */
+export async function refundReply(ctx: Ctx, orgId: string, period: number) {
+  await ctx.db
+    .update(usageCounters)
+    .set({ replies: sql`max(${usageCounters.replies} - 1, 0)` })
+    .where(and(eq(usageCounters.orgId, orgId), eq(usageCounters.period, period)));
+}

@@ -1,0 +1,456 @@
+import { and, eq, gt, inArray, isNull, lt, lte, ne, or } from "drizzle-orm";
+import { randomToken } from "../auth/crypto";
+import { knowledgeSources } from "../db/schema";
+import { createVectorStore } from "../retrieval/vector-store";
+import { indexChunks } from "../retrieval/indexing";
+import type { ChunkInput } from "../retrieval/types";
+import { chunkDocument } from "./chunking";
+import { crawlStep, fetchUrl, startCrawl, type CrawlOptions, type CrawlState, type Fetcher } from "./crawl";
+import { ExtractError, extractFile, extractHtml, type ExtractedDocument, type FileKind } from "./extract";
+import { enqueueIngest } from "./queue";
+import { charLimitMessage, knowledgeUsage, nextSyncFrom, type KbContext, type KnowledgeSource, type QaPair } from "./sources";
+
+// Ingestion as small resumable steps. Each queue message runs one step: a bounded amount of work
+// (≤ PAGES_PER_STEP pages or ≤ CHUNKS_PER_STEP chunks), saves its cursor in `jobState`, touches
+// `heartbeatAt`, and re-enqueues itself. A re-sync indexes the new chunks first and deletes the old
+// ones (ids ≤ oldMaxChunkId) only once the new set is complete, so the bot never sees half a source.
+// The sweeper (cron, every 5 minutes) resumes jobs whose message was lost and fails them after
+// MAX_ATTEMPTS, and starts scheduled re-syncs.
+
+export const PAGES_PER_STEP = 10;
+export const CHUNKS_PER_STEP = 200;
+export const STALE_AFTER_MS = 2 * 60 * 1000;
+export const MAX_ATTEMPTS = 5;
+/** A step holds the job for at most this long; the sweeper releases it sooner when the heartbeat is stale. */
+const LEASE_MS = 10 * 60 * 1000;
+const PAGE_TIMEOUT_MS = 10_000;
+
+export type IngestOptions = {
+  /** How url/site sources reach the web (tests serve a site from a function). Default: global fetch. */
+  fetcher?: Fetcher;
+  /** Re-enqueue after a step that left work (default true; runIngestionUntilIdle runs steps inline instead). */
+  enqueue?: boolean;
+};
+
+type SkippedRecord = { url: string; reason: string };
+
+type JobState = {
+  v: 1;
+  /** Chunks of this source with an id ≤ this belong to the previous sync and are deleted at the end. */
+  oldMaxChunkId: number;
+  phase: "start" | "index" | "crawl";
+  /** Documents: chunks indexed so far. */
+  cursor: number;
+  totalChunks: number;
+  /** Next chunk position (sites: across pages). */
+  position: number;
+  chars: number;
+  /** In memory only: the crawl state lives in R2 (crawlStateKey), a big site's frontier does not fit D1's 1 MB row. */
+  crawl?: CrawlState;
+  lease?: { id: string; until: number } | null;
+};
+
+export type StepResult = { sourceId: string; status: KnowledgeSource["status"] | "missing"; done: boolean; busy?: boolean };
+
+/** A problem to show on the source in plain words (the job fails instead of being retried). */
+export class IngestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "IngestError";
+  }
+}
+
+const nextUpdatedAt = (row: { updatedAt: number }) => Math.max(Date.now(), row.updatedAt + 1);
+
+async function loadRow(ctx: KbContext, sourceId: string) {
+  return (await ctx.db.select().from(knowledgeSources).where(eq(knowledgeSources.id, sourceId)).get()) ?? null;
+}
+
+async function maxChunkId(ctx: KbContext, sourceId: string): Promise<number> {
+  const r = await ctx.env.DB.prepare("SELECT max(id) AS m FROM chunks WHERE source_id = ?").bind(sourceId).first<{ m: number | null }>();
+  return r?.m ?? 0;
+}
+
+/** Deletes this source's chunks whose id is ≤ `upTo` (old generation) or > `above` (a failed new one), vectors first. */
+async function deleteChunkRange(ctx: KbContext, row: KnowledgeSource, range: { upTo: number } | { above: number }) {
+  const where = "upTo" in range ? "id <= ?" : "id > ?";
+  const bound = "upTo" in range ? range.upTo : range.above;
+  const store = createVectorStore(ctx.env, ctx.db);
+  for (;;) {
+    const { results } = await ctx.env.DB.prepare(`SELECT id FROM chunks WHERE source_id = ? AND chatbot_id = ? AND org_id = ? AND ${where} LIMIT 500`)
+      .bind(row.id, row.chatbotId, row.orgId, bound)
+      .all<{ id: number }>();
+    if (!results.length) return;
+    const ids = results.map((r) => r.id);
+    await store.remove(ids);
+    for (let i = 0; i < ids.length; i += 90) {
+      const part = ids.slice(i, i + 90);
+      await ctx.env.DB.prepare(`DELETE FROM chunks WHERE id IN (${part.map(() => "?").join(",")})`).bind(...part).run();
+    }
+  }
+}
+
+async function chunkStats(ctx: KbContext, sourceId: string) {
+  const r = await ctx.env.DB.prepare("SELECT count(*) AS n FROM chunks WHERE source_id = ?").bind(sourceId).first<{ n: number }>();
+  return r?.n ?? 0;
+}
+
+// ——— crawl state in R2 ———
+
+export const crawlStateKey = (row: Pick<KnowledgeSource, "orgId" | "chatbotId" | "id">) => `org/${row.orgId}/${row.chatbotId}/${row.id}/crawl-state.json`;
+
+async function loadCrawlState(ctx: KbContext, row: KnowledgeSource): Promise<CrawlState | null> {
+  const obj = await ctx.env.FILES.get(crawlStateKey(row));
+  return obj ? ((await obj.json()) as CrawlState) : null;
+}
+
+async function storeCrawlState(ctx: KbContext, row: KnowledgeSource, state: CrawlState) {
+  await ctx.env.FILES.put(crawlStateKey(row), JSON.stringify(state), { httpMetadata: { contentType: "application/json" } });
+}
+
+/** jobState as stored: without the crawl state (kept in R2). */
+const stored = (js: JobState): JobState => {
+  const { crawl: _crawl, ...rest } = js;
+  return rest;
+};
+
+// ——— documents of the non-crawl types ———
+
+async function loadDocuments(ctx: KbContext, row: KnowledgeSource, opts: IngestOptions): Promise<(ExtractedDocument & { url: string | null })[]> {
+  switch (row.type) {
+    case "text": {
+      const text = (row.content ?? "").trim();
+      if (!text) throw new IngestError("This text source is empty.");
+      return [{ title: row.title, text, format: "markdown", url: null }];
+    }
+    case "qa": {
+      let pairs: QaPair[] = [];
+      try {
+        pairs = JSON.parse(row.content ?? "[]") as QaPair[];
+      } catch {
+        throw new IngestError("The questions and answers of this source could not be read.");
+      }
+      if (!pairs.length) throw new IngestError("This source has no questions and answers.");
+      // One section per pair: the question is the heading the answer is found under.
+      const text = pairs.map((p) => `## ${p.question.replace(/\s+/g, " ").trim()}\n\n${p.answer.trim()}`).join("\n\n");
+      return [{ title: row.title, text, format: "markdown", url: null }];
+    }
+    case "file": {
+      if (!row.location) throw new IngestError("The uploaded file is missing; delete this source and upload the file again.");
+      const obj = await ctx.env.FILES.get(row.location);
+      if (!obj) throw new IngestError("The uploaded file is missing; delete this source and upload the file again.");
+      const bytes = new Uint8Array(await obj.arrayBuffer());
+      const cfg = row.config as { filename?: string; kind?: FileKind };
+      const doc = await extractFile(bytes, cfg.filename ?? row.title, cfg.kind ?? "txt");
+      return [{ ...doc, url: null }];
+    }
+    case "url": {
+      const url = row.location!;
+      const res = await fetchUrl(url, { fetcher: opts.fetcher, host: new URL(url).host, timeoutMs: PAGE_TIMEOUT_MS });
+      if (!res.ok) throw new IngestError(`The page could not be read: ${res.reason}.`);
+      const doc = extractHtml(res.body, res.url);
+      if (!doc.text) throw new IngestError("The page has no readable text.");
+      return [{ ...doc, url: res.url }];
+    }
+    case "site":
+      throw new Error("sites are crawled, not loaded");
+  }
+}
+
+function chunksOf(docs: (ExtractedDocument & { url: string | null })[], startPosition = 0): ChunkInput[] {
+  const out: ChunkInput[] = [];
+  for (const d of docs) {
+    for (const c of chunkDocument({ title: d.title, text: d.text, url: d.url, format: d.format })) out.push({ ...c, position: startPosition + out.length });
+  }
+  return out;
+}
+
+// ——— one step ———
+
+async function save(ctx: KbContext, row: KnowledgeSource, leaseId: string, patch: Partial<typeof knowledgeSources.$inferInsert>) {
+  // Compare-and-set on updatedAt: a step that lost its job (deleted, retried, taken over) writes nothing.
+  const updated = await ctx.db
+    .update(knowledgeSources)
+    .set({ ...patch, updatedAt: nextUpdatedAt(row) })
+    .where(and(eq(knowledgeSources.id, row.id), eq(knowledgeSources.updatedAt, row.updatedAt)))
+    .returning()
+    .get();
+  if (!updated) throw new LostJob();
+  void leaseId;
+  return updated;
+}
+
+class LostJob extends Error {}
+
+async function fail(ctx: KbContext, row: KnowledgeSource, js: JobState | null, message: string) {
+  // A failed re-sync drops only what it added: the previous chunks keep serving.
+  await deleteChunkRange(ctx, row, { above: js?.oldMaxChunkId ?? 0 });
+  if (row.type === "site") await ctx.env.FILES.delete(crawlStateKey(row));
+  const chunkCount = await chunkStats(ctx, row.id);
+  return save(ctx, row, "", {
+    status: "failed",
+    error: message,
+    jobState: null,
+    heartbeatAt: null,
+    chunkCount,
+    nextSyncAt: nextSyncFrom(row.schedule, Date.now()),
+  });
+}
+
+/**
+ * Runs one bounded step of a source's ingestion. Safe to call twice for the same source at once
+ * (the second sees the lease and does nothing) and after the source was deleted (nothing to do).
+ */
+export async function runIngestStep(ctx: KbContext, sourceId: string, opts: IngestOptions = {}): Promise<StepResult> {
+  let row = await loadRow(ctx, sourceId);
+  if (!row) return { sourceId, status: "missing", done: true };
+  if (row.status !== "queued" && row.status !== "processing") return { sourceId, status: row.status, done: true };
+  const now = Date.now();
+  const prev = row.jobState as JobState | null;
+  if (prev?.lease && prev.lease.until > now) return { sourceId, status: row.status, done: false, busy: true };
+
+  const fresh = row.status === "queued" || !prev || prev.v !== 1;
+  const leaseId = randomToken(8);
+  const js: JobState = fresh
+    ? { v: 1, oldMaxChunkId: await maxChunkId(ctx, row.id), phase: "start", cursor: 0, totalChunks: 0, position: 0, chars: 0 }
+    : { ...prev };
+  js.lease = { id: leaseId, until: now + LEASE_MS };
+  try {
+    row = await save(ctx, row, leaseId, {
+      status: "processing",
+      jobState: stored(js),
+      heartbeatAt: now,
+      ...(fresh ? { error: null, progressDone: 0, progressTotal: 0 } : {}),
+    });
+  } catch (e) {
+    if (e instanceof LostJob) return { sourceId, status: row.status, done: false, busy: true };
+    throw e;
+  }
+
+  const ref = { orgId: row.orgId, chatbotId: row.chatbotId, sourceId: row.id };
+  // Chunks above this id were added by this step: if it dies unexpectedly they go, since its cursor was not saved.
+  const stepFloor = await maxChunkId(ctx, row.id);
+  try {
+    let finished = false;
+    if (row.type === "site") {
+      const cfg = row.config as { pageCap?: number; include?: string[]; exclude?: string[] };
+      const crawlOpts: CrawlOptions = { fetcher: opts.fetcher, maxPages: cfg.pageCap ?? 50, include: cfg.include, exclude: cfg.exclude, timeoutMs: PAGE_TIMEOUT_MS };
+      if (js.phase === "crawl") {
+        const saved = await loadCrawlState(ctx, row);
+        if (!saved) {
+          // The saved crawl is gone: start the crawl again without what this run had added.
+          await deleteChunkRange(ctx, row, { above: js.oldMaxChunkId });
+          Object.assign(js, { phase: "start", position: 0, chars: 0 });
+        } else js.crawl = saved;
+      }
+      if (js.phase === "start") {
+        js.crawl = await startCrawl(row.location!, crawlOpts);
+        js.phase = "crawl";
+      } else {
+        const usage = await knowledgeUsage(ctx, row.orgId, row.id);
+        const current = row;
+        js.crawl = await crawlStep(js.crawl!, crawlOpts, PAGES_PER_STEP, async (page) => {
+          const doc = extractHtml(page.html, page.url);
+          if (!doc.text) return;
+          if (usage.used + js.chars + doc.text.length > usage.limit) throw new IngestError(charLimitMessage({ ...usage, used: usage.used + js.chars }, doc.text.length));
+          const chunks = chunksOf([{ ...doc, url: page.url }], js.position);
+          await indexChunks(ctx, ref, chunks);
+          js.position += chunks.length;
+          js.chars += doc.text.length;
+          // A page can take seconds: keep the heartbeat fresh so the sweeper leaves this step alone.
+          await ctx.db.update(knowledgeSources).set({ heartbeatAt: Date.now() }).where(eq(knowledgeSources.id, current.id));
+        });
+      }
+      const c = js.crawl!;
+      const cap = (row.config as { pageCap?: number }).pageCap ?? 50;
+      await storeCrawlState(ctx, row, c);
+      row = await save(ctx, row, leaseId, {
+        jobState: stored(js),
+        heartbeatAt: Date.now(),
+        progressDone: c.pagesDone,
+        progressTotal: Math.max(c.pagesDone, Math.min(cap, c.pagesDone + c.frontier.length)),
+      });
+      if (c.done) {
+        if (c.pagesDone === 0) {
+          const why = c.skipped[0] ? `${c.skipped[0].url}: ${c.skipped[0].reason}` : "the site has no pages matching the include/exclude patterns";
+          throw new IngestError(`No page could be read (${why}).`);
+        }
+        finished = true;
+      }
+    } else {
+      const docs = await loadDocuments(ctx, row, opts);
+      const chunks = chunksOf(docs);
+      const chars = docs.reduce((n, d) => n + d.text.length, 0);
+      if (!chunks.length) throw new IngestError("No text was found to learn from.");
+      if (js.phase === "start") {
+        const usage = await knowledgeUsage(ctx, row.orgId, row.id);
+        if (usage.used + chars > usage.limit) throw new IngestError(charLimitMessage(usage, chars));
+        js.phase = "index";
+        js.totalChunks = chunks.length;
+        js.chars = chars;
+      }
+      const slice = chunks.slice(js.cursor, js.cursor + CHUNKS_PER_STEP);
+      await indexChunks(ctx, ref, slice);
+      js.cursor += slice.length;
+      finished = js.cursor >= chunks.length;
+      row = await save(ctx, row, leaseId, {
+        jobState: stored(js),
+        heartbeatAt: Date.now(),
+        progressDone: js.cursor,
+        progressTotal: chunks.length,
+        // Extracted title of a file or page (a text/Q&A title is the user's).
+        ...(row.type === "file" || row.type === "url" ? { title: docs[0].title.slice(0, 200) } : {}),
+      });
+    }
+
+    if (!finished) {
+      // Release the lease, then hand the rest to the next message.
+      row = await save(ctx, row, leaseId, { jobState: { ...stored(js), lease: null } });
+      if (opts.enqueue !== false) await enqueueIngest(ctx.env, row.id);
+      return { sourceId, status: row.status, done: false };
+    }
+
+    // Complete: now (and only now) the previous sync's chunks go.
+    if (js.oldMaxChunkId > 0) await deleteChunkRange(ctx, row, { upTo: js.oldMaxChunkId });
+    if (row.type === "site") await ctx.env.FILES.delete(crawlStateKey(row));
+    const chunkCount = await chunkStats(ctx, row.id);
+    const syncedAt = Date.now();
+    const config =
+      row.type === "site" && js.crawl
+        ? { ...row.config, lastCrawl: { pages: js.crawl.pagesDone, skippedCount: js.crawl.skippedCount, skipped: js.crawl.skipped.slice(0, 20) as SkippedRecord[] } }
+        : row.config;
+    row = await save(ctx, row, leaseId, {
+      status: "ready",
+      error: null,
+      jobState: null,
+      heartbeatAt: null,
+      attempts: 0,
+      charCount: js.chars,
+      chunkCount,
+      progressDone: row.type === "site" ? (js.crawl?.pagesDone ?? 0) : js.totalChunks,
+      progressTotal: row.type === "site" ? (js.crawl?.pagesDone ?? 0) : js.totalChunks,
+      lastSyncedAt: syncedAt,
+      nextSyncAt: nextSyncFrom(row.schedule, syncedAt),
+      config,
+    });
+    return { sourceId, status: "ready", done: true };
+  } catch (e) {
+    if (e instanceof LostJob) return { sourceId, status: row.status, done: true };
+    const current = (await loadRow(ctx, sourceId)) ?? null;
+    if (!current) return { sourceId, status: "missing", done: true };
+    if (e instanceof IngestError || e instanceof ExtractError) {
+      await fail(ctx, current, js, e.message).catch((err) => {
+        if (!(err instanceof LostJob)) throw err;
+      });
+      return { sourceId, status: "failed", done: true };
+    }
+    // Unexpected (a bug or a platform hiccup): never shown raw; retried a few times, then failed.
+    console.error(`[ingest] step of ${sourceId} failed`, e);
+    await deleteChunkRange(ctx, current, { above: Math.max(stepFloor, js.oldMaxChunkId) });
+    const attempts = current.attempts + 1;
+    if (attempts >= MAX_ATTEMPTS) {
+      await fail(ctx, current, js, `Something went wrong while processing this source (${attempts} attempts). Retry, and contact support if it keeps failing.`);
+      return { sourceId, status: "failed", done: true };
+    }
+    await ctx.db
+      .update(knowledgeSources)
+      .set({ attempts, jobState: { ...(current.jobState as JobState), lease: null }, heartbeatAt: Date.now(), updatedAt: nextUpdatedAt(current) })
+      .where(and(eq(knowledgeSources.id, current.id), eq(knowledgeSources.updatedAt, current.updatedAt)));
+    if (opts.enqueue !== false) await enqueueIngest(ctx.env, sourceId, 30);
+    return { sourceId, status: "processing", done: false };
+  }
+}
+
+/** Runs steps inline until the source is ready, failed or gone (tests, the demo seed). */
+export async function runIngestionUntilIdle(ctx: KbContext, sourceId: string, opts: Omit<IngestOptions, "enqueue"> & { maxSteps?: number } = {}) {
+  const maxSteps = opts.maxSteps ?? 10_000;
+  let steps = 0;
+  let last: StepResult = { sourceId, status: "queued", done: false };
+  while (steps < maxSteps) {
+    last = await runIngestStep(ctx, sourceId, { ...opts, enqueue: false });
+    steps++;
+    if (last.done || last.busy) break;
+  }
+  return { ...last, steps, source: await loadRow(ctx, sourceId) };
+}
+
+// ——— the sweeper ———
+
+export type SweepResult = { resumed: string[]; failed: string[]; scheduled: string[] };
+
+/**
+ * Resumes jobs whose message was lost (processing with a stale heartbeat, or queued for longer than
+ * STALE_AFTER_MS), fails them after MAX_ATTEMPTS with a visible error, and queues sources whose
+ * scheduled re-sync is due. Run by the cron trigger every 5 minutes.
+ */
+export async function sweepIngestion(ctx: KbContext, opts: { now?: number; limit?: number; enqueue?: boolean } = {}): Promise<SweepResult> {
+  const now = opts.now ?? Date.now();
+  const limit = opts.limit ?? 100;
+  const out: SweepResult = { resumed: [], failed: [], scheduled: [] };
+  const stale = await ctx.db
+    .select()
+    .from(knowledgeSources)
+    .where(
+      and(
+        inArray(knowledgeSources.status, ["queued", "processing"]),
+        or(isNull(knowledgeSources.heartbeatAt), lt(knowledgeSources.heartbeatAt, now - STALE_AFTER_MS)),
+      ),
+    )
+    .limit(limit)
+    .all();
+  for (const row of stale) {
+    const attempts = row.attempts + 1;
+    const js = row.jobState as JobState | null;
+    try {
+      if (attempts > MAX_ATTEMPTS) {
+        await fail(
+          ctx,
+          row,
+          js,
+          `Processing stopped responding ${MAX_ATTEMPTS} times, so it was stopped. Retry to start again; contact support if it keeps happening.`,
+        );
+        out.failed.push(row.id);
+        continue;
+      }
+      // The heartbeat is stale, so whoever held the lease is gone: release it.
+      const updated = await ctx.db
+        .update(knowledgeSources)
+        .set({ attempts, heartbeatAt: now, jobState: js ? { ...js, lease: null } : null, updatedAt: nextUpdatedAt(row) })
+        .where(and(eq(knowledgeSources.id, row.id), eq(knowledgeSources.updatedAt, row.updatedAt)))
+        .returning({ id: knowledgeSources.id })
+        .get();
+      if (!updated) continue;
+      if (opts.enqueue !== false) await enqueueIngest(ctx.env, row.id);
+      out.resumed.push(row.id);
+    } catch (e) {
+      if (!(e instanceof LostJob)) console.error(`[ingest] sweeping ${row.id} failed`, e);
+    }
+  }
+
+  const due = await ctx.db
+    .select()
+    .from(knowledgeSources)
+    .where(
+      and(
+        inArray(knowledgeSources.status, ["ready", "failed"]),
+        ne(knowledgeSources.schedule, "off"),
+        lte(knowledgeSources.nextSyncAt, now),
+        gt(knowledgeSources.nextSyncAt, 0),
+      ),
+    )
+    .limit(limit)
+    .all();
+  for (const row of due) {
+    const updated = await ctx.db
+      .update(knowledgeSources)
+      .set({ status: "queued", error: null, progressDone: 0, progressTotal: 0, jobState: null, attempts: 0, heartbeatAt: now, updatedAt: nextUpdatedAt(row) })
+      .where(and(eq(knowledgeSources.id, row.id), eq(knowledgeSources.updatedAt, row.updatedAt)))
+      .returning({ id: knowledgeSources.id })
+      .get();
+    if (!updated) continue;
+    if (opts.enqueue !== false) await enqueueIngest(ctx.env, row.id);
+    out.scheduled.push(row.id);
+  }
+  return out;
+}
+

@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { chunkDocument } from "../kb/chunking";
+import { indexChunks } from "./indexing";
+import { ftsMatch, queryTerms, retrieve } from "./search";
+import { makeBot } from "./test-fixtures";
+
+const RETURNS = `# Returns
+## Refunds
+Customers may return any unused item within 30 days of delivery for a full refund to the original payment method. Refunds are processed within five business days after the parcel reaches our warehouse.
+## Exchanges
+Items can be exchanged for another size or colour free of charge. Start an exchange from the order page.`;
+const SHIPPING = `# Shipping
+## Delivery times
+Orders ship from Rotterdam. Delivery to the Netherlands takes one to two business days, to the rest of the European Union three to five business days.
+## Costs
+Shipping is free for orders above 50 euros; below that a flat fee of 4.95 euros applies.`;
+const PRICING = `# Plans
+## Annual plans
+Paying yearly saves two months compared with monthly billing. Annual subscriptions renew automatically.`;
+
+async function kb() {
+  const bot = await makeBot(["returns", "shipping", "pricing", "copy"]);
+  const other = await makeBot(["secret"]);
+  const add = async (b: typeof bot, i: number, title: string, text: string) =>
+    (await indexChunks(b.ctx, { ...b.ref, sourceId: b.sourceIds[i] }, chunkDocument({ title, text, url: `https://shop.test/${title.toLowerCase()}`, format: "markdown" }))).chunkIds;
+  const ids = {
+    returns: await add(bot, 0, "Returns", RETURNS),
+    shipping: await add(bot, 1, "Shipping", SHIPPING),
+    pricing: await add(bot, 2, "Plans", PRICING),
+    copy: await add(bot, 3, "Returns", RETURNS), // the same page added twice
+    secret: await add(other, 0, "Flamingo", "# Flamingo\n## Feeding\nOur flamingo colony eats brine shrimp and algae. Refunds are never possible for flamingo adoption."),
+  };
+  return { bot, other, ids };
+}
+
+describe("retrieve", () => {
+  it("finds the passage that answers, with heading and source, and marks it answerable", async () => {
+    const { bot, ids } = await kb();
+    const res = await retrieve(bot.ctx, bot.ref, "How long do I have to return an item for a refund?", { k: 3 });
+    expect(res.answerable).toBe(true);
+    expect(res.passages[0].heading).toBe("Refunds");
+    expect([...ids.returns, ...ids.copy]).toContain(res.passages[0].chunkId);
+    expect(res.passages[0].score).toBeGreaterThanOrEqual(res.passages[res.passages.length - 1].score);
+    const ship = await retrieve(bot.ctx, bot.ref, "how much does delivery cost", { k: 2 });
+    expect(ship.passages[0].sourceId).toBe(bot.sourceIds[1]);
+  });
+
+  it("never returns another chatbot's chunks", async () => {
+    const { bot, other, ids } = await kb();
+    for (const q of ["flamingo brine shrimp algae", "refunds flamingo adoption", "Feeding"]) {
+      const res = await retrieve(bot.ctx, bot.ref, q, { k: 10 });
+      for (const p of res.passages) expect(ids.secret).not.toContain(p.chunkId);
+    }
+    expect((await retrieve(bot.ctx, bot.ref, "flamingo brine shrimp algae")).answerable).toBe(false);
+    // …and the other chatbot sees its own
+    const mine = await retrieve(other.ctx, other.ref, "what do flamingos eat");
+    expect(mine.passages.map((p) => p.chunkId)).toEqual(ids.secret);
+  });
+
+  it("treats FTS syntax in the question as plain words: it can neither break nor widen the search", async () => {
+    const { bot, other, ids } = await kb();
+    const hostile = [
+      `refund" OR chatbot_id:${other.ref.chatbotId} OR "`,
+      `chatbot_id:* OR flamingo`,
+      `{chatbot_id title}: ${other.ref.chatbotId}`,
+      `(refund OR) AND (NOT shipping`,
+      `NEAR(refund flamingo, 1) ^refund refund* -shipping`,
+      `"""'; DROP TABLE chunks; --`,
+      `* : ( ) " ^ + - {} [] \\`,
+    ];
+    for (const q of hostile) {
+      const res = await retrieve(bot.ctx, bot.ref, q, { k: 10 });
+      for (const p of res.passages) expect(ids.secret).not.toContain(p.chunkId);
+      for (const p of res.passages) expect(bot.sourceIds).toContain(p.sourceId);
+    }
+    // operators are dropped or quoted: the expression only ever ORs quoted words inside content columns
+    const m = ftsMatch("cb_x", queryTerms(`refund" OR chatbot_id:cb_y NEAR(a b) *`).map((t) => t.word));
+    expect(m).toBe(`chatbot_id:"cb_x" AND {title heading text url}:("refund" OR "chatbot" OR "id" OR "cb" OR "near")`);
+    expect(ftsMatch('cb"x', ["a"])).toBe(`chatbot_id:"cb""x" AND {title heading text url}:("a")`);
+  });
+
+  it("marks an off-topic question unanswerable and an empty one too", async () => {
+    const { bot } = await kb();
+    expect((await retrieve(bot.ctx, bot.ref, "What is the capital of France?")).answerable).toBe(false);
+    expect((await retrieve(bot.ctx, bot.ref, "Who won the football world cup in 1998?")).answerable).toBe(false);
+    expect((await retrieve(bot.ctx, bot.ref, "the of and?")).answerable).toBe(false);
+    expect((await retrieve(bot.ctx, bot.ref, "Do annual plans renew automatically?")).answerable).toBe(true);
+  });
+
+  it("drops near-identical chunks contributed by a duplicate source and respects k", async () => {
+    const { bot } = await kb();
+    const res = await retrieve(bot.ctx, bot.ref, "refund return item within 30 days", { k: 4 });
+    expect(res.passages.length).toBeLessThanOrEqual(4);
+    const texts = res.passages.map((p) => p.text);
+    expect(new Set(texts).size).toBe(texts.length);
+    expect((await retrieve(bot.ctx, bot.ref, "refund shipping exchange annual", { k: 1 })).passages).toHaveLength(1);
+  });
+
+  it("falls back to vector similarity when full-text search finds nothing (typos)", async () => {
+    const { bot, ids } = await kb();
+    const res = await retrieve(bot.ctx, bot.ref, "refundz retrned itemz", { k: 2 });
+    expect(res.passages.length).toBeGreaterThan(0);
+    expect([...ids.returns, ...ids.copy]).toContain(res.passages[0].chunkId);
+  });
+
+  it("works with vector fusion on (D1 vector store)", async () => {
+    const { bot, ids } = await kb();
+    const res = await retrieve(bot.ctx, bot.ref, "refunds for returned items", { k: 3, tuning: { vector: "weighted", wVector: 0.8 } });
+    expect([...ids.returns, ...ids.copy]).toContain(res.passages[0].chunkId);
+    const rrf = await retrieve(bot.ctx, bot.ref, "refunds for returned items", { k: 3, tuning: { vector: "rrf" } });
+    expect([...ids.returns, ...ids.copy]).toContain(rrf.passages[0].chunkId);
+  });
+});

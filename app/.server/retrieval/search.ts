@@ -1,0 +1,348 @@
+import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import { LOCAL_EMBEDDING_MODEL_ID, embedTexts, getEmbeddingModel, hashEmbed } from "../ai/embeddings";
+import type { AppContext } from "../context";
+import { QUESTION_FILLERS, STOP_WORDS, stem, terms, words } from "./text";
+import type { ChatbotRef, Passage, RetrievalResult } from "./types";
+import { createVectorStore } from "./vector-store";
+
+/**
+ * Knobs of the hybrid ranker. Defaults are the tuned values (bench/README.md has the ablation);
+ * the benchmark overrides them to measure what each idea adds.
+ */
+export type RetrievalTuning = {
+  /** bm25() column weights (chatbot_id always 0). */
+  wTitle: number;
+  wHeading: number;
+  wText: number;
+  wUrl: number;
+  /** How many FTS candidates to re-rank. */
+  ftsLimit: number;
+  /** Weight of the IDF-weighted share of query terms a chunk contains (title+heading+url+text). */
+  coverage: number;
+  /** Weight of the best single sentence's IDF-weighted share of query terms (proximity evidence). */
+  sentence: number;
+  /** Share of the best score of a sibling section (same page, other #anchor) added to a source. */
+  sibling: number;
+  /** Weight of the IDF-weighted share of the query's adjacent word pairs found adjacent in the chunk. */
+  phrase: number;
+  /** Greedy top-k selection: weight of query terms a candidate adds beyond those already covered. */
+  novelty: number;
+  /** Novelty counts terms of the section's title/heading/URL ("topic") or of its whole text. */
+  noveltyOn: "topic" | "text";
+  /** Greedy top-k selection: bonus per passage already picked from the same page (URL without #anchor);
+   *  sections of one page tend to answer a question together. */
+  samePage: number;
+  /** Share of the second-best chunk of the same source added to a source's best chunk. */
+  sourceSecond: number;
+  /** Re-ranking by the local hashed embedding computed on the fly for the FTS candidates: similarity
+   *  of the question to the chunk's text, and to its topic (title, heading, URL slug). */
+  hashedText: number;
+  hashedTopic: number;
+  /**
+   * Vector similarity from the VectorStore: "off", reciprocal-rank fusion, a weighted sum of
+   * normalised scores, or "auto": weighted with a real (remote) embedding model; with the local
+   * hashed embedder (whose similarity is already computed on the lexical candidates, see
+   * hashedText) only as a fallback when full-text search finds fewer than k candidates.
+   */
+  vector: "off" | "rrf" | "weighted" | "auto";
+  wVector: number;
+  rrfK: number;
+  vectorTopK: number;
+};
+
+export const DEFAULT_TUNING: RetrievalTuning = {
+  wTitle: 4,
+  wHeading: 3,
+  wText: 1,
+  wUrl: 1.5,
+  ftsLimit: 150,
+  coverage: 0.5,
+  sentence: 0.3,
+  sibling: 0.1,
+  phrase: 0.3,
+  hashedText: 1.5,
+  hashedTopic: 0.5,
+  novelty: 0.6,
+  noveltyOn: "topic",
+  sourceSecond: 0,
+  samePage: 0.1,
+  vector: "auto",
+  wVector: 0.5,
+  rrfK: 60,
+  vectorTopK: 40,
+};
+
+export type RetrieveOptions = {
+  /** Passages to return (default 5). */
+  k?: number;
+  /** Most passages from one source (default 2); extra slots are only filled when nothing else qualifies. */
+  maxPerSource?: number;
+  embeddingModel?: EmbeddingModelV3;
+  tuning?: Partial<RetrievalTuning>;
+};
+
+type Ctx = Pick<AppContext, "env" | "db">;
+
+type Row = { id: number; source_id: string; title: string; heading: string | null; url: string | null; text: string; position: number };
+type Candidate = Row & {
+  bm25: number;
+  cosine: number;
+  termSet: Set<string>;
+  topicSet: Set<string>;
+  bigrams: Set<string>;
+  score: number;
+  page: string;
+};
+
+/** The relevance floor: a chunk must share enough rare query words, or be very close in meaning. */
+const FLOOR_COVERAGE = 0.34;
+const FLOOR_COSINE = 0.55;
+const MAX_QUERY_TERMS = 24;
+
+/** Query words worth searching for: no stop words or fillers, one per stem, letters/digits only. */
+export function queryTerms(query: string): { word: string; stem: string }[] {
+  const seen = new Set<string>();
+  const out: { word: string; stem: string }[] = [];
+  for (const w of words(query)) {
+    if (STOP_WORDS.has(w) || QUESTION_FILLERS.has(w) || w.length < 2 && !/\d/.test(w)) continue;
+    const s = stem(w);
+    if (seen.has(s)) continue;
+    seen.add(s);
+    out.push({ word: w, stem: s });
+    if (out.length >= MAX_QUERY_TERMS) break;
+  }
+  return out;
+}
+
+/** FTS5 string literal: double quotes doubled, so user text can never become query syntax. */
+const ftsString = (s: string) => `"${s.replaceAll('"', '""')}"`;
+
+/**
+ * MATCH expression confined to one chatbot. Every term is a quoted string (terms are already
+ * letters/digits only, quoting is the second fence) and the terms are confined to the content
+ * columns, so neither a term nor an operator can reach chatbot_id or widen the search.
+ */
+export function ftsMatch(chatbotId: string, words: string[]): string {
+  return `chatbot_id:${ftsString(chatbotId)} AND {title heading text url}:(${words.map(ftsString).join(" OR ")})`;
+}
+
+const urlWords = (url: string | null) => (url ? url.replace(/^[a-z]+:\/\/[^/]+/i, "").replace(/[-_/#.?=&]+/g, " ") : "");
+const pageOf = (url: string | null, sourceId: string) => (url ? url.split("#")[0] : `source:${sourceId}`);
+const SENTENCE_SPLIT = /(?<=[.!?])\s+|\n+/;
+
+/**
+ * Hybrid retrieval for one chatbot: BM25 over FTS5 (title/heading/text/url-slug fields), re-ranked
+ * with IDF-weighted query-term coverage and sentence-level evidence, optionally fused with vector
+ * similarity; then a greedy, coverage-aware pick of the top k that prefers distinct sources and
+ * drops near-duplicates. `answerable` is false when nothing clears the relevance floor.
+ */
+export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: RetrieveOptions = {}): Promise<RetrievalResult> {
+  const t = { ...DEFAULT_TUNING, ...opts.tuning };
+  const k = Math.max(1, Math.min(opts.k ?? 5, 20));
+  const maxPerSource = Math.max(1, opts.maxPerSource ?? 2);
+  const d1 = ctx.env.DB;
+  const qTerms = queryTerms(query);
+  if (qTerms.length === 0 && t.vector === "off") return { passages: [], answerable: false };
+  if (qTerms.length === 0 && words(query).every((w) => STOP_WORDS.has(w) || QUESTION_FILLERS.has(w))) return { passages: [], answerable: false };
+
+  // 1. One round trip: FTS candidates, per-term document frequencies, the chatbot's chunk count.
+  const match = qTerms.length ? ftsMatch(ref.chatbotId, qTerms.map((q) => q.word)) : null;
+  const statements: D1PreparedStatement[] = [];
+  if (match) {
+    statements.push(
+      d1
+        .prepare(
+          `SELECT c.id, c.source_id, c.title, c.heading, c.url, c.text, c.position, bm25(chunks_fts, 0, ?, ?, ?, ?) AS score
+           FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
+           WHERE chunks_fts MATCH ? AND c.chatbot_id = ? AND c.org_id = ? ORDER BY score LIMIT ?`,
+        )
+        .bind(t.wTitle, t.wHeading, t.wText, t.wUrl, match, ref.chatbotId, ref.orgId, t.ftsLimit),
+    );
+    for (const q of qTerms) statements.push(d1.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?").bind(ftsMatch(ref.chatbotId, [q.word])));
+  }
+  statements.push(d1.prepare("SELECT count(*) AS n FROM chunks WHERE chatbot_id = ? AND org_id = ?").bind(ref.chatbotId, ref.orgId));
+
+  const model = t.vector === "off" ? null : (opts.embeddingModel ?? getEmbeddingModel(ctx.env));
+  const vectorSearch = () => embedTexts(model!, [query]).then(([v]) => createVectorStore(ctx.env, ctx.db).query(ref.chatbotId, v, t.vectorTopK));
+  const localModel = model?.modelId === LOCAL_EMBEDDING_MODEL_ID;
+  const eager = model !== null && (t.vector !== "auto" || !localModel);
+  const [batch, eagerHits] = await Promise.all([d1.batch(statements), eager ? vectorSearch() : Promise.resolve(null)]);
+  let vectorHits = eagerHits ?? [];
+  let mode: "off" | "rrf" | "weighted" = t.vector === "auto" ? "weighted" : t.vector;
+
+  const ftsRows = match ? (batch[0].results as (Row & { score: number })[]) : [];
+  if (!eager && model && ftsRows.length < k) vectorHits = await vectorSearch(); // auto + local model: fallback only
+  if (vectorHits.length === 0) mode = "off";
+  const dfs = match ? batch.slice(1, 1 + qTerms.length).map((r) => (r.results[0] as { n: number }).n) : [];
+  const total = (batch[batch.length - 1].results[0] as { n: number }).n;
+  if (total === 0) return { passages: [], answerable: false };
+  const idf = new Map<string, number>();
+  qTerms.forEach((q, i) => idf.set(q.stem, Math.log(1 + (total - dfs[i] + 0.5) / (dfs[i] + 0.5))));
+  const idfSum = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
+
+  // 2. Candidates: FTS hits plus vector hits that FTS missed (fetched in one query).
+  const cands = new Map<number, Candidate>();
+  const toCandidate = (r: Row, bm25: number, cosine: number): Candidate => {
+    const topic = terms(`${r.title} ${r.heading ?? ""} ${urlWords(r.url)}`);
+    const body = terms(r.text);
+    const bigrams = new Set<string>();
+    for (const seq of [terms(`${r.title} ${r.heading ?? ""}`), body]) for (let i = 1; i < seq.length; i++) bigrams.add(`${seq[i - 1]} ${seq[i]}`);
+    return { ...r, bm25, cosine, termSet: new Set([...topic, ...body]), topicSet: new Set(topic), bigrams, score: 0, page: pageOf(r.url, r.source_id) };
+  };
+  for (const r of ftsRows) cands.set(r.id, toCandidate(r, -r.score, 0));
+  const cosineById = new Map(vectorHits.map((h) => [h.chunkId, h.score]));
+  for (const [id, cos] of cosineById) {
+    const c = cands.get(id);
+    if (c) c.cosine = cos;
+  }
+  const missing = vectorHits.filter((h) => !cands.has(h.chunkId)).map((h) => h.chunkId).slice(0, 90);
+  if (missing.length) {
+    const { results } = await d1
+      .prepare(`SELECT id, source_id, title, heading, url, text, position FROM chunks WHERE chatbot_id = ? AND org_id = ? AND id IN (${missing.map(() => "?").join(",")})`)
+      .bind(ref.chatbotId, ref.orgId, ...missing)
+      .all<Row>();
+    for (const r of results) cands.set(r.id, toCandidate(r, 0, cosineById.get(r.id) ?? 0));
+  }
+  if (cands.size === 0) return { passages: [], answerable: false };
+
+  // 3. Per-chunk score.
+  const list = [...cands.values()];
+  const maxBm25 = Math.max(1e-9, ...list.map((c) => c.bm25));
+  const weightOf = (set: Set<string>) => {
+    let w = 0;
+    for (const [s, v] of idf) if (set.has(s)) w += v;
+    return w / idfSum;
+  };
+  // Adjacent pairs of query content words ("time to first token" → time·first, first·token).
+  const qSeq = terms(query);
+  const qBigrams = new Map<string, number>();
+  for (let i = 1; i < qSeq.length; i++) if (qSeq[i] !== qSeq[i - 1]) qBigrams.set(`${qSeq[i - 1]} ${qSeq[i]}`, (idf.get(qSeq[i - 1]) ?? 0) + (idf.get(qSeq[i]) ?? 0));
+  const bigramSum = [...qBigrams.values()].reduce((a, b) => a + b, 0) || 1;
+  const qVec = t.hashedText > 0 || t.hashedTopic > 0 ? hashEmbed(query) : null;
+  const coverageOf = new Map<number, number>();
+  for (const c of list) {
+    const cov = weightOf(c.termSet);
+    coverageOf.set(c.id, cov);
+    let best = 0;
+    if (t.sentence > 0 && idf.size > 1) {
+      for (const s of c.text.split(SENTENCE_SPLIT)) {
+        if (s.length < 8) continue;
+        const w = weightOf(new Set(terms(s)));
+        if (w > best) best = w;
+      }
+    }
+    let phrase = 0;
+    if (t.phrase > 0) for (const [b, w] of qBigrams) if (c.bigrams.has(b)) phrase += w;
+    let hashed = 0;
+    if (qVec && t.hashedText > 0) hashed += t.hashedText * dot(qVec, hashEmbed(`${c.title}\n${c.heading ?? ""}\n${c.text}`));
+    if (qVec && t.hashedTopic > 0) hashed += t.hashedTopic * dot(qVec, hashEmbed(`${c.title} ${c.heading ?? ""} ${urlWords(c.url)}`));
+    c.score = c.bm25 / maxBm25 + t.coverage * cov + t.sentence * best + (t.phrase * phrase) / bigramSum + hashed;
+  }
+  if (mode !== "off") {
+    if (mode === "rrf") {
+      const lexRank = [...list].sort((a, b) => b.score - a.score);
+      const lexPos = new Map(lexRank.map((c, i) => [c.id, i]));
+      const vecPos = new Map(vectorHits.map((h, i) => [h.chunkId, i]));
+      for (const c of list) {
+        const l = lexPos.get(c.id);
+        const v = vecPos.get(c.id);
+        c.score = (l === undefined ? 0 : 1 / (t.rrfK + l + 1)) + t.wVector * (v === undefined ? 0 : 1 / (t.rrfK + v + 1));
+      }
+    } else {
+      const maxLex = Math.max(1e-9, ...list.map((c) => c.score));
+      const cosines = vectorHits.map((h) => h.score);
+      const lo = Math.min(...cosines);
+      const hi = Math.max(...cosines);
+      for (const c of list) c.score = c.score / maxLex + t.wVector * (hi > lo && cosineById.has(c.id) ? (c.cosine - lo) / (hi - lo) : 0);
+    }
+  }
+
+  // 4. Page prior: a section whose sibling sections (same page) also match is more likely on topic.
+  if (t.sibling > 0) {
+    const bestByPage = new Map<string, number[]>();
+    for (const c of list) {
+      const arr = bestByPage.get(c.page) ?? [];
+      arr.push(c.score);
+      bestByPage.set(c.page, arr);
+    }
+    for (const c of list) {
+      const others = bestByPage.get(c.page)!.filter((s) => s !== c.score);
+      if (others.length) c.score += t.sibling * Math.max(...others);
+    }
+  }
+
+  // 4b. Source evidence: a second matching chunk of the same source adds a little.
+  if (t.sourceSecond > 0) {
+    const bySource = new Map<string, number[]>();
+    for (const c of list) (bySource.get(c.source_id) ?? bySource.set(c.source_id, []).get(c.source_id)!).push(c.score);
+    const bonus = new Map<string, number>();
+    for (const [sid, arr] of bySource) if (arr.length > 1) bonus.set(sid, t.sourceSecond * arr.sort((a, b) => b - a)[1]);
+    for (const c of list) c.score += bonus.get(c.source_id) ?? 0;
+  }
+
+  // 5. Relevance floor.
+  const answerable = list.some((c) => (c.bm25 > 0 && coverageOf.get(c.id)! >= FLOOR_COVERAGE) || c.cosine >= FLOOR_COSINE);
+
+  // 6. Greedy selection: score + novelty of query terms not yet covered; distinct sources first;
+  //    near-identical chunks (same words) are dropped.
+  list.sort((a, b) => b.score - a.score || a.id - b.id);
+  const pool = list.slice(0, Math.max(k * 8, 40));
+  const maxScore = pool[0].score || 1;
+  const picked: Candidate[] = [];
+  const perSource = new Map<string, number>();
+  const perPage = new Map<string, number>();
+  const covered = new Set<string>();
+  const remaining = new Set(pool);
+  while (picked.length < k && remaining.size) {
+    let best: Candidate | null = null;
+    let bestValue = -Infinity;
+    for (const c of remaining) {
+      const n = perSource.get(c.source_id) ?? 0;
+      if (n >= maxPerSource) continue;
+      let gain = 0;
+      const about = t.noveltyOn === "topic" ? c.topicSet : c.termSet;
+      if (t.novelty > 0) for (const [s, v] of idf) if (about.has(s) && !covered.has(s)) gain += v;
+      // A second chunk from an already picked source must beat fresh sources clearly.
+      const value = c.score / maxScore + (t.novelty * gain) / idfSum - (n > 0 ? 0.25 : 0) + t.samePage * (perPage.get(c.page) ?? 0);
+      if (value > bestValue) {
+        bestValue = value;
+        best = c;
+      }
+    }
+    if (!best) break;
+    remaining.delete(best);
+    if (picked.some((p) => nearDuplicate(p.termSet, best!.termSet))) continue;
+    picked.push(best);
+    perSource.set(best.source_id, (perSource.get(best.source_id) ?? 0) + 1);
+    perPage.set(best.page, (perPage.get(best.page) ?? 0) + 1);
+    const about = t.noveltyOn === "topic" ? best.topicSet : best.termSet;
+    for (const s of idf.keys()) if (about.has(s)) covered.add(s);
+  }
+
+  const passages: Passage[] = picked.map((c) => ({
+    chunkId: c.id,
+    sourceId: c.source_id,
+    title: c.title,
+    heading: c.heading,
+    url: c.url,
+    text: c.text,
+    score: Math.round((c.score / maxScore) * 1e4) / 1e4,
+  }));
+  return { passages, answerable: answerable && passages.length > 0 };
+}
+
+/** Jaccard similarity of term sets ≥ 0.9: the same text twice (re-crawled page, pasted twice). */
+function nearDuplicate(a: Set<string>, b: Set<string>): boolean {
+  if (a.size === 0 || b.size === 0) return false;
+  const [small, large] = a.size < b.size ? [a, b] : [b, a];
+  if (small.size / large.size < 0.9) return false;
+  let inter = 0;
+  for (const x of small) if (large.has(x)) inter++;
+  return inter / (a.size + b.size - inter) >= 0.9;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}

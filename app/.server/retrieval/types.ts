@@ -1,0 +1,38 @@
+// Shared shapes of the knowledge pipeline: ingestion produces ChunkInput, indexing stores them,
+// retrieval returns Passages that the answer engine cites.
+
+/** One chunk ready to index; `position` orders chunks within their source. */
+export type ChunkInput = {
+  title: string;
+  heading: string | null;
+  url: string | null;
+  text: string;
+  position: number;
+};
+
+export type ChatbotRef = { orgId: string; chatbotId: string };
+
+export type Passage = {
+  chunkId: number;
+  sourceId: string;
+  title: string;
+  heading: string | null;
+  url: string | null;
+  text: string;
+  /** Fused relevance, higher is better (comparable within one query only). */
+  score: number;
+};
+
+export type RetrievalResult = {
+  passages: Passage[];
+  /** False when nothing clears the relevance floor: the bot should not answer from knowledge. */
+  answerable: boolean;
+};
+
+/** Where chunk embeddings live: Vectorize in production, D1 (exact cosine) offline. */
+export interface VectorStore {
+  readonly kind: "vectorize" | "d1";
+  upsert(items: { chunkId: number; chatbotId: string; vector: Float32Array }[], model: string): Promise<void>;
+  query(chatbotId: string, vector: Float32Array, topK: number): Promise<{ chunkId: number; score: number }[]>;
+  remove(chunkIds: number[]): Promise<void>;
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { applyChunk, emptyReply, paragraphs, readReply, readSseChunks, splitCitations, visibleSources } from "./chat-stream";
+
+function body(parts: string[]) {
+  const enc = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      for (const p of parts) c.enqueue(enc.encode(p));
+      c.close();
+    },
+  });
+}
+
+describe("chat stream reader", () => {
+  it("parses SSE events split across network chunks and stops at [DONE]", async () => {
+    const chunks = [];
+    for await (const c of readSseChunks(body(['data: {"type":"start"}\n\nda', 'ta: {"type":"text-delta","id":"t","delta":"Hi"}\r\n\r\n: keep-alive\n\n', 'data: [DONE]\n\ndata: {"type":"x"}\n\n'])))
+      chunks.push(c);
+    expect(chunks.map((c) => c.type)).toEqual(["start", "text-delta"]);
+  });
+
+  it("builds the reply: text, sources, metadata, errors", async () => {
+    const sse = [
+      `data: ${JSON.stringify({ type: "start", messageId: "m1", messageMetadata: { conversationId: "c1", messageId: "m1" } })}\n\n`,
+      `data: ${JSON.stringify({ type: "data-sources", id: "sources", data: [{ n: 1, title: "T", url: null, snippet: "s", sourceId: "ks", chunkId: 1 }] })}\n\n`,
+      `data: ${JSON.stringify({ type: "text-delta", id: "t", delta: "Yes " })}\n\n`,
+      `data: ${JSON.stringify({ type: "text-delta", id: "t", delta: "[1]." })}\n\n`,
+      `data: ${JSON.stringify({ type: "finish", messageMetadata: { answered: true } })}\n\n`,
+      "data: [DONE]\n\n",
+    ];
+    const updates: string[] = [];
+    const reply = await readReply(body(sse), (s) => updates.push(s.text));
+    expect(reply).toMatchObject({ text: "Yes [1].", finished: true, metadata: { conversationId: "c1", messageId: "m1", answered: true } });
+    expect(reply.sources[0].title).toBe("T");
+    expect(updates).toContain("Yes ");
+    expect(applyChunk(emptyReply(), { type: "error", errorText: "boom" }).error).toBe("boom");
+  });
+
+  it("splits citations and paragraphs for plain-text rendering", () => {
+    expect(splitCitations("Ships in 3 days [1][2]. Free [3]")).toEqual([
+      { type: "text", text: "Ships in 3 days" },
+      { type: "cite", n: 1 },
+      { type: "cite", n: 2 },
+      { type: "text", text: ". Free" },
+      { type: "cite", n: 3 },
+    ]);
+    expect(paragraphs("a\n\n b \n\n\n c")).toEqual(["a", "b", "c"]);
+    const sources = [1, 2, 3].map((n) => ({ n, title: `S${n}`, url: null, snippet: "", sourceId: "s", chunkId: n }));
+    expect(visibleSources("x [2]", sources).map((s) => s.n)).toEqual([2]);
+    expect(visibleSources("no cites", sources)).toHaveLength(3);
+  });
+});

@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+// The chat API's input (POST /api/chat/{chatbotId}), shared by the Hono handler and the chat screens.
+
+export const MESSAGE_MAX = 2000;
+export const VISITOR_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+
+export const visitorIdSchema = z
+  .string({ error: "visitorId is required." })
+  .regex(VISITOR_ID_PATTERN, "visitorId must be 8–64 letters, digits, '-' or '_'.");
+
+export const chatRequestSchema = z.object({
+  visitorId: visitorIdSchema,
+  message: z
+    .string({ error: "message is required." })
+    .trim()
+    .min(1, "Type a message first.")
+    .max(MESSAGE_MAX, `Messages are limited to ${MESSAGE_MAX} characters.`),
+  conversationId: z.string().trim().min(1).max(64).optional(),
+  channel: z.enum(["test", "widget"], { error: "channel must be \"test\" or \"widget\"." }).optional(),
+  /** false: answer with one JSON document instead of the streamed UI message stream. */
+  stream: z.boolean().optional(),
+});
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+
+/** A source as the chat stream (`data-sources`) and the history endpoint send it; `n` is its [n] citation. */
+export type ChatSource = { n: number; title: string; url: string | null; snippet: string; sourceId: string; chunkId: number };
+
+/** Metadata on the stream's `start`/`finish` chunks. */
+export type ChatMessageMetadata = {
+  conversationId: string;
+  messageId: string;
+  answered?: boolean;
+  /** "limit": the organisation's reply allowance is used up; "fallback": the bot did not know. */
+  kind?: "answer" | "fallback" | "small-talk" | "limit";
+};
+
+export type HistoryMessage = { id: string; role: "visitor" | "bot" | "human"; content: string; sources: ChatSource[]; createdAt: number };

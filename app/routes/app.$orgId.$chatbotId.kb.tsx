@@ -1,0 +1,541 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
+import { useEffect, useState, type ComponentProps } from "react";
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardBody,
+  CardHeader,
+  ConfirmDialog,
+  EmptyState,
+  Field,
+  Input,
+  PageHeader,
+  Select,
+  Table,
+  TBody,
+  TD,
+  TH,
+  THead,
+  TR,
+  Textarea,
+  type BadgeTone,
+} from "~/components/ui";
+import { requireChatbot } from "~/.server/auth/guards";
+import {
+  createFileSource,
+  createQaSource,
+  createSiteSource,
+  createTextSource,
+  createUrlSource,
+  deleteSource,
+  knowledgeUsage,
+  listSources,
+  resyncSource,
+  retrySource,
+  setSchedule,
+  type SourceSummary,
+} from "~/.server/kb/sources";
+import { cn } from "~/lib/cn";
+import { ACCEPTED_FILE_TYPES, FILE_ACCEPT, SCHEDULABLE_TYPES } from "~/lib/kb";
+import { parseForm, type FieldErrors } from "~/lib/forms";
+import { formatBytes, formatCount, getPlan, raiseLimitHint } from "~/lib/plans";
+import { kbActionSchema } from "~/lib/schemas/kb";
+
+// Schema: ~/lib/schemas/kb.ts (kbActionSchema, one member per form).
+
+type ActionData = {
+  intent: string | null;
+  tone: "success" | "warning" | "error" | null;
+  message: string | null;
+  fieldErrors: FieldErrors;
+  values: Record<string, string>;
+  /** Set after a source was added, so its form starts empty again. */
+  addedId: string | null;
+};
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Knowledge · ${data.chatbot.name} · Parley` : "Parley" }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const ctx = context.app;
+  const { org, chatbot } = await requireChatbot(ctx, request, params, "chatbot:edit");
+  const ref = { orgId: org.id, chatbotId: chatbot.id };
+  const [sources, usage] = await Promise.all([listSources(ctx, ref), knowledgeUsage(ctx, org.id)]);
+  const plan = getPlan(org.plan);
+  return {
+    orgId: org.id,
+    chatbot: { id: chatbot.id, name: chatbot.name },
+    sources,
+    usage,
+    plan: {
+      id: plan.id,
+      name: plan.name,
+      crawlPages: plan.limits.crawlPagesPerSource,
+      fileSize: plan.limits.fileSizeBytes,
+      charsHint: raiseLimitHint(plan.id, "knowledgeChars"),
+    },
+  };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const ctx = context.app;
+  const { org, chatbot } = await requireChatbot(ctx, request, params, "chatbot:edit");
+  const ref = { orgId: org.id, chatbotId: chatbot.id };
+  const form = await request.formData();
+  // Q&A rows post repeated question/answer fields; the schema reads them as one JSON list.
+  if (form.get("intent") === "add-qa" && !form.has("pairs")) {
+    const q = form.getAll("question").map(String);
+    const a = form.getAll("answer").map(String);
+    form.set("pairs", JSON.stringify(q.map((question, i) => ({ question, answer: a[i] ?? "" }))));
+  }
+  const parsed = parseForm(kbActionSchema, form);
+  const values = { ...parsed.values };
+  delete values.question;
+  delete values.answer;
+  const reply = (status: number, d: Partial<ActionData>) =>
+    data<ActionData>({ intent: parsed.values.intent ?? null, tone: null, message: null, fieldErrors: {}, values: {}, addedId: null, ...d }, { status });
+  if (!parsed.ok) return reply(400, { fieldErrors: parsed.fieldErrors, values });
+  const input = parsed.data;
+  // A refusal about one field is shown at that field; anything else as the page's status line.
+  const refused = (r: { message: string; field?: string }) =>
+    r.field
+      ? reply(400, { fieldErrors: { [r.field]: [r.message] }, values })
+      : reply(400, { tone: "error", message: r.message, values });
+  const added = (r: { source: SourceSummary }) =>
+    reply(200, { tone: "success", message: `“${r.source.title}” was added. It is being processed; this page updates by itself.`, addedId: r.source.id });
+
+  switch (input.intent) {
+    case "add-text": {
+      const r = await createTextSource(ctx, ref, { title: input.title, text: input.text });
+      return r.ok ? added(r) : refused(r);
+    }
+    case "add-qa": {
+      const r = await createQaSource(ctx, ref, { title: input.title, pairs: input.pairs });
+      return r.ok ? added(r) : refused(r);
+    }
+    case "add-file": {
+      const file = form.get("file");
+      if (!file || typeof file === "string" || file.size === 0) return refused({ field: "file", message: "Choose a file to upload." });
+      const r = await createFileSource(ctx, ref, { file });
+      return r.ok ? added(r) : refused(r);
+    }
+    case "add-url": {
+      const r = await createUrlSource(ctx, ref, { url: input.url });
+      return r.ok ? added(r) : refused(r);
+    }
+    case "add-site": {
+      const r = await createSiteSource(ctx, ref, { url: input.url, pageCap: input.pageCap, include: input.include, exclude: input.exclude });
+      return r.ok ? added(r) : refused(r);
+    }
+    case "retry": {
+      const r = await retrySource(ctx, ref, input.sourceId);
+      return r.ok ? reply(200, { tone: "success", message: `“${r.source.title}” is queued again.` }) : refused(r);
+    }
+    case "resync": {
+      const r = await resyncSource(ctx, ref, input.sourceId);
+      return r.ok
+        ? reply(200, { tone: "success", message: `“${r.source.title}” is being synced again; the bot keeps the current version until the new one is ready.` })
+        : refused(r);
+    }
+    case "schedule": {
+      const r = await setSchedule(ctx, ref, input.sourceId, input.schedule);
+      return r.ok
+        ? reply(200, { tone: "success", message: r.source.schedule === "off" ? `“${r.source.title}” is no longer re-synced automatically.` : `“${r.source.title}” will be re-synced ${r.source.schedule}.` })
+        : refused(r);
+    }
+    case "delete-source": {
+      const r = await deleteSource(ctx, ref, input.sourceId);
+      return r.ok ? reply(200, { tone: "success", message: `“${r.title}” was deleted; the bot no longer answers from it.` }) : refused(r);
+    }
+  }
+}
+
+// ——— component ———
+
+const TABS = [
+  { key: "text", label: "Text" },
+  { key: "qa", label: "Q&A" },
+  { key: "file", label: "File" },
+  { key: "url", label: "Website URL" },
+  { key: "site", label: "Whole site" },
+] as const;
+type TabKey = (typeof TABS)[number]["key"];
+
+const TYPE_LABELS: Record<SourceSummary["type"], string> = { text: "Text", qa: "Q&A", file: "File", url: "Web page", site: "Website" };
+const STATUS: Record<SourceSummary["status"], { label: string; tone: BadgeTone }> = {
+  queued: { label: "Queued", tone: "neutral" },
+  processing: { label: "Processing", tone: "brand" },
+  ready: { label: "Ready", tone: "success" },
+  failed: { label: "Failed", tone: "danger" },
+};
+const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+function SubmitButton({ intent, id, busyLabel, children, ...props }: ComponentProps<typeof Button> & { intent: string; id?: string; busyLabel: string }) {
+  const navigation = useNavigation();
+  const fd = navigation.formData;
+  const busy = navigation.state !== "idle" && fd?.get("intent") === intent && (!id || fd.get("sourceId") === id);
+  return (
+    <Button type="submit" disabled={busy} {...props}>
+      {busy ? busyLabel : children}
+    </Button>
+  );
+}
+
+function progressLabel(s: SourceSummary): string | null {
+  if (s.status !== "processing" && s.status !== "queued") return null;
+  if (!s.progressTotal) return s.status === "queued" ? null : "starting…";
+  const unit = s.type === "site" ? "pages" : "chunks";
+  return `${formatCount(s.progressDone)} / ${formatCount(s.progressTotal)} ${unit}`;
+}
+
+function UsageBar({ used, limit, planName, hint }: { used: number; limit: number; planName: string; hint: string }) {
+  const pct = limit ? Math.min(100, Math.round((used / limit) * 1000) / 10) : 0;
+  const tone = pct >= 100 ? "bg-red-600" : pct >= 80 ? "bg-amber-500" : "bg-brand-600";
+  return (
+    <div>
+      <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
+        <p>
+          <span className="font-semibold text-zinc-900 dark:text-zinc-100">{formatCount(used)}</span>
+          <span className="text-zinc-600 dark:text-zinc-400">{` of ${formatCount(limit)} knowledge characters used (${planName} plan, all chatbots)`}</span>
+        </p>
+        <span className="text-zinc-600 dark:text-zinc-400">{pct}%</span>
+      </div>
+      <div
+        className="mt-2 h-2 w-full overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
+        role="progressbar"
+        aria-label="Knowledge characters used"
+        aria-valuemin={0}
+        aria-valuemax={limit}
+        aria-valuenow={used}
+      >
+        <div className={cn("h-full rounded-full", tone)} style={{ width: `${pct}%` }} />
+      </div>
+      {pct >= 80 ? <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{hint}</p> : null}
+    </div>
+  );
+}
+
+function QaRows({ initial, error }: { initial: { question: string; answer: string }[]; error?: string[] }) {
+  const [rows, setRows] = useState(initial.length ? initial : [{ question: "", answer: "" }]);
+  return (
+    <div className="space-y-3">
+      {rows.map((row, i) => (
+        <fieldset key={i} className="grid gap-2 rounded-lg border border-zinc-200 p-3 sm:grid-cols-2 dark:border-zinc-800">
+          <legend className="px-1 text-xs font-medium text-zinc-600 dark:text-zinc-400">Pair {i + 1}</legend>
+          <label className="block text-sm">
+            <span className="font-medium">Question</span>
+            <Input name="question" defaultValue={row.question} className="mt-1" aria-invalid={error ? true : undefined} />
+          </label>
+          <label className="block text-sm">
+            <span className="font-medium">Answer</span>
+            <Textarea name="answer" rows={2} defaultValue={row.answer} className="mt-1" aria-invalid={error ? true : undefined} />
+          </label>
+        </fieldset>
+      ))}
+      {error?.length ? <p className="text-sm text-red-600 dark:text-red-400">{error[0]}</p> : null}
+      <Button variant="secondary" size="sm" onClick={() => setRows((r) => [...r, { question: "", answer: "" }])}>
+        Add another pair
+      </Button>
+    </div>
+  );
+}
+
+function AddSource({ tab, result, plan }: { tab: TabKey; result: ActionData | undefined; plan: { crawlPages: number; fileSize: number } }) {
+  const mine = result?.intent === `add-${tab}`;
+  const done = mine && !!result?.addedId;
+  const values = mine && !done ? result?.values : undefined;
+  const errors = mine ? result?.fieldErrors : undefined;
+  const formKey = `${tab}:${done ? result?.addedId : "form"}`;
+  const initialPairs = (() => {
+    try {
+      return values?.pairs ? (JSON.parse(values.pairs) as { question: string; answer: string }[]) : [];
+    } catch {
+      return [];
+    }
+  })();
+  switch (tab) {
+    case "text":
+      return (
+        <Form key={formKey} method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="intent" value="add-text" />
+          <Field label="Title" name="title" defaultValue={values?.title} error={errors?.title} hint="Shown with answers that cite this text." />
+          <Field label="Text" name="text" error={errors?.text} required>
+            <Textarea rows={8} defaultValue={values?.text} placeholder="Paste policies, product details, opening hours…" />
+          </Field>
+          <div className="flex justify-end">
+            <SubmitButton intent="add-text" busyLabel="Adding…">Add text</SubmitButton>
+          </div>
+        </Form>
+      );
+    case "qa":
+      return (
+        <Form key={formKey} method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="intent" value="add-qa" />
+          <Field label="Title" name="title" id="qa-title" defaultValue={values?.title} error={errors?.title} hint="Optional: names this set of answers." />
+          <QaRows initial={initialPairs} error={errors?.pairs} />
+          <div className="flex justify-end">
+            <SubmitButton intent="add-qa" busyLabel="Adding…">Add questions and answers</SubmitButton>
+          </div>
+        </Form>
+      );
+    case "file":
+      return (
+        <Form key={formKey} method="post" encType="multipart/form-data" className="space-y-4" noValidate>
+          <input type="hidden" name="intent" value="add-file" />
+          <Field
+            label="File"
+            name="file"
+            type="file"
+            accept={FILE_ACCEPT}
+            error={errors?.file}
+            hint={`${ACCEPTED_FILE_TYPES}; up to ${formatBytes(plan.fileSize)} on your plan.`}
+            required
+          />
+          <div className="flex justify-end">
+            <SubmitButton intent="add-file" busyLabel="Uploading…">Upload file</SubmitButton>
+          </div>
+        </Form>
+      );
+    case "url":
+      return (
+        <Form key={formKey} method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="intent" value="add-url" />
+          <Field label="Page address" name="url" id="url-single" type="url" placeholder="https://example.com/faq" defaultValue={values?.url} error={errors?.url} hint="One page. To read a whole site, use “Whole site”." required />
+          <div className="flex justify-end">
+            <SubmitButton intent="add-url" busyLabel="Adding…">Add page</SubmitButton>
+          </div>
+        </Form>
+      );
+    case "site":
+      return (
+        <Form key={formKey} method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="intent" value="add-site" />
+          <div className="grid gap-4">
+            <Field label="Start address" name="url" id="url-site" type="url" placeholder="https://example.com" defaultValue={values?.url} error={errors?.url} hint="Pages on the same site are followed from here and from its sitemap.xml; robots.txt is respected." required />
+            <Field label="Page cap" name="pageCap" type="number" min={1} max={plan.crawlPages} defaultValue={values?.pageCap ?? String(plan.crawlPages)} error={errors?.pageCap} hint={`At most ${formatCount(plan.crawlPages)} pages on your plan.`} inputClassName="max-w-40" required />
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="Only pages matching" name="include" error={errors?.include} hint="One pattern per line, e.g. /docs/* (empty: every page).">
+              <Textarea rows={3} defaultValue={values?.include} placeholder="/docs/*" />
+            </Field>
+            <Field label="Skip pages matching" name="exclude" error={errors?.exclude} hint="One pattern per line, e.g. /blog/* or *?page=*.">
+              <Textarea rows={3} defaultValue={values?.exclude} placeholder="/blog/*" />
+            </Field>
+          </div>
+          <div className="flex justify-end">
+            <SubmitButton intent="add-site" busyLabel="Adding…">Crawl site</SubmitButton>
+          </div>
+        </Form>
+      );
+  }
+}
+
+function ScheduleForm({ source }: { source: SourceSummary }) {
+  const submit = useSubmit();
+  return (
+    <Form method="post" className="flex items-center gap-2" onChange={(e) => submit(e.currentTarget)}>
+      <input type="hidden" name="intent" value="schedule" />
+      <input type="hidden" name="sourceId" value={source.id} />
+      <label className="sr-only" htmlFor={`schedule-${source.id}`}>
+        Re-sync schedule for {source.title}
+      </label>
+      <Select
+        id={`schedule-${source.id}`}
+        name="schedule"
+        defaultValue={source.schedule}
+        className="h-9 min-w-32 py-1"
+        options={[
+          { value: "off", label: "Manual" },
+          { value: "daily", label: "Daily" },
+          { value: "weekly", label: "Weekly" },
+        ]}
+      />
+      <noscript>
+        <Button type="submit" size="sm" variant="secondary">
+          Save
+        </Button>
+      </noscript>
+    </Form>
+  );
+}
+
+function SourceRow({ source }: { source: SourceSummary }) {
+  const status = STATUS[source.status];
+  const progress = progressLabel(source);
+  const cfg = source.config as { filename?: string; size?: number; pageCap?: number; lastCrawl?: { pages: number; skippedCount: number } };
+  const where =
+    source.type === "file"
+      ? `${cfg.filename ?? ""}${cfg.size ? ` · ${formatBytes(cfg.size)}` : ""}`
+      : source.type === "site"
+        ? `${source.location} · up to ${formatCount(cfg.pageCap ?? 0)} pages`
+        : source.type === "url"
+          ? source.location
+          : null;
+  return (
+    <TR>
+      <TD className="max-w-xs">
+        <div className="truncate font-medium text-zinc-900 dark:text-zinc-100" title={source.title}>
+          {source.title}
+        </div>
+        <div className="truncate text-xs text-zinc-600 dark:text-zinc-400" title={where ?? undefined}>
+          {where ? `${TYPE_LABELS[source.type]} · ${where}` : TYPE_LABELS[source.type]}
+        </div>
+        {source.status === "ready" && cfg.lastCrawl?.skippedCount ? (
+          <div className="text-xs text-zinc-600 dark:text-zinc-400">
+            {formatCount(cfg.lastCrawl.pages)} pages read, {formatCount(cfg.lastCrawl.skippedCount)} skipped
+          </div>
+        ) : null}
+        {source.status === "failed" && source.error ? (
+          <p className="mt-1 text-sm text-red-700 dark:text-red-400" data-testid="source-error">
+            {source.error}
+          </p>
+        ) : null}
+      </TD>
+      <TD className="whitespace-nowrap">
+        <Badge tone={status.tone}>{status.label}</Badge>
+        {progress ? <div className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">{progress}</div> : null}
+      </TD>
+      <TD className="whitespace-nowrap text-right tabular-nums">{source.charCount ? formatCount(source.charCount) : "—"}</TD>
+      <TD className="whitespace-nowrap text-xs">
+        <div>{source.lastSyncedAt ? dateTime.format(source.lastSyncedAt) : "Never"}</div>
+        {SCHEDULABLE_TYPES.includes(source.type) ? (
+          <div className="mt-1">
+            <ScheduleForm source={source} />
+          </div>
+        ) : null}
+      </TD>
+      <TD>
+        <div className="flex flex-wrap justify-end gap-2">
+          {source.status === "failed" ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="retry" />
+              <input type="hidden" name="sourceId" value={source.id} />
+              <SubmitButton intent="retry" id={source.id} size="sm" variant="secondary" busyLabel="Retrying…">
+                Retry
+              </SubmitButton>
+            </Form>
+          ) : null}
+          {source.status === "ready" && (source.type === "url" || source.type === "site") ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="resync" />
+              <input type="hidden" name="sourceId" value={source.id} />
+              <SubmitButton intent="resync" id={source.id} size="sm" variant="ghost" busyLabel="Syncing…">
+                Sync now
+              </SubmitButton>
+            </Form>
+          ) : null}
+          <ConfirmDialog
+            trigger="Delete"
+            triggerSize="sm"
+            triggerVariant="ghost"
+            title={`Delete “${source.title}”?`}
+            description="The bot stops answering from it at once. Its text, chunks and any uploaded file are removed; this cannot be undone."
+          >
+            <Form method="post">
+              <input type="hidden" name="intent" value="delete-source" />
+              <input type="hidden" name="sourceId" value={source.id} />
+              <SubmitButton intent="delete-source" id={source.id} variant="danger" busyLabel="Deleting…">
+                Delete source
+              </SubmitButton>
+            </Form>
+          </ConfirmDialog>
+        </div>
+      </TD>
+    </TR>
+  );
+}
+
+export default function KnowledgeSources() {
+  const { chatbot, sources, usage, plan } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const revalidator = useRevalidator();
+  const fromResult = result?.intent?.startsWith("add-") && !result.addedId ? (result.intent.slice(4) as TabKey) : null;
+  const requested = params.get("add") as TabKey | null;
+  const tab: TabKey = fromResult ?? (TABS.some((t) => t.key === requested) ? requested! : "text");
+  const active = sources.some((s) => s.status === "queued" || s.status === "processing");
+
+  // Live progress: poll while anything is queued or processing.
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
+    }, 2000);
+    return () => clearInterval(timer);
+  }, [active, revalidator]);
+
+  const otherErrors = Object.entries(result?.fieldErrors ?? {}).filter(() => !result?.intent?.startsWith("add-"));
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Knowledge" description={`What ${chatbot.name} answers from: text, questions and answers, files and websites.`} />
+
+      {/* SLOT: "What would the bot retrieve?" search box (added by the retrieval issue). */}
+
+      {result?.message ? <Alert tone={result.tone ?? "info"}>{result.message}</Alert> : null}
+      {!result?.message && otherErrors.length ? <Alert tone="error">{otherErrors[0][1][0]}</Alert> : null}
+
+      <Card>
+        <CardBody>
+          <UsageBar used={usage.used} limit={usage.limit} planName={usage.planName} hint={plan.charsHint} />
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader title="Add knowledge" description="Each source is processed in the background; its status below updates by itself." />
+        <CardBody className="space-y-5">
+          <nav className="flex flex-wrap gap-1 border-b border-zinc-200 dark:border-zinc-800" aria-label="Kind of source">
+            {TABS.map((t) => (
+              <Link
+                key={t.key}
+                to={`?add=${t.key}`}
+                replace
+                preventScrollReset
+                aria-current={t.key === tab ? "page" : undefined}
+                className={cn(
+                  "-mb-px border-b-2 px-3 py-2 text-sm font-medium",
+                  t.key === tab
+                    ? "border-brand-600 text-brand-700 dark:text-brand-300"
+                    : "border-transparent text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100",
+                )}
+              >
+                {t.label}
+              </Link>
+            ))}
+          </nav>
+          <AddSource tab={tab} result={result} plan={plan} />
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader title={`Sources (${sources.length})`} />
+        <CardBody className="px-0 py-0 sm:px-0">
+          {sources.length ? (
+            <Table wrapperClassName="rounded-none border-0">
+              <THead>
+                <tr>
+                  <TH>Source</TH>
+                  <TH>Status</TH>
+                  <TH className="text-right">Characters</TH>
+                  <TH>Last synced · re-sync</TH>
+                  <TH className="text-right">Actions</TH>
+                </tr>
+              </THead>
+              <TBody>
+                {sources.map((s) => (
+                  <SourceRow key={s.id} source={s} />
+                ))}
+              </TBody>
+            </Table>
+          ) : (
+            <div className="p-4 sm:p-6">
+              <EmptyState title="No knowledge yet" description="Add text, questions and answers, a file or a website above; the bot answers only from what it knows." />
+            </div>
+          )}
+        </CardBody>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,228 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { Alert, Button, Card, CardBody, CardHeader, ConfirmDialog, Field, PageHeader, Select, Textarea } from "~/components/ui";
+import { forbidden, requireChatbot } from "~/.server/auth/guards";
+import { deleteChatbot } from "~/.server/chatbots/chatbots";
+import { duplicateChatbot, saveGeneralSettings } from "~/.server/chatbots/general-settings";
+import { isKnownModel, listModels } from "~/.server/ai/providers";
+import { parseForm, type FieldErrors } from "~/lib/forms";
+import { can, type Permission } from "~/lib/permissions";
+import {
+  ANSWER_LENGTHS,
+  deleteThisChatbotSchema,
+  duplicateChatbotSchema,
+  FALLBACK_MAX,
+  INSTRUCTIONS_MAX,
+  LANGUAGES,
+  readGeneralSettings,
+  saveGeneralSettingsSchema,
+} from "~/lib/schemas/chatbot-settings";
+
+const actionSchema = z.discriminatedUnion("intent", [saveGeneralSettingsSchema, duplicateChatbotSchema, deleteThisChatbotSchema]);
+type Intent = z.infer<typeof actionSchema>["intent"];
+const PERMISSION: Record<Intent, Permission> = { save: "chatbot:edit", duplicate: "chatbot:create", delete: "chatbot:delete" };
+
+type ActionData = { intent: string | null; tone: "success" | "error" | null; message: string | null; fieldErrors: FieldErrors; values: Record<string, string> };
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `General settings · ${data.chatbot.name} · Parley` : "Parley" }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { org, role, chatbot } = await requireChatbot(context.app, request, params, "chatbot:edit");
+  return {
+    org: { id: org.id, name: org.name },
+    role,
+    chatbot: { id: chatbot.id, name: chatbot.name },
+    settings: readGeneralSettings(chatbot.settings),
+    models: listModels(context.app.env),
+  };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const ctx = context.app;
+  const { org, role, chatbot } = await requireChatbot(ctx, request, params, "chatbot:edit");
+  const form = await request.formData();
+  const permission = PERMISSION[String(form.get("intent")) as Intent];
+  if (permission && !can(role, permission)) forbidden();
+  const parsed = parseForm(actionSchema, form);
+  const reply = (status: number, d: Partial<ActionData>) =>
+    data<ActionData>({ intent: parsed.values.intent ?? null, tone: null, message: null, fieldErrors: {}, values: {}, ...d }, { status });
+  if (!parsed.ok) return reply(400, { fieldErrors: parsed.fieldErrors, values: parsed.values, tone: "error", message: "Check the highlighted fields." });
+  const input = parsed.data;
+  const ref = { orgId: org.id, chatbotId: chatbot.id };
+
+  switch (input.intent) {
+    case "save": {
+      const current = readGeneralSettings(chatbot.settings);
+      const model = listModels(ctx.env).find((m) => m.id === input.model);
+      // An unconfigured model may be kept if it is already the saved one (the bot falls back to the
+      // built-in engine meanwhile), but not newly chosen.
+      if (!model || !isKnownModel(input.model) || (!model.available && input.model !== current.model)) {
+        return reply(400, {
+          tone: "error",
+          message: "Check the highlighted fields.",
+          values: parsed.values,
+          fieldErrors: { model: [model?.reason ? `This model is not available: ${model.reason}` : "Choose a model from the list."] },
+        });
+      }
+      const { intent: _intent, name, ...general } = input;
+      const saved = await saveGeneralSettings(ctx, ref, { name, general });
+      if (!saved) return reply(404, { tone: "error", message: "That chatbot no longer exists." });
+      return reply(200, { tone: "success", message: "Settings saved." });
+    }
+    case "duplicate": {
+      const result = await duplicateChatbot(ctx, org, chatbot.id);
+      if (!result.ok) return reply(409, { tone: "error", message: result.message });
+      throw redirect(`/app/${org.id}/${result.chatbot.id}/settings/general`);
+    }
+    case "delete": {
+      await deleteChatbot(ctx, ref);
+      throw redirect(`/app/${org.id}`);
+    }
+  }
+}
+
+function useBusy(intent: string) {
+  const navigation = useNavigation();
+  return navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+}
+
+export default function GeneralSettingsPage() {
+  const { chatbot, settings, models, role } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const failedSave = result?.intent === "save" && result.tone === "error" && Object.keys(result.fieldErrors).length > 0;
+  const v = (key: string, saved: string) => (failedSave ? (result?.values[key] ?? "") : saved);
+  const err = (key: string) => (result?.intent === "save" ? result.fieldErrors[key] : undefined);
+  const onlyFromKnowledge = failedSave ? result?.values.onlyFromKnowledge === "on" : settings.onlyFromKnowledge;
+  const saving = useBusy("save");
+  const duplicating = useBusy("duplicate");
+  const deleting = useBusy("delete");
+  // Remount the form after a successful save so it shows what was stored.
+  const formKey = result?.intent === "save" && result.tone === "success" ? `saved-${JSON.stringify(settings)}-${chatbot.name}` : "form";
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title="General settings" description={`How ${chatbot.name} answers: language, instructions, model and what it says when it does not know.`} />
+      {result?.message ? (
+        <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"}>
+          {result.message}
+        </Alert>
+      ) : null}
+
+      <Card>
+        <CardHeader title="Answering" />
+        <CardBody>
+          <Form key={formKey} method="post" className="space-y-5" noValidate>
+            <input type="hidden" name="intent" value="save" />
+            <Field label="Name" name="name" defaultValue={v("name", chatbot.name)} error={err("name")} maxLength={80} required />
+            <Field label="Language" name="language" error={err("language")} hint="The language answers are written in. Automatic replies in the visitor's language.">
+              <Select defaultValue={v("language", settings.language)} options={LANGUAGES.map((l) => ({ value: l.code, label: l.label }))} />
+            </Field>
+            <Field
+              label="Instructions"
+              name="instructions"
+              error={err("instructions")}
+              hint={`Tone, persona and rules for the bot (up to ${INSTRUCTIONS_MAX} characters). The built-in engine answers from your knowledge only; instructions shape the answers of OpenAI and compatible models.`}
+            >
+              <Textarea rows={6} maxLength={INSTRUCTIONS_MAX} defaultValue={v("instructions", settings.instructions)} placeholder="e.g. You are the friendly assistant of Acme. Be concise." />
+            </Field>
+            <Field label="Model" name="model" error={err("model")} hint="Models that are not configured on the server are shown but cannot be chosen.">
+              <Select
+                defaultValue={v("model", settings.model)}
+                options={models.map((m) => ({
+                  value: m.id,
+                  label: m.available ? m.label : `${m.label} — unavailable: ${m.reason ?? "not configured"}`,
+                  disabled: !m.available && m.id !== settings.model,
+                }))}
+              />
+            </Field>
+            <div className="grid gap-5 sm:grid-cols-2">
+              <Field
+                label="Temperature"
+                name="temperature"
+                type="number"
+                inputMode="decimal"
+                min={0}
+                max={1}
+                step={0.1}
+                defaultValue={v("temperature", String(settings.temperature))}
+                error={err("temperature")}
+                hint="0 is the most predictable, 1 the most varied (real models only)."
+              />
+              <Field label="Answer length" name="answerLength" error={err("answerLength")}>
+                <Select defaultValue={v("answerLength", settings.answerLength)} options={ANSWER_LENGTHS.map((a) => ({ value: a.value, label: a.label }))} />
+              </Field>
+            </div>
+            <div className="flex items-start gap-3">
+              <input
+                id="onlyFromKnowledge"
+                name="onlyFromKnowledge"
+                type="checkbox"
+                defaultChecked={onlyFromKnowledge}
+                className="mt-1 size-4 rounded border-zinc-300 text-brand-600"
+                aria-describedby="onlyFromKnowledge-hint"
+              />
+              <div>
+                <label htmlFor="onlyFromKnowledge" className="text-sm font-medium">
+                  Answer only from knowledge
+                </label>
+                <p id="onlyFromKnowledge-hint" className="text-sm text-zinc-500 dark:text-zinc-400">
+                  When the knowledge has no answer, reply with the fallback message instead of general knowledge.
+                </p>
+              </div>
+            </div>
+            <Field label="Fallback message" name="fallbackMessage" error={err("fallbackMessage")} hint={`What the bot says when it does not know (up to ${FALLBACK_MAX} characters).`} required>
+              <Textarea rows={3} maxLength={FALLBACK_MAX} defaultValue={v("fallbackMessage", settings.fallbackMessage)} />
+            </Field>
+            <div className="flex justify-end">
+              <Button type="submit" disabled={saving}>
+                {saving ? "Saving…" : "Save settings"}
+              </Button>
+            </div>
+          </Form>
+        </CardBody>
+      </Card>
+
+      {can(role, "chatbot:create") ? (
+        <Card>
+          <CardHeader
+            title="Duplicate"
+            description="Creates a new chatbot with the same settings. Knowledge, conversations and leads are not copied."
+            actions={
+              <Form method="post">
+                <input type="hidden" name="intent" value="duplicate" />
+                <Button type="submit" variant="secondary" disabled={duplicating}>
+                  {duplicating ? "Duplicating…" : "Duplicate chatbot"}
+                </Button>
+              </Form>
+            }
+          />
+        </Card>
+      ) : null}
+
+      {can(role, "chatbot:delete") ? (
+        <Card>
+          <CardHeader
+            title="Delete chatbot"
+            description="Deletes the chatbot with its knowledge, conversations, leads and settings."
+            actions={
+              <ConfirmDialog
+                trigger="Delete chatbot"
+                triggerVariant="danger"
+                title={`Delete “${chatbot.name}”?`}
+                description={`This permanently deletes the chatbot “${chatbot.name}” with its knowledge, conversations, leads and settings. Websites that embed it will stop showing it. This cannot be undone.`}
+              >
+                <Form method="post">
+                  <input type="hidden" name="intent" value="delete" />
+                  <Button type="submit" variant="danger" disabled={deleting} className="w-full sm:w-auto">
+                    {deleting ? "Deleting…" : `Delete “${chatbot.name}”`}
+                  </Button>
+                </Form>
+              </ConfirmDialog>
+            }
+          />
+        </Card>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { createUIMessageStreamResponse } from "ai";
+import { Hono } from "hono";
+import { answerMessage, collectAnswer } from "../../app/.server/chat/answer";
+import { findChatTarget } from "../../app/.server/chat/access";
+import { getOrCreateConversation, getVisitorHistory } from "../../app/.server/chat/conversations";
+import { chatRequestSchema, visitorIdSchema, type ChatSource, type HistoryMessage } from "../../app/lib/schemas/chat";
+import type { HonoEnv } from "../hono-env";
+import { apiError } from "./errors";
+
+// POST /api/chat/{chatbotId}          one visitor message → the reply as an AI SDK UI message stream
+//                                       (or one JSON document with "stream": false)
+// GET  /api/chat/{chatbotId}/history  the visitor's latest conversation, to restore a chat after reload
+// Public chatbots answer anyone; private ones only signed-in members of their organisation (others: 404).
+
+export const chat = new Hono<HonoEnv>();
+
+const notFound = (c: Parameters<typeof apiError>[0]) => apiError(c, 404, "not_found", "No chatbot with this id.");
+
+chat.post("/:chatbotId", async (c) => {
+  const startedAt = Date.now();
+  const ctx = c.get("app");
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    return apiError(c, 400, "invalid_input", "Send a JSON body: { visitorId, message }.");
+  }
+  const parsed = chatRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue.path.join(".");
+    return apiError(c, 400, "invalid_input", field ? `${field}: ${issue.message}` : issue.message);
+  }
+  const input = parsed.data;
+  const target = await findChatTarget(ctx, c.req.param("chatbotId"));
+  if (!target) return notFound(c);
+
+  const conversation = await getOrCreateConversation(
+    ctx,
+    { orgId: target.org.id, chatbotId: target.chatbot.id },
+    { visitorId: input.visitorId, channel: input.channel ?? "widget", conversationId: input.conversationId },
+  );
+  const answer = await answerMessage(ctx, { chatbot: target.chatbot, org: target.org, conversation, text: input.message, startedAt });
+
+  if (input.stream === false) {
+    const result = await collectAnswer(answer.stream);
+    if (answer.limited) return apiError(c, 429, "reply_limit_reached", answer.limitMessage ?? "The reply limit of this plan is reached.");
+    if (result.error && !result.text) return apiError(c, 502, "model_error", result.error);
+    return c.json({
+      conversationId: answer.conversationId,
+      message: { id: answer.messageId, role: "bot", content: result.text, sources: result.sources, answered: result.metadata?.answered ?? false, kind: result.metadata?.kind },
+    });
+  }
+  return createUIMessageStreamResponse({ stream: answer.stream, headers: { "Cache-Control": "no-store" } });
+});
+
+chat.get("/:chatbotId/history", async (c) => {
+  const ctx = c.get("app");
+  const visitorId = visitorIdSchema.safeParse(c.req.query("visitorId") ?? "");
+  if (!visitorId.success) return apiError(c, 400, "invalid_input", `visitorId: ${visitorId.error.issues[0].message}`);
+  const target = await findChatTarget(ctx, c.req.param("chatbotId"));
+  if (!target) return notFound(c);
+  const channel = c.req.query("channel");
+  const history = await getVisitorHistory(ctx, { orgId: target.org.id, chatbotId: target.chatbot.id }, visitorId.data, {
+    channel: channel === "test" || channel === "widget" ? channel : undefined,
+    limit: 100,
+  });
+  c.header("Cache-Control", "no-store");
+  if (!history) return c.json({ conversationId: null, messages: [] });
+  const messages: HistoryMessage[] = history.messages.map((m) => ({
+    id: m.id,
+    role: m.role as HistoryMessage["role"],
+    content: m.content,
+    createdAt: m.createdAt,
+    sources: (m.sources ?? []).map((s, i): ChatSource => ({ n: i + 1, title: s.title, url: s.url, snippet: s.snippet, sourceId: s.sourceId, chunkId: s.chunkId })),
+  }));
+  return c.json({ conversationId: history.conversation.id, messages });
+});
