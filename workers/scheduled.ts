@@ -1,11 +1,21 @@
 import { createDb } from "../app/.server/db/client";
 import type { Env } from "../app/.server/env";
 import { sweepIngestion } from "../app/.server/kb/ingest";
+import { reindexForEmbeddingModel } from "../app/.server/kb/reindex";
 
-/** Cron trigger (wrangler.toml [triggers], every 5 minutes): resumes stalled ingestion and starts due re-syncs. */
+/**
+ * Cron trigger (wrangler.toml [triggers], every 5 minutes): re-indexes chatbots whose embedding
+ * model changed, resumes stalled ingestion and starts due re-syncs.
+ */
 export async function handleScheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext) {
+  const kb = { env, db: createDb(env.DB) };
   ctx.waitUntil(
-    sweepIngestion({ env, db: createDb(env.DB) }).then(
+    reindexForEmbeddingModel(kb)
+      .then((r) => r.chatbots.length && console.log("[cron] re-index for embedding model", JSON.stringify(r)))
+      .catch((e) => console.error("[cron] re-index check failed", e)),
+  );
+  ctx.waitUntil(
+    sweepIngestion(kb).then(
       (r) => {
         if (r.resumed.length || r.failed.length || r.scheduled.length) console.log("[cron] ingestion sweep", JSON.stringify(r));
       },

@@ -38,6 +38,8 @@ import {
   setSchedule,
   type SourceSummary,
 } from "~/.server/kb/sources";
+import { retrieve } from "~/.server/retrieval/search";
+import { RetrievalPreview, type RetrievalPreviewData } from "~/components/kb/retrieval-preview";
 import { cn } from "~/lib/cn";
 import { ACCEPTED_FILE_TYPES, FILE_ACCEPT, SCHEDULABLE_TYPES } from "~/lib/kb";
 import { parseForm, type FieldErrors } from "~/lib/forms";
@@ -62,13 +64,15 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const ctx = context.app;
   const { org, chatbot } = await requireChatbot(ctx, request, params, "chatbot:edit");
   const ref = { orgId: org.id, chatbotId: chatbot.id };
-  const [sources, usage] = await Promise.all([listSources(ctx, ref), knowledgeUsage(ctx, org.id)]);
+  const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 500);
+  const [sources, usage, preview] = await Promise.all([listSources(ctx, ref), knowledgeUsage(ctx, org.id), previewRetrieval(ctx, ref, q)]);
   const plan = getPlan(org.plan);
   return {
     orgId: org.id,
     chatbot: { id: chatbot.id, name: chatbot.name },
     sources,
     usage,
+    preview,
     plan: {
       id: plan.id,
       name: plan.name,
@@ -447,8 +451,20 @@ function SourceRow({ source }: { source: SourceSummary }) {
   );
 }
 
+async function previewRetrieval(ctx: Parameters<typeof retrieve>[0], ref: { orgId: string; chatbotId: string }, q: string): Promise<RetrievalPreviewData> {
+  if (!q) return null;
+  const started = Date.now();
+  const result = await retrieve(ctx, ref, q, { k: 5 });
+  return {
+    query: q,
+    answerable: result.answerable,
+    ms: Date.now() - started,
+    passages: result.passages.map((p) => ({ chunkId: p.chunkId, title: p.title, heading: p.heading, url: p.url, text: p.text.slice(0, 600), score: p.score })),
+  };
+}
+
 export default function KnowledgeSources() {
-  const { chatbot, sources, usage, plan } = useLoaderData<typeof loader>();
+  const { chatbot, sources, usage, plan, preview } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const [params] = useSearchParams();
   const revalidator = useRevalidator();
@@ -472,7 +488,7 @@ export default function KnowledgeSources() {
     <div className="space-y-6">
       <PageHeader title="Knowledge" description={`What ${chatbot.name} answers from: text, questions and answers, files and websites.`} />
 
-      {/* SLOT: "What would the bot retrieve?" search box (added by the retrieval issue). */}
+      <RetrievalPreview preview={preview} />
 
       {result?.message ? <Alert tone={result.tone ?? "info"}>{result.message}</Alert> : null}
       {!result?.message && otherErrors.length ? <Alert tone="error">{otherErrors[0][1][0]}</Alert> : null}

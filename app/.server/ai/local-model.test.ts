@@ -148,3 +148,15 @@ describe("model registry", () => {
     expect(resolveChatModel({}, "gpt-4o-mini")).toMatchObject({ id: "local", fellBack: true });
   });
 });
+
+describe("sentence splitting for composed answers", () => {
+  it("reads markdown table rows as sentences and drops separator rows", () => {
+    const s = splitSentences("| role | what it allows |\n|---|---|\n| Admin | Manages members (except owners) and every chatbot. |");
+    expect(s.map((x) => x.text)).toEqual(["role: what it allows.", "Admin: Manages members (except owners) and every chatbot."]);
+  });
+
+  it("skips a leading mid-sentence fragment left by chunk overlap", () => {
+    const s = splitSentences('colleague?" or "Which roles?". Owners manage billing. Admins manage members.');
+    expect(s.map((x) => x.text)).toEqual(["Owners manage billing.", "Admins manage members."]);
+  });
+});

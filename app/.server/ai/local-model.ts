@@ -147,9 +147,25 @@ type Sentence = { passage: number; rank: number; position: number; text: string;
 /** Splits a passage into sentences (and list items); markdown headings are left out. */
 export function splitSentences(text: string): { text: string; bullet: boolean }[] {
   const out: { text: string; bullet: boolean }[] = [];
+  let first = true;
   for (const rawLine of text.split(/\n+/)) {
     const line = rawLine.trim();
+    const wasFirst = first;
+    first = false;
     if (!line || /^#{1,6}\s/.test(line) || /^[-=*_]{3,}$/.test(line)) continue;
+    // Chunk overlap can start mid-sentence: a leading fragment is not something to quote.
+    if (wasFirst && /^[\p{Ll},;:)\]"”»?!]/u.test(line)) {
+      const rest = line.split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u).slice(1).join(" ");
+      if (rest) out.push(...splitSentences(rest));
+      continue;
+    }
+    // Markdown table rows read as "First cell: other cells."; separator rows are dropped.
+    if (/^\|.*\|$/.test(line)) {
+      if (/^\|[\s:|-]+\|$/.test(line)) continue;
+      const cells = line.slice(1, -1).split("|").map((c) => c.trim()).filter(Boolean);
+      if (cells.length >= 2) out.push({ text: `${cells[0]}: ${cells.slice(1).join("; ").replace(/[.;:]?$/, ".")}`, bullet: true });
+      continue;
+    }
     const bullet = /^([-*•·]|\d{1,2}[.)])\s+/.test(line);
     const body = line.replace(/^([-*•·]|\d{1,2}[.)])\s+/, "").replace(/^(q|a|question|answer|réponse|antwort|frage|pregunta|respuesta|pytanie|odpowiedz|odpowiedź)\s*:\s*/i, "");
     const parts = bullet ? [body] : body.split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u);
@@ -202,6 +218,8 @@ export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: numb
       const lang = detectLanguage(s.text);
       if (lang && lang !== wanted) s.score *= 0.5;
     }
+    // A sentence quoting example questions ("such as “How do I…?”") mentions the topic, not the answer.
+    if (/\?["”»]/.test(s.text)) s.score *= 0.2;
   }
   // A matching question (FAQ style) hands most of its score to the answer that follows it.
   for (let i = 0; i < sentences.length - 1; i++) {

@@ -1,0 +1,266 @@
+import { env } from "cloudflare:workers";
+import { expect, it } from "vitest";
+import { answerMessage } from "~/.server/chat/answer";
+import { getOrCreateConversation } from "~/.server/chat/conversations";
+import type { AppContext } from "~/.server/context";
+import { createDb } from "~/.server/db/client";
+import type { Env } from "~/.server/env";
+import { chunkDocument } from "~/.server/kb/chunking";
+import { runIngestionUntilIdle } from "~/.server/kb/ingest";
+import { createSiteSource } from "~/.server/kb/sources";
+import { countChatbotChunks, indexChunks } from "~/.server/retrieval/indexing";
+import type { ChunkInput } from "~/.server/retrieval/types";
+
+// Chat latency and ingestion-throughput benchmark (see bench/README.md). Run with
+// `npm run bench:chat`, never by `npm test`. Everything is the product's own code with the local
+// engine (no API key, no network): indexChunks with the local hashed embedder, answerMessage with
+// the built-in local model, the crawler + ingestion with an injected fetcher.
+type Doc = { chunk_link: string; chunk_heading: string; text: string };
+type Question = { id: string; question: string };
+type BenchEnv = Env & {
+  BENCH_CORPUS: string;
+  BENCH_EVAL: string;
+  BENCH_SIZES: string;
+  BENCH_QUESTIONS: string;
+  BENCH_WARMUP: string;
+  BENCH_PAGES: string;
+  BENCH_MAX_BUILD_S: string;
+};
+const benv = env as unknown as BenchEnv;
+const db = createDb(benv.DB);
+const pending: Promise<unknown>[] = [];
+const queue = { async send() {}, async sendBatch() {} } as unknown as Queue;
+const ctx: AppContext = {
+  env: { ...benv, INGEST_QUEUE: queue },
+  db,
+  production: false,
+  origin: "http://localhost",
+  ip: "127.0.0.1",
+  waitUntil: (p) => void pending.push(p),
+  getAuth: async () => null,
+  responseCookies: [],
+};
+
+// ——— deterministic perturbation ———
+function mulberry32(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+function shuffled<T>(xs: T[], rnd: () => number) {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+const VARIANTS = ["Guide", "Notes", "Reference", "Handbook", "FAQ", "Overview", "Manual", "Primer", "Digest", "Companion"];
+/** Replica `r` (≥ 1) of a chunk: another title, URL and sentence order (seeded by r and position). */
+function replica(c: ChunkInput, r: number, seed: number): ChunkInput {
+  const rnd = mulberry32(r * 1_000_003 + seed);
+  const sentences = c.text.split(/(?<=[.!?])\s+/);
+  const sep = c.url?.includes("?") ? "&" : "?";
+  return {
+    ...c,
+    title: `${c.title} — ${VARIANTS[r % VARIANTS.length]} ${r}`,
+    url: c.url ? `${c.url}${sep}replica=${r}` : c.url,
+    text: sentences.length > 1 ? shuffled(sentences, rnd).join(" ") : c.text,
+  };
+}
+
+// ——— stats ———
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+};
+const summary = (xs: number[]) => ({ p50: pct(xs, 50), p95: pct(xs, 95), max: Math.max(...xs), mean: xs.reduce((a, b) => a + b, 0) / xs.length });
+
+async function makeOrgAndBot(suffix: string) {
+  const orgId = `org_chatbench_${suffix}`;
+  const chatbotId = `cb_chatbench_${suffix}`;
+  await benv.DB.batch([
+    benv.DB.prepare("INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (?, 'Bench', ?, 'scale', ?)").bind(orgId, `chatbench-${suffix}`, Date.now()),
+    benv.DB.prepare("INSERT INTO chatbots (id, org_id, name) VALUES (?, ?, 'Docs assistant')").bind(chatbotId, orgId),
+  ]);
+  return { orgId, chatbotId };
+}
+
+/** One question as the chat API asks it: conversation lookup/creation, then answerMessage, stream read to the end. */
+async function ask(chatbot: Awaited<ReturnType<typeof loadBot>>["chatbot"], org: Awaited<ReturnType<typeof loadBot>>["org"], text: string, visitorId: string) {
+  const t0 = performance.now();
+  const startedAt = Date.now();
+  const conversation = await getOrCreateConversation(ctx, { orgId: chatbot.orgId, chatbotId: chatbot.id }, { visitorId, channel: "test" });
+  const res = await answerMessage(ctx, { chatbot, conversation, text, org, startedAt });
+  const reader = res.stream.getReader();
+  let firstMs: number | null = null;
+  let chars = 0;
+  let kind: string | undefined;
+  let error: string | null = null;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (value.type === "text-delta") {
+      if (firstMs === null && value.delta.length > 0) firstMs = performance.now() - t0;
+      chars += value.delta.length;
+    } else if (value.type === "error") error = value.errorText;
+    else if (value.type === "finish" && value.messageMetadata) kind = (value.messageMetadata as { kind?: string }).kind;
+  }
+  const fullMs = performance.now() - t0;
+  await res.done;
+  return { firstMs: firstMs ?? fullMs, fullMs, chars, kind, error };
+}
+
+async function loadBot(ref: { orgId: string; chatbotId: string }) {
+  const chatbot = (await db.query.chatbots.findFirst({ where: (c, { eq }) => eq(c.id, ref.chatbotId) }))!;
+  const org = (await db.query.organisations.findFirst({ where: (o, { eq }) => eq(o.id, ref.orgId) }))!;
+  return { chatbot, org };
+}
+
+// ——— crawler + ingestion from a generated local site ———
+const SITE = "https://bench-site.example.test";
+function benchSite(corpus: Doc[], pages: number) {
+  const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const html = (title: string, body: string, links: string[]) => `<!doctype html>
+<html><head><title>${esc(title)} · Bench Docs</title><script>var t = 1;</script></head>
+<body><nav><a href="/">Home</a> · <a href="/p/0">Start</a></nav>
+<main><h1>${esc(title)}</h1>${body}<ul>${links.map((l) => `<li><a href="${l}">${l}</a></li>`).join("")}</ul></main>
+<footer>© Bench Docs</footer></body></html>`;
+  const routes = new Map<string, string>();
+  routes.set("/", html("Bench Docs", "<p>Documentation index.</p>", Array.from({ length: pages - 1 }, (_, i) => `/p/${i}`)));
+  for (let i = 0; i < pages - 1; i++) {
+    const d = corpus[i % corpus.length];
+    const paras = d.text.split(/\n{2,}|(?<=\.)\s+(?=[A-Z])/).filter(Boolean);
+    const body = paras.map((p, k) => (k > 0 && k % 6 === 0 ? `<h2>${esc(p.slice(0, 60))}</h2>` : `<p>${esc(p)}</p>`)).join("\n");
+    routes.set(`/p/${i}`, html(d.chunk_heading, body, [`/p/${(i + 1) % (pages - 1)}`, `/p/${(i + 7) % (pages - 1)}`, "/"]));
+  }
+  let fetched = 0;
+  let bytes = 0;
+  const fetcher = async (req: Request) => {
+    const url = new URL(req.url);
+    if (url.origin !== SITE) throw new Error(`bench site: off-site request to ${req.url}`);
+    const body = routes.get(url.pathname);
+    if (body === undefined) return new Response("not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+    fetched++;
+    bytes += body.length;
+    return new Response(body, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+  };
+  return { fetcher, stats: () => ({ fetched, bytes }) };
+}
+
+it("chat latency and ingestion throughput", async () => {
+  const corpus = JSON.parse(benv.BENCH_CORPUS) as Doc[];
+  const allQuestions = JSON.parse(benv.BENCH_EVAL) as Question[];
+  const sizes = benv.BENCH_SIZES.split(",").map(Number).filter((n) => n > 0).sort((a, b) => a - b);
+  const nQuestions = Math.min(Number(benv.BENCH_QUESTIONS), allQuestions.length);
+  const nWarmup = Number(benv.BENCH_WARMUP);
+  const maxBuildS = Number(benv.BENCH_MAX_BUILD_S);
+  const suffix = Date.now().toString(36);
+
+  // 1. Crawler + ingestion pages/s.
+  const pagesWanted = Number(benv.BENCH_PAGES);
+  const crawlRef = await makeOrgAndBot(`${suffix}_crawl`);
+  const site = benchSite(corpus, pagesWanted);
+  const created = await createSiteSource(ctx, crawlRef, { url: SITE, pageCap: pagesWanted + 10 });
+  if (!created.ok) throw new Error(created.message);
+  const tc = performance.now();
+  const crawled = await runIngestionUntilIdle(ctx, created.source.id, { fetcher: site.fetcher });
+  const crawlMs = performance.now() - tc;
+  expect(crawled.source?.status).toBe("ready");
+  const crawlPages = (crawled.source!.config as { lastCrawl?: { pages: number } }).lastCrawl?.pages ?? site.stats().fetched;
+  const crawlChunks = await countChatbotChunks(ctx, crawlRef);
+  const crawl = { pages: crawlPages, fetched: site.stats().fetched, htmlBytes: site.stats().bytes, chunks: crawlChunks, steps: crawled.steps, ms: crawlMs, pagesPerSec: crawlPages / (crawlMs / 1000), chunksPerSec: crawlChunks / (crawlMs / 1000) };
+  console.log("BENCH_PROGRESS " + JSON.stringify({ crawl }));
+
+  // 2. One chatbot grown to each size through indexChunks; questions asked at each size.
+  const base: ChunkInput[] = [];
+  const docsChunks = corpus.map((d) => chunkDocument({ title: d.chunk_heading, text: d.text, url: d.chunk_link, format: "text" }));
+  for (const cs of docsChunks) for (const c of cs) base.push(c);
+  const ref = await makeOrgAndBot(suffix);
+  const { chatbot, org } = await loadBot(ref);
+  let round = 0; // replica round: 0 = the original chunks, r ≥ 1 = perturbed copies
+  let inRound = 0; // chunks of the current round already indexed
+  let total = 0;
+  let buildMsTotal = 0;
+  let chunksPerSecLast = 0;
+  const rows: unknown[] = [];
+  const skipped: { size: number; reason: string }[] = [];
+  const questions = allQuestions.slice(0, nQuestions);
+  const warmups = allQuestions.slice(allQuestions.length - nWarmup);
+  let visitor = 0;
+
+  for (const size of sizes) {
+    const projectedS = chunksPerSecLast > 0 ? (size - total) / chunksPerSecLast : 0;
+    if (projectedS > maxBuildS) {
+      skipped.push({ size, reason: `building ${size - total} more chunks projected at ${projectedS.toFixed(0)} s (at ${chunksPerSecLast.toFixed(0)} chunks/s) > BENCH_MAX_BUILD_S=${maxBuildS}` });
+      console.log("BENCH_PROGRESS " + JSON.stringify({ skipped: skipped.at(-1) }));
+      continue;
+    }
+    const tb = performance.now();
+    let added = 0;
+    while (total < size) {
+      // One knowledge source per replica round (like one crawled site), indexed in pieces of ≤ 1000 chunks.
+      const sourceId = `ks_chatbench_${suffix}_${round}`;
+      if (inRound === 0)
+        await benv.DB.prepare("INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title, location, status) VALUES (?, ?, ?, 'site', ?, ?, 'ready')")
+          .bind(sourceId, ref.orgId, ref.chatbotId, `docs replica ${round}`, `https://docs.example/replica-${round}`)
+          .run();
+      const n = Math.min(1000, size - total, base.length - inRound);
+      const piece = base.slice(inRound, inRound + n).map((c, k) => {
+        const position = inRound + k;
+        return round === 0 ? { ...c, position } : { ...replica(c, round, position), position };
+      });
+      await indexChunks(ctx, { ...ref, sourceId }, piece);
+      inRound += n;
+      total += n;
+      added += n;
+      if (inRound >= base.length) {
+        round++;
+        inRound = 0;
+      }
+    }
+    const buildMs = performance.now() - tb;
+    buildMsTotal += buildMs;
+    chunksPerSecLast = added / (buildMs / 1000);
+    expect(await countChatbotChunks(ctx, ref)).toBe(size);
+
+    for (const q of warmups) await ask(chatbot, org, q.question, `v_bench_${visitor++}`);
+    const first: number[] = [];
+    const full: number[] = [];
+    const kinds: Record<string, number> = {};
+    let errors = 0;
+    let chars = 0;
+    for (const q of questions) {
+      const r = await ask(chatbot, org, q.question, `v_bench_${visitor++}`);
+      first.push(r.firstMs);
+      full.push(r.fullMs);
+      chars += r.chars;
+      if (r.error) errors++;
+      kinds[r.kind ?? "none"] = (kinds[r.kind ?? "none"] ?? 0) + 1;
+    }
+    const row = {
+      chunks: size,
+      replicaRounds: round + (inRound > 0 ? 1 : 0),
+      build: { addedChunks: added, ms: buildMs, chunksPerSec: chunksPerSecLast },
+      questions: questions.length,
+      warmup: warmups.length,
+      firstByteMs: summary(first),
+      fullAnswerMs: summary(full),
+      meanAnswerChars: chars / questions.length,
+      kinds,
+      errors,
+    };
+    rows.push(row);
+    console.log("BENCH_PROGRESS " + JSON.stringify(row));
+  }
+  await Promise.allSettled(pending);
+  console.log(
+    "BENCH_RESULT " +
+      JSON.stringify({ documents: corpus.length, baseChunks: base.length, questionsInSet: allQuestions.length, crawl, sizes: rows, skipped, buildMsTotal }),
+  );
+});

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// `npm run bench:chat [-- --corpus PATH --eval PATH]`
+// Runs bench/chat.bench.test.ts inside workerd (vitest-pool-workers), prints a table and writes
+// bench/results/chat.json. Knobs (environment): BENCH_SIZES (default 1000,10000,100000),
+// BENCH_QUESTIONS (100), BENCH_WARMUP (5), BENCH_PAGES (150), BENCH_MAX_BUILD_S (900).
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+};
+const corpus = path.resolve(ROOT, arg("--corpus", "../shared/bench/anthropic-docs/corpus.json"));
+const evalFile = path.resolve(ROOT, arg("--eval", "../shared/bench/anthropic-docs/eval.json"));
+const GOALS = { 10000: 50, 100000: 150 }; // p95 first byte, ms
+
+const started = Date.now();
+const child = spawn(process.execPath, [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "bench/vitest.chat.config.ts", "--reporter=dot"], {
+  cwd: ROOT,
+  env: { ...process.env, BENCH_CORPUS: corpus, BENCH_EVAL: evalFile, WRANGLER_SEND_METRICS: "false" },
+  stdio: ["ignore", "pipe", "pipe"],
+});
+let out = "";
+let err = "";
+child.stdout.on("data", (d) => {
+  out += d;
+  for (const l of String(d).split("\n")) if (l.includes("BENCH_PROGRESS ")) console.error(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${l.slice(l.indexOf("BENCH_PROGRESS ") + 15)}`);
+});
+child.stderr.on("data", (d) => (err += d));
+const code = await new Promise((resolve) => child.on("close", resolve));
+const line = out.split("\n").find((l) => l.includes("BENCH_RESULT "));
+if (code !== 0 || !line) {
+  process.stderr.write(out + err);
+  console.error(`\nbench:chat failed (exit ${code})`);
+  process.exit(1);
+}
+const result = JSON.parse(line.slice(line.indexOf("BENCH_RESULT ") + "BENCH_RESULT ".length));
+const wallMs = Date.now() - started;
+const ms = (x) => x.toFixed(1).padStart(7);
+const c = result.crawl;
+console.log(`\nChat benchmark: ${result.documents} documents → ${result.baseChunks} base chunks (larger sizes: seeded synthetic replicas); wall time ${(wallMs / 1000).toFixed(0)} s`);
+console.log(`crawler + ingestion: ${c.pages} pages (${c.chunks} chunks, ${c.steps} steps) in ${(c.ms / 1000).toFixed(2)} s → ${c.pagesPerSec.toFixed(1)} pages/s\n`);
+console.log("chunks   indexChunks chunks/s  first byte p50 / p95 (ms)   full answer p50 / p95 (ms)  goal p95 first byte");
+for (const r of result.sizes) {
+  const goal = GOALS[r.chunks];
+  const verdict = goal === undefined ? "—" : `≤ ${goal} ms: ${r.firstByteMs.p95 <= goal ? "met" : "NOT met"}`;
+  console.log(
+    `${String(r.chunks).padEnd(8)} ${r.build.chunksPerSec.toFixed(0).padStart(20)}  ${ms(r.firstByteMs.p50)} / ${ms(r.firstByteMs.p95)}      ${ms(r.fullAnswerMs.p50)} / ${ms(r.fullAnswerMs.p95)}       ${verdict}`,
+  );
+}
+for (const s of result.skipped) console.log(`${s.size}: not measured — ${s.reason}`);
+mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
+const file = path.join(ROOT, "bench/results/chat.json");
+writeFileSync(
+  file,
+  JSON.stringify(
+    { date: new Date().toISOString(), machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.arch()}` }, corpus: path.relative(ROOT, corpus), eval: path.relative(ROOT, evalFile), goals: { p95FirstByteMs: GOALS }, wallMs, ...result },
+    null,
+    2,
+  ) + "\n",
+);
+console.log(`\nwrote ${path.relative(ROOT, file)}`);
