@@ -26,3 +26,12 @@ export function parseForm<S extends z.ZodType>(schema: S, form: FormData): FormR
   }
   return { ok: false, fieldErrors, values };
 }
+
+/** What a multi-form page's action returns: which form (intent), a banner, and field errors with the typed values. */
+export type FormReply<Extra extends object = Record<never, never>> = {
+  intent: string | null;
+  tone: "success" | "warning" | "error" | null;
+  message: string | null;
+  fieldErrors: FieldErrors;
+  values: Record<string, string>;
+} & Extra;

@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
-import { useEffect, useState, type ComponentProps } from "react";
+import { Form, Link, useActionData, useLoaderData, useRevalidator, useSearchParams, useSubmit } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import {
   Alert,
   Badge,
@@ -11,6 +11,7 @@ import {
   ConfirmDialog,
   EmptyState,
   Field,
+  IntentSubmit,
   Input,
   PageHeader,
   Select,
@@ -42,21 +43,14 @@ import { retrieve } from "~/.server/retrieval/search";
 import { RetrievalPreview, type RetrievalPreviewData } from "~/components/kb/retrieval-preview";
 import { cn } from "~/lib/cn";
 import { ACCEPTED_FILE_TYPES, FILE_ACCEPT, SCHEDULABLE_TYPES } from "~/lib/kb";
-import { parseForm, type FieldErrors } from "~/lib/forms";
+import { parseForm, type FormReply } from "~/lib/forms";
 import { formatBytes, formatCount, getPlan, raiseLimitHint } from "~/lib/plans";
 import { kbActionSchema } from "~/lib/schemas/kb";
 
 // Schema: ~/lib/schemas/kb.ts (kbActionSchema, one member per form).
 
-type ActionData = {
-  intent: string | null;
-  tone: "success" | "warning" | "error" | null;
-  message: string | null;
-  fieldErrors: FieldErrors;
-  values: Record<string, string>;
-  /** Set after a source was added, so its form starts empty again. */
-  addedId: string | null;
-};
+/** `addedId` is set after a source was added, so its form starts empty again. */
+type ActionData = FormReply<{ addedId: string | null }>;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Knowledge · ${data.chatbot.name} · Parley` : "Parley" }];
 
@@ -176,16 +170,6 @@ const STATUS: Record<SourceSummary["status"], { label: string; tone: BadgeTone }
 };
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
-function SubmitButton({ intent, id, busyLabel, children, ...props }: ComponentProps<typeof Button> & { intent: string; id?: string; busyLabel: string }) {
-  const navigation = useNavigation();
-  const fd = navigation.formData;
-  const busy = navigation.state !== "idle" && fd?.get("intent") === intent && (!id || fd.get("sourceId") === id);
-  return (
-    <Button type="submit" disabled={busy} {...props}>
-      {busy ? busyLabel : children}
-    </Button>
-  );
-}
 
 function progressLabel(s: SourceSummary): string | null {
   if (s.status !== "processing" && s.status !== "queued") return null;
@@ -269,7 +253,7 @@ function AddSource({ tab, result, plan }: { tab: TabKey; result: ActionData | un
             <Textarea rows={8} defaultValue={values?.text} placeholder="Paste policies, product details, opening hours…" />
           </Field>
           <div className="flex justify-end">
-            <SubmitButton intent="add-text" busyLabel="Adding…">Add text</SubmitButton>
+            <IntentSubmit intent="add-text" busyLabel="Adding…">Add text</IntentSubmit>
           </div>
         </Form>
       );
@@ -280,7 +264,7 @@ function AddSource({ tab, result, plan }: { tab: TabKey; result: ActionData | un
           <Field label="Title" name="title" id="qa-title" defaultValue={values?.title} error={errors?.title} hint="Optional: names this set of answers." />
           <QaRows initial={initialPairs} error={errors?.pairs} />
           <div className="flex justify-end">
-            <SubmitButton intent="add-qa" busyLabel="Adding…">Add questions and answers</SubmitButton>
+            <IntentSubmit intent="add-qa" busyLabel="Adding…">Add questions and answers</IntentSubmit>
           </div>
         </Form>
       );
@@ -298,7 +282,7 @@ function AddSource({ tab, result, plan }: { tab: TabKey; result: ActionData | un
             required
           />
           <div className="flex justify-end">
-            <SubmitButton intent="add-file" busyLabel="Uploading…">Upload file</SubmitButton>
+            <IntentSubmit intent="add-file" busyLabel="Uploading…">Upload file</IntentSubmit>
           </div>
         </Form>
       );
@@ -308,7 +292,7 @@ function AddSource({ tab, result, plan }: { tab: TabKey; result: ActionData | un
           <input type="hidden" name="intent" value="add-url" />
           <Field label="Page address" name="url" id="url-single" type="url" placeholder="https://example.com/faq" defaultValue={values?.url} error={errors?.url} hint="One page. To read a whole site, use “Whole site”." required />
           <div className="flex justify-end">
-            <SubmitButton intent="add-url" busyLabel="Adding…">Add page</SubmitButton>
+            <IntentSubmit intent="add-url" busyLabel="Adding…">Add page</IntentSubmit>
           </div>
         </Form>
       );
@@ -329,7 +313,7 @@ function AddSource({ tab, result, plan }: { tab: TabKey; result: ActionData | un
             </Field>
           </div>
           <div className="flex justify-end">
-            <SubmitButton intent="add-site" busyLabel="Adding…">Crawl site</SubmitButton>
+            <IntentSubmit intent="add-site" busyLabel="Adding…">Crawl site</IntentSubmit>
           </div>
         </Form>
       );
@@ -416,18 +400,18 @@ function SourceRow({ source }: { source: SourceSummary }) {
             <Form method="post">
               <input type="hidden" name="intent" value="retry" />
               <input type="hidden" name="sourceId" value={source.id} />
-              <SubmitButton intent="retry" id={source.id} size="sm" variant="secondary" busyLabel="Retrying…">
+              <IntentSubmit intent="retry" match={{ name: "sourceId", value: source.id }} size="sm" variant="secondary" busyLabel="Retrying…">
                 Retry
-              </SubmitButton>
+              </IntentSubmit>
             </Form>
           ) : null}
           {source.status === "ready" && (source.type === "url" || source.type === "site") ? (
             <Form method="post">
               <input type="hidden" name="intent" value="resync" />
               <input type="hidden" name="sourceId" value={source.id} />
-              <SubmitButton intent="resync" id={source.id} size="sm" variant="ghost" busyLabel="Syncing…">
+              <IntentSubmit intent="resync" match={{ name: "sourceId", value: source.id }} size="sm" variant="ghost" busyLabel="Syncing…">
                 Sync now
-              </SubmitButton>
+              </IntentSubmit>
             </Form>
           ) : null}
           <ConfirmDialog
@@ -440,9 +424,9 @@ function SourceRow({ source }: { source: SourceSummary }) {
             <Form method="post">
               <input type="hidden" name="intent" value="delete-source" />
               <input type="hidden" name="sourceId" value={source.id} />
-              <SubmitButton intent="delete-source" id={source.id} variant="danger" busyLabel="Deleting…">
+              <IntentSubmit intent="delete-source" match={{ name: "sourceId", value: source.id }} variant="danger" busyLabel="Deleting…">
                 Delete source
-              </SubmitButton>
+              </IntentSubmit>
             </Form>
           </ConfirmDialog>
         </div>

@@ -1,11 +1,10 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import type { ComponentProps } from "react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import {
   Alert,
   Badge,
-  Button,
+  IntentSubmit,
   ButtonLink,
   buttonClasses,
   Card,
@@ -20,7 +19,7 @@ import { forbidden, requireOrg } from "~/.server/auth/guards";
 import { createChatbot, deleteChatbot, listChatbots, renameChatbot } from "~/.server/chatbots/chatbots";
 import { leaveOrganisation } from "~/.server/orgs/members";
 import { rememberLastOrganisation, renameOrganisation } from "~/.server/orgs/organisations";
-import { parseForm, type FieldErrors } from "~/lib/forms";
+import { parseForm, type FormReply } from "~/lib/forms";
 import { can, ROLE_LABELS, type Permission } from "~/lib/permissions";
 import { createChatbotSchema, deleteChatbotSchema, leaveOrgSchema, renameChatbotSchema, renameOrgSchema } from "~/lib/schemas/orgs";
 
@@ -42,15 +41,8 @@ const PERMISSION: Record<Intent, Permission> = {
   "leave-org": "org:view",
 };
 
-type ActionData = {
-  intent: string | null;
-  tone: "success" | "error" | null;
-  message: string | null;
-  fieldErrors: FieldErrors;
-  values: Record<string, string>;
-  /** The chatbot a rename/create concerned (to reopen the right form, or link to the new bot). */
-  chatbotId: string | null;
-};
+/** `chatbotId`: the chatbot a rename/create concerned (to reopen the right form, or link to the new bot). */
+type ActionData = FormReply<{ chatbotId: string | null }>;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Chatbots · ${data.org.name} · Parley` : "Parley" }];
 
@@ -119,26 +111,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 
-function useBusy(intent: string, extra?: { name: string; value: string }) {
-  const navigation = useNavigation();
-  const fd = navigation.formData;
-  return navigation.state !== "idle" && fd?.get("intent") === intent && (!extra || fd.get(extra.name) === extra.value);
-}
-
-function SubmitButton({
-  intent,
-  extra,
-  busyLabel,
-  children,
-  ...props
-}: ComponentProps<typeof Button> & { intent: string; extra?: { name: string; value: string }; busyLabel: string }) {
-  const busy = useBusy(intent, extra);
-  return (
-    <Button type="submit" disabled={busy} {...props}>
-      {busy ? busyLabel : children}
-    </Button>
-  );
-}
 
 function CreateChatbotForm({ result }: { result: ActionData | undefined }) {
   const mine = result?.intent === "create-chatbot";
@@ -158,9 +130,9 @@ function CreateChatbotForm({ result }: { result: ActionData | undefined }) {
         error={mine ? result?.fieldErrors.name : undefined}
         required
       />
-      <SubmitButton intent="create-chatbot" busyLabel="Creating…" className="sm:mt-7">
+      <IntentSubmit intent="create-chatbot" busyLabel="Creating…" className="sm:mt-7">
         Create chatbot
-      </SubmitButton>
+      </IntentSubmit>
     </Form>
   );
 }
@@ -188,9 +160,9 @@ function RenameChatbot({ bot, result }: { bot: { id: string; name: string }; res
           defaultValue={failed ? result?.values.name : bot.name}
           error={failed ? result?.fieldErrors.name : undefined}
         />
-        <SubmitButton intent="rename-chatbot" extra={{ name: "chatbotId", value: bot.id }} busyLabel="Saving…">
+        <IntentSubmit intent="rename-chatbot" match={{ name: "chatbotId", value: bot.id }} busyLabel="Saving…">
           Save
-        </SubmitButton>
+        </IntentSubmit>
       </Form>
     </details>
   );
@@ -300,15 +272,15 @@ export default function OrganisationHome() {
                         <Form method="post">
                           <input type="hidden" name="intent" value="delete-chatbot" />
                           <input type="hidden" name="chatbotId" value={b.id} />
-                          <SubmitButton
+                          <IntentSubmit
                             intent="delete-chatbot"
-                            extra={{ name: "chatbotId", value: b.id }}
+                            match={{ name: "chatbotId", value: b.id }}
                             busyLabel="Deleting…"
                             variant="danger"
                             className="w-full sm:w-auto"
                           >
                             Delete chatbot
-                          </SubmitButton>
+                          </IntentSubmit>
                         </Form>
                       </ConfirmDialog>
                     ) : null}
@@ -346,9 +318,9 @@ export default function OrganisationHome() {
                 error={orgFailed ? result?.fieldErrors.name : undefined}
                 required
               />
-              <SubmitButton intent="rename-org" busyLabel="Saving…" variant="secondary" className="sm:mt-7">
+              <IntentSubmit intent="rename-org" busyLabel="Saving…" variant="secondary" className="sm:mt-7">
                 Rename
-              </SubmitButton>
+              </IntentSubmit>
             </Form>
           </CardBody>
         </Card>
@@ -371,9 +343,9 @@ export default function OrganisationHome() {
             >
               <Form method="post">
                 <input type="hidden" name="intent" value="leave-org" />
-                <SubmitButton intent="leave-org" busyLabel="Leaving…" variant="danger" className="w-full sm:w-auto">
+                <IntentSubmit intent="leave-org" busyLabel="Leaving…" variant="danger" className="w-full sm:w-auto">
                   Leave
-                </SubmitButton>
+                </IntentSubmit>
               </Form>
             </ConfirmDialog>
           }

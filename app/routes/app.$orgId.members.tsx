@@ -1,11 +1,10 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import type { ComponentProps } from "react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import {
   Alert,
   Badge,
-  Button,
+  IntentSubmit,
   Card,
   CardBody,
   CardHeader,
@@ -24,7 +23,7 @@ import {
 import { forbidden, requireOrg } from "~/.server/auth/guards";
 import { inviteMember, listPendingInvitations, resendInvitation, revokeInvitation } from "~/.server/orgs/invitations";
 import { changeRole, leaveOrganisation, listMembers, removeMember, transferOwnership } from "~/.server/orgs/members";
-import { parseForm, type FieldErrors } from "~/lib/forms";
+import { parseForm, type FormReply } from "~/lib/forms";
 import { assignableRoles, ROLE_DESCRIPTIONS, ROLE_LABELS, type Role } from "~/lib/permissions";
 import {
   changeRoleSchema,
@@ -46,15 +45,8 @@ const actionSchema = z.discriminatedUnion("intent", [
   leaveOrgSchema,
 ]);
 
-type ActionData = {
-  intent: string | null;
-  tone: "success" | "warning" | "error" | null;
-  message: string | null;
-  fieldErrors: FieldErrors;
-  values: Record<string, string>;
-  /** Id of the invitation just sent, so the invite form can start empty again. */
-  invitationId: string | null;
-};
+/** `invitationId`: the invitation just sent, so the invite form can start empty again. */
+type ActionData = FormReply<{ invitationId: string | null }>;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Members · ${data.org.name} · Parley` : "Parley" }];
 
@@ -136,23 +128,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 const dateTimeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
-function SubmitButton({
-  intent,
-  id,
-  busyLabel,
-  children,
-  ...props
-}: ComponentProps<typeof Button> & { intent: string; id?: string; busyLabel: string }) {
-  const navigation = useNavigation();
-  const fd = navigation.formData;
-  const busy =
-    navigation.state !== "idle" && fd?.get("intent") === intent && (!id || fd.get("userId") === id || fd.get("invitationId") === id);
-  return (
-    <Button type="submit" disabled={busy} {...props}>
-      {busy ? busyLabel : children}
-    </Button>
-  );
-}
 
 function InviteForm({ role, result }: { role: Role; result: ActionData | undefined }) {
   const roles = assignableRoles(role);
@@ -187,9 +162,9 @@ function InviteForm({ role, result }: { role: Role; result: ActionData | undefin
         ))}
       </dl>
       <div className="flex justify-end">
-        <SubmitButton intent="invite" busyLabel="Sending…">
+        <IntentSubmit intent="invite" busyLabel="Sending…">
           Send invitation
-        </SubmitButton>
+        </IntentSubmit>
       </div>
     </Form>
   );
@@ -258,9 +233,9 @@ export default function Members() {
                             className="h-8 w-32"
                             options={roles.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
                           />
-                          <SubmitButton intent="change-role" id={m.userId} busyLabel="Saving…" variant="secondary" size="sm">
+                          <IntentSubmit intent="change-role" match={{ name: "userId", value: m.userId }} busyLabel="Saving…" variant="secondary" size="sm">
                             Change<span className="sr-only"> role of {m.name}</span>
-                          </SubmitButton>
+                          </IntentSubmit>
                         </Form>
                       ) : (
                         <Badge tone={m.role === "owner" ? "brand" : "neutral"}>{ROLE_LABELS[m.role]}</Badge>
@@ -283,9 +258,9 @@ export default function Members() {
                           >
                             <Form method="post">
                               <input type="hidden" name="intent" value="leave-org" />
-                              <SubmitButton intent="leave-org" busyLabel="Leaving…" variant="danger" className="w-full sm:w-auto">
+                              <IntentSubmit intent="leave-org" busyLabel="Leaving…" variant="danger" className="w-full sm:w-auto">
                                 Leave organisation
-                              </SubmitButton>
+                              </IntentSubmit>
                             </Form>
                           </ConfirmDialog>
                         ) : null}
@@ -304,14 +279,14 @@ export default function Members() {
                             <Form method="post">
                               <input type="hidden" name="intent" value="transfer-ownership" />
                               <input type="hidden" name="userId" value={m.userId} />
-                              <SubmitButton
+                              <IntentSubmit
                                 intent="transfer-ownership"
-                                id={m.userId}
+                                match={{ name: "userId", value: m.userId }}
                                 busyLabel="Transferring…"
                                 className="w-full sm:w-auto"
                               >
                                 Transfer ownership
-                              </SubmitButton>
+                              </IntentSubmit>
                             </Form>
                           </ConfirmDialog>
                         ) : null}
@@ -330,15 +305,15 @@ export default function Members() {
                             <Form method="post">
                               <input type="hidden" name="intent" value="remove-member" />
                               <input type="hidden" name="userId" value={m.userId} />
-                              <SubmitButton
+                              <IntentSubmit
                                 intent="remove-member"
-                                id={m.userId}
+                                match={{ name: "userId", value: m.userId }}
                                 busyLabel="Removing…"
                                 variant="danger"
                                 className="w-full sm:w-auto"
                               >
                                 Remove member
-                              </SubmitButton>
+                              </IntentSubmit>
                             </Form>
                           </ConfirmDialog>
                         ) : null}
@@ -401,16 +376,16 @@ export default function Members() {
                             <Form method="post">
                               <input type="hidden" name="intent" value="resend-invite" />
                               <input type="hidden" name="invitationId" value={i.id} />
-                              <SubmitButton intent="resend-invite" id={i.id} busyLabel="Sending…" variant="ghost" size="sm">
+                              <IntentSubmit intent="resend-invite" match={{ name: "invitationId", value: i.id }} busyLabel="Sending…" variant="ghost" size="sm">
                                 Resend<span className="sr-only"> invitation to {i.email}</span>
-                              </SubmitButton>
+                              </IntentSubmit>
                             </Form>
                             <Form method="post">
                               <input type="hidden" name="intent" value="revoke-invite" />
                               <input type="hidden" name="invitationId" value={i.id} />
-                              <SubmitButton intent="revoke-invite" id={i.id} busyLabel="Revoking…" variant="ghost" size="sm">
+                              <IntentSubmit intent="revoke-invite" match={{ name: "invitationId", value: i.id }} busyLabel="Revoking…" variant="ghost" size="sm">
                                 Revoke<span className="sr-only"> invitation to {i.email}</span>
-                              </SubmitButton>
+                              </IntentSubmit>
                             </Form>
                           </div>
                         ) : (

@@ -19,7 +19,7 @@ describe("form validation", () => {
       await p.getByText("Use at least 8 characters.").waitFor();
       expect(await p.getByLabel("Name").inputValue()).toBe("Frances Form");
       expect(await p.getByLabel("Work email").inputValue()).toBe(email);
-      expect(await p.getByLabel("Password").getAttribute("aria-invalid")).toBe("true");
+      await p.locator('input[name="password"][aria-invalid="true"]').waitFor();
 
       await p.getByLabel("Password").fill("password123");
       await submitAndWait(p, "Create account");
@@ -39,7 +39,7 @@ describe("form validation", () => {
       await p.getByLabel("Organisation name").fill("   ");
       await submitAndWait(p, "Create organisation");
       expect(new URL(p.url()).pathname).toBe("/app");
-      expect(await p.locator('[aria-invalid="true"]').count()).toBeGreaterThan(0);
+      await p.locator('input[aria-invalid="true"]').first().waitFor();
 
       await p.getByLabel("Organisation name").fill("Forms Ltd");
       await submitAndWait(p, "Create organisation", /\/app\/org_/);
@@ -48,7 +48,8 @@ describe("form validation", () => {
       // A blank chatbot name is refused at the field.
       await p.getByLabel("Chatbot name").fill("   ");
       await submitAndWait(p, "Create chatbot");
-      expect(await p.getByLabel("Chatbot name").getAttribute("aria-invalid")).toBe("true");
+      // Wait for the re-rendered form (a submit before hydration reloads the whole document).
+      await p.locator('#new-chatbot-name[aria-invalid="true"]').waitFor();
       expect(await p.getByRole("navigation", { name: "Chatbots" }).count()).toBe(0); // nothing saved
 
       // An invalid invitation email keeps the typed value.

@@ -8,3 +8,4 @@ export * from "./field";
 export * from "./menu";
 export * from "./page-header";
 export * from "./table";
+export * from "./intent-submit";
