@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { answerMessage } from "~/.server/chat/answer";
+import { answerMessage, PASSAGES_K } from "~/.server/chat/answer";
 import { getOrCreateConversation } from "~/.server/chat/conversations";
 import type { AppContext } from "~/.server/context";
 import { createDb } from "~/.server/db/client";
@@ -9,6 +9,7 @@ import { chunkDocument } from "~/.server/kb/chunking";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
 import { createSiteSource } from "~/.server/kb/sources";
 import { countChatbotChunks, indexChunks } from "~/.server/retrieval/indexing";
+import { retrieve } from "~/.server/retrieval/search";
 import type { ChunkInput } from "~/.server/retrieval/types";
 
 // Chat latency and ingestion-throughput benchmark (see bench/README.md). Run with
@@ -243,6 +244,13 @@ it("chat latency and ingestion throughput", async () => {
       if (r.error) errors++;
       kinds[r.kind ?? "none"] = (kinds[r.kind ?? "none"] ?? 0) + 1;
     }
+    // Breakdown: the retrieval step alone (same call answerMessage makes), per question.
+    const retrieveMs: number[] = [];
+    for (const q of questions) {
+      const t = performance.now();
+      await retrieve(ctx, ref, q.question, { k: PASSAGES_K });
+      retrieveMs.push(performance.now() - t);
+    }
     const row = {
       chunks: size,
       replicaRounds: round + (inRound > 0 ? 1 : 0),
@@ -251,6 +259,7 @@ it("chat latency and ingestion throughput", async () => {
       warmup: warmups.length,
       firstByteMs: summary(first),
       fullAnswerMs: summary(full),
+      retrieveOnlyMs: summary(retrieveMs),
       meanAnswerChars: chars / questions.length,
       kinds,
       errors,
