@@ -158,23 +158,35 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
         )
         .bind(t.wTitle, t.wHeading, t.wText, t.wUrl, match, ref.chatbotId, ref.orgId, t.ftsLimit),
     );
-    for (const q of qTerms) statements.push(d1.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?").bind(ftsMatch(ref.chatbotId, [q.word])));
   }
-  statements.push(d1.prepare("SELECT count(*) AS n FROM chunks WHERE chatbot_id = ? AND org_id = ?").bind(ref.chatbotId, ref.orgId));
+  // Document frequencies are statistics: a minute-old count ranks just as well, so counts are
+  // memoised per isolate and only unknown terms (and a stale total) cost a query.
+  const now = Date.now();
+  const dfKey = (w: string) => `${ref.chatbotId}\u0000${w}`;
+  const unknown = match ? qTerms.filter((q) => !freshStat(dfKey(q.word), now)) : [];
+  for (const q of unknown) statements.push(d1.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?").bind(ftsMatch(ref.chatbotId, [q.word])));
+  const totalKey = `${ref.chatbotId}\u0000`;
+  const needTotal = !freshStat(totalKey, now);
+  if (needTotal) statements.push(d1.prepare("SELECT count(*) AS n FROM chunks WHERE chatbot_id = ? AND org_id = ?").bind(ref.chatbotId, ref.orgId));
 
   const model = t.vector === "off" ? null : (opts.embeddingModel ?? getEmbeddingModel(ctx.env));
   const vectorSearch = () => embedTexts(model!, [query]).then(([v]) => createVectorStore(ctx.env, ctx.db).query(ref.chatbotId, v, t.vectorTopK));
   const localModel = model?.modelId === LOCAL_EMBEDDING_MODEL_ID;
   const eager = model !== null && (t.vector !== "auto" || !localModel);
-  const [batch, eagerHits] = await Promise.all([d1.batch(statements), eager ? vectorSearch() : Promise.resolve(null)]);
+  const [batch, eagerHits] = await Promise.all([statements.length ? d1.batch(statements) : Promise.resolve([]), eager ? vectorSearch() : Promise.resolve(null)]);
   let vectorHits = eagerHits ?? [];
   let mode: "off" | "rrf" | "weighted" = t.vector === "auto" ? "weighted" : t.vector;
 
   const ftsRows = match ? (batch[0].results as (Row & { score: number })[]) : [];
   if (!eager && model && ftsRows.length < k) vectorHits = await vectorSearch(); // auto + local model: fallback only
   if (vectorHits.length === 0) mode = "off";
-  const dfs = match ? batch.slice(1, 1 + qTerms.length).map((r) => (r.results[0] as { n: number }).n) : [];
-  const total = (batch[batch.length - 1].results[0] as { n: number }).n;
+  const countAt = (i: number) => (batch[i].results[0] as { n: number }).n;
+  unknown.forEach((q, i) => rememberStat(dfKey(q.word), countAt((match ? 1 : 0) + i), now));
+  // An empty chatbot is never remembered as empty: knowledge added a second later must count.
+  const counted = needTotal ? countAt(batch.length - 1) : undefined;
+  if (counted) rememberStat(totalKey, counted, now);
+  const dfs = qTerms.map((q) => freshStat(dfKey(q.word), now) ?? 0);
+  const total = Math.max(counted ?? freshStat(totalKey, now) ?? 0, ftsRows.length);
   if (total === 0) return { passages: [], answerable: false };
   const idf = new Map<string, number>();
   qTerms.forEach((q, i) => idf.set(q.stem, Math.log(1 + (total - dfs[i] + 0.5) / (dfs[i] + 0.5))));
@@ -223,19 +235,19 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   for (const c of list) {
     const cov = weightOf(c.termSet);
     coverageOf.set(c.id, cov);
+    const f = chunkFeatures(c);
     let best = 0;
     if (t.sentence > 0 && idf.size > 1) {
-      for (const s of c.text.split(SENTENCE_SPLIT)) {
-        if (s.length < 8) continue;
-        const w = weightOf(new Set(terms(s)));
+      for (const set of f.sentences) {
+        const w = weightOf(set);
         if (w > best) best = w;
       }
     }
     let phrase = 0;
     if (t.phrase > 0) for (const [b, w] of qBigrams) if (c.bigrams.has(b)) phrase += w;
     let hashed = 0;
-    if (qVec && t.hashedText > 0) hashed += t.hashedText * dot(qVec, hashEmbed(`${c.title}\n${c.heading ?? ""}\n${c.text}`));
-    if (qVec && t.hashedTopic > 0) hashed += t.hashedTopic * dot(qVec, hashEmbed(`${c.title} ${c.heading ?? ""} ${urlWords(c.url)}`));
+    if (qVec && t.hashedText > 0) hashed += t.hashedText * dot(qVec, f.textVec);
+    if (qVec && t.hashedTopic > 0) hashed += t.hashedTopic * dot(qVec, f.topicVec);
     c.score = c.bm25 / maxBm25 + t.coverage * cov + t.sentence * best + (t.phrase * phrase) / bigramSum + hashed;
   }
   if (mode !== "off") {
@@ -339,6 +351,46 @@ function nearDuplicate(a: Set<string>, b: Set<string>): boolean {
   let inter = 0;
   for (const x of small) if (large.has(x)) inter++;
   return inter / (a.size + b.size - inter) >= 0.9;
+}
+
+const STAT_TTL_MS = 60_000;
+const STAT_CACHE_MAX = 20_000;
+const statCache = new Map<string, { n: number; at: number }>();
+function freshStat(key: string, now: number): number | undefined {
+  const hit = statCache.get(key);
+  return hit && now - hit.at < STAT_TTL_MS ? hit.n : undefined;
+}
+function rememberStat(key: string, n: number, now: number) {
+  statCache.delete(key);
+  statCache.set(key, { n, at: now });
+  if (statCache.size > STAT_CACHE_MAX) statCache.delete(statCache.keys().next().value!);
+}
+
+// Re-ranking features of a chunk (hashed vectors, per-sentence term sets) cost most of a query's
+// CPU. Chunk rows are immutable — a re-sync writes new rows, and AUTOINCREMENT ids are never
+// reused — so they are memoised per isolate by chunk id, least recently used out (~10 KB each).
+type ChunkFeatures = { textVec: Float32Array; topicVec: Float32Array; sentences: Set<string>[] };
+const FEATURE_CACHE_MAX = 3000;
+const featureCache = new Map<number, ChunkFeatures>();
+
+function chunkFeatures(c: { id: number; title: string; heading: string | null; url: string | null; text: string }): ChunkFeatures {
+  const hit = featureCache.get(c.id);
+  if (hit) {
+    featureCache.delete(c.id);
+    featureCache.set(c.id, hit);
+    return hit;
+  }
+  const f: ChunkFeatures = {
+    textVec: hashEmbed(`${c.title}\n${c.heading ?? ""}\n${c.text}`),
+    topicVec: hashEmbed(`${c.title} ${c.heading ?? ""} ${urlWords(c.url)}`),
+    sentences: c.text
+      .split(SENTENCE_SPLIT)
+      .filter((s) => s.length >= 8)
+      .map((s) => new Set(terms(s))),
+  };
+  featureCache.set(c.id, f);
+  if (featureCache.size > FEATURE_CACHE_MAX) featureCache.delete(featureCache.keys().next().value!);
+  return f;
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
