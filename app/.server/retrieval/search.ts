@@ -368,16 +368,19 @@ function rememberStat(key: string, n: number, now: number) {
 
 // Re-ranking features of a chunk (hashed vectors, per-sentence term sets) cost most of a query's
 // CPU. Chunk rows are immutable — a re-sync writes new rows, and AUTOINCREMENT ids are never
-// reused — so they are memoised per isolate by chunk id, least recently used out (~10 KB each).
+// reused — so they are memoised per isolate, least recently used out (~10 KB each). The key also
+// carries the title and text length, so a database recreated under a live isolate (local runs,
+// tests) cannot serve another chunk's features.
 type ChunkFeatures = { textVec: Float32Array; topicVec: Float32Array; sentences: Set<string>[] };
 const FEATURE_CACHE_MAX = 3000;
-const featureCache = new Map<number, ChunkFeatures>();
+const featureCache = new Map<string, ChunkFeatures>();
 
 function chunkFeatures(c: { id: number; title: string; heading: string | null; url: string | null; text: string }): ChunkFeatures {
-  const hit = featureCache.get(c.id);
+  const key = `${c.id}:${c.text.length}:${c.title}`;
+  const hit = featureCache.get(key);
   if (hit) {
-    featureCache.delete(c.id);
-    featureCache.set(c.id, hit);
+    featureCache.delete(key);
+    featureCache.set(key, hit);
     return hit;
   }
   const f: ChunkFeatures = {
@@ -388,7 +391,7 @@ function chunkFeatures(c: { id: number; title: string; heading: string | null; u
       .filter((s) => s.length >= 8)
       .map((s) => new Set(terms(s))),
   };
-  featureCache.set(c.id, f);
+  featureCache.set(key, f);
   if (featureCache.size > FEATURE_CACHE_MAX) featureCache.delete(featureCache.keys().next().value!);
   return f;
 }
