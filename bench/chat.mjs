@@ -7,16 +7,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { corpus, evalFile, ROOT } from "./cli.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
-const corpus = path.resolve(ROOT, arg("--corpus", "../shared/bench/anthropic-docs/corpus.json"));
-const evalFile = path.resolve(ROOT, arg("--eval", "../shared/bench/anthropic-docs/eval.json"));
 const GOALS = { 10000: 50, 100000: 150 }; // p95 first byte, ms
 
 const started = Date.now();
