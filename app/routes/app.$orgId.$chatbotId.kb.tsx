@@ -11,6 +11,7 @@ import {
   ConfirmDialog,
   EmptyState,
   Field,
+  IntentForm,
   IntentSubmit,
   Input,
   PageHeader,
@@ -397,22 +398,10 @@ function SourceRow({ source }: { source: SourceSummary }) {
       <TD>
         <div className="flex flex-wrap justify-end gap-2">
           {source.status === "failed" ? (
-            <Form method="post">
-              <input type="hidden" name="intent" value="retry" />
-              <input type="hidden" name="sourceId" value={source.id} />
-              <IntentSubmit intent="retry" match={{ name: "sourceId", value: source.id }} size="sm" variant="secondary" busyLabel="Retrying…">
-                Retry
-              </IntentSubmit>
-            </Form>
+            <IntentForm intent="retry" field={{ name: "sourceId", value: source.id }} size="sm" variant="secondary" busyLabel="Retrying…">Retry</IntentForm>
           ) : null}
           {source.status === "ready" && (source.type === "url" || source.type === "site") ? (
-            <Form method="post">
-              <input type="hidden" name="intent" value="resync" />
-              <input type="hidden" name="sourceId" value={source.id} />
-              <IntentSubmit intent="resync" match={{ name: "sourceId", value: source.id }} size="sm" variant="ghost" busyLabel="Syncing…">
-                Sync now
-              </IntentSubmit>
-            </Form>
+            <IntentForm intent="resync" field={{ name: "sourceId", value: source.id }} size="sm" variant="ghost" busyLabel="Syncing…">Sync now</IntentForm>
           ) : null}
           <ConfirmDialog
             trigger="Delete"
@@ -421,13 +410,7 @@ function SourceRow({ source }: { source: SourceSummary }) {
             title={`Delete “${source.title}”?`}
             description="The bot stops answering from it at once. Its text, chunks and any uploaded file are removed; this cannot be undone."
           >
-            <Form method="post">
-              <input type="hidden" name="intent" value="delete-source" />
-              <input type="hidden" name="sourceId" value={source.id} />
-              <IntentSubmit intent="delete-source" match={{ name: "sourceId", value: source.id }} variant="danger" busyLabel="Deleting…">
-                Delete source
-              </IntentSubmit>
-            </Form>
+            <IntentForm intent="delete-source" field={{ name: "sourceId", value: source.id }} variant="danger" busyLabel="Deleting…">Delete source</IntentForm>
           </ConfirmDialog>
         </div>
       </TD>

@@ -4,6 +4,7 @@ import { z } from "zod";
 import {
   Alert,
   Badge,
+  IntentForm,
   IntentSubmit,
   ButtonLink,
   buttonClasses,
@@ -269,19 +270,7 @@ export default function OrganisationHome() {
                         title={`Delete “${b.name}”?`}
                         description={`This permanently deletes the chatbot “${b.name}” with its knowledge, conversations, leads and settings. Websites that embed it will stop showing it. This cannot be undone.`}
                       >
-                        <Form method="post">
-                          <input type="hidden" name="intent" value="delete-chatbot" />
-                          <input type="hidden" name="chatbotId" value={b.id} />
-                          <IntentSubmit
-                            intent="delete-chatbot"
-                            match={{ name: "chatbotId", value: b.id }}
-                            busyLabel="Deleting…"
-                            variant="danger"
-                            className="w-full sm:w-auto"
-                          >
-                            Delete chatbot
-                          </IntentSubmit>
-                        </Form>
+                        <IntentForm intent="delete-chatbot" field={{ name: "chatbotId", value: b.id }} busyLabel="Deleting…" variant="danger" className="w-full sm:w-auto">Delete chatbot</IntentForm>
                       </ConfirmDialog>
                     ) : null}
                   </div>

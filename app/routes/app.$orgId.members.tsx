@@ -4,6 +4,7 @@ import { z } from "zod";
 import {
   Alert,
   Badge,
+  IntentForm,
   IntentSubmit,
   Card,
   CardBody,
@@ -276,18 +277,7 @@ export default function Members() {
                             title={`Transfer ownership to ${m.name}?`}
                             description={`${m.name} becomes an owner of ${org.name} and you become an admin: you keep managing members and chatbots, but no longer billing, ownership or deleting the organisation.`}
                           >
-                            <Form method="post">
-                              <input type="hidden" name="intent" value="transfer-ownership" />
-                              <input type="hidden" name="userId" value={m.userId} />
-                              <IntentSubmit
-                                intent="transfer-ownership"
-                                match={{ name: "userId", value: m.userId }}
-                                busyLabel="Transferring…"
-                                className="w-full sm:w-auto"
-                              >
-                                Transfer ownership
-                              </IntentSubmit>
-                            </Form>
+                            <IntentForm intent="transfer-ownership" field={{ name: "userId", value: m.userId }} busyLabel="Transferring…" className="w-full sm:w-auto">Transfer ownership</IntentForm>
                           </ConfirmDialog>
                         ) : null}
                         {editable ? (
@@ -302,19 +292,7 @@ export default function Members() {
                             title={`Remove ${m.name}?`}
                             description={`${m.name} (${m.email}) loses access to ${org.name} and its chatbots at once. Their account stays, and you can invite them again later.`}
                           >
-                            <Form method="post">
-                              <input type="hidden" name="intent" value="remove-member" />
-                              <input type="hidden" name="userId" value={m.userId} />
-                              <IntentSubmit
-                                intent="remove-member"
-                                match={{ name: "userId", value: m.userId }}
-                                busyLabel="Removing…"
-                                variant="danger"
-                                className="w-full sm:w-auto"
-                              >
-                                Remove member
-                              </IntentSubmit>
-                            </Form>
+                            <IntentForm intent="remove-member" field={{ name: "userId", value: m.userId }} busyLabel="Removing…" variant="danger" className="w-full sm:w-auto">Remove member</IntentForm>
                           </ConfirmDialog>
                         ) : null}
                       </div>
@@ -373,20 +351,8 @@ export default function Members() {
                       <TD>
                         {manageable ? (
                           <div className="flex flex-wrap justify-end gap-2">
-                            <Form method="post">
-                              <input type="hidden" name="intent" value="resend-invite" />
-                              <input type="hidden" name="invitationId" value={i.id} />
-                              <IntentSubmit intent="resend-invite" match={{ name: "invitationId", value: i.id }} busyLabel="Sending…" variant="ghost" size="sm">
-                                Resend<span className="sr-only"> invitation to {i.email}</span>
-                              </IntentSubmit>
-                            </Form>
-                            <Form method="post">
-                              <input type="hidden" name="intent" value="revoke-invite" />
-                              <input type="hidden" name="invitationId" value={i.id} />
-                              <IntentSubmit intent="revoke-invite" match={{ name: "invitationId", value: i.id }} busyLabel="Revoking…" variant="ghost" size="sm">
-                                Revoke<span className="sr-only"> invitation to {i.email}</span>
-                              </IntentSubmit>
-                            </Form>
+                            <IntentForm intent="resend-invite" field={{ name: "invitationId", value: i.id }} busyLabel="Sending…" variant="ghost" size="sm">Resend<span className="sr-only"> invitation to {i.email}</span></IntentForm>
+                            <IntentForm intent="revoke-invite" field={{ name: "invitationId", value: i.id }} busyLabel="Revoking…" variant="ghost" size="sm">Revoke<span className="sr-only"> invitation to {i.email}</span></IntentForm>
                           </div>
                         ) : (
                           <p className="text-right text-xs text-zinc-500 dark:text-zinc-400">Only an owner can manage this invitation.</p>

@@ -1,4 +1,4 @@
-import { useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Button, type ButtonProps } from "./button";
 
@@ -21,5 +21,27 @@ export function IntentSubmit({ intent, match, busyLabel, children, ...props }: B
     <Button type="submit" disabled={busy} {...props}>
       {busy ? busyLabel : children}
     </Button>
+  );
+}
+
+/**
+ * A one-button POST form for a row action (remove this member, retry this source…): the intent,
+ * the row's id field and a submit button that shows `busyLabel` while this row is submitting.
+ */
+export function IntentForm({
+  intent,
+  field,
+  busyLabel,
+  children,
+  ...props
+}: ButtonProps & { intent: string; field: Match; busyLabel: ReactNode }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name={field.name} value={field.value} />
+      <IntentSubmit intent={intent} match={field} busyLabel={busyLabel} {...props}>
+        {children}
+      </IntentSubmit>
+    </Form>
   );
 }
