@@ -20,6 +20,8 @@ export interface Env {
   /** Chat model name on the OPENAI_BASE_URL server (Ollama, vLLM, LM Studio…); offered as the "compat" model. */
   OPENAI_COMPAT_MODEL?: string;
   OPENAI_EMBEDDING_MODEL?: string;
+  /** 32 random bytes, base64: encrypts secrets stored in D1 (app/.server/crypto/secret-box.ts). Required in production. */
+  SECRETS_KEY?: string;
 }
 
 export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT !== "production";

@@ -112,6 +112,8 @@ export const chatbots = sqliteTable(
     // One JSON document per settings section (general, ui, access, notifications, voice…);
     // each section is validated by its own zod schema in app/lib.
     settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+    /** Identity-verification secret, encrypted at rest (app/.server/crypto/secret-box.ts); null until generated. */
+    identitySecret: text("identity_secret"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull().default(sql`(unixepoch() * 1000)`),
   },
@@ -278,4 +280,81 @@ export const usageCounters = sqliteTable(
     replies: integer("replies").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.period] })],
+);
+
+// ——— Widget, leads and the public API ———
+
+/** REST API keys, one chatbot each. The key is shown once; only its SHA-256 and a prefix are kept. */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The first characters of the key ("pk_live_ab12…"), to recognise it in the list. */
+    prefix: text("prefix").notNull(),
+    keyHash: text("key_hash").notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_hash_unique").on(t.keyHash), index("api_keys_chatbot_idx").on(t.chatbotId)],
+);
+
+export const LEAD_STATUSES = ["new", "contacted", "qualified", "won", "lost"] as const;
+
+export const leads = sqliteTable(
+  "leads",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    visitorId: text("visitor_id"),
+    name: text("name"),
+    email: text("email"),
+    phone: text("phone"),
+    custom: text("custom", { mode: "json" }).$type<Record<string, string>>().notNull().default({}),
+    status: text("status", { enum: LEAD_STATUSES }).notNull().default("new"),
+    notes: text("notes"),
+    /** widget | api | … — where the lead was captured. */
+    source: text("source").notNull().default("widget"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull().default(sql`(unixepoch() * 1000)`),
+  },
+  (t) => [index("leads_chatbot_idx").on(t.chatbotId, t.createdAt)],
+);
+
+export const BUG_REPORT_STATUSES = ["open", "fixed", "dismissed"] as const;
+
+export const bugReports = sqliteTable(
+  "bug_reports",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    messageId: text("message_id").references(() => messages.id, { onDelete: "set null" }),
+    /** visitor | member */
+    reporter: text("reporter").notNull().default("visitor"),
+    visitorId: text("visitor_id"),
+    comment: text("comment").notNull(),
+    status: text("status", { enum: BUG_REPORT_STATUSES }).notNull().default("open"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("bug_reports_chatbot_idx").on(t.chatbotId, t.createdAt)],
 );

@@ -1,0 +1,57 @@
+import { and, desc, eq, lt } from "drizzle-orm";
+import { newId } from "../auth/crypto";
+import type { AppContext } from "../context";
+import { leads } from "../db/schema";
+
+// Leads captured by the widget's lead form or the REST API. Scoped by organisation and chatbot.
+
+type Ctx = Pick<AppContext, "db">;
+type Ref = { orgId: string; chatbotId: string };
+export type Lead = typeof leads.$inferSelect;
+
+export type NewLead = {
+  conversationId?: string | null;
+  visitorId?: string | null;
+  name?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  custom?: Record<string, string>;
+  source?: "widget" | "api" | "test";
+};
+
+const blankToNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
+
+export async function createLead(ctx: Ctx, ref: Ref, input: NewLead): Promise<Lead> {
+  const now = Date.now();
+  const custom = Object.fromEntries(Object.entries(input.custom ?? {}).filter(([, v]) => v.trim()).map(([k, v]) => [k, v.trim()]));
+  return ctx.db
+    .insert(leads)
+    .values({
+      id: newId("lead_"),
+      orgId: ref.orgId,
+      chatbotId: ref.chatbotId,
+      conversationId: input.conversationId ?? null,
+      visitorId: input.visitorId ?? null,
+      name: blankToNull(input.name),
+      email: blankToNull(input.email)?.toLowerCase() ?? null,
+      phone: blankToNull(input.phone),
+      custom,
+      source: input.source ?? "widget",
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .get();
+}
+
+/** Newest first; `before` (a createdAt) pages backwards. */
+export async function listLeads(ctx: Ctx, ref: Ref, opts: { limit?: number; before?: number } = {}): Promise<Lead[]> {
+  const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
+  const where = [eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId)];
+  if (opts.before) where.push(lt(leads.createdAt, opts.before));
+  return ctx.db.select().from(leads).where(and(...where)).orderBy(desc(leads.createdAt)).limit(limit).all();
+}
+
+export async function getLead(ctx: Ctx, ref: Ref, leadId: string): Promise<Lead | null> {
+  return (await ctx.db.select().from(leads).where(and(eq(leads.id, leadId), eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId))).get()) ?? null;
+}
