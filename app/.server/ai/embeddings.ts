@@ -2,7 +2,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { embedMany } from "ai";
 import type { Env } from "../env";
-import { STOP_WORDS, stem, words } from "../retrieval/text";
+import { terms } from "../retrieval/text";
 
 /** Dimensions of every embedding Parley stores (the Vectorize index is created with 384). */
 export const EMBEDDING_DIMENSIONS = 384;
@@ -33,11 +33,14 @@ const NGRAM_WEIGHT = 0.35;
  * No network, no randomness: the same text always gives the same vector.
  */
 export function hashEmbed(text: string, dims = EMBEDDING_DIMENSIONS): Float32Array {
+  return hashEmbedTerms(terms(text), dims);
+}
+
+/** hashEmbed of a text whose content terms (retrieval/text.ts `terms`) are already known. */
+export function hashEmbedTerms(stems: readonly string[], dims = EMBEDDING_DIMENSIONS): Float32Array {
   const counts = new Map<string, number>();
   const add = (f: string) => counts.set(f, (counts.get(f) ?? 0) + 1);
-  for (const w of words(text)) {
-    if (STOP_WORDS.has(w)) continue;
-    const t = stem(w);
+  for (const t of stems) {
     add(`w:${t}`);
     const padded = `<${t}>`;
     for (let n = 3; n <= 5; n++) for (let i = 0; i + n <= padded.length; i++) add(padded.slice(i, i + n));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../kb/chunking";
 import { indexChunks } from "./indexing";
-import { ftsMatch, queryTerms, retrieve } from "./search";
+import { chooseMatchWords, ftsMatch, queryTerms, retrieve } from "./search";
 import { makeBot } from "./test-fixtures";
 
 const RETURNS = `# Returns
@@ -109,5 +109,26 @@ describe("retrieve", () => {
     expect([...ids.returns, ...ids.copy]).toContain(res.passages[0].chunkId);
     const rrf = await retrieve(bot.ctx, bot.ref, "refunds for returned items", { k: 3, tuning: { vector: "rrf" } });
     expect([...ids.returns, ...ids.copy]).toContain(rrf.passages[0].chunkId);
+  });
+});
+
+describe("chooseMatchWords", () => {
+  const words = [
+    { word: "claude", df: 5_000 },
+    { word: "prompt", df: 4_000 },
+    { word: "caching", df: 300 },
+    { word: "ttl", df: 40 },
+    { word: "absent", df: 0 },
+  ];
+  it("searches every word in a knowledge base of up to 5k chunks", () => {
+    expect(chooseMatchWords(words, 5_000).sort()).toEqual(["caching", "claude", "prompt", "ttl"]);
+  });
+  it("leaves the common words out of a large knowledge base's MATCH, rarest first", () => {
+    expect(chooseMatchWords(words, 100_000)).toEqual(["ttl", "caching", "prompt"]);
+    expect(chooseMatchWords(words.slice(0, 2), 100_000)).toEqual(["prompt", "claude"]);
+    expect(chooseMatchWords([{ word: "claude", df: 5_000 }, { word: "models", df: 5_000 }, { word: "api", df: 5_000 }], 100_000)).toEqual(["claude"]);
+  });
+  it("falls back to every word when none occurs", () => {
+    expect(chooseMatchWords([{ word: "zzz", df: 0 }], 100_000)).toEqual(["zzz"]);
   });
 });

@@ -1,5 +1,5 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
-import { LOCAL_EMBEDDING_MODEL_ID, embedTexts, getEmbeddingModel, hashEmbed } from "../ai/embeddings";
+import { LOCAL_EMBEDDING_MODEL_ID, embedTexts, getEmbeddingModel, hashEmbed, hashEmbedTerms } from "../ai/embeddings";
 import type { AppContext } from "../context";
 import { QUESTION_FILLERS, STOP_WORDS, stem, terms, words } from "./text";
 import type { ChatbotRef, Passage, RetrievalResult } from "./types";
@@ -87,9 +87,7 @@ type Row = { id: number; source_id: string; title: string; heading: string | nul
 type Candidate = Row & {
   bm25: number;
   cosine: number;
-  termSet: Set<string>;
-  topicSet: Set<string>;
-  bigrams: Set<string>;
+  f: ChunkFeatures;
   score: number;
   page: string;
 };
@@ -98,6 +96,17 @@ type Candidate = Row & {
 const FLOOR_COVERAGE = 0.34;
 const FLOOR_COSINE = 0.55;
 const MAX_QUERY_TERMS = 24;
+/** Document-frequency counts stop here (see retrieve, step 1); a word this common is never searched alone with others. */
+const DF_CAP = 5_000;
+/** Most postings the FTS MATCH may touch (see retrieve, step 2). */
+const MATCH_BUDGET = 5_000;
+/**
+ * FTS candidates to re-rank: computing a candidate's features is most of a query's CPU, so a large
+ * knowledge base (where each query meets mostly unseen chunks) re-ranks fewer.
+ */
+const LARGE_KB = 5_000;
+const LARGE_KB_FTS_LIMIT = 80;
+const ftsLimitFor = (chunkCount: number, configured: number) => (chunkCount > LARGE_KB ? Math.min(configured, LARGE_KB_FTS_LIMIT) : configured);
 
 /** Query words worth searching for: no stop words or fillers, one per stem, letters/digits only. */
 export function queryTerms(query: string): { word: string; stem: string }[] {
@@ -145,62 +154,73 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   if (qTerms.length === 0 && t.vector === "off") return { passages: [], answerable: false };
   if (qTerms.length === 0 && words(query).every((w) => STOP_WORDS.has(w) || QUESTION_FILLERS.has(w))) return { passages: [], answerable: false };
 
-  // 1. One round trip: FTS candidates, per-term document frequencies, the chatbot's chunk count.
-  const match = qTerms.length ? ftsMatch(ref.chatbotId, qTerms.map((q) => q.word)) : null;
-  const statements: D1PreparedStatement[] = [];
-  if (match) {
-    statements.push(
-      d1
-        .prepare(
-          `SELECT c.id, c.source_id, c.title, c.heading, c.url, c.text, c.position, bm25(chunks_fts, 0, ?, ?, ?, ?) AS score
-           FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
-           WHERE chunks_fts MATCH ? AND c.chatbot_id = ? AND c.org_id = ? ORDER BY score LIMIT ?`,
-        )
-        .bind(t.wTitle, t.wHeading, t.wText, t.wUrl, match, ref.chatbotId, ref.orgId, t.ftsLimit),
-    );
-  }
-  // Document frequencies are statistics: a minute-old count ranks just as well, so counts are
-  // memoised per isolate and only unknown terms (and a stale total) cost a query.
+  // 1. Term statistics: how many of the chatbot's chunks contain each query word, and how many
+  //    chunks it has. Counts are memoised per isolate (a minute-old count ranks just as well), so a
+  //    warm query skips this round trip. Counting stops at DF_CAP: past it a word is "common" and
+  //    exactness no longer matters, while an exact count would read its whole posting list.
   const now = Date.now();
   const dfKey = (w: string) => `${ref.chatbotId}\u0000${w}`;
-  const unknown = match ? qTerms.filter((q) => !freshStat(dfKey(q.word), now)) : [];
-  for (const q of unknown) statements.push(d1.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?").bind(ftsMatch(ref.chatbotId, [q.word])));
   const totalKey = `${ref.chatbotId}\u0000`;
-  const needTotal = !freshStat(totalKey, now);
-  if (needTotal) statements.push(d1.prepare("SELECT count(*) AS n FROM chunks WHERE chatbot_id = ? AND org_id = ?").bind(ref.chatbotId, ref.orgId));
-
+  const unknown = qTerms.filter((q) => freshStat(dfKey(q.word), now) === undefined);
+  const cachedTotal = freshStat(totalKey, now);
+  const statStatements: D1PreparedStatement[] = unknown.map((q) =>
+    d1.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ${DF_CAP})`).bind(ftsMatch(ref.chatbotId, [q.word])),
+  );
+  if (cachedTotal === undefined) statStatements.push(d1.prepare("SELECT count(*) AS n FROM chunks WHERE chatbot_id = ? AND org_id = ?").bind(ref.chatbotId, ref.orgId));
+  const ftsStatement = (searchWords: string[], limit: number) =>
+    d1
+      .prepare(
+        `SELECT c.id, c.source_id, c.title, c.heading, c.url, c.text, c.position, f.score
+         FROM (SELECT rowid AS id, bm25(chunks_fts, 0, ?, ?, ?, ?) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?) f
+         JOIN chunks c ON c.id = f.id
+         WHERE c.chatbot_id = ? AND c.org_id = ? ORDER BY f.score`,
+      )
+      .bind(t.wTitle, t.wHeading, t.wText, t.wUrl, ftsMatch(ref.chatbotId, searchWords), limit, ref.chatbotId, ref.orgId);
+  // A knowledge base known to be small searches every word (step 2), so the candidates and the
+  // missing counts come back in one round trip; otherwise the counts decide what is searched.
+  const oneTrip = qTerms.length > 0 && cachedTotal !== undefined && cachedTotal <= MATCH_BUDGET;
   const model = t.vector === "off" ? null : (opts.embeddingModel ?? getEmbeddingModel(ctx.env));
   const vectorSearch = () => embedTexts(model!, [query]).then(([v]) => createVectorStore(ctx.env, ctx.db).query(ref.chatbotId, v, t.vectorTopK));
   const localModel = model?.modelId === LOCAL_EMBEDDING_MODEL_ID;
   const eager = model !== null && (t.vector !== "auto" || !localModel);
-  const [batch, eagerHits] = await Promise.all([statements.length ? d1.batch(statements) : Promise.resolve([]), eager ? vectorSearch() : Promise.resolve(null)]);
+  const eagerVector = eager ? vectorSearch() : Promise.resolve(null);
+  let ftsRows: (Row & { score: number })[] = [];
+  if (oneTrip) statStatements.unshift(ftsStatement(qTerms.map((q) => q.word), ftsLimitFor(cachedTotal, t.ftsLimit)));
+  if (statStatements.length) {
+    const results = await d1.batch(statStatements);
+    if (oneTrip) ftsRows = results.shift()!.results as (Row & { score: number })[];
+    const countAt = (i: number) => (results[i].results[0] as { n: number }).n;
+    unknown.forEach((q, i) => rememberStat(dfKey(q.word), countAt(i), now));
+    // An empty chatbot is never remembered as empty: knowledge added a second later must count.
+    if (cachedTotal === undefined && countAt(results.length - 1) > 0) rememberStat(totalKey, countAt(results.length - 1), now);
+  }
+  const counted = freshStat(totalKey, now) ?? 0;
+  const rawDfs = qTerms.map((q) => freshStat(dfKey(q.word), now) ?? 0);
+  // A capped count is somewhere between the cap and the chunk count: take the geometric mean.
+  const dfs = rawDfs.map((n) => (n >= DF_CAP && counted > DF_CAP ? Math.round(Math.sqrt(DF_CAP * counted)) : n));
+
+  // 2. FTS candidates. bm25() scores every row the MATCH finds, so in a large knowledge base a few
+  //    common words would make it score tens of thousands of rows. The words go into the MATCH
+  //    rarest first while their postings fit MATCH_BUDGET; the rest still count in the
+  //    re-ranking below. Below MATCH_BUDGET chunks nothing is ever left out.
+  if (!oneTrip && qTerms.length && counted > 0) {
+    const searchWords = chooseMatchWords(qTerms.map((q, i) => ({ word: q.word, df: rawDfs[i] })), counted);
+    ftsRows = (await ftsStatement(searchWords, ftsLimitFor(counted, t.ftsLimit)).all<Row & { score: number }>()).results;
+  }
+  const eagerHits = await eagerVector;
   let vectorHits = eagerHits ?? [];
   let mode: "off" | "rrf" | "weighted" = t.vector === "auto" ? "weighted" : t.vector;
-
-  const ftsRows = match ? (batch[0].results as (Row & { score: number })[]) : [];
   if (!eager && model && ftsRows.length < k) vectorHits = await vectorSearch(); // auto + local model: fallback only
   if (vectorHits.length === 0) mode = "off";
-  const countAt = (i: number) => (batch[i].results[0] as { n: number }).n;
-  unknown.forEach((q, i) => rememberStat(dfKey(q.word), countAt((match ? 1 : 0) + i), now));
-  // An empty chatbot is never remembered as empty: knowledge added a second later must count.
-  const counted = needTotal ? countAt(batch.length - 1) : undefined;
-  if (counted) rememberStat(totalKey, counted, now);
-  const dfs = qTerms.map((q) => freshStat(dfKey(q.word), now) ?? 0);
-  const total = Math.max(counted ?? freshStat(totalKey, now) ?? 0, ftsRows.length);
+  const total = Math.max(counted, ftsRows.length);
   if (total === 0) return { passages: [], answerable: false };
   const idf = new Map<string, number>();
   qTerms.forEach((q, i) => idf.set(q.stem, Math.log(1 + (total - dfs[i] + 0.5) / (dfs[i] + 0.5))));
   const idfSum = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
 
-  // 2. Candidates: FTS hits plus vector hits that FTS missed (fetched in one query).
+  // 3. Candidates: FTS hits plus vector hits that FTS missed (fetched in one query).
   const cands = new Map<number, Candidate>();
-  const toCandidate = (r: Row, bm25: number, cosine: number): Candidate => {
-    const topic = terms(`${r.title} ${r.heading ?? ""} ${urlWords(r.url)}`);
-    const body = terms(r.text);
-    const bigrams = new Set<string>();
-    for (const seq of [terms(`${r.title} ${r.heading ?? ""}`), body]) for (let i = 1; i < seq.length; i++) bigrams.add(`${seq[i - 1]} ${seq[i]}`);
-    return { ...r, bm25, cosine, termSet: new Set([...topic, ...body]), topicSet: new Set(topic), bigrams, score: 0, page: pageOf(r.url, r.source_id) };
-  };
+  const toCandidate = (r: Row, bm25: number, cosine: number): Candidate => ({ ...r, bm25, cosine, f: chunkFeatures(r), score: 0, page: pageOf(r.url, r.source_id) });
   for (const r of ftsRows) cands.set(r.id, toCandidate(r, -r.score, 0));
   const cosineById = new Map(vectorHits.map((h) => [h.chunkId, h.score]));
   for (const [id, cos] of cosineById) {
@@ -217,7 +237,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   }
   if (cands.size === 0) return { passages: [], answerable: false };
 
-  // 3. Per-chunk score.
+  // 4. Per-chunk score.
   const list = [...cands.values()];
   const maxBm25 = Math.max(1e-9, ...list.map((c) => c.bm25));
   const weightOf = (set: Set<string>) => {
@@ -233,9 +253,9 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const qVec = t.hashedText > 0 || t.hashedTopic > 0 ? hashEmbed(query) : null;
   const coverageOf = new Map<number, number>();
   for (const c of list) {
-    const cov = weightOf(c.termSet);
+    const cov = weightOf(c.f.termSet);
     coverageOf.set(c.id, cov);
-    const f = chunkFeatures(c);
+    const f = c.f;
     let best = 0;
     if (t.sentence > 0 && idf.size > 1) {
       for (const set of f.sentences) {
@@ -244,7 +264,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       }
     }
     let phrase = 0;
-    if (t.phrase > 0) for (const [b, w] of qBigrams) if (c.bigrams.has(b)) phrase += w;
+    if (t.phrase > 0) for (const [b, w] of qBigrams) if (f.bigrams.has(b)) phrase += w;
     let hashed = 0;
     if (qVec && t.hashedText > 0) hashed += t.hashedText * dot(qVec, f.textVec);
     if (qVec && t.hashedTopic > 0) hashed += t.hashedTopic * dot(qVec, f.topicVec);
@@ -269,7 +289,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     }
   }
 
-  // 4. Page prior: a section whose sibling sections (same page) also match is more likely on topic.
+  // 5. Page prior: a section whose sibling sections (same page) also match is more likely on topic.
   if (t.sibling > 0) {
     const bestByPage = new Map<string, number[]>();
     for (const c of list) {
@@ -283,7 +303,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     }
   }
 
-  // 4b. Source evidence: a second matching chunk of the same source adds a little.
+  // 5b. Source evidence: a second matching chunk of the same source adds a little.
   if (t.sourceSecond > 0) {
     const bySource = new Map<string, number[]>();
     for (const c of list) (bySource.get(c.source_id) ?? bySource.set(c.source_id, []).get(c.source_id)!).push(c.score);
@@ -292,10 +312,10 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     for (const c of list) c.score += bonus.get(c.source_id) ?? 0;
   }
 
-  // 5. Relevance floor.
+  // 6. Relevance floor.
   const answerable = list.some((c) => (c.bm25 > 0 && coverageOf.get(c.id)! >= FLOOR_COVERAGE) || c.cosine >= FLOOR_COSINE);
 
-  // 6. Greedy selection: score + novelty of query terms not yet covered; distinct sources first;
+  // 7. Greedy selection: score + novelty of query terms not yet covered; distinct sources first;
   //    near-identical chunks (same words) are dropped.
   list.sort((a, b) => b.score - a.score || a.id - b.id);
   const pool = list.slice(0, Math.max(k * 8, 40));
@@ -312,7 +332,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       const n = perSource.get(c.source_id) ?? 0;
       if (n >= maxPerSource) continue;
       let gain = 0;
-      const about = t.noveltyOn === "topic" ? c.topicSet : c.termSet;
+      const about = t.noveltyOn === "topic" ? c.f.topicSet : c.f.termSet;
       if (t.novelty > 0) for (const [s, v] of idf) if (about.has(s) && !covered.has(s)) gain += v;
       // A second chunk from an already picked source must beat fresh sources clearly.
       const value = c.score / maxScore + (t.novelty * gain) / idfSum - (n > 0 ? 0.25 : 0) + t.samePage * (perPage.get(c.page) ?? 0);
@@ -323,11 +343,11 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     }
     if (!best) break;
     remaining.delete(best);
-    if (picked.some((p) => nearDuplicate(p.termSet, best!.termSet))) continue;
+    if (picked.some((p) => nearDuplicate(p.f.termSet, best!.f.termSet))) continue;
     picked.push(best);
     perSource.set(best.source_id, (perSource.get(best.source_id) ?? 0) + 1);
     perPage.set(best.page, (perPage.get(best.page) ?? 0) + 1);
-    const about = t.noveltyOn === "topic" ? best.topicSet : best.termSet;
+    const about = t.noveltyOn === "topic" ? best.f.topicSet : best.f.termSet;
     for (const s of idf.keys()) if (about.has(s)) covered.add(s);
   }
 
@@ -341,6 +361,24 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     score: Math.round((c.score / maxScore) * 1e4) / 1e4,
   }));
   return { passages, answerable: answerable && passages.length > 0 };
+}
+
+/**
+ * The query words that go into the FTS MATCH (retrieve, step 2): all of them in a knowledge base of
+ * at most MATCH_BUDGET chunks; in a larger one the rarest first while their document frequencies
+ * add up to MATCH_BUDGET (at least two words, or one when even the rarest is common).
+ */
+export function chooseMatchWords(candidates: { word: string; df: number }[], chunkCount: number): string[] {
+  const order = candidates.filter((x) => x.df > 0).sort((a, b) => a.df - b.df || b.word.length - a.word.length);
+  const out: string[] = [];
+  let postings = 0;
+  const atLeast = order.length && order[0].df >= DF_CAP ? 1 : 2;
+  for (const x of order) {
+    if (chunkCount > MATCH_BUDGET && postings + x.df > MATCH_BUDGET && out.length >= atLeast) break;
+    out.push(x.word);
+    postings += x.df;
+  }
+  return out.length ? out : candidates.map((x) => x.word);
 }
 
 /** Jaccard similarity of term sets ≥ 0.9: the same text twice (re-crawled page, pasted twice). */
@@ -371,7 +409,17 @@ function rememberStat(key: string, n: number, now: number) {
 // reused — so they are memoised per isolate, least recently used out (~10 KB each). The key also
 // carries the title and text length, so a database recreated under a live isolate (local runs,
 // tests) cannot serve another chunk's features.
-type ChunkFeatures = { textVec: Float32Array; topicVec: Float32Array; sentences: Set<string>[] };
+type ChunkFeatures = {
+  textVec: Float32Array;
+  topicVec: Float32Array;
+  /** Content terms of each sentence of ≥ 8 characters. */
+  sentences: Set<string>[];
+  /** Terms of title, heading, URL slug and text; of title, heading and URL slug only. */
+  termSet: Set<string>;
+  topicSet: Set<string>;
+  /** Adjacent term pairs of the title+heading and of the text. */
+  bigrams: Set<string>;
+};
 const FEATURE_CACHE_MAX = 3000;
 const featureCache = new Map<string, ChunkFeatures>();
 
@@ -383,13 +431,26 @@ function chunkFeatures(c: { id: number; title: string; heading: string | null; u
     featureCache.set(key, hit);
     return hit;
   }
+  // One pass of tokenising and stemming over the text serves every feature: sentence splits fall
+  // on whitespace, so the sentences' terms concatenated are the text's terms.
+  const heading = terms(`${c.title} ${c.heading ?? ""}`);
+  const topic = [...heading, ...terms(urlWords(c.url))];
+  const body: string[] = [];
+  const sentences: Set<string>[] = [];
+  for (const s of c.text.split(SENTENCE_SPLIT)) {
+    const ts = terms(s);
+    for (const x of ts) body.push(x);
+    if (s.length >= 8) sentences.push(new Set(ts));
+  }
+  const bigrams = new Set<string>();
+  for (const seq of [heading, body]) for (let i = 1; i < seq.length; i++) bigrams.add(`${seq[i - 1]} ${seq[i]}`);
   const f: ChunkFeatures = {
-    textVec: hashEmbed(`${c.title}\n${c.heading ?? ""}\n${c.text}`),
-    topicVec: hashEmbed(`${c.title} ${c.heading ?? ""} ${urlWords(c.url)}`),
-    sentences: c.text
-      .split(SENTENCE_SPLIT)
-      .filter((s) => s.length >= 8)
-      .map((s) => new Set(terms(s))),
+    textVec: hashEmbedTerms([...heading, ...body]),
+    topicVec: hashEmbedTerms(topic),
+    sentences,
+    termSet: new Set([...topic, ...body]),
+    topicSet: new Set(topic),
+    bigrams,
   };
   featureCache.set(key, f);
   if (featureCache.size > FEATURE_CACHE_MAX) featureCache.delete(featureCache.keys().next().value!);
