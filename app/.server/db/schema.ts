@@ -195,6 +195,8 @@ export const chunks = sqliteTable(
     heading: text("heading"),
     url: text("url"),
     text: text("text").notNull(),
+    /** Re-ranking features computed at indexing (retrieval/chunk-features.ts); null on older rows. */
+    features: text("features"),
     createdAt: createdAt(),
   },
   (t) => [index("chunks_source_idx").on(t.sourceId, t.position), index("chunks_chatbot_idx").on(t.chatbotId)],

@@ -1,13 +1,14 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { embedTexts, getEmbeddingModel } from "../ai/embeddings";
 import type { AppContext } from "../context";
+import { serializeChunkFeatures } from "./chunk-features";
 import type { ChatbotRef, ChunkInput } from "./types";
 import { createVectorStore } from "./vector-store";
 
 export type IndexContext = Pick<AppContext, "env" | "db">;
 type SourceRef = ChatbotRef & { sourceId: string };
 
-const CHUNK_COLUMNS = 8; // source_id, chatbot_id, org_id, position, title, heading, url, text
+const CHUNK_COLUMNS = 9; // source_id, chatbot_id, org_id, position, title, heading, url, text, features
 const ROWS_PER_INSERT = Math.floor(100 / CHUNK_COLUMNS); // D1: ≤ 100 bound parameters per statement
 const STATEMENTS_PER_BATCH = 20; // keeps a batch well under D1's per-request limits with ~1 KB chunks
 const EMBED_BATCH = 256;
@@ -16,8 +17,8 @@ const EMBED_BATCH = 256;
 export const embeddingText = (c: Pick<ChunkInput, "title" | "heading" | "text">) => [c.title, c.heading, c.text].filter(Boolean).join("\n");
 
 /**
- * Stores chunks of one knowledge source: rows in `chunks` (FTS follows by trigger), then their
- * embeddings in the vector store. Returns the new chunk ids in input order.
+ * Stores chunks of one knowledge source: rows in `chunks` with their re-ranking features (FTS
+ * follows by trigger), then their embeddings in the vector store. Returns the new chunk ids in input order.
  */
 export async function indexChunks(
   ctx: IndexContext,
@@ -33,9 +34,9 @@ export async function indexChunks(
     statements.push(
       d1
         .prepare(
-          `INSERT INTO chunks (source_id, chatbot_id, org_id, position, title, heading, url, text) VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} RETURNING id, position`,
+          `INSERT INTO chunks (source_id, chatbot_id, org_id, position, title, heading, url, text, features) VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} RETURNING id, position`,
         )
-        .bind(...rows.flatMap((c) => [ref.sourceId, ref.chatbotId, ref.orgId, c.position, c.title, c.heading ?? null, c.url ?? null, c.text])),
+        .bind(...rows.flatMap((c) => [ref.sourceId, ref.chatbotId, ref.orgId, c.position, c.title, c.heading ?? null, c.url ?? null, c.text, serializeChunkFeatures(c)])),
     );
   }
   const chunkIds: number[] = [];

@@ -114,8 +114,8 @@ describe("retrieve", () => {
 
 describe("chooseMatchWords", () => {
   const words = [
-    { word: "claude", df: 5_000 },
-    { word: "prompt", df: 4_000 },
+    { word: "claude", df: 20_000, common: true },
+    { word: "prompt", df: 4_000, common: true },
     { word: "caching", df: 300 },
     { word: "ttl", df: 40 },
     { word: "absent", df: 0 },
@@ -125,8 +125,9 @@ describe("chooseMatchWords", () => {
   });
   it("leaves the common words out of a large knowledge base's MATCH, rarest first", () => {
     expect(chooseMatchWords(words, 100_000)).toEqual(["ttl", "caching", "prompt"]);
-    expect(chooseMatchWords(words.slice(0, 2), 100_000)).toEqual(["prompt", "claude"]);
-    expect(chooseMatchWords([{ word: "claude", df: 5_000 }, { word: "models", df: 5_000 }, { word: "api", df: 5_000 }], 100_000)).toEqual(["claude"]);
+    expect(chooseMatchWords(words.slice(0, 2), 100_000)).toEqual(["prompt"]);
+    expect(chooseMatchWords([{ word: "caching", df: 300 }, { word: "claude", df: 20_000, common: true }], 100_000)).toEqual(["caching"]);
+    expect(chooseMatchWords([{ word: "claude", df: 20_000, common: true }, { word: "models", df: 20_000, common: true }], 100_000)).toEqual(["claude"]);
   });
   it("falls back to every word when none occurs", () => {
     expect(chooseMatchWords([{ word: "zzz", df: 0 }], 100_000)).toEqual(["zzz"]);

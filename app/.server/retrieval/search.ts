@@ -1,5 +1,6 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
-import { LOCAL_EMBEDDING_MODEL_ID, embedTexts, getEmbeddingModel, hashEmbed, hashEmbedTerms } from "../ai/embeddings";
+import { LOCAL_EMBEDDING_MODEL_ID, embedTexts, getEmbeddingModel, hashEmbed } from "../ai/embeddings";
+import { chunkFeatures, type ChunkFeatures } from "./chunk-features";
 import type { AppContext } from "../context";
 import { QUESTION_FILLERS, STOP_WORDS, stem, terms, words } from "./text";
 import type { ChatbotRef, Passage, RetrievalResult } from "./types";
@@ -83,7 +84,7 @@ export type RetrieveOptions = {
 
 type Ctx = Pick<AppContext, "env" | "db">;
 
-type Row = { id: number; source_id: string; title: string; heading: string | null; url: string | null; text: string; position: number };
+type Row = { id: number; source_id: string; title: string; heading: string | null; url: string | null; text: string; position: number; features: string | null };
 type Candidate = Row & {
   bm25: number;
   cosine: number;
@@ -96,8 +97,8 @@ type Candidate = Row & {
 const FLOOR_COVERAGE = 0.34;
 const FLOOR_COSINE = 0.55;
 const MAX_QUERY_TERMS = 24;
-/** Document-frequency counts stop here (see retrieve, step 1); a word this common is never searched alone with others. */
-const DF_CAP = 5_000;
+/** Document-frequency counts stop here (see retrieve, step 1): past it a word is "common". */
+const DF_CAP = 1_000;
 /** Most postings the FTS MATCH may touch (see retrieve, step 2). */
 const MATCH_BUDGET = 5_000;
 /**
@@ -135,9 +136,7 @@ export function ftsMatch(chatbotId: string, words: string[]): string {
   return `chatbot_id:${ftsString(chatbotId)} AND {title heading text url}:(${words.map(ftsString).join(" OR ")})`;
 }
 
-const urlWords = (url: string | null) => (url ? url.replace(/^[a-z]+:\/\/[^/]+/i, "").replace(/[-_/#.?=&]+/g, " ") : "");
 const pageOf = (url: string | null, sourceId: string) => (url ? url.split("#")[0] : `source:${sourceId}`);
-const SENTENCE_SPLIT = /(?<=[.!?])\s+|\n+/;
 
 /**
  * Hybrid retrieval for one chatbot: BM25 over FTS5 (title/heading/text/url-slug fields), re-ranked
@@ -170,7 +169,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const ftsStatement = (searchWords: string[], limit: number) =>
     d1
       .prepare(
-        `SELECT c.id, c.source_id, c.title, c.heading, c.url, c.text, c.position, f.score
+        `SELECT c.id, c.source_id, c.title, c.heading, c.url, c.text, c.position, c.features, f.score
          FROM (SELECT rowid AS id, bm25(chunks_fts, 0, ?, ?, ?, ?) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?) f
          JOIN chunks c ON c.id = f.id
          WHERE c.chatbot_id = ? AND c.org_id = ? ORDER BY f.score`,
@@ -204,7 +203,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   //    rarest first while their postings fit MATCH_BUDGET; the rest still count in the
   //    re-ranking below. Below MATCH_BUDGET chunks nothing is ever left out.
   if (!oneTrip && qTerms.length && counted > 0) {
-    const searchWords = chooseMatchWords(qTerms.map((q, i) => ({ word: q.word, df: rawDfs[i] })), counted);
+    const searchWords = chooseMatchWords(qTerms.map((q, i) => ({ word: q.word, df: dfs[i], common: rawDfs[i] >= DF_CAP })), counted);
     ftsRows = (await ftsStatement(searchWords, ftsLimitFor(counted, t.ftsLimit)).all<Row & { score: number }>()).results;
   }
   const eagerHits = await eagerVector;
@@ -230,7 +229,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const missing = vectorHits.filter((h) => !cands.has(h.chunkId)).map((h) => h.chunkId).slice(0, 90);
   if (missing.length) {
     const { results } = await d1
-      .prepare(`SELECT id, source_id, title, heading, url, text, position FROM chunks WHERE chatbot_id = ? AND org_id = ? AND id IN (${missing.map(() => "?").join(",")})`)
+      .prepare(`SELECT id, source_id, title, heading, url, text, position, features FROM chunks WHERE chatbot_id = ? AND org_id = ? AND id IN (${missing.map(() => "?").join(",")})`)
       .bind(ref.chatbotId, ref.orgId, ...missing)
       .all<Row>();
     for (const r of results) cands.set(r.id, toCandidate(r, 0, cosineById.get(r.id) ?? 0));
@@ -366,15 +365,15 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
 /**
  * The query words that go into the FTS MATCH (retrieve, step 2): all of them in a knowledge base of
  * at most MATCH_BUDGET chunks; in a larger one the rarest first while their document frequencies
- * add up to MATCH_BUDGET (at least two words, or one when even the rarest is common).
+ * add up to MATCH_BUDGET (at least one word, and a second one unless it is common). `df` is the
+ * (estimated) document frequency, `common` whether its count reached DF_CAP.
  */
-export function chooseMatchWords(candidates: { word: string; df: number }[], chunkCount: number): string[] {
+export function chooseMatchWords(candidates: { word: string; df: number; common?: boolean }[], chunkCount: number): string[] {
   const order = candidates.filter((x) => x.df > 0).sort((a, b) => a.df - b.df || b.word.length - a.word.length);
   const out: string[] = [];
   let postings = 0;
-  const atLeast = order.length && order[0].df >= DF_CAP ? 1 : 2;
   for (const x of order) {
-    if (chunkCount > MATCH_BUDGET && postings + x.df > MATCH_BUDGET && out.length >= atLeast) break;
+    if (chunkCount > MATCH_BUDGET && postings + x.df > MATCH_BUDGET && out.length >= (x.common ? 1 : 2)) break;
     out.push(x.word);
     postings += x.df;
   }
@@ -402,59 +401,6 @@ function rememberStat(key: string, n: number, now: number) {
   statCache.delete(key);
   statCache.set(key, { n, at: now });
   if (statCache.size > STAT_CACHE_MAX) statCache.delete(statCache.keys().next().value!);
-}
-
-// Re-ranking features of a chunk (hashed vectors, per-sentence term sets) cost most of a query's
-// CPU. Chunk rows are immutable — a re-sync writes new rows, and AUTOINCREMENT ids are never
-// reused — so they are memoised per isolate, least recently used out (~10 KB each). The key also
-// carries the title and text length, so a database recreated under a live isolate (local runs,
-// tests) cannot serve another chunk's features.
-type ChunkFeatures = {
-  textVec: Float32Array;
-  topicVec: Float32Array;
-  /** Content terms of each sentence of ≥ 8 characters. */
-  sentences: Set<string>[];
-  /** Terms of title, heading, URL slug and text; of title, heading and URL slug only. */
-  termSet: Set<string>;
-  topicSet: Set<string>;
-  /** Adjacent term pairs of the title+heading and of the text. */
-  bigrams: Set<string>;
-};
-const FEATURE_CACHE_MAX = 3000;
-const featureCache = new Map<string, ChunkFeatures>();
-
-function chunkFeatures(c: { id: number; title: string; heading: string | null; url: string | null; text: string }): ChunkFeatures {
-  const key = `${c.id}:${c.text.length}:${c.title}`;
-  const hit = featureCache.get(key);
-  if (hit) {
-    featureCache.delete(key);
-    featureCache.set(key, hit);
-    return hit;
-  }
-  // One pass of tokenising and stemming over the text serves every feature: sentence splits fall
-  // on whitespace, so the sentences' terms concatenated are the text's terms.
-  const heading = terms(`${c.title} ${c.heading ?? ""}`);
-  const topic = [...heading, ...terms(urlWords(c.url))];
-  const body: string[] = [];
-  const sentences: Set<string>[] = [];
-  for (const s of c.text.split(SENTENCE_SPLIT)) {
-    const ts = terms(s);
-    for (const x of ts) body.push(x);
-    if (s.length >= 8) sentences.push(new Set(ts));
-  }
-  const bigrams = new Set<string>();
-  for (const seq of [heading, body]) for (let i = 1; i < seq.length; i++) bigrams.add(`${seq[i - 1]} ${seq[i]}`);
-  const f: ChunkFeatures = {
-    textVec: hashEmbedTerms([...heading, ...body]),
-    topicVec: hashEmbedTerms(topic),
-    sentences,
-    termSet: new Set([...topic, ...body]),
-    topicSet: new Set(topic),
-    bigrams,
-  };
-  featureCache.set(key, f);
-  if (featureCache.size > FEATURE_CACHE_MAX) featureCache.delete(featureCache.keys().next().value!);
-  return f;
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
