@@ -18,8 +18,8 @@ export type WidgetConfig = {
   version: string;
 };
 
-/** HMAC-SHA256(secret, visitorId) as lowercase hex. */
-export const visitorHashSchema = z.string().trim().regex(/^[0-9a-f]{64}$/i, "hash must be 64 hex characters (HMAC-SHA256 of the visitor id).");
+/** HMAC-SHA256(secret, visitorId) as lowercase hex (defined beside the chat request that carries it). */
+export { visitorHashSchema } from "./chat";
 
 export const leadFieldValue = z.string().trim().max(200, "Use at most 200 characters.");
 
