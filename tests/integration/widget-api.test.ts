@@ -278,6 +278,6 @@ describe("every widget endpoint", async () => {
     expect(Number(refused!.headers.get("Retry-After"))).toBeGreaterThan(0);
     const body = (await refused!.json()) as ErrorBody;
     expect(body.error.code).toBe("rate_limited");
-    expect(body.error.message).toMatch(/^You're sending messages faster than this chat allows\. Please wait \d+ seconds? and try again\.$/);
+    expect(body.error.message).toMatch(/^You're doing that faster than this chat allows\. Please wait \d+ seconds? and try again\.$/);
   });
 });

@@ -42,7 +42,7 @@ export async function admitVisitor(ctx: Pick<AppContext, "env" | "db" | "origin"
       req.rate === "message"
         ? chatMessageLimits(access, target.chatbot.id, req.visitorId, ctx.ip)
         : widgetActionLimits(target.chatbot.id, req.visitorId, ctx.ip);
-    const r = await checkLimits(ctx.db, keys);
+    const r = await checkLimits(ctx.db, keys, Date.now(), req.rate === "message" ? "messages" : "actions");
     if (!r.ok) return { ok: false, refusal: { status: 429, code: "rate_limited", message: r.message, retryAfterS: r.retryAfterS } };
   }
   return { ok: true, verified };

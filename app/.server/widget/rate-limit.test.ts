@@ -64,5 +64,6 @@ describe("rateLimitMessage", () => {
     expect(rateLimitMessage(1)).toMatch(/Please wait 1 second and try again\.$/);
     expect(rateLimitMessage(90)).toMatch(/Please wait 90 seconds/);
     expect(rateLimitMessage(91)).toMatch(/Please wait about 2 minutes/);
+    expect(rateLimitMessage(5, "actions")).toBe("You're doing that faster than this chat allows. Please wait 5 seconds and try again.");
   });
 });

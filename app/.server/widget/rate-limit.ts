@@ -35,18 +35,24 @@ export function widgetActionLimits(chatbotId: string, visitorId: string, ip: str
   ];
 }
 
-export async function checkLimits(db: Db, keys: Key[], now = Date.now()): Promise<{ ok: true } | { ok: false; retryAfterS: number; message: string }> {
+export async function checkLimits(
+  db: Db,
+  keys: Key[],
+  now = Date.now(),
+  what: "messages" | "actions" = "messages",
+): Promise<{ ok: true } | { ok: false; retryAfterS: number; message: string }> {
   const r = await hitAll(db, keys, now);
   if (r.ok) return { ok: true };
   const retryAfterS = Math.max(1, r.retryAfterS);
-  return { ok: false, retryAfterS, message: rateLimitMessage(retryAfterS) };
+  return { ok: false, retryAfterS, message: rateLimitMessage(retryAfterS, what) };
 }
 
-/** "…Please wait 42 seconds." / "…Please wait about 15 minutes." */
-export function rateLimitMessage(retryAfterS: number): string {
+/** "…Please wait 42 seconds and try again." / "…Please wait about 15 minutes and try again." */
+export function rateLimitMessage(retryAfterS: number, what: "messages" | "actions" = "messages"): string {
   const wait =
     retryAfterS <= 90
       ? `${retryAfterS} ${retryAfterS === 1 ? "second" : "seconds"}`
       : `about ${Math.ceil(retryAfterS / 60)} minutes`;
-  return `You're sending messages faster than this chat allows. Please wait ${wait} and try again.`;
+  const doing = what === "messages" ? "sending messages" : "doing that";
+  return `You're ${doing} faster than this chat allows. Please wait ${wait} and try again.`;
 }
