@@ -1,8 +1,11 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
+import { sealSecret } from "~/.server/crypto/secret-box";
 import { bugReports, chatbots, conversations, leads, messages } from "~/.server/db/schema";
+import type { Env } from "~/.server/env";
+import { visitorHashFor } from "~/.server/widget/identity";
 import { ACTION_LIMITS } from "~/.server/widget/rate-limit";
 import { BASE, db, makeOrg, makeUser } from "./helpers";
 
@@ -279,5 +282,35 @@ describe("every widget endpoint", async () => {
     const body = (await refused!.json()) as ErrorBody;
     expect(body.error.code).toBe("rate_limited");
     expect(body.error.message).toMatch(/^You're doing that faster than this chat allows\. Please wait \d+ seconds? and try again\.$/);
+  });
+});
+
+describe("with 'require verified visitors'", async () => {
+  const SECRET = "idsec_widget_actions";
+  const { bot } = await setup({ ui: { humanHandoff: true, leadForm: { timing: "before-chat" } }, access: { requireVerified: true } });
+  await db.update(chatbots).set({ identitySecret: await sealSecret(env as unknown as Env, SECRET) }).where(eq(chatbots.id, bot.id));
+
+  it("refuses actions of an unverified visitor, accepts a right visitorHash or an already verified conversation", async () => {
+    const visitorId = visitor();
+    for (const body of [{ visitorId }, { visitorId, visitorHash: await visitorHashFor("wrong", visitorId) }]) {
+      const res = await post(`/api/widget/${bot.id}/handoff`, body);
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as ErrorBody).error).toEqual({ code: "visitor_not_verified", message: "Please sign in on the website to chat with us." });
+    }
+    const visitorHash = await visitorHashFor(SECRET, visitorId);
+    expect((await post(`/api/widget/${bot.id}/leads`, { visitorId, visitorHash, email: "v@example.com" })).status).toBe(201);
+
+    // A verified chat, then thumbs without re-sending the hash.
+    const chat = await post(`/api/chat/${bot.id}`, { visitorId, visitorHash, message: "Hello!", stream: false });
+    expect(chat.status).toBe(200);
+    const { message } = (await chat.json()) as { message: { id: string } };
+    expect((await post(`/api/widget/${bot.id}/feedback`, { visitorId, messageId: message.id, value: 1 })).status).toBe(200);
+    expect((await post(`/api/widget/${bot.id}/handoff`, { visitorId })).status).toBe(200);
+  });
+
+  it("a malformed visitorHash is invalid input", async () => {
+    const res = await post(`/api/widget/${bot.id}/handoff`, { visitorId: visitor(), visitorHash: "xyz" });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).error.fields).toEqual({ visitorHash: "hash must be 64 hex characters (HMAC-SHA256 of the visitor id)." });
   });
 });

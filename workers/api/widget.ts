@@ -10,8 +10,9 @@ import { apiError } from "./errors";
 import { refuse } from "./visitor-gate";
 
 // The widget's own endpoints (the chat itself is /api/chat). Every one: the chatbot must be visible
-// to the caller (unknown or private: 404), the Origin must be allowed, and the visitor/IP action
-// rate limit applies. GET /config lives in widget-config.ts.
+// to the caller (unknown or private: 404), the Origin must be allowed, "require verified visitors"
+// holds (a valid visitorHash, or a verified conversation already), and the visitor/IP action rate
+// limit applies. GET /config lives in widget-config.ts.
 //
 // POST /api/widget/{chatbotId}/leads        contact details from the in-chat lead form
 // POST /api/widget/{chatbotId}/feedback     thumbs up/down on a bot message
@@ -28,7 +29,7 @@ function invalid(c: C, fields: Record<string, string>, message?: string) {
 }
 
 /** Parses the JSON body with the schema, finds the chatbot and admits the visitor; or answers the error. */
-async function prepare<S extends z.ZodType<{ visitorId: string }>>(c: C, schema: S): Promise<Response | { target: ChatTarget; input: z.output<S> }> {
+async function prepare<S extends z.ZodType<{ visitorId: string; visitorHash?: string }>>(c: C, schema: S): Promise<Response | { target: ChatTarget; input: z.output<S> }> {
   let body: unknown;
   try {
     body = await c.req.json();
@@ -44,7 +45,13 @@ async function prepare<S extends z.ZodType<{ visitorId: string }>>(c: C, schema:
     for (const issue of parsed.error.issues) fields[issue.path.join(".") || "form"] ??= issue.message;
     return invalid(c, fields);
   }
-  const admission = await admitVisitor(ctx, target, { origin: c.req.header("Origin"), requestUrl: c.req.url, visitorId: parsed.data.visitorId, rate: "action" });
+  const admission = await admitVisitor(ctx, target, {
+    origin: c.req.header("Origin"),
+    requestUrl: c.req.url,
+    visitorId: parsed.data.visitorId,
+    hash: parsed.data.visitorHash,
+    rate: "action",
+  });
   if (!admission.ok) return refuse(c, admission.refusal);
   return { target, input: parsed.data };
 }

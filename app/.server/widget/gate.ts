@@ -1,6 +1,8 @@
+import { and, eq } from "drizzle-orm";
 import { readAccessSettings } from "~/lib/schemas/widget-settings";
 import type { ChatTarget } from "../chat/access";
 import type { AppContext } from "../context";
+import { conversations } from "../db/schema";
 import { NOT_VERIFIED_MESSAGE, verifyVisitor } from "./identity";
 import { ORIGIN_REFUSED_MESSAGE, isRequestOriginAllowed } from "./origin";
 import { chatMessageLimits, checkLimits, widgetActionLimits } from "./rate-limit";
@@ -10,6 +12,8 @@ import { chatMessageLimits, checkLimits, widgetActionLimits } from "./rate-limit
 // the rate limit. Signed-in members of the chatbot's organisation testing it on the /test page
 // (channel "test") skip the identity requirement and the rate limit: their session proves more
 // than a visitor hash, and their tests must not be throttled like anonymous traffic.
+// Widget actions (lead, thumbs, report, handoff) also pass "require verified visitors" when the
+// visitor already has a verified conversation: the widget may act without re-sending the hash.
 
 export type Refusal = { status: 403 | 429; code: "origin_not_allowed" | "visitor_not_verified" | "rate_limited"; message: string; retryAfterS?: number };
 export type Admission = { ok: true; verified: boolean } | { ok: false; refusal: Refusal };
@@ -34,7 +38,7 @@ export async function admitVisitor(ctx: Pick<AppContext, "env" | "db" | "origin"
   }
   const tester = target.member && req.channel === "test";
   const verified = await verifyVisitor(ctx, target.chatbot, req.visitorId, req.hash);
-  if (access.requireVerified && !verified && !tester) {
+  if (access.requireVerified && !verified && !tester && !(req.rate === "action" && (await hasVerifiedConversation(ctx, target.chatbot.id, req.visitorId)))) {
     return { ok: false, refusal: { status: 403, code: "visitor_not_verified", message: NOT_VERIFIED_MESSAGE } };
   }
   if (req.rate !== "none" && !tester) {
@@ -46,4 +50,14 @@ export async function admitVisitor(ctx: Pick<AppContext, "env" | "db" | "origin"
     if (!r.ok) return { ok: false, refusal: { status: 429, code: "rate_limited", message: r.message, retryAfterS: r.retryAfterS } };
   }
   return { ok: true, verified };
+}
+
+async function hasVerifiedConversation(ctx: Pick<AppContext, "db">, chatbotId: string, visitorId: string): Promise<boolean> {
+  const row = await ctx.db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.chatbotId, chatbotId), eq(conversations.visitorId, visitorId), eq(conversations.verified, true)))
+    .limit(1)
+    .get();
+  return !!row;
 }

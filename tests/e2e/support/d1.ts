@@ -10,7 +10,6 @@ export async function executeD1(sql: string): Promise<void> {
   await run(wrangler.cmd, [...wrangler.pre, "d1", "execute", "DB", "--local", "--yes", "--persist-to", path.join(ROOT, ".e2e", "state"), "--command", sql], {
     env: wranglerEnv({ CI: "true" }),
     quiet: true,
-    label: "wrangler d1 execute DB --local (e2e)",
   });
 }
 
