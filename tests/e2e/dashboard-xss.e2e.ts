@@ -71,6 +71,11 @@ describe("dashboard transcript", () => {
       await p.goto(`/app/${DEMO.orgId}/${CHATBOT_ID}`);
       await p.getByRole("heading", { name: "XSS check", level: 1 }).waitFor();
       await p.getByText("Waiting for a human").first().waitFor();
+      expect(await p.locator("table").textContent()).toContain(`Hi ${PAYLOADS[0]}`);
+      expect(await p.evaluate(() => ({ pwned: (window as unknown as { __pwned?: unknown }).__pwned, injected: document.querySelectorAll('main img[src="x"], main svg[onload]').length }))).toEqual({
+        pwned: undefined,
+        injected: 0,
+      });
       await p.goto(`/app/${DEMO.orgId}/${CHATBOT_ID}?c=${conversationId}`);
       const transcript = p.locator("#transcript");
       await transcript.getByText("Waiting for a human").waitFor();
