@@ -1,9 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AnswerText, SourceList } from "~/components/chat/answer-text";
+import { BugReportNotes, ConversationStatusBadge, FeedbackMark, LeadCard } from "~/components/conversations/transcript-parts";
 import { Badge, ButtonLink, Card, CardBody, CardHeader, EmptyState, PageHeader, Table, TBody, TD, TH, THead, TR } from "~/components/ui";
 import { notFound, requireChatbot } from "~/.server/auth/guards";
 import { countConversations, getTranscript, listConversations } from "~/.server/chat/conversations";
+import { getTranscriptAnnotations } from "~/.server/chat/transcript-annotations";
 import type { ChatSource } from "~/lib/schemas/chat";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.chatbot.name} · ${data.orgName} · Parley` : "Parley" }];
@@ -20,6 +22,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   ]);
   // A conversation id of another chatbot or organisation reveals nothing.
   if (conversationId && !transcript) notFound();
+  const annotations = transcript ? await getTranscriptAnnotations(ctx, ref, transcript.conversation) : null;
   return {
     orgName: org.name,
     orgId: org.id,
@@ -33,8 +36,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
             visitorId: transcript.conversation.visitorId,
             channel: transcript.conversation.channel,
             status: transcript.conversation.status,
+            verified: transcript.conversation.verified,
+            rating: transcript.conversation.rating,
             createdAt: transcript.conversation.createdAt,
           },
+          leads: annotations?.leads ?? [],
+          bugReports: annotations?.bugReports ?? [],
           messages: transcript.messages.map((m) => ({
             id: m.id,
             role: m.role,
@@ -43,6 +50,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
             answered: m.answered,
             model: m.model,
             latencyMs: m.latencyMs,
+            feedback: m.feedback,
             sources: m.sources.map((s, i): ChatSource => ({ n: i + 1, title: s.title, url: s.url, snippet: s.snippet, sourceId: s.sourceId, chunkId: s.chunkId })),
           })),
         }
@@ -55,7 +63,12 @@ const CHANNEL_LABELS: Record<string, string> = { widget: "Widget", test: "Test p
 const ROLE_LABELS: Record<string, string> = { visitor: "Visitor", bot: "Bot", human: "Agent", tool: "Tool", system: "System" };
 
 function Transcript({ data, base }: { data: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["transcript"]>; base: string }) {
-  const { conversation, messages } = data;
+  const { conversation, messages, leads, bugReports } = data;
+  const format = (ms: number) => `${dateTime.format(ms)} UTC`;
+  const reportsFor = (messageId: string | null) => bugReports.filter((r) => r.messageId === messageId);
+  // Reports whose message no longer exists (or that named none) are listed after the transcript.
+  const messageIds = new Set(messages.map((m) => m.id));
+  const looseReports = bugReports.filter((r) => !r.messageId || !messageIds.has(r.messageId));
   return (
     <Card id="transcript">
       <CardHeader
@@ -63,7 +76,12 @@ function Transcript({ data, base }: { data: NonNullable<ReturnType<typeof useLoa
         description={
           <>
             Visitor <span className="font-mono">{conversation.visitorId.slice(0, 12)}</span> · {CHANNEL_LABELS[conversation.channel] ?? conversation.channel} · started{" "}
-            {dateTime.format(conversation.createdAt)} UTC
+            {dateTime.format(conversation.createdAt)} UTC{" "}
+            <span className="ml-1 inline-flex flex-wrap gap-1 align-middle">
+              <ConversationStatusBadge status={conversation.status} />
+              {conversation.verified ? <Badge tone="success">Verified visitor</Badge> : null}
+              {conversation.rating === -1 ? <Badge tone="danger">Rated down</Badge> : conversation.rating === 1 ? <Badge tone="success">Rated up</Badge> : null}
+            </span>
           </>
         }
         actions={
@@ -72,33 +90,51 @@ function Transcript({ data, base }: { data: NonNullable<ReturnType<typeof useLoa
           </ButtonLink>
         }
       />
-      <CardBody>
+      <CardBody className="space-y-4">
+        {leads.map((lead) => (
+          <LeadCard key={lead.id} lead={lead} format={format} />
+        ))}
         <ol className="space-y-4">
-          {messages.map((m) => (
-            <li key={m.id} className={m.role === "visitor" ? "flex justify-end" : "flex justify-start"}>
-              <div
-                className={
-                  m.role === "visitor"
-                    ? "max-w-[85%] rounded-lg bg-brand-600 px-3 py-2 text-sm text-white"
-                    : "max-w-[85%] rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-800"
-                }
-              >
-                <p className="mb-1 text-xs opacity-80">
-                  {ROLE_LABELS[m.role] ?? m.role} · {dateTime.format(m.createdAt)}
-                  {m.role === "bot" && m.answered === false ? " · not answered from knowledge" : ""}
+          {messages.map((m) =>
+            m.role === "system" ? (
+              <li key={m.id} className="flex justify-center">
+                <p className="rounded-full bg-zinc-100 px-3 py-1 text-xs text-zinc-700 [overflow-wrap:anywhere] dark:bg-zinc-800 dark:text-zinc-300">
+                  {`${m.content} · ${dateTime.format(m.createdAt)}`}
                 </p>
-                {m.role === "bot" ? (
-                  <>
-                    <AnswerText text={m.content} sources={m.sources} idPrefix={m.id} />
-                    <SourceList text={m.content} sources={m.sources} idPrefix={m.id} />
-                  </>
-                ) : (
-                  <p className="whitespace-pre-line [overflow-wrap:anywhere]">{m.content}</p>
-                )}
-              </div>
-            </li>
-          ))}
+              </li>
+            ) : (
+              <li key={m.id} className={m.role === "visitor" ? "flex justify-end" : "flex justify-start"}>
+                <div
+                  className={
+                    m.role === "visitor"
+                      ? "max-w-[85%] rounded-lg bg-brand-600 px-3 py-2 text-sm text-white"
+                      : "max-w-[85%] rounded-lg border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-800"
+                  }
+                >
+                  <p className="mb-1 text-xs opacity-80">
+                    {ROLE_LABELS[m.role] ?? m.role} · {dateTime.format(m.createdAt)}
+                    {m.role === "bot" && m.answered === false ? " · not answered from knowledge" : ""}
+                  </p>
+                  {m.role === "bot" ? (
+                    <>
+                      <AnswerText text={m.content} sources={m.sources} idPrefix={m.id} />
+                      <SourceList text={m.content} sources={m.sources} idPrefix={m.id} />
+                    </>
+                  ) : (
+                    <p className="whitespace-pre-line [overflow-wrap:anywhere]">{m.content}</p>
+                  )}
+                  {m.role === "bot" && m.feedback ? (
+                    <p className="mt-2">
+                      <FeedbackMark value={m.feedback} />
+                    </p>
+                  ) : null}
+                  <BugReportNotes reports={reportsFor(m.id)} format={format} />
+                </div>
+              </li>
+            ),
+          )}
         </ol>
+        <BugReportNotes reports={looseReports} format={format} />
       </CardBody>
     </Card>
   );
@@ -155,6 +191,11 @@ export default function ChatbotHome() {
                     <Link to={`${base}?c=${c.id}#transcript`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
                       <span className="line-clamp-2 [overflow-wrap:anywhere]">{c.firstQuestion || "(no question)"}</span>
                     </Link>
+                    {c.status !== "bot" ? (
+                      <span className="ml-0 mt-1 block">
+                        <ConversationStatusBadge status={c.status} />
+                      </span>
+                    ) : null}
                     {c.lastMessage ? (
                       <span className="mt-0.5 line-clamp-1 block text-xs text-zinc-500 [overflow-wrap:anywhere] dark:text-zinc-400">
                         {ROLE_LABELS[c.lastRole ?? ""] ?? ""}: {c.lastMessage}

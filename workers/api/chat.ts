@@ -4,13 +4,18 @@ import { answerMessage, collectAnswer } from "../../app/.server/chat/answer";
 import { findChatTarget } from "../../app/.server/chat/access";
 import { getOrCreateConversation, getVisitorHistory } from "../../app/.server/chat/conversations";
 import { chatRequestSchema, visitorIdSchema, type ChatSource, type HistoryMessage } from "../../app/lib/schemas/chat";
+import { markConversationVerified } from "../../app/.server/chat/conversations";
+import { admitVisitor } from "../../app/.server/widget/gate";
 import type { HonoEnv } from "../hono-env";
 import { apiError } from "./errors";
+import { refuse } from "./visitor-gate";
 
 // POST /api/chat/{chatbotId}          one visitor message → the reply as an AI SDK UI message stream
 //                                       (or one JSON document with "stream": false)
 // GET  /api/chat/{chatbotId}/history  the visitor's latest conversation, to restore a chat after reload
 // Public chatbots answer anyone; private ones only signed-in members of their organisation (others: 404).
+// Then the visitor gate (app/.server/widget/gate.ts): allowed Origin (403 origin_not_allowed), identity
+// when the chatbot requires verified visitors (403 visitor_not_verified), rate limit (429 rate_limited).
 
 export const chat = new Hono<HonoEnv>();
 
@@ -34,12 +39,25 @@ chat.post("/:chatbotId", async (c) => {
   const input = parsed.data;
   const target = await findChatTarget(ctx, c.req.param("chatbotId"));
   if (!target) return notFound(c);
+  const admission = await admitVisitor(ctx, target, {
+    origin: c.req.header("Origin"),
+    requestUrl: c.req.url,
+    visitorId: input.visitorId,
+    hash: input.visitorHash,
+    channel: input.channel,
+    rate: "message",
+  });
+  if (!admission.ok) return refuse(c, admission.refusal);
 
   const conversation = await getOrCreateConversation(
     ctx,
     { orgId: target.org.id, chatbotId: target.chatbot.id },
     { visitorId: input.visitorId, channel: input.channel ?? "widget", conversationId: input.conversationId },
   );
+  if (admission.verified && !conversation.verified) {
+    await markConversationVerified(ctx, conversation.id);
+    conversation.verified = true;
+  }
   const answer = await answerMessage(ctx, { chatbot: target.chatbot, org: target.org, conversation, text: input.message, startedAt });
 
   if (input.stream === false) {
@@ -61,6 +79,15 @@ chat.get("/:chatbotId/history", async (c) => {
   const target = await findChatTarget(ctx, c.req.param("chatbotId"));
   if (!target) return notFound(c);
   const channel = c.req.query("channel");
+  const admission = await admitVisitor(ctx, target, {
+    origin: c.req.header("Origin"),
+    requestUrl: c.req.url,
+    visitorId: visitorId.data,
+    hash: c.req.query("hash"),
+    channel,
+    rate: "none",
+  });
+  if (!admission.ok) return refuse(c, admission.refusal);
   const history = await getVisitorHistory(ctx, { orgId: target.org.id, chatbotId: target.chatbot.id }, visitorId.data, {
     channel: channel === "test" || channel === "widget" ? channel : undefined,
     limit: 100,

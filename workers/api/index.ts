@@ -4,11 +4,13 @@ import type { HonoEnv } from "../hono-env";
 import { chat } from "./chat";
 import { apiError } from "./errors";
 import { health } from "./health";
+import { widget } from "./widget";
 
 export const api = new Hono<HonoEnv>();
 
 api.route("/health", health);
 api.route("/chat", chat);
+api.route("/widget", widget);
 
 api.onError((err, c) => {
   if (err instanceof HTTPException) return apiError(c, err.status as 400, "http_error", err.message || "Request failed.");

@@ -46,6 +46,11 @@ export async function getOrCreateConversation(
     .get();
 }
 
+/** The visitor proved their id with an identity hash (identity verification); never unset. */
+export async function markConversationVerified(ctx: Ctx, conversationId: string) {
+  await ctx.db.update(conversations).set({ verified: true }).where(eq(conversations.id, conversationId));
+}
+
 /** The last `limit` visitor/bot/human messages of a conversation, oldest first (prompt history). */
 export async function recentMessages(ctx: Ctx, conversationId: string, limit = 10): Promise<Pick<Message, "role" | "content">[]> {
   const rows = await ctx.db

@@ -9,6 +9,9 @@ export const visitorIdSchema = z
   .string({ error: "visitorId is required." })
   .regex(VISITOR_ID_PATTERN, "visitorId must be 8–64 letters, digits, '-' or '_'.");
 
+/** HMAC-SHA256(identity secret, visitorId) as hex (identity verification). Re-exported by widget-api.ts. */
+export const visitorHashSchema = z.string().trim().regex(/^[0-9a-f]{64}$/i, "hash must be 64 hex characters (HMAC-SHA256 of the visitor id).");
+
 export const chatRequestSchema = z.object({
   visitorId: visitorIdSchema,
   message: z
@@ -20,6 +23,8 @@ export const chatRequestSchema = z.object({
   channel: z.enum(["test", "widget"], { error: "channel must be \"test\" or \"widget\"." }).optional(),
   /** false: answer with one JSON document instead of the streamed UI message stream. */
   stream: z.boolean().optional(),
+  /** HMAC-SHA256(identity secret, visitorId) from the customer's site: marks the visitor verified. */
+  visitorHash: visitorHashSchema.optional(),
 });
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { visitorIdSchema } from "./chat";
+import { visitorHashSchema, visitorIdSchema } from "./chat";
 import type { LeadFormSettings, UiSettings } from "./widget-settings";
 
 // The widget's own endpoints under /api/widget/{chatbotId}/… (workers/api/widget.ts), shared by the
@@ -18,14 +18,18 @@ export type WidgetConfig = {
   version: string;
 };
 
-/** HMAC-SHA256(secret, visitorId) as lowercase hex. */
-export const visitorHashSchema = z.string().trim().regex(/^[0-9a-f]{64}$/i, "hash must be 64 hex characters (HMAC-SHA256 of the visitor id).");
+/** HMAC-SHA256(secret, visitorId) as lowercase hex (defined beside the chat request that carries it). */
+export { visitorHashSchema };
 
 export const leadFieldValue = z.string().trim().max(200, "Use at most 200 characters.");
 
 /** POST /api/widget/{chatbotId}/leads */
+/** Sent by the widget when the host page identified the visitor (identity verification). */
+const optionalHash = visitorHashSchema.optional();
+
 export const leadInputSchema = z.object({
   visitorId: visitorIdSchema,
+  visitorHash: optionalHash,
   conversationId: z.string().trim().min(1).max(64).optional(),
   name: leadFieldValue.optional(),
   email: z.union([z.literal(""), z.string().trim().max(254, "Use at most 254 characters.").email("Enter a valid email address.")]).optional(),
@@ -51,6 +55,7 @@ export function missingLeadFields(input: LeadInput, form: LeadFormSettings): Rec
 /** POST /api/widget/{chatbotId}/feedback — thumbs on one bot message (null clears). */
 export const feedbackInputSchema = z.object({
   visitorId: visitorIdSchema,
+  visitorHash: optionalHash,
   messageId: z.string().trim().min(1).max(64),
   value: z.union([z.literal(1), z.literal(-1), z.null()]),
 });
@@ -58,6 +63,7 @@ export const feedbackInputSchema = z.object({
 /** POST /api/widget/{chatbotId}/bug-reports — "report a problem" on a bot message. */
 export const bugReportInputSchema = z.object({
   visitorId: visitorIdSchema,
+  visitorHash: optionalHash,
   messageId: z.string().trim().min(1).max(64).optional(),
   comment: z.string().trim().min(1, "Tell us what was wrong.").max(1000, "Use at most 1000 characters."),
 });
@@ -65,6 +71,7 @@ export const bugReportInputSchema = z.object({
 /** POST /api/widget/{chatbotId}/handoff — "talk to a human". */
 export const handoffInputSchema = z.object({
   visitorId: visitorIdSchema,
+  visitorHash: optionalHash,
   conversationId: z.string().trim().min(1).max(64).optional(),
 });
 

@@ -130,7 +130,9 @@ export function normaliseOriginPattern(input: string): string | null {
   const [, scheme, wildcard, host, port] = m;
   if (port && (Number(port) < 1 || Number(port) > 65535)) return null;
   if (wildcard && !host.includes(".")) return null; // "*.com" would allow a whole TLD
-  return `${scheme ? `${scheme}://` : ""}${wildcard ?? ""}${host}${port ? `:${port}` : ""}`;
+  // Browsers leave the scheme's default port out of Origin: "https://a.com:443" must match "https://a.com".
+  const keepPort = port && !((scheme === "https" && port === "443") || (scheme === "http" && port === "80"));
+  return `${scheme ? `${scheme}://` : ""}${wildcard ?? ""}${host}${keepPort ? `:${port}` : ""}`;
 }
 
 /** Whether a browser Origin header value (e.g. "https://shop.example.com") matches one of the patterns. */

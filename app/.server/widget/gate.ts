@@ -1,0 +1,63 @@
+import { and, eq } from "drizzle-orm";
+import { readAccessSettings } from "~/lib/schemas/widget-settings";
+import type { ChatTarget } from "../chat/access";
+import type { AppContext } from "../context";
+import { conversations } from "../db/schema";
+import { NOT_VERIFIED_MESSAGE, verifyVisitor } from "./identity";
+import { ORIGIN_REFUSED_MESSAGE, isRequestOriginAllowed } from "./origin";
+import { chatMessageLimits, checkLimits, widgetActionLimits } from "./rate-limit";
+
+// The checks every visitor request to a chatbot passes, in order: origin → identity → rate limit
+// (visibility is findChatTarget's job). Only requests that pass all the others are counted against
+// the rate limit. Signed-in members of the chatbot's organisation testing it on the /test page
+// (channel "test") skip the identity requirement and the rate limit: their session proves more
+// than a visitor hash, and their tests must not be throttled like anonymous traffic.
+// Widget actions (lead, thumbs, report, handoff) also pass "require verified visitors" when the
+// visitor already has a verified conversation: the widget may act without re-sending the hash.
+
+export type Refusal = { status: 403 | 429; code: "origin_not_allowed" | "visitor_not_verified" | "rate_limited"; message: string; retryAfterS?: number };
+export type Admission = { ok: true; verified: boolean } | { ok: false; refusal: Refusal };
+
+export type VisitorRequest = {
+  /** The Origin header, when the browser sent one. */
+  origin: string | null | undefined;
+  /** The URL the request was made to (its origin is Parley's own, like ctx.origin). */
+  requestUrl: string;
+  visitorId: string;
+  hash?: string | null;
+  channel?: string | null;
+  /** Which rate limit counts this request: a chat message, a widget action, or none (reads). */
+  rate: "message" | "action" | "none";
+};
+
+export async function admitVisitor(ctx: Pick<AppContext, "env" | "db" | "origin" | "ip">, target: ChatTarget, req: VisitorRequest): Promise<Admission> {
+  const access = readAccessSettings(target.chatbot.settings);
+  const own = [ctx.origin, new URL(req.requestUrl).origin];
+  if (!isRequestOriginAllowed(req.origin, own, access)) {
+    return { ok: false, refusal: { status: 403, code: "origin_not_allowed", message: ORIGIN_REFUSED_MESSAGE } };
+  }
+  const tester = target.member && req.channel === "test";
+  const verified = await verifyVisitor(ctx, target.chatbot, req.visitorId, req.hash);
+  if (access.requireVerified && !verified && !tester && !(req.rate === "action" && (await hasVerifiedConversation(ctx, target.chatbot.id, req.visitorId)))) {
+    return { ok: false, refusal: { status: 403, code: "visitor_not_verified", message: NOT_VERIFIED_MESSAGE } };
+  }
+  if (req.rate !== "none" && !tester) {
+    const keys =
+      req.rate === "message"
+        ? chatMessageLimits(access, target.chatbot.id, req.visitorId, ctx.ip)
+        : widgetActionLimits(target.chatbot.id, req.visitorId, ctx.ip);
+    const r = await checkLimits(ctx.db, keys, Date.now(), req.rate === "message" ? "messages" : "actions");
+    if (!r.ok) return { ok: false, refusal: { status: 429, code: "rate_limited", message: r.message, retryAfterS: r.retryAfterS } };
+  }
+  return { ok: true, verified };
+}
+
+async function hasVerifiedConversation(ctx: Pick<AppContext, "db">, chatbotId: string, visitorId: string): Promise<boolean> {
+  const row = await ctx.db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.chatbotId, chatbotId), eq(conversations.visitorId, visitorId), eq(conversations.verified, true)))
+    .limit(1)
+    .get();
+  return !!row;
+}

@@ -1,0 +1,58 @@
+import type { Db } from "../db/client";
+import { hitAll, type Limit } from "../auth/throttle";
+import type { AccessSettings } from "~/lib/schemas/widget-settings";
+
+// Visitor rate limits, counted in D1 (fixed windows, app/.server/auth/throttle.ts) so they hold
+// across Worker instances. The per-visitor limits come from the chatbot's access settings; the
+// per-IP ceiling (a multiple of them) stops one address from dodging them by inventing visitor ids
+// while leaving room for an office or a school behind one address.
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** How many visitors' worth of messages one IP address may send. */
+export const IP_CEILING_FACTOR = 5;
+/** Widget actions (lead, feedback, bug report, handoff): fixed, generous for a person, not for a script. */
+export const ACTION_LIMITS = {
+  perVisitorPerMinute: 20,
+  perIpPerMinute: 60,
+} as const;
+
+type Key = [string, Limit];
+
+export function chatMessageLimits(access: Pick<AccessSettings, "rateLimitPerMinute" | "rateLimitPerHour">, chatbotId: string, visitorId: string, ip: string): Key[] {
+  return [
+    [`chat:v:${chatbotId}:${visitorId}:m`, { max: access.rateLimitPerMinute, windowMs: MINUTE }],
+    [`chat:v:${chatbotId}:${visitorId}:h`, { max: access.rateLimitPerHour, windowMs: HOUR }],
+    [`chat:ip:${chatbotId}:${ip}:m`, { max: access.rateLimitPerMinute * IP_CEILING_FACTOR, windowMs: MINUTE }],
+    [`chat:ip:${chatbotId}:${ip}:h`, { max: access.rateLimitPerHour * IP_CEILING_FACTOR, windowMs: HOUR }],
+  ];
+}
+
+export function widgetActionLimits(chatbotId: string, visitorId: string, ip: string): Key[] {
+  return [
+    [`widget:v:${chatbotId}:${visitorId}`, { max: ACTION_LIMITS.perVisitorPerMinute, windowMs: MINUTE }],
+    [`widget:ip:${chatbotId}:${ip}`, { max: ACTION_LIMITS.perIpPerMinute, windowMs: MINUTE }],
+  ];
+}
+
+export async function checkLimits(
+  db: Db,
+  keys: Key[],
+  now = Date.now(),
+  what: "messages" | "actions" = "messages",
+): Promise<{ ok: true } | { ok: false; retryAfterS: number; message: string }> {
+  const r = await hitAll(db, keys, now);
+  if (r.ok) return { ok: true };
+  const retryAfterS = Math.max(1, r.retryAfterS);
+  return { ok: false, retryAfterS, message: rateLimitMessage(retryAfterS, what) };
+}
+
+/** "…Please wait 42 seconds and try again." / "…Please wait about 15 minutes and try again." */
+export function rateLimitMessage(retryAfterS: number, what: "messages" | "actions" = "messages"): string {
+  const wait =
+    retryAfterS <= 90
+      ? `${retryAfterS} ${retryAfterS === 1 ? "second" : "seconds"}`
+      : `about ${Math.ceil(retryAfterS / 60)} minutes`;
+  const doing = what === "messages" ? "sending messages" : "doing that";
+  return `You're ${doing} faster than this chat allows. Please wait ${wait} and try again.`;
+}

@@ -1,0 +1,149 @@
+import { and, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
+import type { LeadFormSettings } from "~/lib/schemas/widget-settings";
+import type { LeadInput } from "~/lib/schemas/widget-api";
+import { newId } from "../auth/crypto";
+import { getOrCreateConversation, type ChatbotRef, type Conversation, type Message } from "../chat/conversations";
+import type { AppContext } from "../context";
+import { bugReports, conversations, leads, messages } from "../db/schema";
+import { createLead, type Lead } from "../leads/leads";
+
+// What a widget visitor can do besides chatting: leave contact details, rate an answer, report a
+// problem, ask for a human. A visitor only ever reaches their own conversations on this chatbot:
+// the visitor id (a random secret their browser keeps) must own the conversation or message.
+
+type Ctx = Pick<AppContext, "db">;
+
+/** The named conversation when it is this visitor's, otherwise their latest open one; null when they have none. */
+export async function findVisitorConversation(ctx: Ctx, ref: ChatbotRef, visitorId: string, conversationId?: string | null): Promise<Conversation | null> {
+  const mine = and(eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId), eq(conversations.visitorId, visitorId));
+  if (conversationId) {
+    const named = await ctx.db.select().from(conversations).where(and(mine, eq(conversations.id, conversationId))).get();
+    if (named) return named;
+  }
+  return (
+    (await ctx.db.select().from(conversations).where(and(mine, ne(conversations.status, "closed"))).orderBy(desc(conversations.lastMessageAt)).limit(1).get()) ?? null
+  );
+}
+
+/** A message of one of this visitor's conversations on this chatbot, or null. */
+export async function findVisitorMessage(ctx: Ctx, ref: ChatbotRef, visitorId: string, messageId: string): Promise<{ message: Message; conversation: Conversation } | null> {
+  const row = await ctx.db
+    .select({ message: messages, conversation: conversations })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(
+      and(
+        eq(messages.id, messageId),
+        eq(conversations.orgId, ref.orgId),
+        eq(conversations.chatbotId, ref.chatbotId),
+        eq(conversations.visitorId, visitorId),
+      ),
+    )
+    .get();
+  return row ?? null;
+}
+
+/** Stores the visitor's contact details; custom answers are kept only for the fields the form asks. */
+export async function captureLead(ctx: Ctx, ref: ChatbotRef, input: LeadInput, form: LeadFormSettings): Promise<Lead> {
+  const conversation = await findVisitorConversation(ctx, ref, input.visitorId, input.conversationId);
+  const asked = new Set(form.custom.map((f) => f.label));
+  const custom = Object.fromEntries(Object.entries(input.custom ?? {}).filter(([label]) => asked.has(label)));
+  return createLead(ctx, ref, {
+    conversationId: conversation?.id ?? null,
+    visitorId: input.visitorId,
+    name: form.name === "off" ? null : input.name,
+    email: form.email === "off" ? null : input.email,
+    phone: form.phone === "off" ? null : input.phone,
+    custom,
+    source: conversation?.channel === "test" ? "test" : "widget",
+  });
+}
+
+/**
+ * Thumbs on one bot message (null clears). The conversation's rating follows: -1 when any answer
+ * was rated down (what the inbox's "rated down" filter looks for), 1 when only thumbs up, null when none.
+ */
+export async function setMessageFeedback(ctx: Ctx, ref: ChatbotRef, visitorId: string, messageId: string, value: 1 | -1 | null): Promise<{ conversationId: string; rating: number | null } | null> {
+  const found = await findVisitorMessage(ctx, ref, visitorId, messageId);
+  if (!found || found.message.role !== "bot") return null;
+  const conversationId = found.conversation.id;
+  const rating = sql`(select case when min(m.feedback) < 0 then -1 when max(m.feedback) > 0 then 1 else null end from messages m where m.conversation_id = ${conversationId} and m.feedback is not null)`;
+  await ctx.db.batch([
+    ctx.db.update(messages).set({ feedback: value }).where(eq(messages.id, messageId)),
+    ctx.db.update(conversations).set({ rating }).where(eq(conversations.id, conversationId)),
+  ]);
+  const row = await ctx.db.select({ rating: conversations.rating }).from(conversations).where(eq(conversations.id, conversationId)).get();
+  return { conversationId, rating: row?.rating ?? null };
+}
+
+/** "Report a problem": the message, when given, must be in one of this visitor's conversations. */
+export async function reportProblem(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  input: { visitorId: string; messageId?: string; comment: string },
+): Promise<{ id: string; conversationId: string | null } | null> {
+  let conversationId: string | null = null;
+  let messageId: string | null = null;
+  if (input.messageId) {
+    const found = await findVisitorMessage(ctx, ref, input.visitorId, input.messageId);
+    if (!found) return null;
+    conversationId = found.conversation.id;
+    messageId = found.message.id;
+  } else {
+    conversationId = (await findVisitorConversation(ctx, ref, input.visitorId))?.id ?? null;
+  }
+  const id = newId("bug_");
+  await ctx.db.insert(bugReports).values({
+    id,
+    orgId: ref.orgId,
+    chatbotId: ref.chatbotId,
+    conversationId,
+    messageId,
+    reporter: "visitor",
+    visitorId: input.visitorId,
+    comment: input.comment,
+    createdAt: Date.now(),
+  });
+  return { id, conversationId };
+}
+
+export const HANDOFF_SYSTEM_NOTE = "The visitor asked to talk to a person.";
+
+/**
+ * "Talk to a human": the visitor's conversation waits for a person (the inbox's "needs human"). Asking
+ * again while it waits or while a person has it changes nothing. A visitor who has not written yet
+ * gets a conversation so the request is visible in the inbox.
+ */
+export async function requestHuman(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  input: { visitorId: string; conversationId?: string | null },
+): Promise<{ conversation: Conversation; alreadyRequested: boolean; hasEmail: boolean }> {
+  const conversation =
+    (await findVisitorConversation(ctx, ref, input.visitorId, input.conversationId).then((c) => (c && c.status !== "closed" ? c : null))) ??
+    (await getOrCreateConversation(ctx, ref, { visitorId: input.visitorId, channel: "widget" }));
+  const lead = await ctx.db
+    .select({ id: leads.id })
+    .from(leads)
+    .where(and(eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId), eq(leads.visitorId, input.visitorId), isNotNull(leads.email)))
+    .limit(1)
+    .get();
+  const hasEmail = !!lead;
+  if (conversation.status === "waiting" || conversation.status === "human") return { conversation, alreadyRequested: true, hasEmail };
+  const now = Math.max(Date.now(), conversation.lastMessageAt + 1);
+  await ctx.db.batch([
+    ctx.db.insert(messages).values({ id: newId("msg_"), conversationId: conversation.id, orgId: ref.orgId, chatbotId: ref.chatbotId, role: "system", content: HANDOFF_SYSTEM_NOTE, createdAt: now }),
+    ctx.db
+      .update(conversations)
+      .set({ status: "waiting", messageCount: sql`${conversations.messageCount} + 1`, lastMessageAt: now })
+      .where(eq(conversations.id, conversation.id)),
+  ]);
+  return { conversation: { ...conversation, status: "waiting" }, alreadyRequested: false, hasEmail };
+}
+
+/** What the widget tells the visitor after asking for a human. */
+export function handoffReply(hasEmail: boolean): string {
+  return hasEmail
+    ? "A person from our team has been asked to join. They will reply here, or by email if you are no longer around."
+    : "A person from our team has been asked to join. They will reply here — keep this window open, or leave your email so they can get back to you.";
+}
