@@ -393,6 +393,11 @@ function nearDuplicate(a: Set<string>, b: Set<string>): boolean {
 const STAT_TTL_MS = 60_000;
 const STAT_CACHE_MAX = 20_000;
 const statCache = new Map<string, { n: number; at: number }>();
+/** Drops a chatbot's memoised statistics in this isolate (its knowledge just changed here). */
+export function forgetChatbotStats(chatbotId: string) {
+  const prefix = `${chatbotId}\u0000`;
+  for (const key of statCache.keys()) if (key.startsWith(prefix)) statCache.delete(key);
+}
 function freshStat(key: string, now: number): number | undefined {
   const hit = statCache.get(key);
   return hit && now - hit.at < STAT_TTL_MS ? hit.n : undefined;
