@@ -16,7 +16,7 @@ function importKey(env: Pick<Env, "SECRETS_KEY" | "ENVIRONMENT">): Promise<Crypt
   if (!key) {
     // SHA-256 of the configured bytes gives exactly 32 bytes whatever length was supplied.
     key = crypto.subtle
-      .digest("SHA-256", decodeBase64(raw))
+      .digest("SHA-256", new Uint8Array(decodeBase64(raw)))
       .then((bytes) => crypto.subtle.importKey("raw", bytes, "AES-GCM", false, ["encrypt", "decrypt"]));
     keyCache.set(raw, key);
   }
