@@ -233,7 +233,7 @@ export default function AccessSettingsPage() {
                   <Form method="post">
                     <input type="hidden" name="intent" value="rotate-secret" />
                     <IntentSubmit intent="rotate-secret" busyLabel="Rotating…" variant="danger" className="w-full sm:w-auto">
-                      Rotate secret
+                      Rotate now
                     </IntentSubmit>
                   </Form>
                 </ConfirmDialog>
