@@ -182,4 +182,58 @@ describe("widget settings screens", () => {
       await t.close();
     }
   });
+
+  it("the preview posts the form's settings to the frame on ready and on every change", async () => {
+    const t = await newPage();
+    try {
+      const p = t.page;
+      // A stand-in for the widget frame that records what the dashboard posts to it, so this
+      // protocol test does not depend on the widget's own UI (which its own tests cover).
+      await p.route("**/widget/frame/**", (route) =>
+        route.fulfill({
+          contentType: "text/html",
+          body: `<!doctype html><title>frame</title><script>
+            window.received = [];
+            addEventListener("message", (e) => { if (e.origin === location.origin && e.source === parent) window.received.push(e.data); });
+            parent.postMessage({ parley: 1, type: "ready" }, location.origin);
+          </script>`,
+        }),
+      );
+      await signUpAndVerify(p, { name: "Pia Preview", email: uniqueEmail("preview"), password: "meadow lantern 77" });
+      await p.getByLabel("Organisation name").fill("Preview Co");
+      await submitAndWait(p, "Create organisation", /\/app\/org_[a-z2-7]+$/);
+      await p.getByLabel("Chatbot name").fill("Guide");
+      await submitAndWait(p, "Create chatbot");
+      await p.getByRole("navigation", { name: "Chatbots" }).getByRole("link", { name: "Guide" }).click();
+      await p.waitForURL(/\/cb_[a-z2-7]+$/);
+      await p.goto(`${new URL(p.url()).pathname}/settings/ui`);
+      await settled(p);
+
+      const frame = p.frameLocator('iframe[title="Live preview of the chat widget"]');
+      const received = () =>
+        frame.locator("html").evaluate(() => (window as unknown as { received: { type: string; name: string; ui: Record<string, unknown> }[] }).received);
+      await expect.poll(async () => (await received()).some((m) => m.type === "preview-settings" && m.name === "Guide")).toBe(true);
+      const first = (await received()).find((m) => m.type === "preview-settings")!;
+      expect(first.ui.brandColor).toBe("#4f46e5");
+      expect(first.ui.welcomeMessages).toEqual(["Hi! How can I help you today?"]);
+
+      await p.getByLabel("Display name").fill("Guide Bot");
+      await p.getByLabel("Theme").selectOption("dark");
+      await p.getByRole("button", { name: "Add suggested question" }).click();
+      await p.getByLabel("Suggested question 1", { exact: true }).fill("Do you ship abroad?");
+      await expect
+        .poll(async () => {
+          const last = (await received()).at(-1)!;
+          return [last.name, last.ui.theme, last.ui.suggestedQuestions];
+        })
+        .toEqual(["Guide Bot", "dark", ["Do you ship abroad?"]]);
+      // Nothing was saved by previewing.
+      await p.reload();
+      await settled(p);
+      expect(await p.getByLabel("Display name").inputValue()).toBe("");
+      expect(t.pageErrors).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
 });
