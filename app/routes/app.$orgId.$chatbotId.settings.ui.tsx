@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { ListEditor, nextIndex, type ListItem } from "~/components/settings/list-editor";
 import { WidgetPreview, type WidgetPreviewHandle } from "~/components/settings/widget-preview";
-import { Alert, Button, Card, CardBody, CardHeader, CheckboxField, Field, IntentSubmit, Label, PageHeader, Select } from "~/components/ui";
+import { Alert, Button, Card, CardBody, CardHeader, CheckboxField, Field, Input, IntentSubmit, Label, PageHeader, Select } from "~/components/ui";
 import { requireChatbot } from "~/.server/auth/guards";
 import { saveUiSettings } from "~/.server/chatbots/ui-settings";
 import type { FormReply } from "~/lib/forms";
@@ -175,22 +175,26 @@ function UiForm({
                   onChange={(e) => setBrandColor(e.currentTarget.value)}
                   className="h-10 w-14 shrink-0 cursor-pointer rounded-lg border border-zinc-300 bg-white p-1 dark:border-zinc-700 dark:bg-zinc-900"
                 />
-                <Field
-                  label={<span className="sr-only">Brand colour as hex</span>}
+                <Input
                   id="brandColor"
                   name="brandColor"
                   value={brandColor}
                   onChange={(e) => setBrandColor(e.currentTarget.value)}
-                  error={err("brandColor")}
                   maxLength={7}
                   spellCheck={false}
-                  className="w-40 space-y-0"
-                  aria-describedby="brandColor-hint"
+                  className="w-32"
+                  aria-invalid={err("brandColor") ? true : undefined}
+                  aria-describedby={`brandColor-hint${err("brandColor") ? " brandColor-error" : ""}`}
                 />
               </div>
               <p id="brandColor-hint" className="text-sm text-zinc-600 dark:text-zinc-400">
                 The launcher, your visitor's messages and buttons use it. Hex, like #4f46e5.
               </p>
+              {err("brandColor") ? (
+                <p id="brandColor-error" className="text-sm text-red-600 dark:text-red-400">
+                  {err("brandColor")?.join(" ")}
+                </p>
+              ) : null}
             </div>
             <div className="grid gap-5 sm:grid-cols-2">
               <Field

@@ -84,7 +84,7 @@ describe("widget settings screens", () => {
       await p.getByLabel("Welcome message 2", { exact: true }).fill("We reply within a day.");
       await p.getByRole("button", { name: "Add suggested question" }).click();
       await p.getByLabel("Suggested question 1", { exact: true }).fill("Where is my order?");
-      await p.getByLabel("Brand colour as hex", { exact: true }).fill("#0f766e");
+      await p.getByLabel("Brand colour", { exact: true }).fill("#0f766e");
       expect(await p.getByLabel("Pick the brand colour").inputValue()).toBe("#0f766e");
       await submit(p, "Save look & feel");
       await p.getByText("Look & feel saved.").waitFor();
@@ -94,10 +94,10 @@ describe("widget settings screens", () => {
       expect(await p.getByLabel("Suggested question 1", { exact: true }).inputValue()).toBe("Where is my order?");
 
       // A bad colour is refused at the field and kept.
-      await p.getByLabel("Brand colour as hex", { exact: true }).fill("teal");
+      await p.getByLabel("Brand colour", { exact: true }).fill("teal");
       await submit(p, "Save look & feel");
       await p.getByText("Use a colour like #4f46e5.").waitFor();
-      expect(await p.getByLabel("Brand colour as hex", { exact: true }).inputValue()).toBe("teal");
+      expect(await p.getByLabel("Brand colour", { exact: true }).inputValue()).toBe("teal");
       expect(await p.getByLabel("Welcome message 2", { exact: true }).inputValue()).toBe("We reply within a day.");
       await checkA11y(p);
 
