@@ -77,6 +77,17 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 const when = (ms: number | null) => (ms ? `${dateTime.format(ms)} UTC` : "Never");
+const attr = (v: string) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+
+/** The page origin typed for the iframe snippet ("https://shop.example.com/help" → "https://shop.example.com"), or null. */
+function pageOrigin(input: string): string | null {
+  try {
+    const url = new URL(input.trim());
+    return url.protocol === "https:" || url.protocol === "http:" ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
 
 export default function EmbedSettingsPage() {
   const { chatbot, origin, keys, canUseApi, apiHint, maxKeys } = useLoaderData<typeof loader>();
@@ -94,7 +105,8 @@ export default function EmbedSettingsPage() {
     'Parley.on("lead", (lead) => console.log("New lead", lead));',
     'Parley.on("message", (message) => console.log(message.role, message.content));',
   ].join("\n");
-  const iframeSnippet = `<iframe src="${origin}/widget/frame/${id}?host=${encodeURIComponent(host.trim())}" title="Chat with ${chatbot.name.replace(/"/g, "&quot;")}" width="400" height="600" style="border: 0; max-width: 100%;" loading="lazy"></iframe>`;
+  const hostOrigin = pageOrigin(host);
+  const iframeSnippet = `<iframe src="${origin}/widget/frame/${id}?host=${encodeURIComponent(hostOrigin ?? "https://www.example.com")}" title="${attr(`Chat with ${chatbot.name}`)}" width="400" height="600" style="border: 0; max-width: 100%;" loading="lazy"></iframe>`;
   const shareLink = `${origin}/test/${id}`;
 
   return (
@@ -129,6 +141,8 @@ export default function EmbedSettingsPage() {
               value={host}
               onChange={(e) => setHost(e.currentTarget.value)}
               spellCheck={false}
+              inputMode="url"
+              error={hostOrigin ? undefined : "Enter an address like https://www.example.com; the snippet below uses that example until then."}
               hint="Scheme, host and port of the page that embeds the iframe, like https://www.example.com."
             />
           </div>

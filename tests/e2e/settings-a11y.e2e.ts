@@ -115,6 +115,12 @@ describe("widget settings screens", () => {
       await p.getByText("Copied", { exact: true }).waitFor();
       expect(await p.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
 
+      // The iframe snippet names the embedding page's origin in host=.
+      await p.getByLabel("Your website's origin").fill("https://help.shop.example/faq");
+      expect(await p.getByLabel("Iframe snippet", { exact: true }).inputValue()).toContain(
+        `/widget/frame/${chatbotId}?host=${encodeURIComponent("https://help.shop.example")}"`,
+      );
+
       await execD1(`UPDATE organisations SET plan = 'starter' WHERE id = '${orgId}'`);
       await p.reload();
       await settled(p);
