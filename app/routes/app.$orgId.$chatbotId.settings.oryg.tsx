@@ -77,7 +77,8 @@ const hash = createHmac("sha256", process.env.PARLEY_IDENTITY_SECRET)
 
 const PHP_SAMPLE = `<?php // PHP, on your server
 $hash = hash_hmac('sha256', $visitorId, getenv('PARLEY_IDENTITY_SECRET'));
-// In the page: Parley.identify({ id: visitorId, hash: '<?= $hash ?>' });`;
+?>
+<script>Parley.identify({ id: <?= json_encode($visitorId) ?>, hash: <?= json_encode($hash) ?> });</script>`;
 
 export default function AccessSettingsPage() {
   const { chatbot, visibility, access, hasSecret } = useLoaderData<typeof loader>();

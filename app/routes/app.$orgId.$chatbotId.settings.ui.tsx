@@ -175,17 +175,18 @@ function UiForm({
                   onChange={(e) => setBrandColor(e.currentTarget.value)}
                   className="h-10 w-14 shrink-0 cursor-pointer rounded-lg border border-zinc-300 bg-white p-1 dark:border-zinc-700 dark:bg-zinc-900"
                 />
-                <Input
-                  id="brandColor"
-                  name="brandColor"
-                  value={brandColor}
-                  onChange={(e) => setBrandColor(e.currentTarget.value)}
-                  maxLength={7}
-                  spellCheck={false}
-                  className="w-32"
-                  aria-invalid={err("brandColor") ? true : undefined}
-                  aria-describedby={`brandColor-hint${err("brandColor") ? " brandColor-error" : ""}`}
-                />
+                <div className="w-32 shrink-0">
+                  <Input
+                    id="brandColor"
+                    name="brandColor"
+                    value={brandColor}
+                    onChange={(e) => setBrandColor(e.currentTarget.value)}
+                    maxLength={7}
+                    spellCheck={false}
+                    aria-invalid={err("brandColor") ? true : undefined}
+                    aria-describedby={`brandColor-hint${err("brandColor") ? " brandColor-error" : ""}`}
+                  />
+                </div>
               </div>
               <p id="brandColor-hint" className="text-sm text-zinc-600 dark:text-zinc-400">
                 The launcher, your visitor's messages and buttons use it. Hex, like #4f46e5.

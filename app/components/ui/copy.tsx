@@ -48,10 +48,11 @@ export function CopyField({ label, value, multiline, hint, className }: { label:
             id={`${id}-value`}
             readOnly
             value={value}
-            rows={Math.min(8, value.split("\n").length + 1)}
+            rows={value.includes("\n") ? Math.min(8, value.split("\n").length + 1) : 3}
             onFocus={(e) => e.currentTarget.select()}
             aria-describedby={describedBy}
-            className={cn(box, "py-2 whitespace-pre")}
+            // One-line snippets wrap; code keeps its lines.
+            className={cn(box, "py-2", value.includes("\n") ? "whitespace-pre" : "break-all whitespace-pre-wrap")}
             spellCheck={false}
           />
         ) : (
