@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import {
   Alert,
@@ -121,6 +121,11 @@ export default function EmbedSettingsPage() {
       <Card>
         <CardHeader title="Chat bubble on your website" description="Paste this before </body> on every page that should show the chat. It adds the launcher and loads the chat only when a visitor opens it." />
         <CardBody className="space-y-4">
+          {chatbot.visibility === "private" ? (
+            <Alert tone="warning">
+              This chatbot is private: the widget refuses visitors until you make it public under <Link to="../oryg" relative="path">Origins &amp; access</Link>.
+            </Alert>
+          ) : null}
           <CopyField label="Script snippet" value={scriptSnippet} multiline />
           <CopyField
             label="JavaScript API"

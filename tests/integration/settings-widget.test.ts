@@ -187,6 +187,13 @@ describe("settings/embed", async () => {
     expect(html).toContain(`<iframe src="http://localhost/widget/frame/${bot.id}?host=${encodeURIComponent("https://www.example.com")}"`);
     expect(html).toContain(`value="http://localhost/test/${bot.id}"`);
     expect(html.match(/>Copy<\/button>/g)?.length).toBe(4);
+    expect(html).not.toContain("This chatbot is private");
+
+    await db.update(chatbots).set({ visibility: "private" }).where(eq(chatbots.id, bot.id));
+    const privatePage = await text(await request(path, { cookie: editor.cookie }));
+    expect(privatePage).toContain("This chatbot is private: the widget refuses visitors");
+    expect(privatePage).toContain(`href="/app/${org.id}/${bot.id}/settings/oryg"`);
+    await db.update(chatbots).set({ visibility: "public" }).where(eq(chatbots.id, bot.id));
   });
 
   it("on Free, explains API keys need Starter and refuses to create one", async () => {
