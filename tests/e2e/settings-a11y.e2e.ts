@@ -183,6 +183,18 @@ describe("widget settings screens", () => {
       expect(rotated).not.toBe(secret);
       await checkA11y(p);
 
+      // Without a Clipboard API the Copy button selects the text and says how to copy it.
+      await p.addInitScript(() => Object.defineProperty(navigator, "clipboard", { value: undefined, configurable: true }));
+      await p.goto(`${botPath}/settings/embed`);
+      await settled(p);
+      await p.getByRole("button", { name: "Copy share link" }).click();
+      await p.getByText("Selected — press Ctrl+C (⌘C on a Mac) to copy.").waitFor();
+      const selected = await p.evaluate(() => {
+        const el = document.activeElement as HTMLInputElement;
+        return el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0);
+      });
+      expect(selected).toBe(`${baseURL()}/test/${chatbotId}`);
+
       expect(t.pageErrors).toEqual([]);
     } finally {
       await t.close();
