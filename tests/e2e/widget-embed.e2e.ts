@@ -1,4 +1,7 @@
+import { createHmac } from "node:crypto";
+import type { FrameLocator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sealSecret } from "../../app/.server/crypto/secret-box";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { baseURL, closeBrowser, newPage } from "./support/browser";
 import { executeD1, sqlString } from "./support/d1";
@@ -9,6 +12,22 @@ import { embedSnippet, startHostSite } from "./support/host-page";
 
 const suffix = Date.now().toString(36);
 const RESTRICTED = `cb_allow_${suffix}`;
+const LEADS = `cb_leads_${suffix}`;
+const VERIFIED = `cb_verified_${suffix}`;
+const SECRET = "b7c1e0f4a9d2c8e6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2";
+const VISITOR = `v_customer_${suffix}`;
+const hashOf = (id: string) => createHmac("sha256", SECRET).update(id).digest("hex");
+
+async function openChat(p: Page, name: string): Promise<FrameLocator> {
+  await p.getByRole("button", { name: `Chat with ${name}` }).click();
+  const frame = p.frameLocator(`iframe[title="Chat with ${name}"]`);
+  await frame.getByLabel("Your message").waitFor();
+  return frame;
+}
+async function ask(frame: FrameLocator, question: string) {
+  await frame.getByLabel("Your message").fill(question);
+  await frame.getByLabel("Your message").press("Enter");
+}
 
 let site: Awaited<ReturnType<typeof startHostSite>>;
 
@@ -16,11 +35,24 @@ beforeAll(async () => {
   site = await startHostSite({
     "/": embedSnippet(baseURL(), DEMO.chatbotId),
     "/restricted": embedSnippet(baseURL(), RESTRICTED),
+    "/leads": `<p id="leads"></p>${embedSnippet(baseURL(), LEADS, `Parley("on", "lead", function (l) { document.getElementById("leads").textContent = JSON.stringify(l); });`)}`,
+    "/signed-in": embedSnippet(baseURL(), VERIFIED, `Parley("identify", ${JSON.stringify({ id: VISITOR, hash: hashOf(VISITOR), name: "Ada" })});`),
+    "/forged": embedSnippet(baseURL(), VERIFIED, `Parley("identify", ${JSON.stringify({ id: VISITOR, hash: hashOf(`${VISITOR}x`) })});`),
+    "/anonymous": embedSnippet(baseURL(), VERIFIED),
   });
   // A chatbot of the demo organisation that only shop.example.com may embed.
   const settings = { access: { allowedOrigins: ["shop.example.com"] } };
   await executeD1(
     `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(RESTRICTED)}, ${sqlString(DEMO.orgId)}, 'Restricted bot', 'public', ${sqlString(JSON.stringify(settings))})`,
+  );
+  // One that asks for contact details before the first message, and one for signed-in customers only.
+  const leadForm = { ui: { leadForm: { timing: "before-chat", name: "optional", email: "required", phone: "off", custom: [] } } };
+  await executeD1(
+    `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(LEADS)}, ${sqlString(DEMO.orgId)}, 'Leads bot', 'public', ${sqlString(JSON.stringify(leadForm))})`,
+  );
+  const sealed = await sealSecret({ ENVIRONMENT: "development" }, SECRET);
+  await executeD1(
+    `INSERT INTO chatbots (id, org_id, name, visibility, settings, identity_secret) VALUES (${sqlString(VERIFIED)}, ${sqlString(DEMO.orgId)}, 'Members bot', 'public', ${sqlString(JSON.stringify({ access: { requireVerified: true } }))}, ${sqlString(sealed)})`,
   );
 });
 afterAll(async () => {
@@ -80,6 +112,65 @@ describe("the widget on another origin", () => {
       const refusal = await fetch(`${baseURL()}/widget/frame/${RESTRICTED}?host=${encodeURIComponent(site.origin)}`);
       expect(refusal.status).toBe(403);
       expect(refusal.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'self' shop.example.com");
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("answers with sources, keeps the conversation across a reload of the customer's page", async () => {
+    const t = await newPage();
+    try {
+      const p = t.page;
+      await p.goto(site.url("/"));
+      let frame = await openChat(p, DEMO.chatbotName);
+      await ask(frame, "Which roles can manage members?");
+      const log = frame.getByRole("log", { name: "Conversation" });
+      await log.getByText("Sources", { exact: true }).first().waitFor({ timeout: 30_000 });
+      expect(await log.textContent()).toMatch(/Admin/);
+
+      await p.reload();
+      frame = await openChat(p, DEMO.chatbotName);
+      await frame.getByRole("log", { name: "Conversation" }).getByText("Which roles can manage members?").waitFor();
+      expect(t.pageErrors).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("takes contact details in the lead form and tells the host page", async () => {
+    const t = await newPage();
+    try {
+      const p = t.page;
+      await p.goto(site.url("/leads"));
+      const frame = await openChat(p, "Leads bot");
+      const form = frame.locator("form.pc-lead");
+      await form.getByLabel(/^Email/).fill("grace@example.com");
+      await form.getByLabel(/^Name/).fill("Grace Hopper");
+      await form.getByRole("button", { name: "Send details" }).click();
+      await expect.poll(() => p.locator("#leads").textContent(), { timeout: 10_000 }).toContain("grace@example.com");
+      expect(JSON.parse((await p.locator("#leads").textContent())!)).toMatchObject({ name: "Grace Hopper", email: "grace@example.com" });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("with 'require verified visitors', refuses a wrong or missing hash and answers a right one", async () => {
+    const t = await newPage();
+    try {
+      const p = t.page;
+      for (const path of ["/forged", "/anonymous"]) {
+        await p.goto(site.url(path));
+        const frame = await openChat(p, "Members bot");
+        await ask(frame, "Where is my order?");
+        await frame.getByText("Please sign in on the website to chat with us.").first().waitFor({ timeout: 15_000 });
+      }
+      await p.goto(site.url("/signed-in"));
+      const frame = await openChat(p, "Members bot");
+      await ask(frame, "Where is my order?");
+      const log = frame.getByRole("log", { name: "Conversation" });
+      // No knowledge yet: the fallback answer — but an answer, not a refusal.
+      await log.getByText(/don't know the answer/).first().waitFor({ timeout: 15_000 });
+      expect(await frame.getByText("Please sign in on the website to chat with us.").count()).toBe(0);
     } finally {
       await t.close();
     }
