@@ -8,6 +8,7 @@ import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
 import type { PlanId } from "~/lib/plans";
+import { v1 } from "../../workers/api/v1";
 import { ROUTES } from "../../workers/api/v1/openapi";
 import { db, makeOrg, makeUser, request } from "./helpers";
 
@@ -60,6 +61,9 @@ describe("REST API v1: authentication, plan and rate limit", () => {
     const { key, keyId } = await setup();
     const row = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
     expect(JSON.stringify(row)).not.toContain(key);
+    const first = await call("/leads", key);
+    expect(first.headers.get("X-RateLimit-Limit")).toBe("60");
+    expect(first.headers.get("X-RateLimit-Remaining")).toBe("59");
     // A fixed one-minute window: if the loop crosses a minute boundary the count restarts, so go on
     // until refused (at most two windows) and check at least 60 passed first.
     let last: Response | undefined;
@@ -70,7 +74,7 @@ describe("REST API v1: authentication, plan and rate limit", () => {
       passed++;
     }
     expect(last!.status).toBe(429);
-    expect(passed).toBeGreaterThanOrEqual(60);
+    expect(passed).toBeGreaterThanOrEqual(59);
     expect(Number(last!.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(((await last!.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
   });
@@ -168,6 +172,9 @@ describe("REST API v1: OpenAPI document and docs page", () => {
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["Error", "ChatRequest", "ChatResponse", "Lead", "KnowledgeSource"]));
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(documented.sort()).toEqual(ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path}`).sort());
+    // The router answers exactly the documented routes (plus the document itself).
+    const routed = v1.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`);
+    expect([...new Set(routed)].sort()).toEqual([...ROUTES.map((r) => `${r.method.toUpperCase()} ${r.path}`), "GET /openapi.json"].sort());
     // Every documented route exists: without a key it is a 401, never a 404.
     for (const r of ROUTES) {
       const res2 = await call(r.path.replace("{id}", "x"), null, { method: r.method.toUpperCase(), body: r.method === "post" ? {} : undefined });

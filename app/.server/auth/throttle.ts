@@ -5,7 +5,7 @@ import { rateLimits } from "../db/schema";
 export type Limit = { max: number; windowMs: number };
 
 // Fixed windows in D1 so the count holds across Worker instances. One upsert per hit.
-export async function hit(db: Db, key: string, limit: Limit, now = Date.now()): Promise<{ ok: boolean; retryAfterS: number }> {
+export async function hit(db: Db, key: string, limit: Limit, now = Date.now()): Promise<{ ok: boolean; retryAfterS: number; count: number }> {
   const windowStart = now - (now % limit.windowMs);
   const row = await db
     .insert(rateLimits)
@@ -19,8 +19,8 @@ export async function hit(db: Db, key: string, limit: Limit, now = Date.now()): 
     })
     .returning({ count: rateLimits.count })
     .get();
-  const ok = (row?.count ?? 1) <= limit.max;
-  return { ok, retryAfterS: Math.ceil((windowStart + limit.windowMs - now) / 1000) };
+  const count = row?.count ?? 1;
+  return { ok: count <= limit.max, retryAfterS: Math.ceil((windowStart + limit.windowMs - now) / 1000), count };
 }
 
 /** Applies several limits (e.g. per IP and per email); all are counted, any one refuses. */

@@ -39,6 +39,7 @@ export const requireApiKey: MiddlewareHandler<V1Env> = async (c, next) => {
   }
   const limit = await hit(ctx.db, `api:${key.keyId}`, { max: RATE_PER_MINUTE, windowMs: 60_000 });
   c.header("X-RateLimit-Limit", String(RATE_PER_MINUTE));
+  c.header("X-RateLimit-Remaining", String(Math.max(0, RATE_PER_MINUTE - limit.count)));
   if (!limit.ok) {
     c.header("Retry-After", String(limit.retryAfterS));
     return apiError(c, 429, "rate_limited", `This key may make ${RATE_PER_MINUTE} requests a minute. Try again in ${limit.retryAfterS} seconds.`);
