@@ -1,14 +1,20 @@
 #!/usr/bin/env node
 // `npm run check:bundle`: bundle the production Worker offline (`wrangler deploy --dry-run --env production`)
 // into .e2e/bundle, gzip (level 9) every module it would upload (all files but source maps) and fail if
-// the total is over the 3 MB budget (Workers' former free-plan limit; ARCHITECTURE.md). Builds first when
-// build/server/index.js is missing.
+// the total is over the 3 MB budget (Workers' former free-plan limit; ARCHITECTURE.md). Then the widget's
+// budgets (ADR 009): /widget.js ≤ 3 KB gzip, loader + chat UI JavaScript ≤ 50 KB gzip. Builds first when
+// the build is missing.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { bin, build, ensureDependencies, log, ROOT, run, wranglerEnv } from "./lib/common.mjs";
 
 const LIMIT = 3 * 1024 * 1024;
+// The widget (issue #4, ADR 009): the loader on the customer's page, and all JavaScript a visitor
+// downloads before they can type (loader + the chat UI bundle), gzip level 9.
+const LOADER_LIMIT = 3 * 1024;
+const WIDGET_FIRST_LOAD_LIMIT = 50 * 1024;
 const OUT_DIR = path.join(ROOT, ".e2e", "bundle");
 
 function files(dir) {
@@ -22,7 +28,7 @@ const fmt = (n) => `${n.toLocaleString("en")} bytes (${(n / 1024 / 1024).toFixed
 
 async function main() {
   await ensureDependencies();
-  if (!existsSync(path.join(ROOT, "build", "server", "index.js"))) await build();
+  if (!existsSync(path.join(ROOT, "build", "server", "index.js")) || !existsSync(path.join(ROOT, "build", "widget", "manifest.js"))) await build();
   log("Bundling the production Worker (wrangler deploy --dry-run --env production)…");
   rmSync(OUT_DIR, { recursive: true, force: true });
   const wrangler = bin("wrangler");
@@ -49,6 +55,23 @@ async function main() {
   console.log(`bundle: ${gzipped} bytes gzip (${raw} raw) — budget ${LIMIT} bytes (3 MiB): ${verdict}`);
   if (gzipped > LIMIT) {
     console.error(`[parley] The Worker bundle is ${fmt(gzipped - LIMIT)} over the 3 MB gzip budget.`);
+    process.exit(1);
+  }
+
+  const manifest = await import(pathToFileURL(path.join(ROOT, "build", "widget", "manifest.js")).href);
+  const loaderGz = gzipSync(Buffer.from(manifest.loader), { level: 9 }).length;
+  const chatGz = gzipSync(readFileSync(path.join(ROOT, "build", "client", manifest.chatJs)), { level: 9 }).length;
+  const cssGz = manifest.chatCss ? gzipSync(readFileSync(path.join(ROOT, "build", "client", manifest.chatCss)), { level: 9 }).length : 0;
+  const firstLoad = loaderGz + chatGz;
+  const over = [];
+  console.log(`widget loader (/widget.js): ${loaderGz} bytes gzip — budget ${LOADER_LIMIT}: ${loaderGz <= LOADER_LIMIT ? "OK" : "OVER BUDGET"}`);
+  console.log(
+    `widget first-load JavaScript (loader + ${manifest.chatJs}): ${firstLoad} bytes gzip — budget ${WIDGET_FIRST_LOAD_LIMIT}: ${firstLoad <= WIDGET_FIRST_LOAD_LIMIT ? "OK" : "OVER BUDGET"}${cssGz ? ` (plus ${cssGz} bytes gzip of CSS)` : ""}`,
+  );
+  if (loaderGz > LOADER_LIMIT) over.push(`the loader is ${loaderGz - LOADER_LIMIT} bytes over its ${LOADER_LIMIT}-byte budget`);
+  if (firstLoad > WIDGET_FIRST_LOAD_LIMIT) over.push(`the widget's first-load JavaScript is ${firstLoad - WIDGET_FIRST_LOAD_LIMIT} bytes over its ${WIDGET_FIRST_LOAD_LIMIT}-byte budget`);
+  if (over.length) {
+    console.error(`[parley] Widget budget exceeded: ${over.join("; ")}.`);
     process.exit(1);
   }
 }

@@ -9,6 +9,7 @@ import { createAppContext } from "./load-context";
 import { handleQueue } from "./queues";
 import { handleScheduled } from "./scheduled";
 import { applySecurityHeaders } from "./security-headers";
+import { widgetPages } from "./widget/serve";
 
 const remixHandler = createRequestHandler(build as unknown as ServerBuild);
 
@@ -34,6 +35,8 @@ app.use("*", async (c, next) => {
 });
 
 app.route("/api", api);
+// /widget.js, the widget's iframe page and /test/{chatbotId}: lean pages without the Remix runtime.
+app.route("/", widgetPages);
 // A mounted router's notFound does not fire inside a parent app: answer unknown API paths here.
 app.all("/api/*", (c) => apiError(c, 404, "not_found", "No API endpoint at this path."));
 

@@ -112,11 +112,13 @@ export async function ensureDependencies() {
   return true;
 }
 
-/** remix vite:build → build/client + build/server. */
+/** remix vite:build → build/client + build/server, then the widget (scripts/build-widget.mjs). */
 export async function build() {
   log("Building (remix vite:build)…");
   const remix = bin("remix");
   await run(remix.cmd, [...remix.pre, "vite:build"], { label: "remix vite:build" });
+  log("Building the widget (scripts/build-widget.mjs)…");
+  await run(process.execPath, [path.join(ROOT, "scripts", "build-widget.mjs")], { label: "build-widget" });
 }
 
 /**

@@ -44,14 +44,15 @@ describe("/test/:chatbotId", async () => {
   const outsider = await makeUser({ name: "Outsider" });
   await makeOrg(outsider.id, "Elsewhere");
 
-  it("a public bot's page opens for anyone", async () => {
+  it("a public bot's page opens for anyone: the widget's chat UI as a full page, never framed", async () => {
     const res = await request(`/test/${bot.id}`);
     expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
     const html = await res.text();
-    expect(html).toContain("Screens bot");
-    expect(html).toContain('aria-live="polite"');
-    expect(html).toContain("/2000");
-    expect(html).not.toContain("dangerouslySetInnerHTML");
+    expect(html).toContain("Chat with Screens bot");
+    const boot = JSON.parse(html.match(/<script type="application\/json" id="parley-boot">(.*?)<\/script>/s)![1]);
+    expect(boot).toMatchObject({ mode: "page", channel: "test", chatbotId: bot.id, hostOrigin: null });
+    expect(html).toMatch(/<script type="module" src="\/widget\/chat-[A-Za-z0-9]+\.js" nonce="[a-f0-9]+"><\/script>/);
   });
 
   it("a private bot's page is a 404 for strangers and other organisations, open to members", async () => {
@@ -60,7 +61,9 @@ describe("/test/:chatbotId", async () => {
       for (const cookie of [undefined, outsider.cookie]) {
         const res = await request(`/test/${bot.id}`, { cookie });
         expect(res.status).toBe(404);
-        expect(await res.text()).toContain("Page not found");
+        const html = await res.text();
+        expect(html).toContain("does not exist, or it is private");
+        expect(html).not.toContain("Screens bot");
       }
       for (const cookie of [owner.cookie, agent.cookie]) expect((await request(`/test/${bot.id}`, { cookie })).status).toBe(200);
     } finally {

@@ -5,11 +5,13 @@ import { chat } from "./chat";
 import { apiError } from "./errors";
 import { health } from "./health";
 import { widget } from "./widget";
+import { widgetConfig } from "./widget-config";
 
 export const api = new Hono<HonoEnv>();
 
 api.route("/health", health);
 api.route("/chat", chat);
+api.route("/widget", widgetConfig);
 api.route("/widget", widget);
 
 api.onError((err, c) => {

@@ -101,7 +101,17 @@ export async function answerMessage(
   const messageId = newId("msg_");
   const meta = (extra: Partial<ChatMessageMetadata> = {}): ChatMessageMetadata => ({ conversationId: conversation.id, messageId, ...extra });
 
-  const quota = await tryConsumeReply(ctx, org, askedAt);
+  const smallTalk = detectSmallTalk(text, chatbot.name);
+  const search = (query: string) =>
+    retrieve(ctx, ref, query, { k: PASSAGES_K }).catch((e) => {
+      console.error("[chat] retrieval failed", e);
+      return null;
+    });
+  // A question of four words or more is searched as it is, so retrieval starts at once, alongside
+  // the quota and history round trips; a short follow-up ("and to Germany?") needs the history first.
+  const standalone = text.split(/\s+/).length >= 4;
+  const early = !smallTalk && standalone ? search(text) : null;
+  const [quota, history] = await Promise.all([tryConsumeReply(ctx, org, askedAt), recentMessages(ctx, conversation.id, HISTORY_MESSAGES)]);
   if (!quota.ok) {
     const { stream, done } = run(ctx, async (writer) => {
       writer.write({ type: "start", messageId, messageMetadata: meta() });
@@ -116,20 +126,15 @@ export async function answerMessage(
     return { stream, done, conversationId: conversation.id, messageId, limited: true, limitMessage: quota.message };
   }
 
-  const history = await recentMessages(ctx, conversation.id, HISTORY_MESSAGES);
-  const smallTalk = detectSmallTalk(text, chatbot.name);
   let passages: Passage[] = [];
   let answerable = false;
   if (!smallTalk) {
-    // A short follow-up ("and to Germany?") is searched together with the previous question.
+    // A short follow-up is searched together with the previous question.
     const previous = [...history].reverse().find((m) => m.role === "visitor")?.content;
-    const query = previous && text.split(/\s+/).length < 4 ? `${previous} ${text}` : text;
-    try {
-      const result = await retrieve(ctx, ref, query, { k: PASSAGES_K });
+    const result = await (early ?? search(previous ? `${previous} ${text}` : text));
+    if (result) {
       passages = result.passages;
       answerable = result.answerable && result.passages.length > 0;
-    } catch (e) {
-      console.error("[chat] retrieval failed", e);
     }
   }
   const kind: AnswerKind = smallTalk ? "small-talk" : answerable ? "answer" : settings.onlyFromKnowledge ? "fallback" : "answer";

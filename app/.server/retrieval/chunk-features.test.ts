@@ -25,6 +25,7 @@ describe("chunk features", () => {
       dot += stored.textVec[i] * computed.textVec[i];
     }
     expect(dot).toBeGreaterThan(0.9999);
+    for (let i = 0; i < computed.topicVec.length; i++) expect(Math.abs(stored.topicVec[i] - computed.topicVec[i])).toBeLessThan(1e-4);
   });
 
   it("falls back to computing when the stored form is unreadable", () => {

@@ -26,10 +26,13 @@ export const urlWords = (url: string | null) => (url ? url.replace(/^[a-z]+:\/\/
 const SENTENCE_SPLIT = /(?<=[.!?])\s+|\n+/;
 const MIN_SENTENCE_CHARS = 8;
 
-/** Stored form, version 1: int16-quantised text vector (with its scale) and the stems per sentence. */
-type StoredV1 = { v: 1; q: number; e: string; h: string; b: string[]; x?: number[] };
+/**
+ * Stored form, version 1: the int16-quantised text and topic vectors (with their scales), the stems
+ * of the title+heading, of the URL slug and of each sentence.
+ */
+type StoredV1 = { v: 1; q: number; e: string; tq: number; te: string; h: string; u: string; b: string[]; x?: number[] };
 
-type Parts = { heading: string[]; sentences: string[][]; short: number[]; textVec: Float32Array };
+type Parts = { heading: string[]; url: string[]; sentences: string[][]; short: number[]; textVec: Float32Array; topicVec: Float32Array };
 
 function analyse(c: ChunkLike): Parts {
   // Sentence splits fall on whitespace, so the sentences' terms concatenated are the text's terms.
@@ -40,18 +43,19 @@ function analyse(c: ChunkLike): Parts {
     if (s.length < MIN_SENTENCE_CHARS) short.push(sentences.length);
     sentences.push(terms(s));
   }
-  return { heading, sentences, short, textVec: hashEmbedTerms([...heading, ...sentences.flat()]) };
+  const url = terms(urlWords(c.url));
+  return { heading, url, sentences, short, textVec: hashEmbedTerms([...heading, ...sentences.flat()]), topicVec: hashEmbedTerms([...heading, ...url]) };
 }
 
-function assemble(c: ChunkLike, p: Parts): ChunkFeatures {
-  const topic = [...p.heading, ...terms(urlWords(c.url))];
+function assemble(p: Parts): ChunkFeatures {
+  const topic = [...p.heading, ...p.url];
   const body = p.sentences.flat();
   const bigrams = new Set<string>();
   for (const seq of [p.heading, body]) for (let i = 1; i < seq.length; i++) bigrams.add(`${seq[i - 1]} ${seq[i]}`);
   const short = new Set(p.short);
   return {
     textVec: p.textVec,
-    topicVec: hashEmbedTerms(topic),
+    topicVec: p.topicVec,
     sentences: p.sentences.filter((_, i) => !short.has(i)).map((s) => new Set(s)),
     termSet: new Set([...topic, ...body]),
     topicSet: new Set(topic),
@@ -62,26 +66,40 @@ function assemble(c: ChunkLike, p: Parts): ChunkFeatures {
 /** The stored form of a chunk's features (chunks.features), computed at indexing time. */
 export function serializeChunkFeatures(c: ChunkLike): string {
   const p = analyse(c);
-  let max = 0;
-  for (const x of p.textVec) max = Math.max(max, Math.abs(x));
-  const q = new Int16Array(p.textVec.length); // little-endian on every platform Workers run on
-  if (max > 0) for (let i = 0; i < q.length; i++) q[i] = Math.round((p.textVec[i] / max) * 32767);
-  const stored: StoredV1 = { v: 1, q: max, e: encodeBase64(new Uint8Array(q.buffer)), h: p.heading.join(" "), b: p.sentences.map((s) => s.join(" ")) };
+  const [q, e] = quantise(p.textVec);
+  const [tq, te] = quantise(p.topicVec);
+  const stored: StoredV1 = { v: 1, q, e, tq, te, h: p.heading.join(" "), u: p.url.join(" "), b: p.sentences.map((s) => s.join(" ")) };
   if (p.short.length) stored.x = p.short;
   return JSON.stringify(stored);
+}
+
+/** [scale, base64 of int16 little-endian] — int16 keeps cosines within 1e-4 of the exact vector. */
+function quantise(v: Float32Array): [number, string] {
+  let max = 0;
+  for (const x of v) max = Math.max(max, Math.abs(x));
+  const q = new Int16Array(v.length); // little-endian on every platform Workers run on
+  if (max > 0) for (let i = 0; i < q.length; i++) q[i] = Math.round((v[i] / max) * 32767);
+  return [max, encodeBase64(new Uint8Array(q.buffer))];
+}
+
+function dequantise(scale: number, b64: string): Float32Array | null {
+  const bytes = decodeBase64(b64);
+  if (bytes.byteLength !== EMBEDDING_DIMENSIONS * 2) return null;
+  const q = new Int16Array(bytes.buffer, bytes.byteOffset, EMBEDDING_DIMENSIONS);
+  const v = new Float32Array(q.length);
+  for (let i = 0; i < q.length; i++) v[i] = (q[i] / 32767) * scale;
+  return v;
 }
 
 function parseStored(raw: string): Parts | null {
   try {
     const s = JSON.parse(raw) as StoredV1;
-    if (s.v !== 1 || !Array.isArray(s.b)) return null;
-    const bytes = decodeBase64(s.e);
-    if (bytes.byteLength !== EMBEDDING_DIMENSIONS * 2) return null;
-    const q = new Int16Array(bytes.buffer, bytes.byteOffset, EMBEDDING_DIMENSIONS);
-    const textVec = new Float32Array(q.length);
-    for (let i = 0; i < q.length; i++) textVec[i] = (q[i] / 32767) * s.q;
+    if (s.v !== 1 || !Array.isArray(s.b) || typeof s.te !== "string") return null;
+    const textVec = dequantise(s.q, s.e);
+    const topicVec = dequantise(s.tq, s.te);
+    if (!textVec || !topicVec) return null;
     const split = (x: string) => (x ? x.split(" ") : []);
-    return { heading: split(s.h), sentences: s.b.map(split), short: s.x ?? [], textVec };
+    return { heading: split(s.h), url: split(s.u), sentences: s.b.map(split), short: s.x ?? [], textVec, topicVec };
   } catch {
     return null;
   }
@@ -103,7 +121,7 @@ export function chunkFeatures(c: ChunkLike & { id: number; features?: string | n
     featureCache.set(key, hit);
     return hit;
   }
-  const f = assemble(c, (c.features ? parseStored(c.features) : null) ?? analyse(c));
+  const f = assemble((c.features ? parseStored(c.features) : null) ?? analyse(c));
   featureCache.set(key, f);
   if (featureCache.size > FEATURE_CACHE_MAX) featureCache.delete(featureCache.keys().next().value!);
   return f;

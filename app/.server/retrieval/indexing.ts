@@ -2,6 +2,7 @@ import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { embedTexts, getEmbeddingModel } from "../ai/embeddings";
 import type { AppContext } from "../context";
 import { serializeChunkFeatures } from "./chunk-features";
+import { forgetChatbotStats } from "./search";
 import type { ChatbotRef, ChunkInput } from "./types";
 import { createVectorStore } from "./vector-store";
 
@@ -51,6 +52,8 @@ export async function indexChunks(
     });
   }
 
+  // Term statistics are memoised for a minute per isolate; this one knows they just changed.
+  forgetChatbotStats(ref.chatbotId);
   const model = opts.embeddingModel ?? getEmbeddingModel(ctx.env);
   const store = createVectorStore(ctx.env, ctx.db);
   for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
@@ -74,6 +77,7 @@ export async function deleteSourceChunks(ctx: IndexContext, ref: SourceRef): Pro
   if (results.length === 0) return { deleted: 0 };
   await createVectorStore(ctx.env, ctx.db).remove(results.map((r) => r.id));
   await d1.prepare("DELETE FROM chunks WHERE source_id = ? AND chatbot_id = ? AND org_id = ?").bind(ref.sourceId, ref.chatbotId, ref.orgId).run();
+  forgetChatbotStats(ref.chatbotId);
   return { deleted: results.length };
 }
 

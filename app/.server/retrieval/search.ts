@@ -100,13 +100,13 @@ const MAX_QUERY_TERMS = 24;
 /** Document-frequency counts stop here (see retrieve, step 1): past it a word is "common". */
 const DF_CAP = 1_000;
 /** Most postings the FTS MATCH may touch (see retrieve, step 2). */
-const MATCH_BUDGET = 5_000;
+const MATCH_BUDGET = 2_000;
 /**
  * FTS candidates to re-rank: computing a candidate's features is most of a query's CPU, so a large
  * knowledge base (where each query meets mostly unseen chunks) re-ranks fewer.
  */
 const LARGE_KB = 5_000;
-const LARGE_KB_FTS_LIMIT = 80;
+const LARGE_KB_FTS_LIMIT = 60;
 const ftsLimitFor = (chunkCount: number, configured: number) => (chunkCount > LARGE_KB ? Math.min(configured, LARGE_KB_FTS_LIMIT) : configured);
 
 /** Query words worth searching for: no stop words or fillers, one per stem, letters/digits only. */
@@ -393,6 +393,11 @@ function nearDuplicate(a: Set<string>, b: Set<string>): boolean {
 const STAT_TTL_MS = 60_000;
 const STAT_CACHE_MAX = 20_000;
 const statCache = new Map<string, { n: number; at: number }>();
+/** Drops a chatbot's memoised statistics in this isolate (its knowledge just changed here). */
+export function forgetChatbotStats(chatbotId: string) {
+  const prefix = `${chatbotId}\u0000`;
+  for (const key of statCache.keys()) if (key.startsWith(prefix)) statCache.delete(key);
+}
 function freshStat(key: string, now: number): number | undefined {
   const hit = statCache.get(key);
   return hit && now - hit.at < STAT_TTL_MS ? hit.n : undefined;

@@ -1,0 +1,113 @@
+import { Hono, type Context } from "hono";
+import { findChatTarget } from "../../app/.server/chat/access";
+import { ORIGIN_REFUSED_MESSAGE } from "../../app/.server/widget/origin";
+import { readGeneralSettings } from "../../app/lib/schemas/chatbot-settings";
+import type { WidgetConfig } from "../../app/lib/schemas/widget-api";
+import { frameAncestors, isOriginAllowed, readAccessSettings } from "../../app/lib/schemas/widget-settings";
+import { chatCss, chatJs, loader, loaderHash } from "../../build/widget/manifest.js";
+import type { HonoEnv } from "../hono-env";
+import { widgetConfigFor } from "./config";
+
+// The widget's pages, served before Remix and without its runtime (ADR 009):
+//   GET /widget.js                          the loader (cached; ETag = its content hash)
+//   GET /widget/frame/{chatbotId}?host=…    the chat inside the iframe on a customer's site
+//       &preview=1                          the same, previewed live by the dashboard (settings/ui)
+//   GET /test/{chatbotId}                   the chat as a full page, shareable
+// The iframe page may only be framed by the chatbot's allowed origins (CSP frame-ancestors), and a
+// `host` that is not allowed gets a refusal instead of the chat.
+
+/** The boot document the chat UI reads (workers/widget/chat/boot.ts has the same shape). */
+type Boot = { mode: "widget" | "page" | "preview"; chatbotId: string; hostOrigin: string | null; channel: "widget" | "test"; config: WidgetConfig };
+
+export const widgetPages = new Hono<HonoEnv>();
+
+widgetPages.get("/widget.js", (c) => {
+  const etag = `"${loaderHash}"`;
+  const headers = {
+    "Content-Type": "text/javascript; charset=utf-8",
+    "Cache-Control": "public, max-age=300, stale-while-revalidate=86400",
+    ETag: etag,
+    "Cross-Origin-Resource-Policy": "cross-origin",
+    "Access-Control-Allow-Origin": "*",
+  };
+  if (c.req.header("If-None-Match") === etag) return new Response(null, { status: 304, headers });
+  return new Response(loader, { headers });
+});
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+/** JSON inside <script type="application/json">: "<" escaped so no text can close the element. */
+const jsonForScript = (v: unknown) => JSON.stringify(v).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+
+function csp(nonce: string, ancestors: string) {
+  return [
+    "default-src 'none'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' https: data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    ancestors,
+  ].join("; ");
+}
+
+function page(c: Context<HonoEnv>, status: 200 | 403 | 404, opts: { title: string; lang: string; ancestors: string; body: string }) {
+  const nonce = c.get("nonce");
+  const html = `<!doctype html>
+<html lang="${esc(opts.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${esc(opts.title)}</title>${
+    chatCss ? `<link rel="stylesheet" href="${chatCss}">` : ""
+  }</head><body>${opts.body}</body></html>`;
+  return c.html(html, status, { "Content-Security-Policy": csp(nonce, opts.ancestors), "Cache-Control": "private, no-cache" });
+}
+
+const notice = (text: string) =>
+  `<main style="font:15px/1.5 system-ui,sans-serif;padding:24px;color:#444;text-align:center"><p>${esc(text)}</p></main>`;
+
+function chatPage(c: Context<HonoEnv>, boot: Boot, lang: string, ancestors: string) {
+  return page(c, 200, {
+    title: `Chat with ${boot.config.name}`,
+    lang,
+    ancestors,
+    body: `<div id="parley-root"></div><script type="application/json" id="parley-boot">${jsonForScript(boot)}</script><script type="module" src="${chatJs}" nonce="${c.get("nonce")}"></script>`,
+  });
+}
+
+function validOrigin(value: string | undefined): string | null {
+  if (!value) return null;
+  try {
+    const u = new URL(value);
+    return (u.protocol === "https:" || u.protocol === "http:") && u.origin === value ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+const langOf = (settings: unknown) => {
+  const l = readGeneralSettings(settings).language;
+  return l === "auto" ? "en" : l;
+};
+
+widgetPages.get("/widget/frame/:chatbotId", async (c) => {
+  const ctx = c.get("app");
+  const target = await findChatTarget(ctx, c.req.param("chatbotId"));
+  if (!target) return page(c, 404, { title: "Not found", lang: "en", ancestors: "frame-ancestors *", body: notice("This chatbot does not exist.") });
+  const access = readAccessSettings(target.chatbot.settings);
+  const host = validOrigin(c.req.query("host"));
+  const lang = langOf(target.chatbot.settings);
+  if (c.req.query("preview") === "1") {
+    // The dashboard's live preview (settings/ui): only Parley itself may frame it.
+    if (host !== ctx.origin) return page(c, 403, { title: "Preview unavailable", lang, ancestors: "frame-ancestors 'self'", body: notice("The preview only opens inside Parley.") });
+    return chatPage(c, { mode: "preview", chatbotId: target.chatbot.id, hostOrigin: host, channel: "widget", config: widgetConfigFor(target) }, lang, "frame-ancestors 'self'");
+  }
+  const ancestors = frameAncestors(access);
+  if (!host || !isOriginAllowed(host, access)) return page(c, 403, { title: "Chat unavailable", lang, ancestors, body: notice(ORIGIN_REFUSED_MESSAGE) });
+  return chatPage(c, { mode: "widget", chatbotId: target.chatbot.id, hostOrigin: host, channel: "widget", config: widgetConfigFor(target) }, lang, ancestors);
+});
+
+widgetPages.get("/test/:chatbotId", async (c) => {
+  const ctx = c.get("app");
+  const target = await findChatTarget(ctx, c.req.param("chatbotId"));
+  if (!target) return page(c, 404, { title: "Not found · Parley", lang: "en", ancestors: "frame-ancestors 'none'", body: notice("This chatbot does not exist, or it is private.") });
+  return chatPage(c, { mode: "page", chatbotId: target.chatbot.id, hostOrigin: null, channel: "test", config: widgetConfigFor(target) }, langOf(target.chatbot.settings), "frame-ancestors 'none'");
+});
