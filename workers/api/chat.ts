@@ -52,7 +52,7 @@ chat.post("/:chatbotId", async (c) => {
   const conversation = await getOrCreateConversation(
     ctx,
     { orgId: target.org.id, chatbotId: target.chatbot.id },
-    { visitorId: input.visitorId, channel: input.channel ?? "widget", conversationId: input.conversationId },
+    { visitorId: input.visitorId, channel: input.channel ?? "widget", conversationId: input.conversationId, fresh: input.newConversation },
   );
   if (admission.verified && !conversation.verified) {
     await markConversationVerified(ctx, conversation.id);
