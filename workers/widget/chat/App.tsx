@@ -35,7 +35,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
   const { mode, chatbotId, channel } = boot;
   const [config, setConfig] = useState<WidgetConfig>(boot.config);
   const ui = config.ui;
-  const [visitorId, setVisitorId] = useState(() => visitorIdFor(chatbotId));
+  const [visitorId, setVisitorId] = useState(() => visitorIdFor(chatbotId, mode === "widget" ? new URLSearchParams(location.search).get("vid") : null));
   const [identity, setIdentity] = useState<Identity>({});
   const [messages, setMessages] = useState<Msg[]>([]);
   const [conversationId, setConversationId] = useState<string | undefined>();
@@ -91,6 +91,10 @@ export function App({ boot }: { boot: WidgetBoot }) {
     post({ parley: 1, type: "ready" });
     return () => removeEventListener("message", onMessage);
   }, [talksToHost, hostOrigin, mode, post]);
+
+  useEffect(() => {
+    if (mode === "widget") post({ parley: 1, type: "visitor", id: visitorId });
+  }, [mode, post, visitorId]);
 
   // ——— restore the conversation ———
   useEffect(() => {
@@ -296,86 +300,88 @@ export function App({ boot }: { boot: WidgetBoot }) {
         )}
       </header>
 
-      <div ref={logRef} class="pc-log" role="log" aria-label="Conversation" aria-live="off" tabIndex={0}>
-        {ui.welcomeMessages.map((w, i) => (
-          <div class="pc-msg pc-bot" key={`w${i}`}>
-            <div class="pc-bubble">{w}</div>
-          </div>
-        ))}
-        {messages.map((m) => (
-          <MessageView key={m.key} m={m} showSources={ui.showSources} api={api} auth={auth} onFeedback={setFeedback} onAnnounce={setAnnounce} canAct={mode !== "preview"} />
-        ))}
-        {!started && !gated && ui.suggestedQuestions.length > 0 && (
-          <ul class="pc-suggest" aria-label="Suggested questions">
-            {ui.suggestedQuestions.map((q) => (
-              <li key={q}>
-                <button type="button" class="pc-chip" onClick={() => send(q)} disabled={busy}>
-                  {q}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-        {showLead && (
-          <LeadForm
-            settings={form}
-            initial={{ name: identity.name, email: identity.email }}
-            onSubmit={submitLead}
-            onDismiss={gated ? undefined : () => (setLeadOpen(false), setLeadDismissed(true))}
-            autoFocus={started || gated}
-          />
-        )}
-        {lastBot && ui.humanHandoff && !gated && mode !== "preview" && (
-          <div class="pc-handoff">
-            <button type="button" class="pc-link-btn" onClick={handoff}>
-              Talk to a human
-            </button>
-          </div>
-        )}
-      </div>
-
-      {notice && (
-        <div class="pc-notice" role="alert">
-          <p>{notice.failure.message}</p>
-          {notice.retry && (
-            <button type="button" class="pc-btn pc-btn-small" onClick={() => send(notice.retry!)}>
-              Retry
-            </button>
+      <main class="pc-main">
+        <div ref={logRef} class="pc-log" role="log" aria-label="Conversation" aria-live="off" tabIndex={0}>
+          {ui.welcomeMessages.map((w, i) => (
+            <div class="pc-msg pc-bot" key={`w${i}`}>
+              <div class="pc-bubble">{w}</div>
+            </div>
+          ))}
+          {messages.map((m) => (
+            <MessageView key={m.key} m={m} showSources={ui.showSources} api={api} auth={auth} onFeedback={setFeedback} onAnnounce={setAnnounce} canAct={mode !== "preview"} />
+          ))}
+          {!started && !gated && ui.suggestedQuestions.length > 0 && (
+            <ul class="pc-suggest" aria-label="Suggested questions">
+              {ui.suggestedQuestions.map((q) => (
+                <li key={q}>
+                  <button type="button" class="pc-chip" onClick={() => send(q)} disabled={busy}>
+                    {q}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {showLead && (
+            <LeadForm
+              settings={form}
+              initial={{ name: identity.name, email: identity.email }}
+              onSubmit={submitLead}
+              onDismiss={gated ? undefined : () => (setLeadOpen(false), setLeadDismissed(true))}
+              autoFocus={started || gated}
+            />
+          )}
+          {lastBot && ui.humanHandoff && !gated && mode !== "preview" && (
+            <div class="pc-handoff">
+              <button type="button" class="pc-link-btn" onClick={handoff}>
+                Talk to a human
+              </button>
+            </div>
           )}
         </div>
-      )}
 
-      {!gated && (
-        <form
-          class="pc-composer"
-          onSubmit={(e) => {
-            e.preventDefault();
-            send(text);
-          }}
-        >
-          <label class="pc-sr" for="pc-input">
-            Your message
-          </label>
-          <textarea
-            id="pc-input"
-            ref={inputRef}
-            rows={1}
-            maxLength={MESSAGE_MAX}
-            placeholder={ui.placeholder}
-            value={text}
-            onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
-                e.preventDefault();
-                send(text);
-              }
+        {notice && (
+          <div class="pc-notice" role="alert">
+            <p>{notice.failure.message}</p>
+            {notice.retry && (
+              <button type="button" class="pc-btn pc-btn-small" onClick={() => send(notice.retry!)}>
+                Retry
+              </button>
+            )}
+          </div>
+        )}
+
+        {!gated && (
+          <form
+            class="pc-composer"
+            onSubmit={(e) => {
+              e.preventDefault();
+              send(text);
             }}
-          />
-          <button type="submit" class="pc-send" disabled={busy || !text.trim()} aria-label="Send message">
-            <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18"><path d="M4 12l16-8-6 16-2-6-8-2z" fill="currentColor" /></svg>
-          </button>
-        </form>
-      )}
+          >
+            <label class="pc-sr" for="pc-input">
+              Your message
+            </label>
+            <textarea
+              id="pc-input"
+              ref={inputRef}
+              rows={1}
+              maxLength={MESSAGE_MAX}
+              placeholder={ui.placeholder}
+              value={text}
+              onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+              onKeyDown={(e) => {
+                if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+                  e.preventDefault();
+                  send(text);
+                }
+              }}
+            />
+            <button type="submit" class="pc-send" disabled={busy || !text.trim()} aria-label="Send message">
+              <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18"><path d="M4 12l16-8-6 16-2-6-8-2z" fill="currentColor" /></svg>
+            </button>
+          </form>
+        )}
+      </main>
 
       {config.showBranding && (
         <p class="pc-brand">
@@ -424,7 +430,7 @@ function MessageView(props: {
       {m.role === "human" && <p class="pc-who">Team</p>}
       <div class="pc-bubble">
         {m.streaming && !m.content ? (
-          <span class="pc-typing" aria-label="Typing">
+          <span class="pc-typing" role="img" aria-label="Typing">
             <span />
             <span />
             <span />

@@ -33,11 +33,14 @@ function newVisitorId(): string {
   return `v_${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
-/** The visitor id kept for this chatbot, created on first visit. */
-export function visitorIdFor(chatbotId: string): string {
+/**
+ * The visitor id kept for this chatbot, created on first visit. `fromHost` is the id the loader kept
+ * in the host page's storage (`?vid=`), used when this frame's own storage has none.
+ */
+export function visitorIdFor(chatbotId: string, fromHost?: string | null): string {
   const stored = load(visitorKey(chatbotId));
   if (stored && VISITOR_ID_PATTERN.test(stored)) return stored;
-  const id = newVisitorId();
+  const id = fromHost && VISITOR_ID_PATTERN.test(fromHost) ? fromHost : newVisitorId();
   save(visitorKey(chatbotId), id);
   return id;
 }
