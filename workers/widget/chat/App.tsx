@@ -103,9 +103,10 @@ export function App({ boot }: { boot: WidgetBoot }) {
     const q = new URLSearchParams({ visitorId, channel });
     if (identity.hash) q.set("hash", identity.hash);
     request(`/api/chat/${encodeURIComponent(chatbotId)}/history?${q}`)
-      .then((r) => r.json() as Promise<{ conversationId: string | null; messages: HistoryMessage[] }>)
+      .then((r) => r.json() as Promise<{ conversationId: string | null; messages: HistoryMessage[]; leadCaptured?: boolean }>)
       .then((h) => {
         if (!live) return;
+        if (h.leadCaptured) setLeadGiven(true);
         setConversationId(h.conversationId ?? undefined);
         setMessages(h.messages.map((m) => ({ key: key(), id: m.id, role: m.role, content: m.content, sources: m.sources ?? [] })));
       })
