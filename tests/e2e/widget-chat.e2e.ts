@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { baseURL, closeBrowser, newPage } from "./support/browser";
 import { executeD1, sqlString } from "./support/d1";
+import { DEFAULT_UI_SETTINGS } from "../../app/lib/schemas/widget-settings";
 
 // The chat UI itself (workers/widget/chat): on /test/{id} (page mode) and inside the widget iframe
 // embedded by a page on ANOTHER origin (a host server on its own port), with the real chat API and
@@ -95,7 +96,12 @@ async function ask(scope: Page | FrameLocator, question: string) {
   const input = scope.getByLabel("Your message");
   await input.fill(question);
   await input.press("Enter");
-  await answers(scope).nth(before).waitFor({ timeout: 20_000 });
+  await answers(scope)
+    .nth(before)
+    .waitFor({ timeout: 20_000 })
+    .catch(async (e) => {
+      throw new Error(`No answer to "${question}". Chat shows: ${await scope.locator(".pc-root").textContent()}`, { cause: e });
+    });
 }
 
 async function chatFrame(p: Page): Promise<Frame> {
@@ -231,6 +237,9 @@ describe("chat UI in the widget iframe on another origin", () => {
       await f.getByRole("log").getByText("there", { exact: false }).first().waitFor();
       expect(await f.locator(".pc-visitor").count()).toBe(1);
 
+      // The open widget (close button, answer actions) passes axe too.
+      expect(await axeViolations(frame)).toEqual([]);
+
       // Tab cycles through the chat's controls and never leaves the frame.
       await frame.evaluate(() => (document.getElementById("pc-input") as HTMLElement).focus());
       const seen: string[] = [];
@@ -357,6 +366,38 @@ describe("chat UI in the widget iframe on another origin", () => {
       expect(await alert.textContent()).toMatch(/\w/);
       expect(await input.inputValue()).toBe("And one more question");
       expect(await f.locator(".pc-visitor").count()).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("previews settings live for the dashboard (Parley's own origin) without calling the chat API", async () => {
+    const t = await newPage();
+    try {
+      const p = t.page;
+      const chatCalls: string[] = [];
+      p.on("request", (r) => r.url().includes("/api/chat/") && chatCalls.push(r.url()));
+      await p.goto("/login");
+      await p.evaluate((src) => {
+        const f = document.createElement("iframe");
+        f.id = "chat";
+        f.title = "Preview";
+        f.src = src;
+        f.style.cssText = "width:380px;height:600px";
+        document.body.appendChild(f);
+      }, `/widget/frame/${DEMO.chatbotId}?host=${encodeURIComponent(baseURL())}&preview=1`);
+      const f = p.frameLocator("#chat");
+      await chatFrame(p);
+      await p.evaluate(
+        ([ui, origin]) => (document.getElementById("chat") as HTMLIFrameElement).contentWindow!.postMessage({ parley: 1, type: "preview-settings", name: "Preview bot", ui }, origin as string),
+        [{ ...DEFAULT_UI_SETTINGS, theme: "dark", brandColor: "#fde047", welcomeMessages: ["Preview hello"], suggestedQuestions: ["What does it cost?"] }, baseURL()] as const,
+      );
+      await f.getByRole("heading", { name: "Preview bot" }).waitFor();
+      await f.getByText("Preview hello").waitFor();
+      expect(await f.locator(".pc-root").evaluate((el) => [el.classList.contains("pc-dark"), getComputedStyle(el).getPropertyValue("--pc-on-brand").trim()])).toEqual([true, "#111827"]);
+      await f.getByRole("button", { name: "What does it cost?" }).click();
+      await f.getByText("This is a preview — messages are not sent.").waitFor();
+      expect(chatCalls).toEqual([]);
     } finally {
       await t.close();
     }

@@ -23,6 +23,8 @@ type Msg = {
   streaming?: boolean;
   error?: string | null;
   feedback?: 1 | -1 | null;
+  /** Came from the history endpoint (replaced when the visitor id changes). */
+  restored?: boolean;
 };
 
 type Identity = { hash?: string; name?: string; email?: string };
@@ -107,8 +109,10 @@ export function App({ boot }: { boot: WidgetBoot }) {
       .then((h) => {
         if (!live) return;
         if (h.leadCaptured) setLeadGiven(true);
-        setConversationId(h.conversationId ?? undefined);
-        setMessages(h.messages.map((m) => ({ key: key(), id: m.id, role: m.role, content: m.content, sources: m.sources ?? [] })));
+        setConversationId((c) => c ?? h.conversationId ?? undefined);
+        // The visitor may have sent something while this loaded: keep it after the restored ones.
+        const restored: Msg[] = h.messages.map((m) => ({ key: key(), id: m.id, role: m.role, content: m.content, sources: m.sources ?? [], restored: true }));
+        setMessages((ms) => [...restored, ...ms.filter((m) => !m.restored)]);
       })
       .catch(() => {
         // A new visitor or a refused origin: the first send shows the reason.
