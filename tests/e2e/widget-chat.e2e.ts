@@ -177,6 +177,43 @@ describe("chat UI on /test", () => {
     }
   });
 
+  it("offers a retry when the network fails, keeping the question, and respects reduced motion", async () => {
+    const t = await newPage();
+    try {
+      const p = t.page;
+      await p.emulateMedia({ reducedMotion: "reduce" });
+      await p.goto(`/test/${DEMO.chatbotId}`);
+      await p.route("**/api/chat/*", (route) => (route.request().method() === "POST" ? route.abort("internetdisconnected") : route.continue()));
+      const input = p.getByLabel("Your message");
+      await input.fill("Hello");
+      await input.press("Enter");
+      const alert = p.getByRole("alert");
+      await alert.getByText("Could not reach the server. Check your connection and try again.").waitFor();
+      expect(await input.inputValue()).toBe("Hello");
+      expect(await p.locator(".pc-visitor").count()).toBe(0);
+
+      // While an answer streams, the typing dots do not animate.
+      await p.unroute("**/api/chat/*");
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await p.route("**/api/chat/*", async (route) => {
+        if (route.request().method() !== "POST") return route.continue();
+        await held;
+        await route.continue();
+      });
+      await alert.getByRole("button", { name: "Retry" }).click();
+      const dots = p.locator(".pc-typing span").first();
+      await dots.waitFor();
+      expect(await dots.evaluate((el) => getComputedStyle(el).animationName)).toBe("none");
+      release();
+      await answers(p).first().waitFor({ timeout: 20_000 });
+      expect(await p.getByRole("alert").count()).toBe(0);
+      expect(await p.locator(".pc-visitor").count()).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
   it("has no serious or critical axe violations in light and dark, and fits 320px", async () => {
     const t = await newPage();
     try {
