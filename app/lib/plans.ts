@@ -160,3 +160,16 @@ export function formatLimit(key: keyof PlanLimits, value: number): string {
       return `${formatCount(value)} members`;
   }
 }
+
+/** The cheapest plan that includes `extra`, or null when none does. */
+export function cheapestPlanWith(extra: keyof PlanExtras): Plan | null {
+  for (const id of PLAN_IDS) if (PLANS[id].extras[extra]) return PLANS[id];
+  return null;
+}
+
+/** "How to get it" sentence for a plan extra, worded like raiseLimitHint: "<feature> needs the Starter plan or above…". */
+export function extraPlanHint(extra: keyof PlanExtras, feature: string): string {
+  const plan = cheapestPlanWith(extra);
+  if (!plan) return `${feature} is not available on any plan.`;
+  return `${feature} needs the ${plan.name} plan or above. An owner can move to it on the Plans page.`;
+}

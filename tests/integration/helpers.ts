@@ -9,7 +9,7 @@ import type { Role } from "~/lib/permissions";
 export const BASE = "http://localhost";
 export const db = createDb(env.DB);
 
-type Init = { method?: string; form?: Record<string, string>; cookie?: string | null; headers?: Record<string, string>; ip?: string };
+type Init = { method?: string; form?: Record<string, string>; body?: string; cookie?: string | null; headers?: Record<string, string>; ip?: string };
 
 /** A request through the real Worker entry (Hono → Remix), as the browser would send it. */
 export async function request(path: string, init: Init = {}) {
@@ -19,7 +19,7 @@ export async function request(path: string, init: Init = {}) {
   // Each request comes from its own address unless a test pins one, so per-IP throttles only
   // fire in the tests about them.
   headers.set("CF-Connecting-IP", init.ip ?? `10.0.${counter++ % 250}.${Math.floor(Math.random() * 250)}`);
-  let body: string | undefined;
+  let body: string | undefined = init.body;
   if (init.form) {
     headers.set("Content-Type", "application/x-www-form-urlencoded");
     if (!headers.has("Origin")) headers.set("Origin", BASE);

@@ -11,6 +11,9 @@ const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission }[] = [
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}`, permission: "chatbot:view" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/general`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/kb`, permission: "chatbot:edit" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/ui`, permission: "chatbot:edit" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/embed`, permission: "chatbot:edit" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/oryg`, permission: "chatbot:edit" },
 ];
 // Routes that need only a session.
 const USER_ROUTES = ["/app"];
@@ -79,7 +82,7 @@ describe("isolation matrix", async () => {
   });
 
   it("chatbot areas not built yet answer 404, not an empty page", async () => {
-    for (const area of ["leads", "analytics", "settings/ui"]) {
+    for (const area of ["leads", "analytics", "settings/notifications"]) {
       const res = await request(`/app/${org.id}/${bot.id}/${area}`, { cookie: owner.cookie });
       expect(res.status).toBe(404);
     }

@@ -6,6 +6,7 @@ import { apiError } from "./errors";
 import { health } from "./health";
 import { widget } from "./widget";
 import { widgetConfig } from "./widget-config";
+import { v1 } from "./v1";
 
 export const api = new Hono<HonoEnv>();
 
@@ -13,6 +14,7 @@ api.route("/health", health);
 api.route("/chat", chat);
 api.route("/widget", widgetConfig);
 api.route("/widget", widget);
+api.route("/v1", v1);
 
 api.onError((err, c) => {
   if (err instanceof HTTPException) return apiError(c, err.status as 400, "http_error", err.message || "Request failed.");

@@ -121,16 +121,21 @@ describe("chooseMatchWords", () => {
     { word: "absent", df: 0 },
   ];
   it("searches every word in a knowledge base of up to 2k chunks", () => {
-    expect(chooseMatchWords(words, 2_000).sort()).toEqual(["caching", "claude", "prompt", "ttl"]);
+    const chosen = chooseMatchWords(words, 2_000);
+    expect(chosen.words.sort()).toEqual(["caching", "claude", "prompt", "ttl"]);
+    expect(chosen.pairs).toEqual([]);
   });
-  it("leaves the common words out of a large knowledge base's MATCH, rarest first", () => {
-    expect(chooseMatchWords(words, 100_000)).toEqual(["ttl", "caching"]);
-    expect(chooseMatchWords([...words, { word: "expiry", df: 900 }], 100_000)).toEqual(["ttl", "caching", "expiry"]);
-    expect(chooseMatchWords(words.slice(0, 2), 100_000)).toEqual(["prompt"]);
-    expect(chooseMatchWords([{ word: "caching", df: 300 }, { word: "claude", df: 20_000, common: true }], 100_000)).toEqual(["caching"]);
-    expect(chooseMatchWords([{ word: "claude", df: 20_000, common: true }, { word: "models", df: 20_000, common: true }], 100_000)).toEqual(["claude"]);
+  it("searches a large knowledge base for its rarest words alone and the common ones in pairs", () => {
+    expect(chooseMatchWords(words, 100_000)).toEqual({ words: ["ttl", "caching"], pairs: [["prompt", "claude"]] });
+    expect(chooseMatchWords([...words, { word: "expiry", df: 900 }], 100_000).words).toEqual(["ttl", "caching", "expiry"]);
+    expect(chooseMatchWords(words.slice(0, 2), 100_000)).toEqual({ words: ["prompt"], pairs: [] });
+    const common = ["claude", "models", "api", "prompt"].map((word, i) => ({ word, df: 20_000 + i, common: true }));
+    expect(chooseMatchWords(common, 100_000)).toEqual({ words: ["claude"], pairs: [["models", "api"], ["models", "prompt"]] });
   });
   it("falls back to every word when none occurs", () => {
-    expect(chooseMatchWords([{ word: "zzz", df: 0 }], 100_000)).toEqual(["zzz"]);
+    expect(chooseMatchWords([{ word: "zzz", df: 0 }], 100_000)).toEqual({ words: ["zzz"], pairs: [] });
+  });
+  it("builds a MATCH whose pairs need both words", () => {
+    expect(ftsMatch("cb_1", ["ttl"], [["prompt", "claude"]])).toBe('chatbot_id:"cb_1" AND {title heading text url}:("ttl" OR ("prompt" AND "claude"))');
   });
 });

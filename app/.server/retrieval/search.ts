@@ -99,7 +99,8 @@ const FLOOR_COSINE = 0.55;
 const MAX_QUERY_TERMS = 24;
 /** Document-frequency counts stop here (see retrieve, step 1): past it a word is "common". */
 const DF_CAP = 1_000;
-/** Most postings the FTS MATCH may touch (see retrieve, step 2). */
+/** Most postings the FTS MATCH may touch with single words; the next PAIRED_WORDS are searched in pairs (see chooseMatchWords). */
+const PAIRED_WORDS = 3;
 const MATCH_BUDGET = 2_000;
 /**
  * FTS candidates to re-rank: computing a candidate's features is most of a query's CPU, so a large
@@ -132,8 +133,9 @@ const ftsString = (s: string) => `"${s.replaceAll('"', '""')}"`;
  * letters/digits only, quoting is the second fence) and the terms are confined to the content
  * columns, so neither a term nor an operator can reach chatbot_id or widen the search.
  */
-export function ftsMatch(chatbotId: string, words: string[]): string {
-  return `chatbot_id:${ftsString(chatbotId)} AND {title heading text url}:(${words.map(ftsString).join(" OR ")})`;
+export function ftsMatch(chatbotId: string, words: string[], pairs: [string, string][] = []): string {
+  const any = [...words.map(ftsString), ...pairs.map(([a, b]) => `(${ftsString(a)} AND ${ftsString(b)})`)];
+  return `chatbot_id:${ftsString(chatbotId)} AND {title heading text url}:(${any.join(" OR ")})`;
 }
 
 const pageOf = (url: string | null, sourceId: string) => (url ? url.split("#")[0] : `source:${sourceId}`);
@@ -166,7 +168,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     d1.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ${DF_CAP})`).bind(ftsMatch(ref.chatbotId, [q.word])),
   );
   if (cachedTotal === undefined) statStatements.push(d1.prepare("SELECT count(*) AS n FROM chunks WHERE chatbot_id = ? AND org_id = ?").bind(ref.chatbotId, ref.orgId));
-  const ftsStatement = (searchWords: string[], limit: number) =>
+  const ftsStatement = (searchWords: string[], limit: number, pairs: [string, string][] = []) =>
     d1
       .prepare(
         `SELECT c.id, c.source_id, c.title, c.heading, c.url, c.text, c.position, c.features, f.score
@@ -174,7 +176,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
          JOIN chunks c ON c.id = f.id
          WHERE c.chatbot_id = ? AND c.org_id = ? ORDER BY f.score`,
       )
-      .bind(t.wTitle, t.wHeading, t.wText, t.wUrl, ftsMatch(ref.chatbotId, searchWords), limit, ref.chatbotId, ref.orgId);
+      .bind(t.wTitle, t.wHeading, t.wText, t.wUrl, ftsMatch(ref.chatbotId, searchWords, pairs), limit, ref.chatbotId, ref.orgId);
   // A knowledge base known to be small searches every word (step 2), so the candidates and the
   // missing counts come back in one round trip; otherwise the counts decide what is searched.
   const oneTrip = qTerms.length > 0 && cachedTotal !== undefined && cachedTotal <= MATCH_BUDGET;
@@ -203,8 +205,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   //    rarest first while their postings fit MATCH_BUDGET; the rest still count in the
   //    re-ranking below. Below MATCH_BUDGET chunks nothing is ever left out.
   if (!oneTrip && qTerms.length && counted > 0) {
-    const searchWords = chooseMatchWords(qTerms.map((q, i) => ({ word: q.word, df: dfs[i], common: rawDfs[i] >= DF_CAP })), counted);
-    ftsRows = (await ftsStatement(searchWords, ftsLimitFor(counted, t.ftsLimit)).all<Row & { score: number }>()).results;
+    const chosen = chooseMatchWords(qTerms.map((q, i) => ({ word: q.word, df: dfs[i], common: rawDfs[i] >= DF_CAP })), counted);
+    ftsRows = (await ftsStatement(chosen.words, ftsLimitFor(counted, t.ftsLimit), chosen.pairs).all<Row & { score: number }>()).results;
   }
   const eagerHits = await eagerVector;
   let vectorHits = eagerHits ?? [];
@@ -363,21 +365,28 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
 }
 
 /**
- * The query words that go into the FTS MATCH (retrieve, step 2): all of them in a knowledge base of
- * at most MATCH_BUDGET chunks; in a larger one the rarest first while their document frequencies
- * add up to MATCH_BUDGET (at least one word, and a second one unless it is common). `df` is the
- * (estimated) document frequency, `common` whether its count reached DF_CAP.
+ * What the FTS MATCH searches for (retrieve, step 2): every query word in a knowledge base of at
+ * most MATCH_BUDGET chunks. In a larger one, the rarest words first while their document
+ * frequencies add up to MATCH_BUDGET (at least one word, and a second one unless it is common);
+ * the rarest word left out is searched only in pairs with the next ones (both words in one chunk), which finds the chunks
+ * about a question made of common words without scoring every chunk that has any one of them.
+ * `df` is the (estimated) document frequency, `common` whether its count reached DF_CAP.
  */
-export function chooseMatchWords(candidates: { word: string; df: number; common?: boolean }[], chunkCount: number): string[] {
+export function chooseMatchWords(candidates: { word: string; df: number; common?: boolean }[], chunkCount: number): { words: string[]; pairs: [string, string][] } {
   const order = candidates.filter((x) => x.df > 0).sort((a, b) => a.df - b.df || b.word.length - a.word.length);
-  const out: string[] = [];
+  const words: string[] = [];
   let postings = 0;
-  for (const x of order) {
-    if (chunkCount > MATCH_BUDGET && postings + x.df > MATCH_BUDGET && out.length >= (x.common ? 1 : 2)) break;
-    out.push(x.word);
+  let i = 0;
+  for (; i < order.length; i++) {
+    const x = order[i];
+    if (chunkCount > MATCH_BUDGET && postings + x.df > MATCH_BUDGET && words.length >= (x.common ? 1 : 2)) break;
+    words.push(x.word);
     postings += x.df;
   }
-  return out.length ? out : candidates.map((x) => x.word);
+  const left = order.slice(i, i + PAIRED_WORDS).map((x) => x.word);
+  const pairs: [string, string][] = [];
+  for (let b = 1; b < left.length; b++) pairs.push([left[0], left[b]]);
+  return words.length ? { words, pairs } : { words: candidates.map((x) => x.word), pairs: [] };
 }
 
 /** Jaccard similarity of term sets ≥ 0.9: the same text twice (re-crawled page, pasted twice). */

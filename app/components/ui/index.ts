@@ -9,3 +9,5 @@ export * from "./menu";
 export * from "./page-header";
 export * from "./table";
 export * from "./intent-submit";
+export * from "./checkbox";
+export * from "./copy";

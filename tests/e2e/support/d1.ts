@@ -14,3 +14,6 @@ export async function executeD1(sql: string): Promise<void> {
 }
 
 export const sqlString = (v: string) => `'${v.replaceAll("'", "''")}'`;
+
+/** Same as executeD1 (the name the settings specs use). */
+export const execD1 = executeD1;
