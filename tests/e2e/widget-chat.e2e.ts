@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { baseURL, closeBrowser, newPage } from "./support/browser";
 import { executeD1, sqlString } from "./support/d1";
+import { embedSnippet } from "./support/host-page";
 import { DEFAULT_UI_SETTINGS } from "../../app/lib/schemas/widget-settings";
 
 // The chat UI itself (workers/widget/chat): on /test/{id} (page mode) and inside the widget iframe
@@ -26,6 +27,8 @@ const PAYLOAD =
 const AXE = readFileSync(path.resolve(__dirname, "../../node_modules/axe-core/axe.min.js"), "utf8");
 
 let server: Server;
+let loaderSite: Server;
+const LOADER_HOST = `http://localhost:${HOST_PORT + 1}`;
 
 /** A customer page that frames the chat directly and records what the frame posts to it. */
 function hostPage(chatbotId: string) {
@@ -51,6 +54,13 @@ beforeAll(async () => {
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(hostPage(id));
   });
   await new Promise<void>((resolve) => server.listen(HOST_PORT, "localhost", resolve));
+  // A second customer site that embeds the real loader snippet.
+  loaderSite = createServer((_req, res) => {
+    res
+      .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
+      .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>Shop</h1>${embedSnippet(baseURL(), DEMO.chatbotId)}</body></html>`);
+  });
+  await new Promise<void>((resolve) => loaderSite.listen(HOST_PORT + 1, "localhost", resolve));
 
   // A bot with no knowledge whose fallback answer (what the model "says") carries script payloads,
   // and whose look settings carry them too; it asks for contact details when it does not know.
@@ -87,6 +97,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeBrowser();
   await new Promise((resolve) => server?.close(resolve));
+  await new Promise((resolve) => loaderSite?.close(resolve));
 });
 
 const answers = (scope: Page | FrameLocator) => scope.locator(".pc-actions");
@@ -435,6 +446,29 @@ describe("chat UI in the widget iframe on another origin", () => {
       await f.getByRole("button", { name: "What does it cost?" }).click();
       await f.getByText("This is a preview — messages are not sent.").waitFor();
       expect(chatCalls).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("through the real loader, finds the conversation again after the host page reloads", async () => {
+    const t = await newPage();
+    try {
+      const p = t.page;
+      await p.goto(`${LOADER_HOST}/`);
+      const launcher = p.getByRole("button", { name: `Chat with ${DEMO.chatbotName}` });
+      await launcher.click();
+      const f = p.frameLocator(`iframe[title="Chat with ${DEMO.chatbotName}"]`);
+      await ask(f, "Which roles can manage members?");
+      await f.getByText("Sources", { exact: true }).waitFor();
+      // The id lives in the host page's storage (this browser blocks storage in third-party frames).
+      expect(await p.evaluate((id) => localStorage.getItem(`parley:visitor:${id}`), DEMO.chatbotId)).toMatch(/^v_[0-9a-f]{32}$/);
+
+      await p.reload();
+      await launcher.click();
+      await f.getByRole("log").getByText("Which roles can manage members?").waitFor();
+      await f.getByText("Sources", { exact: true }).waitFor();
+      expect(t.pageErrors).toEqual([]);
     } finally {
       await t.close();
     }
