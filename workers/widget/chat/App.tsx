@@ -184,13 +184,14 @@ export function App({ boot }: { boot: WidgetBoot }) {
         if (sent) {
           // The question arrived but the answer broke off: keep it, say so on the answer.
           update({ streaming: false, error: "The answer was interrupted. Ask again to retry." });
+          setAnnounce("The answer was interrupted.");
         } else {
           // Nothing was sent: give the text back so the visitor does not have to retype it.
           setMessages((ms) => ms.filter((m) => m.key !== botKey && m.key !== visitorKey));
           setText(message);
+          // (role="alert" announces it.)
           setNotice({ failure: f, retry: f.code === "network" || f.status >= 500 ? message : undefined });
         }
-        setAnnounce(f.message);
       } finally {
         setBusy(false);
       }
