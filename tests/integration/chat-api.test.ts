@@ -230,4 +230,30 @@ describe("GET /api/chat/:chatbotId/history", async () => {
     expect(other.messages).toEqual([]);
     expect((await get(`/api/chat/${bot.id}/history?visitorId=bad!`)).status).toBe(400);
   });
+
+  it("starts a new conversation on request (the widget's New conversation) and restores that one", async () => {
+    const visitorId = visitor();
+    const first = await readReply((await post(bot.id, { visitorId, message: "hello", channel: "widget" })).body!);
+    const second = await readReply((await post(bot.id, { visitorId, message: "thanks", channel: "widget", newConversation: true })).body!);
+    expect(second.metadata.conversationId).not.toBe(first.metadata.conversationId);
+    const json = (await (await get(`/api/chat/${bot.id}/history?visitorId=${visitorId}&channel=widget`)).json()) as { conversationId: string; messages: { content: string }[] };
+    expect(json.conversationId).toBe(second.metadata.conversationId);
+    expect(json.messages[0].content).toBe("thanks");
+  });
+
+  it("says whether the visitor already left contact details when the lead form is on", async () => {
+    const withForm = await botWithKnowledge();
+    await db
+      .update(chatbots)
+      .set({ settings: { ui: { leadForm: { timing: "after-first-answer", email: "required" } } } })
+      .where(eq(chatbots.id, withForm.bot.id));
+    const visitorId = visitor();
+    const history = async () => ((await (await get(`/api/chat/${withForm.bot.id}/history?visitorId=${visitorId}`)).json()) as { leadCaptured: boolean }).leadCaptured;
+    expect(await history()).toBe(false);
+    const lead = await worker.fetch(
+      new Request(`${BASE}/api/widget/${withForm.bot.id}/leads`, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.9.0.2" }, body: JSON.stringify({ visitorId, email: "ada@example.com" }) }),
+    );
+    expect(lead.status).toBe(201);
+    expect(await history()).toBe(true);
+  });
 });

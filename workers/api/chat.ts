@@ -5,7 +5,9 @@ import { findChatTarget } from "../../app/.server/chat/access";
 import { getOrCreateConversation, getVisitorHistory } from "../../app/.server/chat/conversations";
 import { chatRequestSchema, visitorIdSchema, type ChatSource, type HistoryMessage } from "../../app/lib/schemas/chat";
 import { markConversationVerified } from "../../app/.server/chat/conversations";
+import { visitorHasLead } from "../../app/.server/leads/leads";
 import { admitVisitor } from "../../app/.server/widget/gate";
+import { readUiSettings } from "../../app/lib/schemas/widget-settings";
 import type { HonoEnv } from "../hono-env";
 import { apiError } from "./errors";
 import { refuse } from "./visitor-gate";
@@ -13,6 +15,7 @@ import { refuse } from "./visitor-gate";
 // POST /api/chat/{chatbotId}          one visitor message → the reply as an AI SDK UI message stream
 //                                       (or one JSON document with "stream": false)
 // GET  /api/chat/{chatbotId}/history  the visitor's latest conversation, to restore a chat after reload
+//                                       (and leadCaptured: whether they already left contact details)
 // Public chatbots answer anyone; private ones only signed-in members of their organisation (others: 404).
 // Then the visitor gate (app/.server/widget/gate.ts): allowed Origin (403 origin_not_allowed), identity
 // when the chatbot requires verified visitors (403 visitor_not_verified), rate limit (429 rate_limited).
@@ -52,7 +55,7 @@ chat.post("/:chatbotId", async (c) => {
   const conversation = await getOrCreateConversation(
     ctx,
     { orgId: target.org.id, chatbotId: target.chatbot.id },
-    { visitorId: input.visitorId, channel: input.channel ?? "widget", conversationId: input.conversationId },
+    { visitorId: input.visitorId, channel: input.channel ?? "widget", conversationId: input.conversationId, fresh: input.newConversation },
   );
   if (admission.verified && !conversation.verified) {
     await markConversationVerified(ctx, conversation.id);
@@ -88,12 +91,15 @@ chat.get("/:chatbotId/history", async (c) => {
     rate: "none",
   });
   if (!admission.ok) return refuse(c, admission.refusal);
-  const history = await getVisitorHistory(ctx, { orgId: target.org.id, chatbotId: target.chatbot.id }, visitorId.data, {
+  const ref = { orgId: target.org.id, chatbotId: target.chatbot.id };
+  const history = await getVisitorHistory(ctx, ref, visitorId.data, {
     channel: channel === "test" || channel === "widget" ? channel : undefined,
     limit: 100,
   });
   c.header("Cache-Control", "no-store");
-  if (!history) return c.json({ conversationId: null, messages: [] });
+  // Lets the widget stop offering its lead form even where it cannot keep that in storage.
+  const leadCaptured = readUiSettings(target.chatbot.settings).leadForm.timing !== "off" && (await visitorHasLead(ctx, ref, visitorId.data));
+  if (!history) return c.json({ conversationId: null, messages: [], leadCaptured });
   const messages: HistoryMessage[] = history.messages.map((m) => ({
     id: m.id,
     role: m.role as HistoryMessage["role"],
@@ -101,5 +107,5 @@ chat.get("/:chatbotId/history", async (c) => {
     createdAt: m.createdAt,
     sources: (m.sources ?? []).map((s, i): ChatSource => ({ n: i + 1, title: s.title, url: s.url, snippet: s.snippet, sourceId: s.sourceId, chunkId: s.chunkId })),
   }));
-  return c.json({ conversationId: history.conversation.id, messages });
+  return c.json({ conversationId: history.conversation.id, messages, leadCaptured });
 });

@@ -37,6 +37,17 @@ type Api = ((method: string, ...args: unknown[]) => void) & Record<string, unkno
     e.style.cssText = css;
     return e;
   };
+  // The chat frame's visitor id, kept in this (first-party) page's storage and handed back as ?vid=:
+  // browsers that block storage in third-party iframes would otherwise lose the conversation.
+  const vkey = `parley:visitor:${id}`;
+  const stored = (value?: string): string | null => {
+    try {
+      if (value) localStorage.setItem(vkey, value);
+      return localStorage.getItem(vkey);
+    } catch {
+      return null;
+    }
+  };
   const post = (msg: Record<string, unknown>) => ready && frame?.contentWindow?.postMessage({ parley: 1, ...msg }, base);
   const side = () => (cfg!.ui.position === "bottom-left" ? "left" : "right");
   const small = () => matchMedia("(max-width: 480px)").matches;
@@ -60,7 +71,8 @@ type Api = ((method: string, ...args: unknown[]) => void) & Record<string, unkno
       frame = el("iframe", "border:0;width:100%;height:100%;display:block;background:transparent;");
       frame.title = `Chat with ${cfg.name}`;
       frame.allow = "clipboard-write";
-      frame.src = `${base}/widget/frame/${encodeURIComponent(id!)}?host=${encodeURIComponent(location.origin)}&v=${cfg.version}`;
+      const vid = stored();
+      frame.src = `${base}/widget/frame/${encodeURIComponent(id!)}?host=${encodeURIComponent(location.origin)}&v=${cfg.version}${vid ? `&vid=${encodeURIComponent(vid)}` : ""}`;
       box.appendChild(frame);
       document.body.appendChild(box);
       addEventListener("resize", place);
@@ -131,7 +143,7 @@ type Api = ((method: string, ...args: unknown[]) => void) & Record<string, unkno
   }
 
   addEventListener("message", (e) => {
-    const d = e.data as { parley?: number; type?: string; lead?: unknown; message?: unknown } | null;
+    const d = e.data as { parley?: number; type?: string; lead?: unknown; message?: unknown; id?: unknown } | null;
     // Only our own iframe, from Parley's origin, is listened to.
     if (!frame || e.source !== frame.contentWindow || e.origin !== base || !d || d.parley !== 1) return;
     if (d.type === "ready") {
@@ -139,6 +151,7 @@ type Api = ((method: string, ...args: unknown[]) => void) & Record<string, unkno
       if (identity) post({ type: "identify", ...identity });
       if (isOpen) post({ type: "opened" });
     } else if (d.type === "close") close();
+    else if (d.type === "visitor" && typeof d.id === "string") stored(d.id);
     else if (d.type === "lead" || d.type === "message") for (const fn of handlers[d.type] ?? []) fn(d[d.type]);
   });
   addEventListener("keydown", (e) => e.key === "Escape" && close());

@@ -14,12 +14,12 @@ type Channel = Conversation["channel"];
 
 /**
  * The visitor's open conversation on this chatbot and channel (the one named by `conversationId`
- * when it is theirs), or a new one.
+ * when it is theirs), or a new one; `fresh` always starts a new one.
  */
 export async function getOrCreateConversation(
   ctx: Ctx,
   ref: ChatbotRef,
-  input: { visitorId: string; channel: Channel; conversationId?: string | null },
+  input: { visitorId: string; channel: Channel; conversationId?: string | null; fresh?: boolean },
 ): Promise<Conversation> {
   const mine = and(eq(conversations.chatbotId, ref.chatbotId), eq(conversations.orgId, ref.orgId), eq(conversations.visitorId, input.visitorId));
   if (input.conversationId) {
@@ -30,13 +30,15 @@ export async function getOrCreateConversation(
       .get();
     if (named) return named;
   }
-  const open = await ctx.db
-    .select()
-    .from(conversations)
-    .where(and(mine, eq(conversations.channel, input.channel), ne(conversations.status, "closed")))
-    .orderBy(desc(conversations.lastMessageAt))
-    .limit(1)
-    .get();
+  const open = input.fresh
+    ? undefined
+    : await ctx.db
+        .select()
+        .from(conversations)
+        .where(and(mine, eq(conversations.channel, input.channel), ne(conversations.status, "closed")))
+        .orderBy(desc(conversations.lastMessageAt))
+        .limit(1)
+        .get();
   if (open) return open;
   const now = Date.now();
   return ctx.db

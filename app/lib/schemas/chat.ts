@@ -21,6 +21,8 @@ export const chatRequestSchema = z.object({
     .max(MESSAGE_MAX, `Messages are limited to ${MESSAGE_MAX} characters.`),
   conversationId: z.string().trim().min(1).max(64).optional(),
   channel: z.enum(["test", "widget"], { error: "channel must be \"test\" or \"widget\"." }).optional(),
+  /** true: start a new conversation instead of continuing the visitor's open one ("New conversation"). */
+  newConversation: z.boolean().optional(),
   /** false: answer with one JSON document instead of the streamed UI message stream. */
   stream: z.boolean().optional(),
   /** HMAC-SHA256(identity secret, visitorId) from the customer's site: marks the visitor verified. */

@@ -86,6 +86,10 @@ export type HostToFrame =
   | { parley: 1; type: "preview-settings"; ui: UiSettings; name: string };
 export type FrameToHost =
   | { parley: 1; type: "ready" }
+  /** The frame's visitor id, for the loader to keep in the host page's own storage and hand back as
+   * `?vid=` on the next iframe URL: browsers that block storage in third-party iframes would
+   * otherwise forget the visitor (and their conversation) on every page load. */
+  | { parley: 1; type: "visitor"; id: string }
   | { parley: 1; type: "close" }
   | { parley: 1; type: "lead"; lead: { name?: string; email?: string; phone?: string } }
   | { parley: 1; type: "message"; message: { role: "visitor" | "bot"; content: string } };
