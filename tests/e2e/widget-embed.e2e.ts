@@ -18,10 +18,10 @@ const SECRET = "b7c1e0f4a9d2c8e6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2
 const VISITOR = `v_customer_${suffix}`;
 const hashOf = (id: string) => createHmac("sha256", SECRET).update(id).digest("hex");
 
-async function openChat(p: Page, name: string): Promise<FrameLocator> {
+async function openChat(p: Page, name: string, waitFor = "Your message"): Promise<FrameLocator> {
   await p.getByRole("button", { name: `Chat with ${name}` }).click();
   const frame = p.frameLocator(`iframe[title="Chat with ${name}"]`);
-  await frame.getByLabel("Your message").waitFor();
+  await frame.getByLabel(waitFor).first().waitFor();
   return frame;
 }
 async function ask(frame: FrameLocator, question: string) {
@@ -142,13 +142,16 @@ describe("the widget on another origin", () => {
     try {
       const p = t.page;
       await p.goto(site.url("/leads"));
-      const frame = await openChat(p, "Leads bot");
+      // "Before the first message": the form comes first.
+      const frame = await openChat(p, "Leads bot", "Email");
       const form = frame.locator("form.pc-lead");
       await form.getByLabel(/^Email/).fill("grace@example.com");
       await form.getByLabel(/^Name/).fill("Grace Hopper");
       await form.getByRole("button", { name: "Send details" }).click();
       await expect.poll(() => p.locator("#leads").textContent(), { timeout: 10_000 }).toContain("grace@example.com");
       expect(JSON.parse((await p.locator("#leads").textContent())!)).toMatchObject({ name: "Grace Hopper", email: "grace@example.com" });
+      // Then the visitor can ask.
+      await frame.getByLabel("Your message").waitFor();
     } finally {
       await t.close();
     }
