@@ -55,7 +55,7 @@ function csp(nonce: string, ancestors: string) {
 function page(c: Context<HonoEnv>, status: 200 | 403 | 404, opts: { title: string; lang: string; ancestors: string; body: string }) {
   const nonce = c.get("nonce");
   const html = `<!doctype html>
-<html lang="${esc(opts.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${esc(opts.title)}</title>${
+<html lang="${esc(opts.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><link rel="icon" href="data:,"><title>${esc(opts.title)}</title>${
     chatCss ? `<link rel="stylesheet" href="${chatCss}">` : ""
   }</head><body>${opts.body}</body></html>`;
   return c.html(html, status, { "Content-Security-Policy": csp(nonce, opts.ancestors), "Cache-Control": "private, no-cache" });
