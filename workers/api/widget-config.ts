@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { findChatTarget } from "../../app/.server/chat/access";
-import { ORIGIN_REFUSED_MESSAGE } from "../../app/.server/widget/origin";
+import { ORIGIN_REFUSED_MESSAGE, isRequestOriginAllowed } from "../../app/.server/widget/origin";
 import { widgetConfigFor } from "../widget/config";
-import { readAccessSettings, isOriginAllowed } from "../../app/lib/schemas/widget-settings";
+import { readAccessSettings } from "../../app/lib/schemas/widget-settings";
 import type { HonoEnv } from "../hono-env";
 import { apiError } from "./errors";
 
@@ -22,7 +22,7 @@ widgetConfig.get("/:chatbotId/config", async (c) => {
   c.header("Cache-Control", "no-store");
   const target = await findChatTarget(ctx, c.req.param("chatbotId"));
   if (!target) return apiError(c, 404, "not_found", "No chatbot with this id.");
-  if (origin && origin !== ctx.origin && !isOriginAllowed(origin, readAccessSettings(target.chatbot.settings))) {
+  if (!isRequestOriginAllowed(origin, [ctx.origin], readAccessSettings(target.chatbot.settings))) {
     return apiError(c, 403, "origin_not_allowed", ORIGIN_REFUSED_MESSAGE);
   }
   return c.json(widgetConfigFor(target));

@@ -2,10 +2,10 @@ import { Hono, type Context } from "hono";
 import { findChatTarget } from "../../app/.server/chat/access";
 import { ORIGIN_REFUSED_MESSAGE } from "../../app/.server/widget/origin";
 import { readGeneralSettings } from "../../app/lib/schemas/chatbot-settings";
-import type { WidgetConfig } from "../../app/lib/schemas/widget-api";
 import { frameAncestors, isOriginAllowed, readAccessSettings } from "../../app/lib/schemas/widget-settings";
 import { chatCss, chatJs, loader, loaderHash } from "../../build/widget/manifest.js";
 import type { HonoEnv } from "../hono-env";
+import { BOOT_ELEMENT_ID, ROOT_ELEMENT_ID, type WidgetBoot } from "./chat/boot";
 import { widgetConfigFor } from "./config";
 
 // The widget's pages, served before Remix and without its runtime (ADR 009):
@@ -15,9 +15,6 @@ import { widgetConfigFor } from "./config";
 //   GET /test/{chatbotId}                   the chat as a full page, shareable
 // The iframe page may only be framed by the chatbot's allowed origins (CSP frame-ancestors), and a
 // `host` that is not allowed gets a refusal instead of the chat.
-
-/** The boot document the chat UI reads (workers/widget/chat/boot.ts has the same shape). */
-type Boot = { mode: "widget" | "page" | "preview"; chatbotId: string; hostOrigin: string | null; channel: "widget" | "test"; config: WidgetConfig };
 
 export const widgetPages = new Hono<HonoEnv>();
 
@@ -64,12 +61,12 @@ function page(c: Context<HonoEnv>, status: 200 | 403 | 404, opts: { title: strin
 const notice = (text: string) =>
   `<main style="font:15px/1.5 system-ui,sans-serif;padding:24px;color:#444;text-align:center"><p>${esc(text)}</p></main>`;
 
-function chatPage(c: Context<HonoEnv>, boot: Boot, lang: string, ancestors: string) {
+function chatPage(c: Context<HonoEnv>, boot: WidgetBoot, lang: string, ancestors: string) {
   return page(c, 200, {
     title: `Chat with ${boot.config.name}`,
     lang,
     ancestors,
-    body: `<div id="parley-root"></div><script type="application/json" id="parley-boot">${jsonForScript(boot)}</script><script type="module" src="${chatJs}" nonce="${c.get("nonce")}"></script>`,
+    body: `<div id="${ROOT_ELEMENT_ID}"></div><script type="application/json" id="${BOOT_ELEMENT_ID}">${jsonForScript(boot)}</script><script type="module" src="${chatJs}" nonce="${c.get("nonce")}"></script>`,
   });
 }
 

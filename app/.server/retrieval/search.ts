@@ -99,9 +99,10 @@ const FLOOR_COSINE = 0.55;
 const MAX_QUERY_TERMS = 24;
 /** Document-frequency counts stop here (see retrieve, step 1): past it a word is "common". */
 const DF_CAP = 1_000;
-/** Most postings the FTS MATCH may touch with single words; the next PAIRED_WORDS are searched in pairs (see chooseMatchWords). */
-const PAIRED_WORDS = 3;
+/** Most postings the FTS MATCH may touch with single words (see chooseMatchWords). */
 const MATCH_BUDGET = 2_000;
+/** The rarest word left out of the MATCH is searched in pairs with the next ones, up to this many words. */
+const PAIRED_WORDS = 3;
 /**
  * FTS candidates to re-rank: computing a candidate's features is most of a query's CPU, so a large
  * knowledge base (where each query meets mostly unseen chunks) re-ranks fewer.
@@ -368,8 +369,9 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
  * What the FTS MATCH searches for (retrieve, step 2): every query word in a knowledge base of at
  * most MATCH_BUDGET chunks. In a larger one, the rarest words first while their document
  * frequencies add up to MATCH_BUDGET (at least one word, and a second one unless it is common);
- * the rarest word left out is searched only in pairs with the next ones (both words in one chunk), which finds the chunks
- * about a question made of common words without scoring every chunk that has any one of them.
+ * the rarest word left out is searched only in pairs with the next ones (both words in one chunk),
+ * which finds the chunks about a question made of common words without scoring every chunk that has
+ * any one of them.
  * `df` is the (estimated) document frequency, `common` whether its count reached DF_CAP.
  */
 export function chooseMatchWords(candidates: { word: string; df: number; common?: boolean }[], chunkCount: number): { words: string[]; pairs: [string, string][] } {
