@@ -1,5 +1,5 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "@remix-run/react";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ClientExceptionScreen, ErrorScreen } from "./components/error-screen";
 import { useNonce } from "./lib/nonce";
@@ -12,8 +12,23 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: "Parley" }];
 
+/** The absolute origin (APP_URL or the request's) for canonical and OpenGraph URLs (app/lib/seo.ts). */
+export function loader({ context }: LoaderFunctionArgs) {
+  return { origin: context.app.origin };
+}
+
+// Public pages that need no interactivity set `export const handle = { hydrate: false }`: they are
+// sent as plain HTML and CSS, without React's runtime (the site's speed budget, bench/README.md).
+// Any route in the match that does not opt out keeps the scripts.
+function useHydrate(): boolean {
+  const matches = useMatches();
+  const leaf = matches[matches.length - 1];
+  return !(leaf?.handle as { hydrate?: boolean } | undefined && (leaf.handle as { hydrate?: boolean }).hydrate === false);
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const hydrate = useHydrate();
   return (
     <html lang="en">
       <head>
@@ -25,8 +40,12 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-screen bg-white text-gray-900 antialiased dark:bg-gray-950 dark:text-gray-100">
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );
