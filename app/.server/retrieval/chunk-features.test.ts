@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { chunkFeatures, serializeChunkFeatures } from "./chunk-features";
+import { decodeBase64, encodeBase64 } from "@oslojs/encoding";
+import { chunkFeatures, decodeBase64Fast, serializeChunkFeatures } from "./chunk-features";
+import { terms } from "./text";
 
 const chunk = {
   title: "Returns policy",
@@ -14,7 +16,18 @@ describe("chunk features", () => {
     const stored = chunkFeatures({ ...chunk, id: 2, features: serializeChunkFeatures(chunk) });
     expect([...stored.termSet].sort()).toEqual([...computed.termSet].sort());
     expect([...stored.topicSet].sort()).toEqual([...computed.topicSet].sort());
-    expect([...stored.bigrams].sort()).toEqual([...computed.bigrams].sort());
+    // Every adjacent pair of the heading and of the text is found, in both forms; pairs across the
+    // heading/text boundary and non-adjacent pairs are not.
+    const heading = terms(`${chunk.title} ${chunk.heading}`);
+    const body = terms(chunk.text);
+    for (const seq of [heading, body])
+      for (let i = 1; i < seq.length; i++) {
+        expect(computed.bigrams.has(`${seq[i - 1]} ${seq[i]}`)).toBe(true);
+        expect(stored.bigrams.has(`${seq[i - 1]} ${seq[i]}`)).toBe(true);
+      }
+    expect(computed.bigrams.has(`${heading.at(-1)} ${body[0]}`)).toBe(false);
+    expect(stored.bigrams.has(`${body[0]} ${body[2]}`)).toBe(false);
+    expect(stored.bigrams.has(body[0])).toBe(false);
     expect(stored.sentences.map((s) => [...s])).toEqual(computed.sentences.map((s) => [...s]));
     // "Ok." is shorter than a sentence worth scoring in both forms.
     expect(computed.sentences).toHaveLength(3);
@@ -26,6 +39,17 @@ describe("chunk features", () => {
     }
     expect(dot).toBeGreaterThan(0.9999);
     for (let i = 0; i < computed.topicVec.length; i++) expect(Math.abs(stored.topicVec[i] - computed.topicVec[i])).toBeLessThan(1e-4);
+  });
+
+  it("decodes base64 exactly as the generic decoder, and refuses what is not base64", () => {
+    for (let n = 0; n < 40; n++) {
+      const bytes = Uint8Array.from({ length: n === 39 ? 768 : n }, (_, i) => (i * 37 + n * 11) & 255);
+      const text = encodeBase64(bytes);
+      expect(decodeBase64Fast(text)).toEqual(decodeBase64(text));
+    }
+    expect(decodeBase64Fast("abc")).toBeNull();
+    expect(decodeBase64Fast("ab$d")).toBeNull();
+    expect(decodeBase64Fast("abcé===")).toBeNull();
   });
 
   it("falls back to computing when the stored form is unreadable", () => {
