@@ -52,16 +52,19 @@ chat.post("/:chatbotId", async (c) => {
   });
   if (!admission.ok) return refuse(c, admission.refusal);
 
-  const conversation = await getOrCreateConversation(
+  const conversationDone = getOrCreateConversation(
     ctx,
     { orgId: target.org.id, chatbotId: target.chatbot.id },
     { visitorId: input.visitorId, channel: input.channel ?? "widget", conversationId: input.conversationId, fresh: input.newConversation },
-  );
-  if (admission.verified && !conversation.verified) {
-    await markConversationVerified(ctx, conversation.id);
-    conversation.verified = true;
-  }
-  const answer = await answerMessage(ctx, { chatbot: target.chatbot, org: target.org, conversation, text: input.message, startedAt });
+  ).then(async (conversation) => {
+    if (admission.verified && !conversation.verified) {
+      await markConversationVerified(ctx, conversation.id);
+      conversation.verified = true;
+    }
+    return conversation;
+  });
+  // Retrieval and the quota start alongside the conversation lookup (answerMessage awaits it).
+  const answer = await answerMessage(ctx, { chatbot: target.chatbot, org: target.org, conversation: conversationDone, text: input.message, startedAt });
 
   if (input.stream === false) {
     const result = await collectAnswer(answer.stream);

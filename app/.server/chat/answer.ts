@@ -81,7 +81,11 @@ export async function answerMessage(
   ctx: AppContext,
   input: {
     chatbot: Chatbot;
-    conversation: Conversation;
+    /**
+     * The conversation, or the promise of it: the chat API passes its lookup unresolved so that
+     * retrieval and the quota update start alongside it (every round trip here is before the first byte).
+     */
+    conversation: (Conversation & { isNew?: boolean }) | Promise<Conversation & { isNew?: boolean }>;
     text: string;
     org?: Org;
     startedAt?: number;
@@ -89,7 +93,7 @@ export async function answerMessage(
     model?: { id: string; model: LanguageModelV3 };
   },
 ): Promise<AnswerStream> {
-  const { chatbot, conversation } = input;
+  const { chatbot } = input;
   const text = input.text.trim();
   const askedAt = input.startedAt ?? Date.now();
   const ref = { orgId: chatbot.orgId, chatbotId: chatbot.id };
@@ -99,7 +103,6 @@ export async function answerMessage(
   if (!org) throw new Error("chatbot without organisation");
   const settings = readGeneralSettings(chatbot.settings);
   const messageId = newId("msg_");
-  const meta = (extra: Partial<ChatMessageMetadata> = {}): ChatMessageMetadata => ({ conversationId: conversation.id, messageId, ...extra });
 
   const smallTalk = detectSmallTalk(text, chatbot.name);
   const search = (query: string) =>
@@ -111,7 +114,11 @@ export async function answerMessage(
   // the quota and history round trips; a short follow-up ("and to Germany?") needs the history first.
   const standalone = text.split(/\s+/).length >= 4;
   const early = !smallTalk && standalone ? search(text) : null;
-  const [quota, history] = await Promise.all([tryConsumeReply(ctx, org, askedAt), recentMessages(ctx, conversation.id, HISTORY_MESSAGES)]);
+  const quotaDone = tryConsumeReply(ctx, org, askedAt);
+  // A conversation created by this request has no history to read.
+  const historyDone = Promise.resolve(input.conversation).then((c) => (c.isNew ? [] : recentMessages(ctx, c.id, HISTORY_MESSAGES)));
+  const [quota, history, conversation] = await Promise.all([quotaDone, historyDone, input.conversation]);
+  const meta = (extra: Partial<ChatMessageMetadata> = {}): ChatMessageMetadata => ({ conversationId: conversation.id, messageId, ...extra });
   if (!quota.ok) {
     const { stream, done } = run(ctx, async (writer) => {
       writer.write({ type: "start", messageId, messageMetadata: meta() });

@@ -20,7 +20,7 @@ export async function getOrCreateConversation(
   ctx: Ctx,
   ref: ChatbotRef,
   input: { visitorId: string; channel: Channel; conversationId?: string | null; fresh?: boolean },
-): Promise<Conversation> {
+): Promise<Conversation & { isNew?: boolean }> {
   const mine = and(eq(conversations.chatbotId, ref.chatbotId), eq(conversations.orgId, ref.orgId), eq(conversations.visitorId, input.visitorId));
   if (input.conversationId) {
     const named = await ctx.db
@@ -30,22 +30,31 @@ export async function getOrCreateConversation(
       .get();
     if (named) return named;
   }
-  const open = input.fresh
-    ? undefined
-    : await ctx.db
-        .select()
-        .from(conversations)
-        .where(and(mine, eq(conversations.channel, input.channel), ne(conversations.status, "closed")))
-        .orderBy(desc(conversations.lastMessageAt))
-        .limit(1)
-        .get();
-  if (open) return open;
   const now = Date.now();
-  return ctx.db
-    .insert(conversations)
-    .values({ id: newId("cv_"), orgId: ref.orgId, chatbotId: ref.chatbotId, visitorId: input.visitorId, channel: input.channel, createdAt: now, lastMessageAt: now })
-    .returning()
-    .get();
+  const id = newId("cv_");
+  if (input.fresh) {
+    const created = await ctx.db
+      .insert(conversations)
+      .values({ id, orgId: ref.orgId, chatbotId: ref.chatbotId, visitorId: input.visitorId, channel: input.channel, createdAt: now, lastMessageAt: now })
+      .returning()
+      .get();
+    return { ...created, isNew: true };
+  }
+  // One round trip (it sits before the first byte of every answer): insert a conversation unless the
+  // visitor has an open one on this channel, then read the open one. A batch is one transaction, so
+  // two requests of the same visitor cannot both insert.
+  const openOnChannel = and(mine, eq(conversations.channel, input.channel), ne(conversations.status, "closed"));
+  const [, rows] = await ctx.db.batch([
+    // Every column, in the table's order (drizzle's insert…select names them all).
+    ctx.db.insert(conversations).select(
+      sql`SELECT ${id}, ${ref.orgId}, ${ref.chatbotId}, ${input.visitorId}, ${input.channel}, 'bot', 0, NULL, NULL, NULL, 0, ${now}, ${now}
+        WHERE NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${openOnChannel})`,
+    ),
+    ctx.db.select().from(conversations).where(openOnChannel).orderBy(desc(conversations.lastMessageAt)).limit(1),
+  ]);
+  const open = rows[0];
+  if (!open) throw new Error("conversation insert did not take");
+  return open.id === id ? { ...open, isNew: true } : open;
 }
 
 /** The visitor proved their id with an identity hash (identity verification); never unset. */

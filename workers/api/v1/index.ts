@@ -48,7 +48,7 @@ v1.post("/chat", async (c) => {
   const ctx = c.get("app");
   const { chatbot, org } = c.get("v1");
   const visitorId = parsed.data.visitorId ?? `api_${randomToken(12)}`;
-  const conversation = await getOrCreateConversation(ctx, ref(c), { visitorId, channel: "api", conversationId: parsed.data.conversationId });
+  const conversation = getOrCreateConversation(ctx, ref(c), { visitorId, channel: "api", conversationId: parsed.data.conversationId });
   const answer = await answerMessage(ctx, { chatbot, org, conversation, text: parsed.data.message, startedAt });
   if (parsed.data.stream) return createUIMessageStreamResponse({ stream: answer.stream, headers: { "Cache-Control": "no-store", "X-Parley-Conversation-Id": answer.conversationId } });
   const result = await collectAnswer(answer.stream);
