@@ -1,0 +1,84 @@
+// Starts the built Worker under `wrangler dev` on a fresh database (migrations + demo seed) and
+// waits for /api/health. Used by the end-to-end global setup and by `npm run bench:site`.
+import { spawn } from "node:child_process";
+import { createWriteStream, mkdirSync, rmSync } from "node:fs";
+import { applyMigrations, bin, freePort, portIsFree, ROOT, waitForHealth, wranglerEnv } from "./common.mjs";
+import { seed } from "../seed.mjs";
+
+/** Ends a detached child's whole process group (wrangler + its workerd): TERM, then KILL after 5 s. */
+export function stopGroup(child) {
+  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = (signal) => {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        /* already gone */
+      }
+    };
+    const timer = setTimeout(() => kill("SIGKILL"), 5_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    kill("SIGTERM");
+  });
+}
+
+/**
+ * @param {{ stateDir: string, logFile: string, port?: number, strictPort?: boolean, healthTimeoutMs?: number, vars?: Record<string, string> }} options
+ * @returns {Promise<{ baseURL: string, stop: () => Promise<void> }>}
+ */
+export async function startDevWorker({ stateDir, logFile, port = 8799, strictPort = false, healthTimeoutMs = 60_000, vars = {} }) {
+  if (!(await portIsFree(port))) {
+    if (strictPort) throw new Error(`Port ${port} is already in use; choose another.`);
+    port = await freePort();
+  }
+  const baseURL = `http://127.0.0.1:${port}`;
+  rmSync(stateDir, { recursive: true, force: true });
+  mkdirSync(stateDir, { recursive: true });
+  await applyMigrations({ persistTo: stateDir, quiet: true });
+  await seed({ persistTo: stateDir, quiet: true });
+
+  const logStream = createWriteStream(logFile);
+  let recent = "";
+  const wrangler = bin("wrangler");
+  const varArgs = Object.entries({ ENVIRONMENT: "development", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const child = spawn(
+    wrangler.cmd,
+    [...wrangler.pre, "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", stateDir, ...varArgs, "--show-interactive-dev-session=false", "--test-scheduled"],
+    { cwd: ROOT, env: wranglerEnv({ CI: "true", NO_COLOR: "1", FORCE_COLOR: "0" }), stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.on("data", (chunk) => {
+      logStream.write(chunk);
+      recent = (recent + chunk.toString()).slice(-20_000);
+    });
+  }
+  // If the parent is interrupted, do not leave wrangler running.
+  const onExit = () => {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      /* already gone */
+    }
+  };
+  process.once("exit", onExit);
+  try {
+    await waitForHealth(baseURL, { timeoutMs: healthTimeoutMs, child });
+  } catch (err) {
+    await stopGroup(child);
+    console.error(`\nwrangler dev did not become healthy. Its output (${logFile}):\n${recent}\n`);
+    throw err;
+  }
+  // Kick the cron's ingestion sweep so the demo chatbot's seeded knowledge gets indexed.
+  await fetch(`${baseURL}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`).catch(() => {});
+  return {
+    baseURL,
+    async stop() {
+      process.off("exit", onExit);
+      await stopGroup(child);
+      logStream.end();
+    },
+  };
+}
