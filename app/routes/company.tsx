@@ -1,5 +1,6 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
-import { Link } from "@remix-run/react";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { contactEmail } from "~/components/marketing/contact.server";
 import { Section, SignUpBand } from "~/components/marketing/section";
 import { SiteLayout } from "~/components/site/site-layout";
 import { seo } from "~/lib/seo";
@@ -16,6 +17,10 @@ export const meta: MetaFunction = (args) =>
     description:
       "Why we build Parley: support chatbots that answer only from what you know, show their sources, report their status honestly, protect visitors' data and run on your own Cloudflare account.",
   });
+
+export function loader({ context }: LoaderFunctionArgs) {
+  return { contact: contactEmail(context.app.env) };
+}
 
 const PRINCIPLES: { title: string; body: string; proof: string }[] = [
   {
@@ -35,7 +40,7 @@ const PRINCIPLES: { title: string; body: string; proof: string }[] = [
   },
   {
     title: "Visitors' data is not our product",
-    body: "We store what is needed to run the chat and nothing for advertising. The public site sets no cookies; the dashboard uses one session cookie. Passwords, sessions and API keys are stored hashed.",
+    body: "We store what is needed to run the chat and nothing for advertising. The public site and the chat widget set no cookies; signing in sets one session cookie. Passwords, sessions and API keys are stored hashed.",
     proof: "Details, including what deleting a source or a chatbot removes, are in the privacy policy.",
   },
   {
@@ -51,6 +56,7 @@ const PRINCIPLES: { title: string; body: string; proof: string }[] = [
 ];
 
 export default function Company() {
+  const { contact } = useLoaderData<typeof loader>();
   return (
     <SiteLayout>
       <section aria-labelledby="company-title" className="border-b border-zinc-200 dark:border-zinc-800">
@@ -111,7 +117,23 @@ export default function Company() {
         </p>
       </Section>
 
-      <Section id="contact" title="Talk to us" intro={<p>The quickest route depends on what you need.</p>}>
+      <Section
+        id="contact"
+        title="Talk to us"
+        intro={
+          contact ? (
+            <p>
+              Write to{" "}
+              <a href={`mailto:${contact}`} className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
+                {contact}
+              </a>
+              , or pick the quickest route for what you need.
+            </p>
+          ) : (
+            <p>The quickest route depends on what you need.</p>
+          )
+        }
+      >
         <dl className="grid gap-6 md:grid-cols-3">
           <div className="rounded-xl border border-zinc-200 p-5 dark:border-zinc-800">
             <dt className="font-semibold text-zinc-950 dark:text-white">See it answer</dt>
