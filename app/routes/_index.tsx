@@ -1,5 +1,5 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
-import { Link } from "@remix-run/react";
+import { Link, useRouteLoaderData } from "@remix-run/react";
 import { PlanCards } from "~/components/marketing/plans";
 import { PrimaryLink, SecondaryLink, Section, SignUpBand } from "~/components/marketing/section";
 import { SiteLayout } from "~/components/site/site-layout";
@@ -74,28 +74,61 @@ const BENCH: { pipeline: string; precision: string; recall: string; mrr: string;
   { pipeline: "Plain BM25 baseline, heading + text", precision: "0.403", recall: "0.648", mrr: "0.797" },
 ];
 
+function HowItWorks({ origin }: { origin: string }) {
+  const steps = [
+    { title: "Add your knowledge", body: "Paste text, upload files or point it at your help centre. Watch each source become Ready." },
+    { title: "Check the answers", body: "Ask questions on the bot's test page and see which passages each answer cites." },
+    { title: "Paste one tag", body: "Add the script to your site and, if you like, allow only your own domains to show it." },
+  ];
+  return (
+    <div className="rounded-2xl border border-zinc-200 bg-zinc-50 p-6 dark:border-zinc-800 dark:bg-zinc-900">
+      <h2 className="text-sm font-semibold text-zinc-950 dark:text-white">How it works</h2>
+      <ol className="mt-4 space-y-4">
+        {steps.map((step, i) => (
+          <li key={step.title} className="flex gap-3">
+            <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-semibold text-white">
+              {i + 1}
+            </span>
+            <div>
+              <h3 className="font-medium text-zinc-950 dark:text-white">{step.title}</h3>
+              <p className="text-sm text-zinc-700 dark:text-zinc-300">{step.body}</p>
+            </div>
+          </li>
+        ))}
+      </ol>
+      <pre className="mt-5 overflow-x-auto rounded-lg bg-zinc-950 p-3 text-xs leading-5 text-zinc-100 dark:bg-black" tabIndex={0} aria-label="Embed snippet">
+        <code>{`<script src="${origin}/widget.js"\n  data-chatbot-id="cb_…" async></script>`}</code>
+      </pre>
+    </div>
+  );
+}
+
 export default function Index() {
+  const origin = useRouteLoaderData<{ origin: string }>("root")?.origin ?? "";
   return (
     <SiteLayout>
       {/* Hero */}
       <section aria-labelledby="hero-title" className="border-b border-zinc-200 dark:border-zinc-800">
-        <div className="mx-auto max-w-6xl px-4 pb-16 pt-14 sm:px-6 sm:pt-20">
-          <p className="text-sm font-semibold text-brand-700 dark:text-brand-300">AI chatbot for your website and your API</p>
-          <h1 id="hero-title" className="mt-3 max-w-4xl text-4xl font-semibold tracking-tight text-balance sm:text-6xl">
-            Answers from your own knowledge, with the sources to prove it.
-          </h1>
-          <p className="mt-6 max-w-2xl text-lg text-zinc-700 dark:text-zinc-300">
-            Parley turns your help pages, documents and FAQs into a chatbot for your website. Every answer cites the passages it came from, and
-            when your knowledge has no answer, it says so instead of making one up.
-          </p>
-          <div className="mt-8 flex flex-wrap gap-3">
-            <PrimaryLink to="/signup">Start free</PrimaryLink>
-            <SecondaryLink to="#demo">Try the live demo</SecondaryLink>
+        <div className="mx-auto grid max-w-6xl gap-12 px-4 pb-16 pt-14 sm:px-6 sm:pt-20 lg:grid-cols-[1.35fr_1fr] lg:items-center">
+          <div>
+            <p className="text-sm font-semibold text-brand-700 dark:text-brand-300">AI chatbot for your website and your API</p>
+            <h1 id="hero-title" className="mt-3 max-w-4xl text-4xl font-semibold tracking-tight text-balance sm:text-5xl">
+              Answers from your own knowledge, with the sources to prove it.
+            </h1>
+            <p className="mt-6 max-w-2xl text-lg text-zinc-700 dark:text-zinc-300">
+              Parley turns your help pages, documents and FAQs into a chatbot for your website. Every answer cites the passages it came from, and
+              when your knowledge has no answer, it says so instead of making one up.
+            </p>
+            <div className="mt-8 flex flex-wrap gap-3">
+              <PrimaryLink to="/signup">Start free</PrimaryLink>
+              <SecondaryLink to="#demo">Try the live demo</SecondaryLink>
+            </div>
+            <p className="mt-4 text-sm text-zinc-600 dark:text-zinc-400">
+              Free plan: {formatCount(free.limits.chatbots)} {free.limits.chatbots === 1 ? "chatbot" : "chatbots"}, {formatCount(free.limits.repliesPerMonth)} replies a month,{" "}
+              {formatCount(free.limits.knowledgeChars)} characters of knowledge. No card needed.
+            </p>
           </div>
-          <p className="mt-4 text-sm text-zinc-600 dark:text-zinc-400">
-            Free plan: {formatCount(free.limits.chatbots)} chatbot, {formatCount(free.limits.repliesPerMonth)} replies a month,{" "}
-            {formatCount(free.limits.knowledgeChars)} characters of knowledge. No card needed.
-          </p>
+          <HowItWorks origin={origin} />
         </div>
       </section>
 
@@ -186,7 +219,7 @@ export default function Index() {
           </p>
         }
       >
-        <div className="overflow-x-auto rounded-xl border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-950" role="region" aria-labelledby="bench-caption" tabIndex={0}>
+        <div className="relative overflow-x-auto rounded-xl border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-950" role="region" aria-labelledby="bench-caption" tabIndex={0}>
           <table className="w-full min-w-[560px] text-left text-sm">
             <caption id="bench-caption" className="px-4 pt-4 text-left font-medium text-zinc-900 dark:text-zinc-100">
               Retrieval quality at k = 3 (higher is better)

@@ -99,7 +99,7 @@ const FAQ: { q: string; a: ReactNode }[] = [
       <p>
         {apiPlan ? (
           <>
-            The REST API (send messages, read conversations, manage leads and knowledge sources) needs the {apiPlan.name} plan or above.{" "}
+            The REST API (send messages, read conversations, list and create leads, list and add knowledge sources) needs the {apiPlan.name} plan or above.{" "}
           </>
         ) : null}
         {brandingPlan ? <>Removing “Powered by Parley” from the widget needs the {brandingPlan.name} plan or above. </> : null}
@@ -109,11 +109,12 @@ const FAQ: { q: string; a: ReactNode }[] = [
     ),
   },
   {
-    q: "Does using my own OpenAI key change the price?",
+    q: "Do replies from OpenAI cost more than the built-in engine's?",
     a: (
       <p>
-        No. When the operator configures OpenAI or an OpenAI-compatible server, you can pick it per chatbot, and its replies are counted
-        exactly like the built-in engine&apos;s: one reply, one credit. The model provider bills its own usage separately.
+        No: one reply is one credit whichever model a chatbot uses. OpenAI and OpenAI-compatible models can be chosen per chatbot once the
+        service&apos;s operator has connected them; on your own installation you connect them yourself with <code>OPENAI_API_KEY</code> or{" "}
+        <code>OPENAI_BASE_URL</code>, and the model provider bills you for its usage separately.
       </p>
     ),
   },
