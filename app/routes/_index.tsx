@@ -81,7 +81,7 @@ function HowItWorks({ origin }: { origin: string }) {
     { title: "Paste one tag", body: "Add the script to your site and, if you like, allow only your own domains to show it." },
   ];
   return (
-    <div className="rounded-2xl border border-zinc-200 bg-zinc-50 p-6 dark:border-zinc-800 dark:bg-zinc-900">
+    <div className="min-w-0 rounded-2xl border border-zinc-200 bg-zinc-50 p-6 dark:border-zinc-800 dark:bg-zinc-900">
       <h2 className="text-sm font-semibold text-zinc-950 dark:text-white">How it works</h2>
       <ol className="mt-4 space-y-4">
         {steps.map((step, i) => (
@@ -110,7 +110,7 @@ export default function Index() {
       {/* Hero */}
       <section aria-labelledby="hero-title" className="border-b border-zinc-200 dark:border-zinc-800">
         <div className="mx-auto grid max-w-6xl gap-12 px-4 pb-16 pt-14 sm:px-6 sm:pt-20 lg:grid-cols-[1.35fr_1fr] lg:items-center">
-          <div>
+          <div className="min-w-0">
             <p className="text-sm font-semibold text-brand-700 dark:text-brand-300">AI chatbot for your website and your API</p>
             <h1 id="hero-title" className="mt-3 max-w-4xl text-4xl font-semibold tracking-tight text-balance sm:text-5xl">
               Answers from your own knowledge, with the sources to prove it.
