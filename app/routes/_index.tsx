@@ -141,7 +141,11 @@ export default function Index() {
           <>
             <p>
               This is the real chat, not a recording. The demo bot answers from Parley&apos;s own documentation with the built-in engine — no
-              API key involved. Ask it about roles, knowledge sources, the widget, the REST API or deploying to Cloudflare.
+              API key involved. Ask it about roles, invitations, knowledge sources, the widget or the REST API.
+            </p>
+            <p className="mt-3">
+              The built-in engine answers by quoting the most relevant sentences of the docs, so its replies read like extracts. Connect an
+              OpenAI or OpenAI-compatible model and the same retrieved passages are written up as fluent answers.
             </p>
           </>
         }
@@ -152,8 +156,8 @@ export default function Index() {
             <h3 className="font-semibold text-zinc-950 dark:text-white">Questions to try</h3>
             <ul className="list-disc space-y-2 pl-5">
               <li>Which roles can manage members?</li>
-              <li>Which file types can I upload?</li>
-              <li>How do I deploy Parley to Cloudflare?</li>
+              <li>What happens when a knowledge source fails?</li>
+              <li>How long is an invitation valid?</li>
               <li>What is the capital of France? — watch it decline: that is not in its knowledge.</li>
             </ul>
             <p className="text-sm">
