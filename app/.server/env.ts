@@ -20,6 +20,8 @@ export interface Env {
   /** Chat model name on the OPENAI_BASE_URL server (Ollama, vLLM, LM Studio…); offered as the "compat" model. */
   OPENAI_COMPAT_MODEL?: string;
   OPENAI_EMBEDDING_MODEL?: string;
+  /** Optional public contact address for privacy and other requests, shown on /privacy and /company when set. */
+  CONTACT_EMAIL?: string;
   /** 32 random bytes, base64: encrypts secrets stored in D1 (app/.server/crypto/secret-box.ts). Required in production. */
   SECRETS_KEY?: string;
 }

@@ -44,10 +44,12 @@ describe("/test/:chatbotId", async () => {
   const outsider = await makeUser({ name: "Outsider" });
   await makeOrg(outsider.id, "Elsewhere");
 
-  it("a public bot's page opens for anyone: the widget's chat UI as a full page, never framed", async () => {
+  it("a public bot's page opens for anyone: the widget's chat UI as a full page, framed only by Parley itself", async () => {
     const res = await request(`/test/${bot.id}`);
     expect(res.status).toBe(200);
-    expect(res.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+    // 'self': the home page embeds the demo bot's test page; no other site may frame it.
+    expect(res.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'self'");
+    expect(res.headers.get("Content-Security-Policy")).not.toContain("frame-ancestors 'none'");
     const html = await res.text();
     expect(html).toContain("Chat with Screens bot");
     const boot = JSON.parse(html.match(/<script type="application\/json" id="parley-boot">(.*?)<\/script>/s)![1]);

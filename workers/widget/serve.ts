@@ -12,7 +12,8 @@ import { widgetConfigFor } from "./config";
 //   GET /widget.js                          the loader (cached; ETag = its content hash)
 //   GET /widget/frame/{chatbotId}?host=…    the chat inside the iframe on a customer's site
 //       &preview=1                          the same, previewed live by the dashboard (settings/ui)
-//   GET /test/{chatbotId}                   the chat as a full page, shareable
+//   GET /test/{chatbotId}                   the chat as a full page, shareable; only Parley's own pages
+//                                           may frame it (the live demo on the home page)
 // The iframe page may only be framed by the chatbot's allowed origins (CSP frame-ancestors), and a
 // `host` that is not allowed gets a refusal instead of the chat.
 
@@ -105,6 +106,6 @@ widgetPages.get("/widget/frame/:chatbotId", async (c) => {
 widgetPages.get("/test/:chatbotId", async (c) => {
   const ctx = c.get("app");
   const target = await findChatTarget(ctx, c.req.param("chatbotId"));
-  if (!target) return page(c, 404, { title: "Not found · Parley", lang: "en", ancestors: "frame-ancestors 'none'", body: notice("This chatbot does not exist, or it is private.") });
-  return chatPage(c, { mode: "page", chatbotId: target.chatbot.id, hostOrigin: null, channel: "test", config: widgetConfigFor(target) }, langOf(target.chatbot.settings), "frame-ancestors 'none'");
+  if (!target) return page(c, 404, { title: "Not found · Parley", lang: "en", ancestors: "frame-ancestors 'self'", body: notice("This chatbot does not exist, or it is private.") });
+  return chatPage(c, { mode: "page", chatbotId: target.chatbot.id, hostOrigin: null, channel: "test", config: widgetConfigFor(target) }, langOf(target.chatbot.settings), "frame-ancestors 'self'");
 });
