@@ -155,6 +155,26 @@ describe("sentence splitting for composed answers", () => {
     expect(s.map((x) => x.text)).toEqual(["role: what it allows.", "Admin: Manages members (except owners) and every chatbot."]);
   });
 
+  it("joins hard-wrapped prose, so a wrapped line is never quoted on its own", () => {
+    const wrapped =
+      "## Limits\nYour plan sets the knowledge characters per organisation, the pages per crawled site and the largest\nfile you can upload. A source that would go over a limit is refused with a message naming the limit\nand the plan that raises it.";
+    expect(splitSentences(wrapped).map((s) => s.text)).toEqual([
+      "Your plan sets the knowledge characters per organisation, the pages per crawled site and the largest file you can upload.",
+      "A source that would go over a limit is refused with a message naming the limit and the plan that raises it.",
+    ]);
+    // A wrapped list item continues; records, headings and new items do not join.
+    expect(splitSentences("- Retry a failed source from its row on the knowledge page, after fixing\n  the cause it names.\n- Delete it").map((s) => s.text)).toEqual([
+      "Retry a failed source from its row on the knowledge page, after fixing the cause it names.",
+      "Delete it",
+    ]);
+    expect(splitSentences("name: Blue widget with a longer description that runs past fifty chars\nprice: 10 EUR").map((s) => s.text)).toEqual([
+      "name: Blue widget with a longer description that runs past fifty chars",
+      "price: 10 EUR",
+    ]);
+    // A chunk that starts mid-sentence after a repeated heading still drops its leading fragment.
+    expect(splitSentences("## Limits\nfile you can upload. A source over a limit is refused.").map((s) => s.text)).toEqual(["A source over a limit is refused."]);
+  });
+
   it("skips a leading mid-sentence fragment left by chunk overlap", () => {
     const s = splitSentences('colleague?" or "Which roles?". Owners manage billing. Admins manage members.');
     expect(s.map((x) => x.text)).toEqual(["Owners manage billing.", "Admins manage members."]);

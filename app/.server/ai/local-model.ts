@@ -144,17 +144,39 @@ const PROCEDURAL = /^(how (do|can|should|to|would)|what (are the )?steps|explain
 
 type Sentence = { passage: number; rank: number; position: number; text: string; bullet: boolean; stems: string[]; score: number };
 
+const STRUCTURAL_LINE = /^(#{1,6}\s|[-=*_]{3,}$|\|.*\|$|([-*•·]|\d{1,2}[.)])\s+)/;
+
+/**
+ * Joins hard-wrapped prose back into lines: docs, text files and emails are often wrapped at ~80–100
+ * columns, and quoting "file you can upload." from the middle of a sentence reads as nonsense. A line
+ * continues the previous one when that one is long and stops without punctuation, unless it starts a
+ * heading, list item, table row or `field: value` record (CSV rows are extracted as such lines).
+ */
+function unwrapLines(text: string): string[] {
+  const out: string[] = [];
+  let prev = "";
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    const wrapped = prev.length >= 50 && !/[.!?:;…]$/.test(prev) && !/^#{1,6}\s|^\|/.test(prev) && line && !STRUCTURAL_LINE.test(line) && !/^[^\s:]{1,40}:\s/.test(line);
+    if (wrapped) out[out.length - 1] += ` ${line}`;
+    else out.push(line);
+    prev = wrapped ? out[out.length - 1] : line;
+  }
+  return out;
+}
+
 /** Splits a passage into sentences (and list items); markdown headings are left out. */
 export function splitSentences(text: string): { text: string; bullet: boolean }[] {
   const out: { text: string; bullet: boolean }[] = [];
   let first = true;
-  for (const rawLine of text.split(/\n+/)) {
+  for (const rawLine of unwrapLines(text)) {
     const line = rawLine.trim();
+    if (!line || /^#{1,6}\s/.test(line) || /^[-=*_]{3,}$/.test(line)) continue;
+    // The first line of text, after any heading the chunk repeats for context.
     const wasFirst = first;
     first = false;
-    if (!line || /^#{1,6}\s/.test(line) || /^[-=*_]{3,}$/.test(line)) continue;
     // Chunk overlap can start mid-sentence: a leading fragment is not something to quote.
-    if (wasFirst && /^[\p{Ll},;:)\]"”»?!]/u.test(line)) {
+    if (wasFirst && /^[\p{Ll},;:)\]"”»?!]/u.test(line) && !/^[^\s:]{1,40}:\s/.test(line)) {
       const rest = line.split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u).slice(1).join(" ");
       if (rest) out.push(...splitSentences(rest));
       continue;
