@@ -5,7 +5,7 @@ import { Alert } from "~/components/ui";
 import type { StudioTool } from "./tools";
 
 /** A Studio tool's page: the site frame, a way back to the Studio, the tool's heading and intro. */
-export function StudioPage({ tool, intro, children, wide }: { tool: StudioTool; intro: ReactNode; children: ReactNode; wide?: boolean }) {
+export function StudioPage({ tool, intro, children, wide, heading }: { tool: StudioTool; intro: ReactNode; children: ReactNode; wide?: boolean; heading?: string }) {
   return (
     <SiteLayout>
       <div className={`mx-auto px-4 py-10 sm:px-6 ${wide ? "max-w-6xl" : "max-w-4xl"}`}>
@@ -20,7 +20,7 @@ export function StudioPage({ tool, intro, children, wide }: { tool: StudioTool; 
             {tool.name}
           </span>
         </nav>
-        <h1 className="mt-3 text-3xl font-semibold tracking-tight">{tool.title}</h1>
+        <h1 className="mt-3 text-3xl font-semibold tracking-tight">{heading ?? tool.title}</h1>
         <div className="mt-3 max-w-3xl text-zinc-700 dark:text-zinc-300">{intro}</div>
         <div className="mt-8">{children}</div>
       </div>
