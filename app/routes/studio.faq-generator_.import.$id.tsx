@@ -9,7 +9,7 @@ import { deleteFaqDraft, loadFaqDraft } from "~/.server/studio/faq-store";
 import { StudioPage } from "~/components/studio/studio-page";
 import { studioTool } from "~/components/studio/tools";
 import { Alert, Button, ButtonLink, Card, CardBody, CardHeader, Field, Select } from "~/components/ui";
-import { parseForm } from "~/lib/forms";
+import { parseForm, type FieldErrors } from "~/lib/forms";
 import { can } from "~/lib/permissions";
 import { seo } from "~/lib/seo";
 
@@ -48,13 +48,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const draft = await loadFaqDraft(ctx, params.id ?? "");
   if (!draft) notFound();
   const parsed = parseForm(importSchema, await request.formData());
-  if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, values: parsed.values, formError: null as string | null }, { status: 400 });
+  if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors as FieldErrors, values: parsed.values, formError: null as string | null }, { status: 400 });
   const [orgId, chatbotId] = parsed.data.target.split(":");
   // Another organisation's chatbot (or one that is not in the organisation named) → 404; a role below editor → 403.
   const { org, chatbot } = await requireChatbot(ctx, request, { orgId, chatbotId }, "chatbot:edit");
   const title = parsed.data.title || (draft.title ? `FAQ: ${draft.title}` : "");
   const r = await createQaSource(ctx, { orgId: org.id, chatbotId: chatbot.id }, { title, pairs: draft.pairs });
-  if (!r.ok) return data({ fieldErrors: {}, values: parsed.values, formError: r.message }, { status: 400 });
+  if (!r.ok) return data({ fieldErrors: {} as FieldErrors, values: parsed.values, formError: r.message as string | null }, { status: 400 });
   await deleteFaqDraft(ctx, draft.id);
   throw redirect(`/app/${org.id}/${chatbot.id}/kb`);
 }
