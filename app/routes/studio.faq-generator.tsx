@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { data, type HeadersFunction, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { generateFaq } from "~/.server/studio/faq";
 import { saveFaqDraft } from "~/.server/studio/faq-store";
@@ -14,6 +14,12 @@ import { seo } from "~/lib/seo";
 const tool = studioTool("faq-generator");
 
 export const meta: MetaFunction = (args) => seo(args, { title: tool.title, description: tool.description, path: "/studio/faq-generator" });
+
+/** Retry-After of a refused request reaches the document response. */
+export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  const retry = actionHeaders.get("Retry-After") ?? loaderHeaders.get("Retry-After");
+  return retry ? { "Retry-After": retry } : new Headers();
+};
 
 type Row = Pair & { index: number; keep: boolean };
 type Reply = {

@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { retryHeaders, useStudioTool } from "~/.server/studio/limits";
 import { computeRoi, usd, type RoiResult } from "~/components/studio/roi";
@@ -17,6 +17,12 @@ const tool = studioTool("support-roi-calculator");
 export const handle = { hydrate: false };
 
 export const meta: MetaFunction = (args) => seo(args, { title: tool.title, description: tool.description, path: "/studio/support-roi-calculator" });
+
+/** Retry-After of a refused request reaches the document response. */
+export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  const retry = actionHeaders.get("Retry-After") ?? loaderHeaders.get("Retry-After");
+  return retry ? { "Retry-After": retry } : new Headers();
+};
 
 const FIELDS = ["conversations", "share", "replies", "minutes", "hourlyCost"] as const;
 
@@ -54,7 +60,7 @@ export default function SupportRoiCalculator() {
     >
       <FormBanner message={formError} />
       <div className="grid gap-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-        <Form method="get" noValidate className="space-y-5" aria-label="Your support numbers">
+        <Form method="get" action="/studio/support-roi-calculator" noValidate className="space-y-5" aria-label="Your support numbers">
           <Field label="Conversations a month" name="conversations" inputMode="numeric" required defaultValue={v.conversations} error={e.conversations} hint="Chats, emails and calls your team answers today." placeholder="e.g. 1500" />
           <Field
             label="Share the bot can answer (%)"

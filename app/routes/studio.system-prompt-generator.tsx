@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { data, type HeadersFunction, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { composeSystemPrompt } from "~/.server/studio/system-prompt";
 import { retryHeaders, useStudioTool } from "~/.server/studio/limits";
@@ -13,6 +13,12 @@ import { seo } from "~/lib/seo";
 const tool = studioTool("system-prompt-generator");
 
 export const meta: MetaFunction = (args) => seo(args, { title: tool.title, description: tool.description });
+
+/** Retry-After of a refused request reaches the document response. */
+export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  const retry = actionHeaders.get("Retry-After") ?? loaderHeaders.get("Retry-After");
+  return retry ? { "Retry-After": retry } : new Headers();
+};
 
 type Reply = { prompt: string | null; fieldErrors: FieldErrors; values: Record<string, string>; formError: string | null };
 

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { data, type HeadersFunction, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { retryHeaders, useStudioTool } from "~/.server/studio/limits";
@@ -24,6 +24,12 @@ import { seo } from "~/lib/seo";
 const tool = studioTool("widget-designer");
 
 export const meta: MetaFunction = (args) => seo(args, { title: tool.title, description: tool.description, path: "/studio/widget-designer" });
+
+/** Retry-After of a refused request reaches the document response. */
+export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  const retry = actionHeaders.get("Retry-After") ?? loaderHeaders.get("Retry-After");
+  return retry ? { "Retry-After": retry } : new Headers();
+};
 
 type Reply = { values: DesignerValues; fieldErrors: FieldErrors; formError: string | null; text: string | null; json: string | null };
 

@@ -1,0 +1,91 @@
+import type { Page } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
+import { closeBrowser, newPage } from "./support/browser";
+import { signUpAndVerify, submitAndWait, uniqueEmail } from "./support/flows";
+
+// The Studio in Chromium: the widget designer's preview is the real chat frame and follows the
+// form; the FAQ generator's pairs survive signing in and land on the chosen chatbot's knowledge.
+
+/** Hydrated and no navigation under way (networkidle never settles while a preview frame loads). */
+async function settled(page: Page) {
+  await page.waitForFunction(() => {
+    const router = (window as unknown as { __remixRouter?: { state: { initialized: boolean; navigation: { state: string } } } }).__remixRouter;
+    return !!router && router.state.initialized && router.state.navigation.state === "idle";
+  });
+}
+
+describe("studio", () => {
+  afterAll(closeBrowser);
+
+  it("widget designer: the real widget preview follows a colour and name change", async () => {
+    const t = await newPage();
+    try {
+      const p = t.page;
+      await p.goto("/studio/widget-designer");
+      await settled(p);
+      const frame = p.frameLocator('iframe[title="Live preview of the chat widget"]');
+      const brand = () => frame.locator(".pc-root").evaluate((el) => (el as HTMLElement).style.getPropertyValue("--pc-brand"));
+      await expect.poll(brand).toBe("#4f46e5");
+      await p.getByLabel("Brand colour").fill("#0f766e");
+      await p.getByLabel("Display name").fill("Ada");
+      await expect.poll(brand).toBe("#0f766e");
+      await expect.poll(() => frame.locator(".pc-title").textContent()).toBe("Ada");
+      // The launcher mock-up follows too.
+      await p.getByLabel("Launcher position").selectOption("bottom-left");
+      expect(await p.getByTestId("launcher").evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(15, 118, 110)");
+      await submitAndWait(p, "Get the settings");
+      await p.getByLabel("Settings for Settings → Widget UI").waitFor();
+      expect(await p.getByLabel("Settings for Settings → Widget UI").inputValue()).toContain("Brand colour: #0f766e");
+      expect(await p.getByLabel("Settings for Settings → Widget UI").inputValue()).toContain("Launcher position: Bottom left");
+      expect(t.errors()).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("FAQ generator → sign in → import into a chatbot", async () => {
+    const owner = { name: "Fay Faq", email: uniqueEmail("faq"), password: "harbour violet 42" };
+    const setup = await newPage();
+    try {
+      const p = setup.page;
+      await signUpAndVerify(p, owner);
+      await p.getByLabel("Organisation name").fill("Faq Co");
+      await submitAndWait(p, "Create organisation", /\/app\/org_[a-z2-7]+$/);
+      await p.getByLabel("Chatbot name").fill("Helper");
+      await submitAndWait(p, "Create chatbot");
+    } finally {
+      await setup.close();
+    }
+
+    const t = await newPage();
+    try {
+      const p = t.page;
+      await p.goto("/studio/faq-generator");
+      await settled(p);
+      await p
+        .getByLabel("Paste text")
+        .fill("Shipping times\n\nOrders leave our warehouse within one working day. Delivery in the UK takes 2 to 3 days.\n\nReturns\n\nYou can return anything within 30 days.");
+      await submitAndWait(p, "Generate questions and answers");
+      await p.getByTestId("faq-pair").first().waitFor();
+      expect(await p.getByTestId("faq-pair").count()).toBe(2);
+      expect(await p.getByLabel("Question").first().inputValue()).toBe("What are the shipping times?");
+      await p.getByLabel("Question").first().fill("How long does shipping take?");
+      await p.getByLabel("Keep pair 2").uncheck();
+
+      await Promise.all([p.waitForURL(/\/login\?redirectTo=/), p.getByRole("button", { name: "Import into a chatbot" }).click()]);
+      await p.getByLabel("Email").fill(owner.email);
+      await p.getByLabel("Password").fill(owner.password);
+      await submitAndWait(p, "Sign in", /\/studio\/faq-generator\/import\//);
+      await p.getByRole("heading", { name: "Import questions and answers into a chatbot" }).waitFor();
+      expect(await p.getByTestId("draft-pairs").textContent()).toContain("How long does shipping take?");
+      expect(await p.getByTestId("draft-pairs").textContent()).not.toContain("What are the returns?");
+      await p.getByLabel("Chatbot").selectOption({ label: "Helper" });
+      await p.getByLabel("Source title").fill("Shipping FAQ");
+      await submitAndWait(p, "Import into this chatbot", /\/kb$/);
+      await p.getByText("Shipping FAQ").first().waitFor();
+      expect(t.errors()).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
