@@ -129,8 +129,8 @@ function PairsEditor({ rows, source, fieldErrors }: { rows: Row[]; source: Reply
                     <label htmlFor={`keep-${r.index}`} className="text-sm font-medium">{`Keep pair ${n + 1}`}</label>
                   </div>
                   <div className="grid gap-4 md:grid-cols-2">
-                    <Field label="Question" name={`question.${r.index}`} id={`question-${r.index}`} defaultValue={r.question} maxLength={1000} error={fieldErrors[`question.${r.index}`]} />
-                    <Field label="Answer" name={`answer.${r.index}`} id={`answer-${r.index}`} error={fieldErrors[`answer.${r.index}`]}>
+                    <Field label={`Question ${n + 1}`} name={`question.${r.index}`} id={`question-${r.index}`} defaultValue={r.question} maxLength={1000} error={fieldErrors[`question.${r.index}`]} />
+                    <Field label={`Answer ${n + 1}`} name={`answer.${r.index}`} id={`answer-${r.index}`} error={fieldErrors[`answer.${r.index}`]}>
                       <Textarea rows={3} defaultValue={r.answer} maxLength={20_000} />
                     </Field>
                   </div>

@@ -26,7 +26,7 @@ describe("studio", () => {
       const frame = p.frameLocator('iframe[title="Live preview of the chat widget"]');
       const brand = () => frame.locator(".pc-root").evaluate((el) => (el as HTMLElement).style.getPropertyValue("--pc-brand"));
       await expect.poll(brand).toBe("#4f46e5");
-      await p.getByLabel("Brand colour").fill("#0f766e");
+      await p.getByRole("textbox", { name: "Brand colour", exact: true }).fill("#0f766e");
       await p.getByLabel("Display name").fill("Ada");
       await expect.poll(brand).toBe("#0f766e");
       await expect.poll(() => frame.locator(".pc-title").textContent()).toBe("Ada");
@@ -34,9 +34,9 @@ describe("studio", () => {
       await p.getByLabel("Launcher position").selectOption("bottom-left");
       expect(await p.getByTestId("launcher").evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(15, 118, 110)");
       await submitAndWait(p, "Get the settings");
-      await p.getByLabel("Settings for Settings → Widget UI").waitFor();
-      expect(await p.getByLabel("Settings for Settings → Widget UI").inputValue()).toContain("Brand colour: #0f766e");
-      expect(await p.getByLabel("Settings for Settings → Widget UI").inputValue()).toContain("Launcher position: Bottom left");
+      await p.getByLabel("Settings for Settings → Widget UI", { exact: true }).waitFor();
+      expect(await p.getByLabel("Settings for Settings → Widget UI", { exact: true }).inputValue()).toContain("Brand colour: #0f766e");
+      expect(await p.getByLabel("Settings for Settings → Widget UI", { exact: true }).inputValue()).toContain("Launcher position: Bottom left");
       expect(t.errors()).toEqual([]);
     } finally {
       await t.close();
@@ -68,8 +68,8 @@ describe("studio", () => {
       await submitAndWait(p, "Generate questions and answers");
       await p.getByTestId("faq-pair").first().waitFor();
       expect(await p.getByTestId("faq-pair").count()).toBe(2);
-      expect(await p.getByLabel("Question").first().inputValue()).toBe("What are the shipping times?");
-      await p.getByLabel("Question").first().fill("How long does shipping take?");
+      expect(await p.getByLabel("Question 1", { exact: true }).inputValue()).toBe("What are the shipping times?");
+      await p.getByLabel("Question 1", { exact: true }).fill("How long does shipping take?");
       await p.getByLabel("Keep pair 2").uncheck();
 
       await Promise.all([p.waitForURL(/\/login\?redirectTo=/), p.getByRole("button", { name: "Import into a chatbot" }).click()]);
