@@ -57,6 +57,8 @@ function languageLine(code: SystemPromptInput["language"]): string {
   return `Always reply in ${name}, even if the visitor writes in another language (then mention once that you answer in ${name}).`;
 }
 
+const possessive = (name: string) => (/s$/i.test(name) ? `${name}'` : `${name}'s`);
+
 export function composeSystemPrompt(input: SystemPromptInput): string {
   const org = input.orgName.trim();
   const audience = input.audience.trim().replace(/[.!]+$/, "");
@@ -66,7 +68,7 @@ export function composeSystemPrompt(input: SystemPromptInput): string {
   const sections: string[] = [];
   sections.push(
     [
-      `You are the virtual assistant of ${org}, answering visitors in the chat on ${org}'s website.`,
+      `You are the virtual assistant of ${org}, answering visitors in the chat on ${possessive(org)} website.`,
       offeringSentence(org, input.offering),
       audience ? `The people you talk to are mostly ${audience[0].toLocaleLowerCase() === audience[0] ? audience : audience[0].toLocaleLowerCase() + audience.slice(1)}.` : "",
     ]
