@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
+import { ROOT } from "../../scripts/lib/common.mjs";
 import { closeBrowser, newPage } from "./support/browser";
 import { signUpAndVerify, submitAndWait, uniqueEmail } from "./support/flows";
 
@@ -14,8 +17,60 @@ async function settled(page: Page) {
   });
 }
 
+const AXE = readFileSync(path.join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
+
+/** axe-core's serious and critical findings on the page (the preview iframe is the widget's own page, checked by its tests). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated over the DevTools protocol: the page's nonce CSP (rightly) blocks an injected inline script.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(`${AXE}\n;void 0`);
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run(document, { iframes: false, resultTypes: ["violations"] })).violations;
+  })) as { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
 describe("studio", () => {
   afterAll(closeBrowser);
+
+  it("every tool page is accessible in light and dark, with results shown", async () => {
+    const t = await newPage();
+    try {
+      const p = t.page;
+      const pages = [
+        "/studio",
+        "/studio/system-prompt-generator",
+        "/studio/faq-generator",
+        "/studio/support-roi-calculator?conversations=1500&share=40&replies=2&minutes=6&hourlyCost=30",
+        "/studio/support-roi-calculator?conversations=x&share=40&replies=2&minutes=6&hourlyCost=30",
+        "/studio/widget-designer",
+      ];
+      for (const url of pages) {
+        await p.goto(url);
+        await p.waitForLoadState("load");
+        for (const colorScheme of ["light", "dark"] as const) {
+          await p.emulateMedia({ colorScheme });
+          await p.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
+          expect(await seriousViolations(p), `${url} (${colorScheme})`).toEqual([]);
+        }
+        await p.emulateMedia({ colorScheme: "light" });
+      }
+      // The system-prompt generator's result.
+      await p.goto("/studio/system-prompt-generator");
+      await settled(p);
+      await p.getByLabel("Organisation name").fill("Northwind Bikes");
+      await p.getByLabel("What it offers").fill("sells and repairs bikes in Leeds");
+      await submitAndWait(p, "Write the instructions");
+      expect(await p.getByLabel("Instructions", { exact: true }).inputValue()).toContain("You are the virtual assistant of Northwind Bikes");
+      expect(await seriousViolations(p)).toEqual([]);
+      // The one error logged is the deliberate invalid calculation, answered with 400.
+      expect(t.errors()).toEqual([expect.stringMatching(/status of 400 .*conversations=x/)]);
+    } finally {
+      await t.close();
+    }
+  });
 
   it("widget designer: the real widget preview follows a colour and name change", async () => {
     const t = await newPage();
