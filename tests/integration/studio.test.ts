@@ -214,7 +214,7 @@ You can return anything within 30 days. Items must be unused.`;
     const html = await text(res);
     expect(html).toContain('value="What are the shipping times?"');
     expect(html).toContain("Orders leave our warehouse within one working day. Delivery in the UK takes 2 to 3 days.");
-    expect(html).toContain('value="What are the returns?"');
+    expect(html).toContain('value="How do returns work?"');
     expect(html).toContain("Import into a chatbot");
   });
 

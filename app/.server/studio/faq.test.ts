@@ -14,6 +14,9 @@ describe("questions from headings", () => {
     ["About Northwind", "What should I know about Northwind?"],
     ["Installing the app", "What should I know about installing the app?"],
     ["EU customers", "What are EU customers?"],
+    ["Returns", "How do returns work?"],
+    ["Free trial", "How does the free trial work?"],
+    ["Pricing", "How does pricing work?"],
   ])("%s → %s", (heading, question) => {
     expect(questionFromHeading(heading)).toBe(question);
   });
@@ -56,7 +59,7 @@ Yes, for 3 pounds per parcel.`;
       question: "What are the shipping times?",
       answer: "Orders leave our warehouse within one working day. Delivery in the UK takes 2 to 3 days. Abroad it takes up to a week.",
     });
-    expect(pairs[1].question).toBe("What are the returns?");
+    expect(pairs[1].question).toBe("How do returns work?");
     expect(pairs[1].answer).toBe("You can return anything within 30 days. Items must be unused.");
     expect(pairs.find((p) => p.question === "Do you offer gift wrapping?")?.answer).toBe("Yes, for 3 pounds per parcel.");
   });

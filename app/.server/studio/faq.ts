@@ -136,6 +136,11 @@ function plural(phrase: string): boolean {
   return /s$/.test(last) || /\b(and)\b/i.test(phrase);
 }
 
+const WORKS_TOPICS =
+  /^(returns?|refunds?|exchanges?|payments?|shipping|delivery|pricing|billing|invoicing|cancellations?|subscriptions?|warranty|guarantee|installation|bookings?|reservations?|checkout|ordering|sign-up|registration|trial|free trial)$/i;
+
+const MASS_TOPICS = /^(shipping|delivery|pricing|billing|invoicing|installation|checkout|ordering|sign-up|registration)$/;
+
 const SKIP_HEADINGS = /^(faq|faqs|frequently asked questions|questions|contents|table of contents|overview|introduction|summary|home|menu|navigation|related|see also|more|share|comments?)$/i;
 
 /** A visitor's question for a heading, or null when the heading is not something one would ask about. */
@@ -154,6 +159,13 @@ export function questionFromHeading(raw: string): string | null {
   m = /^about (.+)$/i.exec(view);
   if (m) return `What should I know about ${lowerFirst(m[1], true)}?`;
   if (/^\p{L}+ing (the|a|an|your|my|our|this|that|these|those)\b/iu.test(view)) return `What should I know about ${lowerFirst(view)}?`;
+  // One-word support topics read best as "how does it work" ("Returns" → "How do returns work?").
+  const topic = WORKS_TOPICS.exec(view);
+  if (topic) {
+    const t = view.toLowerCase();
+    if (plural(t)) return `How do ${t} work?`;
+    return `How does ${MASS_TOPICS.test(t) ? "" : "the "}${t} work?`;
+  }
   const words = view.split(" ");
   if (words.length <= 6) {
     const body = lowerFirst(view);
