@@ -1,9 +1,10 @@
 import { Hono, type Context } from "hono";
 import { findChatTarget } from "../../app/.server/chat/access";
 import { ORIGIN_REFUSED_MESSAGE } from "../../app/.server/widget/origin";
+import { STUDIO_PREVIEW_ID, STUDIO_PREVIEW_NAME } from "../../app/components/studio/designer";
 import { readGeneralSettings } from "../../app/lib/schemas/chatbot-settings";
-import { frameAncestors, isOriginAllowed, readAccessSettings } from "../../app/lib/schemas/widget-settings";
-import { chatCss, chatJs, loader, loaderHash } from "../../build/widget/manifest.js";
+import { frameAncestors, isOriginAllowed, readAccessSettings, readUiSettings } from "../../app/lib/schemas/widget-settings";
+import { chatCss, chatJs, loader, loaderHash, version } from "../../build/widget/manifest.js";
 import type { HonoEnv } from "../hono-env";
 import { BOOT_ELEMENT_ID, ROOT_ELEMENT_ID, type WidgetBoot } from "./chat/boot";
 import { widgetConfigFor } from "./config";
@@ -88,6 +89,7 @@ const langOf = (settings: unknown) => {
 
 widgetPages.get("/widget/frame/:chatbotId", async (c) => {
   const ctx = c.get("app");
+  if (c.req.param("chatbotId") === STUDIO_PREVIEW_ID && c.req.query("preview") === "1") return studioPreview(c);
   const target = await findChatTarget(ctx, c.req.param("chatbotId"));
   if (!target) return page(c, 404, { title: "Not found", lang: "en", ancestors: "frame-ancestors *", body: notice("This chatbot does not exist.") });
   const access = readAccessSettings(target.chatbot.settings);
@@ -109,3 +111,34 @@ widgetPages.get("/test/:chatbotId", async (c) => {
   if (!target) return page(c, 404, { title: "Not found · Parley", lang: "en", ancestors: "frame-ancestors 'self'", body: notice("This chatbot does not exist, or it is private.") });
   return chatPage(c, { mode: "page", chatbotId: target.chatbot.id, hostOrigin: null, channel: "test", config: widgetConfigFor(target) }, langOf(target.chatbot.settings), "frame-ancestors 'self'");
 });
+
+/**
+ * The Studio's widget designer (/studio/widget-designer): the real chat UI in preview mode without a
+ * chatbot (preview mode sends nothing). Starts from `ui` (JSON, read through the ui-settings schema:
+ * invalid fields fall back to defaults) so the page works without script; the page then posts
+ * settings as the dashboard's preview does. Only Parley itself may frame it.
+ */
+function studioPreview(c: Context<HonoEnv>) {
+  const ctx = c.get("app");
+  const host = validOrigin(c.req.query("host"));
+  if (host !== ctx.origin) return page(c, 403, { title: "Preview unavailable", lang: "en", ancestors: "frame-ancestors 'self'", body: notice("The preview only opens inside Parley.") });
+  let raw: unknown = {};
+  try {
+    raw = JSON.parse((c.req.query("ui") ?? "{}").slice(0, 4000));
+  } catch {
+    raw = {};
+  }
+  const { removeBranding: _, ...ui } = readUiSettings({ ui: raw });
+  return chatPage(
+    c,
+    {
+      mode: "preview",
+      chatbotId: STUDIO_PREVIEW_ID,
+      hostOrigin: host,
+      channel: "widget",
+      config: { chatbotId: STUDIO_PREVIEW_ID, name: ui.displayName || STUDIO_PREVIEW_NAME, ui, showBranding: true, requireVerified: false, version },
+    },
+    "en",
+    "frame-ancestors 'self'",
+  );
+}

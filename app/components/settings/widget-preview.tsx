@@ -9,8 +9,11 @@ export type WidgetPreviewHandle = { send: () => void };
  * "host" here, so the frame accepts settings from this page's origin: `read()` is posted on demand
  * and again whenever the frame says it is ready (it may load after the form changed).
  */
-export const WidgetPreview = forwardRef<WidgetPreviewHandle, { chatbotId: string; origin: string; read: () => { ui: UiSettings; name: string } }>(
-  function WidgetPreview({ chatbotId, origin, read }, ref) {
+export const WidgetPreview = forwardRef<
+  WidgetPreviewHandle,
+  { chatbotId: string; origin: string; read: () => { ui: UiSettings; name: string }; /** Extra frame query (the Studio's starting settings). */ query?: string; className?: string }
+>(
+  function WidgetPreview({ chatbotId, origin, read, query, className }, ref) {
     const frame = useRef<HTMLIFrameElement>(null);
     const readRef = useRef(read);
     readRef.current = read;
@@ -37,9 +40,9 @@ export const WidgetPreview = forwardRef<WidgetPreviewHandle, { chatbotId: string
     return (
       <iframe
         ref={frame}
-        src={`/widget/frame/${encodeURIComponent(chatbotId)}?preview=1&host=${encodeURIComponent(origin)}`}
+        src={`/widget/frame/${encodeURIComponent(chatbotId)}?preview=1&host=${encodeURIComponent(origin)}${query ? `&${query}` : ""}`}
         title="Live preview of the chat widget"
-        className="h-[560px] w-full rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-950"
+        className={className ?? "h-[560px] w-full rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-950"}
       />
     );
   },
