@@ -1,5 +1,5 @@
 import { Marked, type Token, type Tokens } from "marked";
-import xss, { type IWhiteList } from "xss";
+import xss, { type FilterXSS as FilterXSSClass, type IWhiteList } from "xss";
 import { escapeHtml, highlight } from "./highlight";
 
 // Markdown → safe HTML for the blog and the docs. `marked` renders (headings get ids and a
@@ -30,7 +30,7 @@ export type RenderOptions = {
 };
 
 /** Ids that the page frame uses: a heading never takes them. */
-const RESERVED_IDS = ["main", "content", "toc", "docs-nav", "docs-search", "search"];
+const RESERVED_IDS = ["main", "content", "toc", "toc-title", "docs-nav", "docs-search", "search"];
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", apos: "'", nbsp: " " };
 export function htmlToText(html: string): string {
@@ -125,7 +125,8 @@ const whiteList: IWhiteList = {
   input: ["type", "checked", "disabled"],
 };
 // xss is CommonJS: its named exports hang off the default export in every bundler.
-const sanitiser = new xss.FilterXSS({
+const FilterXSS = (xss as unknown as { FilterXSS: typeof FilterXSSClass }).FilterXSS;
+const sanitiser = new FilterXSS({
   whiteList,
   stripIgnoreTag: true,
   stripIgnoreTagBody: ["script", "style", "iframe", "object", "embed", "template", "noscript"],

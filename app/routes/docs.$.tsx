@@ -1,0 +1,81 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { loadDocs, neighbours } from "~/.server/content/docs";
+import { editUrl, sidebarTree } from "~/.server/content/docs-site";
+import { DocsLayout } from "~/components/content/docs-layout";
+import { Prose } from "~/components/content/prose";
+import { TableOfContents } from "~/components/content/toc";
+import { seo } from "~/lib/seo";
+
+// /docs/{slug*}: one page of content/docs/**, nested any depth (app/.server/content/docs.ts).
+
+export const handle = { hydrate: false };
+
+export const meta: MetaFunction<typeof loader> = (args) => {
+  if (!args.data) return seo(args, { title: "Page not found", description: "There is no documentation page at this address.", noindex: true });
+  const { page } = args.data;
+  return seo(args, { title: `${page.title} · Docs`, description: page.summary, path: page.url });
+};
+
+export function loader({ params, context }: LoaderFunctionArgs) {
+  const slug = (params["*"] ?? "").replace(/\/+$/, "");
+  const docs = loadDocs();
+  const page = docs.pages.get(slug);
+  if (!page || !slug) throw new Response(null, { status: 404 });
+  const { previous, next } = neighbours(docs, slug);
+  const link = (p: typeof previous) => (p ? { url: p.url, title: p.title } : null);
+  return {
+    page: { url: page.url, title: page.title, summary: page.summary, html: page.html, headings: page.headings, readingMinutes: page.readingMinutes },
+    tree: sidebarTree(docs),
+    previous: link(previous),
+    next: link(next),
+    editUrl: editUrl(context.app.env.DOCS_EDIT_URL, page.file),
+  };
+}
+
+export default function DocPage() {
+  const { page, tree, previous, next, editUrl } = useLoaderData<typeof loader>();
+  return (
+    <DocsLayout tree={tree} current={page.url} aside={<TableOfContents headings={page.headings} />}>
+      <article>
+        <header className="border-b border-zinc-200 pb-6 dark:border-zinc-800">
+          <h1 className="text-3xl font-semibold tracking-tight sm:text-4xl">{page.title}</h1>
+          <p className="mt-3 text-lg text-zinc-600 dark:text-zinc-300">{page.summary}</p>
+        </header>
+        <TableOfContents headings={page.headings} className="mt-6 rounded-md border border-zinc-200 p-4 xl:hidden dark:border-zinc-800" />
+        <Prose html={page.html} className="mt-8" />
+      </article>
+      <DocFooter previous={previous} next={next} editUrl={editUrl} />
+    </DocsLayout>
+  );
+}
+
+export function DocFooter({ previous, next, editUrl }: { previous: { url: string; title: string } | null; next: { url: string; title: string } | null; editUrl?: string | null }) {
+  return (
+    <footer className="mt-12 border-t border-zinc-200 pt-6 dark:border-zinc-800">
+      {editUrl ? (
+        <p className="mb-6 text-sm">
+          <a href={editUrl} rel="noopener" className="font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
+            Edit this page
+          </a>
+        </p>
+      ) : null}
+      <nav aria-label="Previous and next pages" className="grid gap-4 sm:grid-cols-2">
+        {previous ? (
+          <Link to={previous.url} rel="prev" className="rounded-lg border border-zinc-200 p-4 hover:border-brand-500 dark:border-zinc-800">
+            <span className="block text-xs text-zinc-600 dark:text-zinc-400">Previous</span>
+            <span className="mt-1 block font-medium">{previous.title}</span>
+          </Link>
+        ) : (
+          <span />
+        )}
+        {next ? (
+          <Link to={next.url} rel="next" className="rounded-lg border border-zinc-200 p-4 text-right hover:border-brand-500 dark:border-zinc-800">
+            <span className="block text-xs text-zinc-600 dark:text-zinc-400">Next</span>
+            <span className="mt-1 block font-medium">{next.title}</span>
+          </Link>
+        ) : null}
+      </nav>
+    </footer>
+  );
+}
