@@ -115,7 +115,7 @@ const whiteList: IWhiteList = {
   a: ["href", "title", "class", "rel", "aria-hidden", "tabindex"],
   img: ["src", "alt", "title", "width", "height", "loading", "decoding"],
   ol: ["start"],
-  pre: ["class"],
+  pre: ["class", "tabindex"],
   code: ["class"],
   span: ["class"],
   table: [],
@@ -170,7 +170,8 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): R
         const { lang } = fenceInfo(token.lang);
         const { html, language } = highlight(token.text.replace(/\n$/, ""), lang);
         const cls = language ? `hljs language-${language}` : "hljs";
-        return `<pre><code class="${cls}">${html}</code></pre>\n`;
+        // tabindex: a code block that scrolls sideways must be reachable by keyboard.
+        return `<pre tabindex="0"><code class="${cls}">${html}</code></pre>\n`;
       },
       link(this: { parser: { parseInline(t: Token[]): string } }, token: Tokens.Link) {
         const inner = this.parser.parseInline(token.tokens);
