@@ -39,6 +39,7 @@ describe("docs tree", () => {
     expect(humanise("getting-started")).toBe("Getting started");
     expect(humanise("api")).toBe("API");
     expect(humanise("rest-api-keys")).toBe("REST API keys");
+    expect(humanise("self-hosting")).toBe("Self-hosting");
   });
 
   it("refuses malformed files naming them", () => {

@@ -55,7 +55,8 @@ export type Docs = {
 const ACRONYMS = new Set(["api", "rest", "sdk", "faq", "url", "html", "css", "js", "ai", "sso", "http", "json", "cli"]);
 
 export function humanise(name: string): string {
-  const words = name.split(/[-_]+/).filter(Boolean);
+  // "self-hosting" keeps its hyphen (a compound word), other hyphens become spaces.
+  const words = name.replace(/^self-/, "self\u0000").split(/[-_]+/).filter(Boolean).map((w) => w.replace("\u0000", "-"));
   return words
     .map((w, i) => (ACRONYMS.has(w.toLowerCase()) ? w.toUpperCase() : i === 0 ? w[0].toUpperCase() + w.slice(1) : w))
     .join(" ");
