@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { loadDocs, neighbours } from "~/.server/content/docs";
 import { editUrl, sidebarTree } from "~/.server/content/docs-site";
+import { DocFooter } from "~/components/content/doc-footer";
 import { DocsLayout } from "~/components/content/docs-layout";
 import { Prose } from "~/components/content/prose";
 import { TableOfContents } from "~/components/content/toc";
@@ -47,35 +48,5 @@ export default function DocPage() {
       </article>
       <DocFooter previous={previous} next={next} editUrl={editUrl} />
     </DocsLayout>
-  );
-}
-
-export function DocFooter({ previous, next, editUrl }: { previous: { url: string; title: string } | null; next: { url: string; title: string } | null; editUrl?: string | null }) {
-  return (
-    <footer className="mt-12 border-t border-zinc-200 pt-6 dark:border-zinc-800">
-      {editUrl ? (
-        <p className="mb-6 text-sm">
-          <a href={editUrl} rel="noopener" className="font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
-            Edit this page
-          </a>
-        </p>
-      ) : null}
-      <nav aria-label="Previous and next pages" className="grid gap-4 sm:grid-cols-2">
-        {previous ? (
-          <Link to={previous.url} rel="prev" className="rounded-lg border border-zinc-200 p-4 hover:border-brand-500 dark:border-zinc-800">
-            <span className="block text-xs text-zinc-600 dark:text-zinc-400">Previous</span>
-            <span className="mt-1 block font-medium">{previous.title}</span>
-          </Link>
-        ) : (
-          <span />
-        )}
-        {next ? (
-          <Link to={next.url} rel="next" className="rounded-lg border border-zinc-200 p-4 text-right hover:border-brand-500 dark:border-zinc-800">
-            <span className="block text-xs text-zinc-600 dark:text-zinc-400">Next</span>
-            <span className="mt-1 block font-medium">{next.title}</span>
-          </Link>
-        ) : null}
-      </nav>
-    </footer>
   );
 }
