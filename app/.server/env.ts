@@ -24,6 +24,8 @@ export interface Env {
   CONTACT_EMAIL?: string;
   /** 32 random bytes, base64: encrypts secrets stored in D1 (app/.server/crypto/secret-box.ts). Required in production. */
   SECRETS_KEY?: string;
+  /** Base URL of "edit this page" on docs pages; the file's repository path is appended. Empty: no link. */
+  DOCS_EDIT_URL?: string;
 }
 
 export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT !== "production";
