@@ -1,7 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useRouteError } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ClientExceptionScreen, ErrorScreen } from "./components/error-screen";
+import { SiteLayout } from "./components/site/site-layout";
 import { useNonce } from "./lib/nonce";
 import styles from "./styles/app.css?url";
 
@@ -29,6 +30,8 @@ function useHydrate(): boolean {
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const hydrate = useHydrate();
+  // Error screens (an unknown blog or docs slug, a 404 anywhere) are never indexed.
+  const error = useRouteError();
   return (
     <html lang="en">
       <head>
@@ -36,6 +39,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <Meta />
+        {error ? <meta name="robots" content="noindex" /> : null}
         <Links />
       </head>
       <body className="min-h-screen bg-white text-gray-900 antialiased dark:bg-gray-950 dark:text-gray-100">
@@ -55,9 +59,22 @@ export default function App() {
   return <Outlet />;
 }
 
+/** Paths of the public site: their error screens keep the site's header and footer. */
+const PUBLIC_PREFIXES = ["/blog", "/docs", "/studio", "/pricing", "/company", "/privacy"];
+
 export function ErrorBoundary() {
   const error = useRouteError();
-  if (isRouteErrorResponse(error)) return <ErrorScreen status={error.status} />;
+  const { pathname } = useLocation();
+  if (isRouteErrorResponse(error)) {
+    const publicPage = PUBLIC_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+    return publicPage ? (
+      <SiteLayout>
+        <ErrorScreen status={error.status} embedded />
+      </SiteLayout>
+    ) : (
+      <ErrorScreen status={error.status} />
+    );
+  }
   // Thrown while rendering in the browser: the prescribed client-side message; details stay in the console.
   if (typeof document !== "undefined") {
     console.error(error);

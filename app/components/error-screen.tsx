@@ -7,10 +7,11 @@ const SCREENS: Record<number, { title: string; body: string }> = {
 };
 
 /** The 401/403/404/500 screens; every one has a way back. */
-export function ErrorScreen({ status, message }: { status: number; message?: string }) {
+export function ErrorScreen({ status, message, embedded = false }: { status: number; message?: string; /** Inside a layout that has its own <main>. */ embedded?: boolean }) {
+  const Root = embedded ? "div" : "main";
   const screen = SCREENS[status] ?? { title: "Something went wrong", body: "Something went wrong on our side. Please try again in a moment." };
   return (
-    <main className="mx-auto flex min-h-[70vh] max-w-lg flex-col items-center justify-center px-6 text-center" data-status={status}>
+    <Root className="mx-auto flex min-h-[70vh] max-w-lg flex-col items-center justify-center px-6 text-center" data-status={status}>
       <p className="text-sm font-semibold text-brand-600 dark:text-brand-400">{status}</p>
       <h1 className="mt-2 text-2xl font-semibold tracking-tight">{screen.title}</h1>
       <p className="mt-3 text-gray-600 dark:text-gray-300">{message ?? screen.body}</p>
@@ -28,7 +29,7 @@ export function ErrorScreen({ status, message }: { status: number; message?: str
           Home
         </Link>
       </div>
-    </main>
+    </Root>
   );
 }
 

@@ -5,7 +5,7 @@ import { formatDate, tagLabel } from "./format";
 export function PostByline({ date, author, readingMinutes }: { date: string; author: string; readingMinutes: number }) {
   return (
     <p className="text-sm text-zinc-600 dark:text-zinc-400">
-      <time dateTime={date}>{formatDate(date)}</time> · {author} · {readingMinutes} min read
+      <time dateTime={date}>{formatDate(date)}</time>{` · ${author} · ${readingMinutes} min read`}
     </p>
   );
 }
