@@ -85,7 +85,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
   switch (input.intent) {
     case "create-chatbot": {
-      const bot = await createChatbot(ctx, org.id, { name: input.name });
+      const created = await createChatbot(ctx, org.id, { name: input.name });
+      if (!created.ok) return reply(409, { tone: "error", message: created.message, values: { name: input.name } });
+      const bot = created.chatbot;
       return reply(200, { tone: "success", message: `Chatbot “${bot.name}” created.`, chatbotId: bot.id });
     }
     case "rename-chatbot": {
