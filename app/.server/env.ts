@@ -22,6 +22,16 @@ export interface Env {
   OPENAI_EMBEDDING_MODEL?: string;
   /** 32 random bytes, base64: encrypts secrets stored in D1 (app/.server/crypto/secret-box.ts). Required in production. */
   SECRETS_KEY?: string;
+  /** Stripe billing (app/.server/billing): without the secret key, plans change directly in development only. */
+  STRIPE_SECRET_KEY?: string;
+  /** Signing secret of the webhook endpoint /api/stripe/webhook (whsec_…). */
+  STRIPE_WEBHOOK_SECRET?: string;
+  /** Stripe Price ids (recurring, monthly) of the paid plans. */
+  STRIPE_PRICE_STARTER?: string;
+  STRIPE_PRICE_GROWTH?: string;
+  STRIPE_PRICE_SCALE?: string;
+  /** Stripe API origin; default https://api.stripe.com (tests point it at a local stub). */
+  STRIPE_API_BASE?: string;
 }
 
 export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT !== "production";
