@@ -70,8 +70,7 @@ function UsageBar({ id, label, used, limit, unit }: { id: string; label: string;
           {label}
         </label>
         <span id={`${id}-text`} className={cn("tabular-nums", full ? "font-medium text-red-700 dark:text-red-400" : "text-zinc-600 dark:text-zinc-400")}>
-          {formatCount(used)} of {formatCount(limit)}
-          {unit ? ` ${unit}` : ""} {over ? "(over the limit)" : full ? "(limit reached)" : `(${pct}%)`}
+          {`${formatCount(used)} of ${formatCount(limit)}${unit ? ` ${unit}` : ""} ${over ? "(over the limit)" : full ? "(limit reached)" : `(${pct}%)`}`}
         </span>
       </div>
       <progress
@@ -109,7 +108,7 @@ function ChangePlan({ org, mode }: { org: { id: string; name: string; plan: Plan
             variant={PLANS[id].priceMonthly > PLANS[org.plan].priceMonthly ? "primary" : "secondary"}
             size="sm"
           >
-            Switch to {PLANS[id].name}
+            {`Switch to ${PLANS[id].name}`}
             <span className="sr-only"> for {org.name}</span>
           </IntentSubmit>
         </Form>
@@ -167,7 +166,7 @@ export default function Plans() {
               title={<span id={`org-${org.id}-name`}>{org.name}</span>}
               description={
                 <>
-                  <Badge tone="brand">{plan.name} plan</Badge>{" "}
+                  <Badge tone="brand">{`${plan.name} plan`}</Badge>{" "}
                   {plan.priceMonthly > 0 ? `$${plan.priceMonthly} a month` : "free"} · your role: {ROLE_LABELS[org.role]} · this period:{" "}
                   {dateFormat.format(org.usage.period.start)} – {dateFormat.format(periodEnd)}
                 </>
@@ -197,8 +196,7 @@ export default function Plans() {
               </section>
               {org.usage.pendingInvitations > 0 ? (
                 <p className="text-sm text-zinc-600 dark:text-zinc-400">
-                  Plus {formatCount(org.usage.pendingInvitations)} pending invitation{org.usage.pendingInvitations === 1 ? "" : "s"}: they count
-                  towards the member limit until accepted or revoked.
+                  {`Plus ${formatCount(org.usage.pendingInvitations)} pending invitation${org.usage.pendingInvitations === 1 ? "" : "s"}: they count towards the member limit until accepted or revoked.`}
                 </p>
               ) : null}
               <div className="space-y-2 border-t border-zinc-200 pt-4 dark:border-zinc-800">
@@ -216,7 +214,7 @@ export default function Plans() {
                   </>
                 ) : (
                   <p className="text-sm text-zinc-600 dark:text-zinc-400">
-                    Only an owner can change the plan of {org.name}: ask an owner if you need higher limits.
+                    {`Only an owner can change the plan of ${org.name}: ask an owner if you need higher limits.`}
                   </p>
                 )}
               </div>

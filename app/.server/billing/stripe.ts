@@ -76,7 +76,8 @@ async function stripeRequest<T>(env: Partial<StripeEnv>, method: "GET" | "POST" 
   const json = (await res.json().catch(() => null)) as (T & { error?: { message?: string } }) | null;
   if (!res.ok || !json) {
     console.error("[stripe] error", res.status, json?.error?.message);
-    throw new StripeError(`Stripe refused the request${json?.error?.message ? `: ${json.error.message}` : "."}`, res.status);
+    const detail = json?.error?.message?.trim();
+    throw new StripeError(detail ? `Stripe refused the request: ${detail}${/[.!?]$/.test(detail) ? "" : "."}` : "Stripe refused the request.", res.status);
   }
   return json;
 }
