@@ -40,7 +40,8 @@ describe("plans and usage", () => {
 
       await submitAndWait(p, "Switch to Starter for Plans Co");
       await card.getByText("Plans Co is now on the Starter plan.").waitFor();
-      expect(await card.getByRole("progressbar", { name: "Chatbots" }).getAttribute("max")).toBe("3");
+      // The page revalidates after the action: the bar now measures against Starter's 3 chatbots.
+      await expect.poll(() => card.getByRole("progressbar", { name: "Chatbots" }).getAttribute("max")).toBe("3");
 
       // The raised limit: a second chatbot is created.
       await p.goto(orgPath);
