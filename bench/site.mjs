@@ -18,10 +18,11 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 
-async function firstLink(baseURL, page, prefix) {
+/** The first link on `page` whose path matches `pattern` (a post, a doc page). */
+async function firstLink(baseURL, page, pattern) {
   const html = await (await fetch(baseURL + page)).text();
-  const m = html.match(new RegExp(`href="(${prefix}[^"#?]+)"`));
-  if (!m) throw new Error(`no ${prefix}… link on ${page}`);
+  const m = html.match(new RegExp(`href="(${pattern})"`));
+  if (!m) throw new Error(`no link matching ${pattern} on ${page}`);
   return m[1];
 }
 
@@ -40,7 +41,7 @@ async function main() {
   try {
     const paths = process.argv.slice(2).length
       ? process.argv.slice(2)
-      : ["/", "/pricing", await firstLink(worker.baseURL, "/blog", "/blog/"), await firstLink(worker.baseURL, "/docs", "/docs/")];
+      : ["/", "/pricing", await firstLink(worker.baseURL, "/blog", "/blog/[a-z0-9-]+"), await firstLink(worker.baseURL, "/docs", "/docs/[a-z0-9-]+/[a-z0-9-]+")];
     for (const p of paths) {
       const runs = [];
       for (let i = 0; i < RUNS; i++) {

@@ -26,6 +26,16 @@ export interface Env {
   SECRETS_KEY?: string;
   /** Base URL of "edit this page" on docs pages; the file's repository path is appended. Empty: no link. */
   DOCS_EDIT_URL?: string;
+  /** Stripe billing (app/.server/billing): without the secret key, plans change directly in development only. */
+  STRIPE_SECRET_KEY?: string;
+  /** Signing secret of the webhook endpoint /api/stripe/webhook (whsec_…). */
+  STRIPE_WEBHOOK_SECRET?: string;
+  /** Stripe Price ids (recurring, monthly) of the paid plans. */
+  STRIPE_PRICE_STARTER?: string;
+  STRIPE_PRICE_GROWTH?: string;
+  STRIPE_PRICE_SCALE?: string;
+  /** Stripe API origin; default https://api.stripe.com (tests point it at a local stub). */
+  STRIPE_API_BASE?: string;
 }
 
 export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT !== "production";

@@ -25,11 +25,19 @@ export function chatbotNav(role: Role, base: string) {
   return CHATBOT_AREAS.filter((a) => a.built && can(role, a.permission)).map((a) => ({ ...a, href: base + a.path }));
 }
 
-export const ORG_AREAS: { key: string; label: string; path: string; permission: Permission }[] = [
+/** `absolute`: a page outside the organisation's own path (it shows every organisation, this one anchored). */
+export const ORG_AREAS: { key: string; label: string; path: string; permission: Permission; absolute?: boolean }[] = [
   { key: "chatbots", label: "Chatbots", path: "", permission: "org:view" },
   { key: "members", label: "Members", path: "/members", permission: "members:manage" },
+  { key: "plans", label: "Plan & usage", path: "/app/plans", permission: "org:view", absolute: true },
 ];
 
 export function orgNav(role: Role, base: string) {
-  return ORG_AREAS.filter((a) => can(role, a.permission)).map((a) => ({ ...a, href: base + a.path }));
+  const orgId = base.split("/").pop() ?? "";
+  return ORG_AREAS.filter((a) => can(role, a.permission)).map((a) => ({ ...a, href: a.absolute ? `${a.path}#org-${orgId}` : base + a.path }));
 }
+
+/** Pages of the signed-in user (not of one organisation), linked from the app shell's user menu. */
+export const USER_LINKS: { key: string; label: string; path: string }[] = [
+  { key: "plans", label: "Plans and usage", path: "/app/plans" },
+];

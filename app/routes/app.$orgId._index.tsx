@@ -22,6 +22,7 @@ import { leaveOrganisation } from "~/.server/orgs/members";
 import { rememberLastOrganisation, renameOrganisation } from "~/.server/orgs/organisations";
 import { parseForm, type FormReply } from "~/lib/forms";
 import { can, ROLE_LABELS, type Permission } from "~/lib/permissions";
+import { getPlan, raiseLimitHint } from "~/lib/plans";
 import { createChatbotSchema, deleteChatbotSchema, leaveOrgSchema, renameChatbotSchema, renameOrgSchema } from "~/lib/schemas/orgs";
 
 const actionSchema = z.discriminatedUnion("intent", [
@@ -85,7 +86,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
   switch (input.intent) {
     case "create-chatbot": {
-      const bot = await createChatbot(ctx, org.id, { name: input.name });
+      const created = await createChatbot(ctx, org.id, { name: input.name });
+      if (!created.ok) return reply(409, { tone: "error", message: created.message, values: { name: input.name } });
+      const bot = created.chatbot;
       return reply(200, { tone: "success", message: `Chatbot “${bot.name}” created.`, chatbotId: bot.id });
     }
     case "rename-chatbot": {
@@ -193,7 +196,9 @@ export default function OrganisationHome() {
         description={
           <>
             Your role: <Badge tone={role === "owner" ? "brand" : "neutral"}>{ROLE_LABELS[role]}</Badge>{" "}
-            <span>· {org.plan.charAt(0).toUpperCase() + org.plan.slice(1)} plan</span>
+            <span>
+              · <Link to={`/app/plans#org-${org.id}`}>{`${getPlan(org.plan).name} plan`}</Link>
+            </span>
           </>
         }
         actions={
@@ -284,7 +289,13 @@ export default function OrganisationHome() {
       {canCreate && chatbots.length > 0 ? (
         <Card id="new-chatbot">
           <CardHeader title="New chatbot" description="Start from scratch; you can add knowledge and change its look next." />
-          <CardBody>
+          <CardBody className="space-y-4">
+            {chatbots.length >= getPlan(org.plan).limits.chatbots ? (
+              <p className="text-sm text-zinc-700 dark:text-zinc-300">
+                {`This organisation has ${chatbots.length} of the ${getPlan(org.plan).limits.chatbots} chatbot${getPlan(org.plan).limits.chatbots === 1 ? "" : "s"} the ${getPlan(org.plan).name} plan allows. ${raiseLimitHint(org.plan, "chatbots")} `}
+                <Link to={`/app/plans#org-${org.id}`}>See plans and usage</Link>
+              </p>
+            ) : null}
             <CreateChatbotForm result={result} />
           </CardBody>
         </Card>

@@ -3,6 +3,7 @@ import { Form, Link, Outlet, useLoaderData, useParams } from "@remix-run/react";
 import { DropdownMenu, MenuItem } from "~/components/ui";
 import { requireUser } from "~/.server/auth/guards";
 import { listMyOrganisations } from "~/.server/orgs/organisations";
+import { USER_LINKS } from "~/lib/navigation";
 
 // The dashboard frame: top bar with organisation switcher and user menu. Every child route
 // authorises itself (loaders run in parallel, so this check protects only this loader).
@@ -40,6 +41,11 @@ export default function AppFrame() {
               <div className="px-3 py-2 text-xs text-zinc-600 dark:text-zinc-400">
                 Signed in as <span className="font-medium text-zinc-900 dark:text-zinc-100">{user.email}</span>
               </div>
+              {USER_LINKS.map((l) => (
+                <MenuItem key={l.key} to={l.path}>
+                  {l.label}
+                </MenuItem>
+              ))}
               <Form method="post" action="/logout">
                 <MenuItem type="submit">Sign out</MenuItem>
               </Form>

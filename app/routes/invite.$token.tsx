@@ -56,7 +56,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     if (!parsed.ok) return reply(400, { formError: "Reload the page and try again." });
     const user = await requireUser(ctx, request);
     const r = await acceptInvitation(ctx, token, user);
-    if (!r.ok) return reply(r.reason === "invalid" ? 404 : 403, { formError: r.message });
+    if (!r.ok) return reply(r.reason === "invalid" ? 404 : r.reason === "full" ? 409 : 403, { formError: r.message });
     throw redirect(`/app/${r.orgId}`);
   }
 
@@ -68,7 +68,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const r = await acceptInvitationAsNewUser(ctx, token, { name: parsed.data.name, password: parsed.data.password });
     if (r.ok) throw redirect(`/app/${r.orgId}`, { headers: { "Set-Cookie": r.cookie } });
     if (r.reason === "weak-password") return reply(400, { fieldErrors: { password: [r.message] }, values: parsed.values });
-    return reply(r.reason === "invalid" ? 404 : 400, { formError: r.message, values: parsed.values });
+    return reply(r.reason === "invalid" ? 404 : r.reason === "full" ? 409 : 400, { formError: r.message, values: parsed.values });
   }
 
   return reply(400, { formError: "Reload the page and try again." });

@@ -29,6 +29,12 @@ describe("organisation and team", () => {
       await p.waitForURL(new RegExp(`${orgPath}/cb_[a-z2-7]+$`));
       await p.getByRole("heading", { level: 1, name: "Helpdesk" }).waitFor();
 
+      // Free has room for one member: move to Starter first, as an owner does on the Plans page
+      // (in development without Stripe the change is immediate).
+      await p.goto("/app/plans");
+      await submitAndWait(p, "Switch to Starter for Acme Support");
+      await p.getByText("Acme Support is now on the Starter plan.").waitFor();
+
       // Invite an agent.
       await p.goto(`${orgPath}/members`);
       await p.getByLabel("Email address").fill(agentEmail);

@@ -188,7 +188,7 @@ describe("settings/general", async () => {
     // Free plan: one chatbot. The duplicate is refused with the limit and how to raise it.
     const refused = await request(path, { cookie: editor.cookie, form: { intent: "duplicate" } });
     expect(refused.status).toBe(409);
-    expect(await refused.text()).toContain("Your plan allows 1 chatbot");
+    expect(await refused.text()).toContain("The Free plan allows 1 chatbot");
 
     const { organisations } = await import("~/.server/db/schema");
     await db.update(organisations).set({ plan: "starter" }).where(eq(organisations.id, org.id));

@@ -5,6 +5,7 @@ import { newId } from "~/.server/auth/crypto";
 import { hashPassword } from "~/.server/auth/password";
 import { createSession, sessionCookieName } from "~/.server/auth/session";
 import type { Role } from "~/lib/permissions";
+import type { PlanId } from "~/lib/plans";
 
 export const BASE = "http://localhost";
 export const db = createDb(env.DB);
@@ -56,8 +57,9 @@ export async function makeUser(opts: { email?: string; password?: string; name?:
   return { ...user, cookie: `${sessionCookieName(false)}=${token}` };
 }
 
-export async function makeOrg(ownerId: string, name = "Acme") {
-  const org = { id: newId("org_"), name, slug: `${name.toLowerCase()}-${newId()}`, periodStart: Date.now() };
+/** An organisation with one chatbot, owned by `ownerId`; on the Free plan unless `opts.plan` says otherwise. */
+export async function makeOrg(ownerId: string, name = "Acme", opts: { plan?: PlanId } = {}) {
+  const org = { id: newId("org_"), name, slug: `${name.toLowerCase()}-${newId()}`, periodStart: Date.now(), plan: opts.plan ?? "free" };
   await db.insert(organisations).values(org);
   await db.insert(memberships).values({ orgId: org.id, userId: ownerId, role: "owner" });
   const bot = { id: newId("cb_"), orgId: org.id, name: `${name} bot` };

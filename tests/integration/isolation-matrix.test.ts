@@ -16,7 +16,7 @@ const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission }[] = [
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/oryg`, permission: "chatbot:edit" },
 ];
 // Routes that need only a session.
-const USER_ROUTES = ["/app"];
+const USER_ROUTES = ["/app", "/app/plans"];
 
 describe("isolation matrix", async () => {
   const owner = await makeUser({ name: "Owner" });
@@ -74,6 +74,18 @@ describe("isolation matrix", async () => {
       });
     }
   }
+
+  it("/app/plans: each member sees this organisation; only an owner may change its plan (others 403, outsiders 404)", async () => {
+    const form = { intent: "change-plan", orgId: org.id, plan: "starter" };
+    const theirs = await (await request("/app/plans", { cookie: outsider.cookie })).text();
+    expect(theirs).not.toContain(org.id);
+    for (const role of ROLES) {
+      expect(await (await request("/app/plans", { cookie: members[role].cookie })).text()).toContain(org.id);
+      if (role !== "owner") expect((await request("/app/plans", { cookie: members[role].cookie, form })).status).toBe(403);
+    }
+    expect((await request("/app/plans", { cookie: outsider.cookie, form })).status).toBe(404);
+    expect((await request("/app/plans", { cookie: owner.cookie, form: { ...form, orgId: other.org.id } })).status).toBe(404);
+  });
 
   it("an unknown organisation id → 404 with the not-found screen", async () => {
     const res = await request("/app/org_doesnotexist", { cookie: owner.cookie });

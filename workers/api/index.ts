@@ -4,6 +4,7 @@ import type { HonoEnv } from "../hono-env";
 import { chat } from "./chat";
 import { apiError } from "./errors";
 import { health } from "./health";
+import { stripe } from "./stripe";
 import { widget } from "./widget";
 import { widgetConfig } from "./widget-config";
 import { v1 } from "./v1";
@@ -15,6 +16,7 @@ api.route("/chat", chat);
 api.route("/widget", widgetConfig);
 api.route("/widget", widget);
 api.route("/v1", v1);
+api.route("/stripe", stripe);
 
 api.onError((err, c) => {
   if (err instanceof HTTPException) return apiError(c, err.status as 400, "http_error", err.message || "Request failed.");

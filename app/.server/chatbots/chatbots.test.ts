@@ -1,24 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { createOrganisation } from "../orgs/organisations";
-import { makeUser, testContext } from "../orgs/test-utils";
+import { makeOrg, makeUser, okResult, testContext } from "../orgs/test-utils";
 import { createChatbot, deleteChatbot, getChatbot, listChatbots, renameChatbot } from "./chatbots";
 
 async function twoOrgs() {
   const ctx = testContext();
   const alice = await makeUser(ctx, "Alice");
   const bob = await makeUser(ctx, "Bob");
-  const mine = await createOrganisation(ctx, alice.id, { name: "Mine" });
-  const theirs = await createOrganisation(ctx, bob.id, { name: "Theirs" });
+  const mine = await makeOrg(ctx, alice.id, { name: "Mine", plan: "starter" });
+  const theirs = await makeOrg(ctx, bob.id, { name: "Theirs" });
   return { ctx, mine, theirs };
 }
 
 describe("chatbots", () => {
   it("creates, lists, renames and deletes within an organisation", async () => {
     const { ctx, mine } = await twoOrgs();
-    const bot = await createChatbot(ctx, mine.id, { name: " Support bot " });
+    const { chatbot: bot } = okResult(await createChatbot(ctx, mine.id, { name: " Support bot " }));
     expect(bot.id).toMatch(/^cb_[a-z2-7]{16}$/);
     expect(bot).toMatchObject({ orgId: mine.id, name: "Support bot", settings: {}, visibility: "public" });
-    const second = await createChatbot(ctx, mine.id, { name: "Sales bot" });
+    const { chatbot: second } = okResult(await createChatbot(ctx, mine.id, { name: "Sales bot" }));
 
     expect((await listChatbots(ctx, mine.id)).map((b) => b.id).sort()).toEqual([bot.id, second.id].sort());
 
@@ -33,7 +32,7 @@ describe("chatbots", () => {
 
   it("cannot see, rename or delete another organisation's chatbot", async () => {
     const { ctx, mine, theirs } = await twoOrgs();
-    const foreign = await createChatbot(ctx, theirs.id, { name: "Their bot" });
+    const { chatbot: foreign } = okResult(await createChatbot(ctx, theirs.id, { name: "Their bot" }));
     const ref = { orgId: mine.id, chatbotId: foreign.id };
 
     expect(await listChatbots(ctx, mine.id)).toEqual([]);
@@ -43,5 +42,23 @@ describe("chatbots", () => {
 
     const untouched = await getChatbot(ctx, { orgId: theirs.id, chatbotId: foreign.id });
     expect(untouched?.name).toBe("Their bot");
+  });
+
+  it("refuses a chatbot past the plan's limit, naming it and how to raise it", async () => {
+    const { ctx, theirs } = await twoOrgs();
+    okResult(await createChatbot(ctx, theirs.id, { name: "First" }));
+    const refused = await createChatbot(ctx, theirs.id, { name: "Second" });
+    expect(refused).toEqual({
+      ok: false,
+      message: "The Free plan allows 1 chatbot and this organisation has 1. An owner can raise it by moving to the Starter plan (3 chatbots) on the Plans page.",
+    });
+    expect(await listChatbots(ctx, theirs.id)).toHaveLength(1);
+  });
+
+  it("never passes the limit when creations race", async () => {
+    const { ctx, mine } = await twoOrgs(); // Starter: 3 chatbots
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => createChatbot(ctx, mine.id, { name: `Bot ${i}` })));
+    expect(results.filter((r) => r.ok)).toHaveLength(3);
+    expect(await listChatbots(ctx, mine.id)).toHaveLength(3);
   });
 });

@@ -1,7 +1,8 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { newId } from "../auth/crypto";
+import { belowChatbotLimit, checkChatbotLimit } from "../billing/limits";
 import type { AppContext } from "../context";
-import { chatbots } from "../db/schema";
+import { chatbots, organisations } from "../db/schema";
 
 // Every function is scoped by organisation: a chatbot id of another organisation is simply not found.
 
@@ -23,7 +24,7 @@ export async function listChatbots(ctx: AppContext, orgId: string): Promise<Chat
   return ctx.db.select(summary).from(chatbots).where(eq(chatbots.orgId, orgId)).orderBy(desc(chatbots.createdAt), desc(chatbots.id)).all();
 }
 
-export async function getChatbot(ctx: AppContext, ref: ChatbotRef): Promise<Chatbot | null> {
+export async function getChatbot(ctx: Pick<AppContext, "db">, ref: ChatbotRef): Promise<Chatbot | null> {
   const row = await ctx.db
     .select()
     .from(chatbots)
@@ -32,13 +33,32 @@ export async function getChatbot(ctx: AppContext, ref: ChatbotRef): Promise<Chat
   return row ?? null;
 }
 
-export async function createChatbot(ctx: AppContext, orgId: string, input: { name: string }): Promise<Chatbot> {
+export type CreateChatbotResult = { ok: true; chatbot: Chatbot } | { ok: false; message: string };
+
+/**
+ * Creates a chatbot unless the organisation's plan limit is reached (one statement: the count is
+ * checked inside the INSERT, so two concurrent creations cannot pass the limit together).
+ */
+export async function createChatbot(
+  ctx: Pick<AppContext, "db">,
+  orgId: string,
+  input: { name: string; visibility?: Chatbot["visibility"]; settings?: Record<string, unknown> },
+): Promise<CreateChatbotResult> {
+  const org = await ctx.db.select({ id: organisations.id, plan: organisations.plan }).from(organisations).where(eq(organisations.id, orgId)).get();
+  if (!org) return { ok: false, message: "That organisation no longer exists." };
   const now = Date.now();
-  return ctx.db
-    .insert(chatbots)
-    .values({ id: newId("cb_"), orgId, name: input.name.trim(), settings: {}, createdAt: now, updatedAt: now })
-    .returning()
-    .get();
+  const id = newId("cb_");
+  const result = await ctx.db.run(sql`
+    INSERT INTO ${chatbots} (id, org_id, name, visibility, settings, created_at, updated_at)
+    SELECT ${id}, ${org.id}, ${input.name.trim()}, ${input.visibility ?? "public"}, ${JSON.stringify(input.settings ?? {})}, ${now}, ${now}
+    WHERE ${belowChatbotLimit(org)}`);
+  if (!result.meta.changes) {
+    const refusal = await checkChatbotLimit(ctx, org);
+    return refusal ?? { ok: false, message: "The chatbot could not be created. Please try again." };
+  }
+  const chatbot = await getChatbot(ctx, { orgId: org.id, chatbotId: id });
+  if (!chatbot) return { ok: false, message: "The chatbot could not be created. Please try again." };
+  return { ok: true, chatbot };
 }
 
 /** Renames; null when the chatbot is not in this organisation. */

@@ -1,8 +1,7 @@
-import { and, count, eq, sql } from "drizzle-orm";
-import { planLimits, raiseLimitHint } from "~/lib/plans";
+import { and, eq, sql } from "drizzle-orm";
 import type { GeneralSettings } from "~/lib/schemas/chatbot-settings";
-import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
+import { createChatbot } from "./chatbots";
 import { chatbots, type organisations } from "../db/schema";
 
 // The settings/general screen's writes. Scoped by organisation like every chatbot function.
@@ -41,17 +40,8 @@ export async function duplicateChatbot(ctx: Ctx, org: Pick<typeof organisations.
     .where(and(eq(chatbots.id, chatbotId), eq(chatbots.orgId, org.id)))
     .get();
   if (!source) return { ok: false, message: "That chatbot no longer exists." };
-  const limit = planLimits(org.plan).chatbots;
-  const existing = (await ctx.db.select({ n: count() }).from(chatbots).where(eq(chatbots.orgId, org.id)).get())?.n ?? 0;
-  if (existing >= limit) {
-    return { ok: false, message: `Your plan allows ${limit} chatbot${limit === 1 ? "" : "s"} and you have ${existing}. ${raiseLimitHint(org.plan, "chatbots")}` };
-  }
-  const now = Date.now();
-  const name = `${source.name.slice(0, 73)} (copy)`;
-  const copy = await ctx.db
-    .insert(chatbots)
-    .values({ id: newId("cb_"), orgId: org.id, name, visibility: source.visibility, settings: source.settings, createdAt: now, updatedAt: now })
-    .returning({ id: chatbots.id, name: chatbots.name })
-    .get();
+  const created = await createChatbot(ctx, org.id, { name: `${source.name.slice(0, 73)} (copy)`, visibility: source.visibility, settings: source.settings });
+  if (!created.ok) return created;
+  const copy = { id: created.chatbot.id, name: created.chatbot.name };
   return { ok: true, chatbot: copy };
 }

@@ -59,10 +59,23 @@ export const organisations = sqliteTable(
     slug: text("slug").notNull(),
     plan: text("plan", { enum: ["free", "starter", "growth", "scale"] }).notNull().default("free"),
     periodStart: integer("period_start").notNull(),
+    /** Stripe ids once the organisation has paid through Checkout (app/.server/billing/stripe.ts). */
+    stripeCustomerId: text("stripe_customer_id"),
+    stripeSubscriptionId: text("stripe_subscription_id"),
+    /** `created` (ms) of the last Stripe event applied to the plan: an older event arriving late changes nothing. */
+    billingEventAt: integer("billing_event_at"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("organisations_slug_unique").on(t.slug)],
 );
+
+// Stripe webhook events already handled: a redelivered event (same id) is acknowledged and skipped.
+export const stripeEvents = sqliteTable("stripe_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  orgId: text("org_id"),
+  receivedAt: integer("received_at").notNull().default(sql`(unixepoch() * 1000)`),
+});
 
 export const ROLES = ["owner", "admin", "editor", "agent"] as const;
 export type Role = (typeof ROLES)[number];

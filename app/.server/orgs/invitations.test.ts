@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { verifyPassword } from "../auth/password";
 import { validateSessionToken } from "../auth/session";
 import { sha256Hex } from "../auth/crypto";
-import { devOutbox, invitations, memberships, users } from "../db/schema";
+import { devOutbox, invitations, memberships, organisations, users } from "../db/schema";
 import {
   acceptInvitation,
   acceptInvitationAsNewUser,
@@ -16,12 +16,13 @@ import {
 } from "./invitations";
 import { removeMember } from "./members";
 import { createOrganisation } from "./organisations";
-import { makeUser, testContext } from "./test-utils";
+import { makeOrg, makeUser, testContext } from "./test-utils";
 
 async function setup() {
   const ctx = testContext();
   const owner = await makeUser(ctx, "Olivia Owner");
-  const org = await createOrganisation(ctx, owner.id, { name: "Acme" });
+  // Growth: room for the several people these tests invite (the member limit has its own tests below).
+  const org = await makeOrg(ctx, owner.id, { name: "Acme", plan: "growth" });
   const inviter = { id: owner.id, name: owner.name, role: "owner" as const };
   const membership = async (userId: string) =>
     (await ctx.db
@@ -243,4 +244,62 @@ describe("invitations", () => {
     expect(await listPendingInvitations(ctx, otherOrg.id)).toEqual([]);
     expect(await findInvitationByToken(ctx, inv.token)).not.toBeNull();
   });
+
+  it("counts members and pending invitations against the plan's member limit", async () => {
+    const ctx = testContext();
+    const owner = await makeUser(ctx, "Olivia Owner");
+    const org = await makeOrg(ctx, owner.id, { name: "Small", plan: "starter" }); // 3 members
+    const inviter = { id: owner.id, name: owner.name, role: "owner" as const };
+    const first = invited(await inviteMember(ctx, { orgId: org.id, inviter, email: uniqueEmail(), role: "agent" }));
+    invited(await inviteMember(ctx, { orgId: org.id, inviter, email: uniqueEmail(), role: "agent" }));
+    // 1 member + 2 pending = 3: the next one is refused, naming the limit and how to raise it.
+    const refused = await inviteMember(ctx, { orgId: org.id, inviter, email: uniqueEmail(), role: "agent" });
+    expect(refused).toEqual({
+      ok: false,
+      message:
+        "The Starter plan allows 3 members; this organisation has 1 member and 2 pending invitations (they count until accepted or revoked). An owner can raise it by moving to the Growth plan (10 members) on the Plans page.",
+    });
+    // Re-inviting an address already pending replaces its invitation, so it still fits.
+    invited(await inviteMember(ctx, { orgId: org.id, inviter, email: first.invitation.email, role: "editor" }));
+    // Revoking frees a seat.
+    expect((await revokeInvitation(ctx, { orgId: org.id, invitationId: (await listPendingInvitations(ctx, org.id))[0].id, actorRole: "owner" })).ok).toBe(true);
+    invited(await inviteMember(ctx, { orgId: org.id, inviter, email: uniqueEmail(), role: "agent" }));
+  });
+
+  it("on Free nobody can be invited; moving to Starter raises the limit", async () => {
+    const ctx = testContext();
+    const owner = await makeUser(ctx, "Olivia Owner");
+    const org = await createOrganisation(ctx, owner.id, { name: "Solo" });
+    const inviter = { id: owner.id, name: owner.name, role: "owner" as const };
+    const refused = await inviteMember(ctx, { orgId: org.id, inviter, email: uniqueEmail(), role: "agent" });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.message).toMatch(/^The Free plan allows 1 member; this organisation has 1 member\. An owner can raise it by moving to the Starter plan \(3 members\)/);
+    await ctx.db.update(organisations).set({ plan: "starter" }).where(eq(organisations.id, org.id));
+    invited(await inviteMember(ctx, { orgId: org.id, inviter, email: uniqueEmail(), role: "agent" }));
+  });
+
+  it("accepting re-checks the member limit (after a downgrade), for existing and new accounts", async () => {
+    const { ctx, org, inviter, membership } = await setup();
+    const user = await makeUser(ctx, "Late Comer");
+    const forUser = invited(await inviteMember(ctx, { orgId: org.id, inviter, email: user.email, role: "agent" }));
+    const newEmail = uniqueEmail();
+    const forNew = invited(await inviteMember(ctx, { orgId: org.id, inviter, email: newEmail, role: "agent" }));
+    await ctx.db.update(organisations).set({ plan: "free" }).where(eq(organisations.id, org.id));
+
+    const full = await acceptInvitation(ctx, forUser.token, user);
+    expect(full).toMatchObject({ ok: false, reason: "full" });
+    if (!full.ok) expect(full.message).toContain("the Free plan allows 1 member and it has 1");
+    expect(await membership(user.id)).toBeNull();
+    expect(await acceptInvitationAsNewUser(ctx, forNew.token, { name: "New", password: "a long pass phrase" })).toMatchObject({ ok: false, reason: "full" });
+    expect(await findUserByEmailLower(ctx, newEmail)).toBeNull();
+
+    // The invitations stay usable: once the plan allows it, both are accepted.
+    await ctx.db.update(organisations).set({ plan: "starter" }).where(eq(organisations.id, org.id));
+    expect(await acceptInvitation(ctx, forUser.token, user)).toEqual({ ok: true, orgId: org.id });
+    expect((await acceptInvitationAsNewUser(ctx, forNew.token, { name: "New", password: "a long pass phrase" })).ok).toBe(true);
+  });
 });
+
+async function findUserByEmailLower(ctx: ReturnType<typeof testContext>, email: string) {
+  return (await ctx.db.select().from(users).where(eq(users.email, email.toLowerCase())).get()) ?? null;
+}

@@ -6,6 +6,7 @@ import { newId, randomToken, sha256Hex } from "../auth/crypto";
 import { hashPassword } from "../auth/password";
 import { createSession, serializeSessionCookie } from "../auth/session";
 import { hitAll, LIMITS } from "../auth/throttle";
+import { checkInviteLimit, checkJoinLimit } from "../billing/limits";
 import type { AppContext } from "../context";
 import { invitations, memberships, organisations, users } from "../db/schema";
 import { sendMail } from "../mail";
@@ -90,6 +91,10 @@ export async function inviteMember(
     .where(and(eq(memberships.orgId, input.orgId), eq(users.email, email)))
     .get();
   if (already) return { ok: false, message: `${email} is already a member of this organisation.` };
+  const org = await ctx.db.select({ id: organisations.id, plan: organisations.plan }).from(organisations).where(eq(organisations.id, input.orgId)).get();
+  if (!org) return { ok: false, message: "That organisation no longer exists." };
+  const full = await checkInviteLimit(ctx, org, email);
+  if (full) return full;
   const throttled = await throttleInvites(ctx, input.orgId);
   if (throttled) return throttled;
 
@@ -273,7 +278,23 @@ function markAccepted(ctx: AppContext, invitationId: string, now: number) {
   return ctx.db.update(invitations).set({ acceptedAt: now }).where(isLive(invitationId, now)).returning({ orgId: invitations.orgId });
 }
 
-export type AcceptRefusal = Refusal & { reason: "invalid" | "wrong-email" | "has-account" | "weak-password" };
+export type AcceptRefusal = Refusal & { reason: "invalid" | "wrong-email" | "has-account" | "weak-password" | "full" };
+
+/** The plan's member limit, re-checked when an invitation is accepted (unless the user is already a member). */
+async function joinRefusal(ctx: AppContext, orgId: string, userId: string | null): Promise<AcceptRefusal | null> {
+  if (userId) {
+    const member = await ctx.db
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)))
+      .get();
+    if (member) return null;
+  }
+  const org = await ctx.db.select({ id: organisations.id, plan: organisations.plan }).from(organisations).where(eq(organisations.id, orgId)).get();
+  if (!org) return { ok: false, reason: "invalid", message: NO_LONGER_VALID };
+  const full = await checkJoinLimit(ctx, org);
+  return full ? { ...full, reason: "full" } : null;
+}
 
 /**
  * The signed-in user accepts: their email must be the invited one. Creates the membership with the
@@ -294,6 +315,8 @@ export async function acceptInvitation(
       reason: "wrong-email",
       message: `This invitation was sent to ${inv.email}, but you are signed in as ${user.email}. Sign out and sign in (or create an account) with ${inv.email} to accept it.`,
     };
+  const full = await joinRefusal(ctx, inv.orgId, user.id);
+  if (full) return full;
   const [, accepted] = await ctx.db.batch([
     insertMembershipFromInvitation(ctx, inv.id, user.id, now),
     markAccepted(ctx, inv.id, now),
@@ -326,6 +349,8 @@ export async function acceptInvitationAsNewUser(
     message: `An account already exists for ${inv.email}. Sign in to accept the invitation.`,
   };
   if (await findUserByEmail(ctx, inv.email)) return hasAccount;
+  const full = await joinRefusal(ctx, inv.orgId, null);
+  if (full) return full;
   const problem = passwordProblem(input.password, inv.email);
   if (problem) return { ok: false, reason: "weak-password", message: problem };
   const passwordHash = await hashPassword(input.password);

@@ -4,7 +4,7 @@ import { requireOrg } from "../auth/guards";
 import { createChatbot } from "../chatbots/chatbots";
 import { memberships, organisations, users } from "../db/schema";
 import { createOrganisation, listMyOrganisations, rememberLastOrganisation, renameOrganisation, slugify } from "./organisations";
-import { makeUser, signedIn, testContext } from "./test-utils";
+import { makeOrg, makeUser, signedIn, testContext } from "./test-utils";
 
 describe("organisations", () => {
   it("creating an organisation makes the creator its owner, on the free plan, and their last used org", async () => {
@@ -42,7 +42,7 @@ describe("organisations", () => {
     const ctx = testContext();
     const me = await makeUser(ctx);
     const other = await makeUser(ctx);
-    const mine = await createOrganisation(ctx, me.id, { name: "Beta" });
+    const mine = await makeOrg(ctx, me.id, { name: "Beta", plan: "starter" });
     const theirs = await createOrganisation(ctx, other.id, { name: "Alpha" });
     await ctx.db.insert(memberships).values({ orgId: theirs.id, userId: me.id, role: "agent" });
     await createOrganisation(ctx, other.id, { name: "Not mine" });

@@ -51,6 +51,9 @@ export async function createOrganisation(ctx: AppContext, userId: string, input:
     slug: await uniqueSlug(ctx, input.name),
     plan: "free",
     periodStart: now,
+    stripeCustomerId: null,
+    stripeSubscriptionId: null,
+    billingEventAt: null,
     createdAt: now,
   };
   await ctx.db.batch([

@@ -4,8 +4,11 @@ import { createAppContext } from "../../../workers/load-context";
 import { createSession, sessionCookieName } from "../auth/session";
 import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
-import { users } from "../db/schema";
+import { eq } from "drizzle-orm";
+import type { PlanId } from "~/lib/plans";
+import { organisations, users } from "../db/schema";
 import type { Env } from "../env";
+import { createOrganisation, type Organisation } from "./organisations";
 
 /** A context for domain calls; with `cookie`, getAuth() resolves that session. */
 export function testContext(cookie?: string): AppContext {
@@ -40,4 +43,18 @@ export async function thrownStatus(p: Promise<unknown>): Promise<number> {
     throw e;
   }
   throw new Error("expected a thrown Response");
+}
+
+/** An organisation owned by `ownerId`, on `plan` (default free, as createOrganisation makes it). */
+export async function makeOrg(ctx: AppContext, ownerId: string, opts: { name?: string; plan?: PlanId } = {}): Promise<Organisation> {
+  const org = await createOrganisation(ctx, ownerId, { name: opts.name ?? "Acme" });
+  if (!opts.plan || opts.plan === "free") return org;
+  await ctx.db.update(organisations).set({ plan: opts.plan }).where(eq(organisations.id, org.id));
+  return { ...org, plan: opts.plan };
+}
+
+/** The value of an { ok: true, … } result; throws with the refusal's message otherwise. */
+export function okResult<T extends { ok: boolean }>(r: T): Extract<T, { ok: true }> {
+  if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r)}`);
+  return r as Extract<T, { ok: true }>;
 }
