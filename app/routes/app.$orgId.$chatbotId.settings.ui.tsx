@@ -2,8 +2,9 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { ListEditor, nextIndex, type ListItem } from "~/components/settings/list-editor";
+import { BrandColourField } from "~/components/settings/brand-colour-field";
 import { WidgetPreview, type WidgetPreviewHandle } from "~/components/settings/widget-preview";
-import { Alert, Button, Card, CardBody, CardHeader, CheckboxField, Field, Input, IntentSubmit, Label, PageHeader, Select } from "~/components/ui";
+import { Alert, Button, Card, CardBody, CardHeader, CheckboxField, Field, IntentSubmit, PageHeader, Select } from "~/components/ui";
 import { requireChatbot } from "~/.server/auth/guards";
 import { saveUiSettings } from "~/.server/chatbots/ui-settings";
 import type { FormReply } from "~/lib/forms";
@@ -11,7 +12,6 @@ import { extraPlanHint, planExtras } from "~/lib/plans";
 import { listItems, parseUiSettingsForm, previewUiSettings } from "~/lib/schemas/widget-settings-forms";
 import {
   CUSTOM_LEAD_FIELDS_MAX,
-  DEFAULT_BRAND_COLOR,
   LEAD_FIELD_MODES,
   LEAD_TIMINGS,
   readUiSettings,
@@ -135,7 +135,6 @@ function UiForm({
     return { ui: settings, name: settings.displayName || chatbot.name };
   };
 
-  const colourIsValid = /^#[0-9a-fA-F]{6}$/.test(brandColor.trim());
 
   return (
     <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_380px]">
@@ -165,38 +164,7 @@ function UiForm({
                 />
               </Field>
             </div>
-            <div className="space-y-1.5">
-              <Label htmlFor="brandColor">Brand colour</Label>
-              <div className="flex items-center gap-3">
-                <input
-                  type="color"
-                  aria-label="Pick the brand colour"
-                  value={colourIsValid ? brandColor.trim().toLowerCase() : DEFAULT_BRAND_COLOR}
-                  onChange={(e) => setBrandColor(e.currentTarget.value)}
-                  className="h-10 w-14 shrink-0 cursor-pointer rounded-lg border border-zinc-300 bg-white p-1 dark:border-zinc-700 dark:bg-zinc-900"
-                />
-                <div className="w-32 shrink-0">
-                  <Input
-                    id="brandColor"
-                    name="brandColor"
-                    value={brandColor}
-                    onChange={(e) => setBrandColor(e.currentTarget.value)}
-                    maxLength={7}
-                    spellCheck={false}
-                    aria-invalid={err("brandColor") ? true : undefined}
-                    aria-describedby={`brandColor-hint${err("brandColor") ? " brandColor-error" : ""}`}
-                  />
-                </div>
-              </div>
-              <p id="brandColor-hint" className="text-sm text-zinc-600 dark:text-zinc-400">
-                The launcher, your visitor's messages and buttons use it. Hex, like #4f46e5.
-              </p>
-              {err("brandColor") ? (
-                <p id="brandColor-error" className="text-sm text-red-600 dark:text-red-400">
-                  {err("brandColor")?.join(" ")}
-                </p>
-              ) : null}
-            </div>
+            <BrandColourField value={brandColor} onChange={setBrandColor} error={err("brandColor")} />
             <div className="grid gap-5 sm:grid-cols-2">
               <Field
                 label="Display name"

@@ -16,9 +16,10 @@ import {
 } from "~/components/studio/designer";
 import { FormBanner, StudioPage } from "~/components/studio/studio-page";
 import { studioTool } from "~/components/studio/tools";
-import { Button, Card, CardBody, CardHeader, CopyField, Field, Input, Label, Select, Textarea } from "~/components/ui";
+import { Button, Card, CardBody, CardHeader, CopyField, Field, Select, Textarea } from "~/components/ui";
 import type { FieldErrors } from "~/lib/forms";
 import { DEFAULT_BRAND_COLOR } from "~/lib/schemas/widget-settings";
+import { BrandColourField, isHexColour } from "~/components/settings/brand-colour-field";
 import { seo } from "~/lib/seo";
 
 const tool = studioTool("widget-designer");
@@ -75,8 +76,7 @@ export default function WidgetDesigner() {
   const startUi = previewSettings(start);
   const query = `ui=${encodeURIComponent(JSON.stringify({ theme: startUi.theme, brandColor: startUi.brandColor, position: startUi.position, displayName: startUi.displayName, welcomeMessages: startUi.welcomeMessages, placeholder: startUi.placeholder }))}`;
 
-  const colourIsValid = /^#[0-9a-fA-F]{6}$/.test(brandColor.trim());
-  const launcherColour = colourIsValid ? brandColor.trim() : DEFAULT_BRAND_COLOR;
+  const launcherColour = isHexColour(brandColor) ? brandColor.trim() : DEFAULT_BRAND_COLOR;
   const snippet = `<script src="${origin}/widget.js" data-chatbot-id="YOUR_CHATBOT_ID" async></script>`;
 
   return (
@@ -94,38 +94,7 @@ export default function WidgetDesigner() {
       <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_400px]">
         <div className="space-y-8">
           <Form ref={formRef} method="post" noValidate className="space-y-5" aria-label="Widget look" onChange={schedulePreview}>
-            <div className="space-y-1.5">
-              <Label htmlFor="brandColor">Brand colour</Label>
-              <div className="flex items-center gap-3">
-                <input
-                  type="color"
-                  aria-label="Pick the brand colour"
-                  value={colourIsValid ? brandColor.trim().toLowerCase() : DEFAULT_BRAND_COLOR}
-                  onChange={(ev) => setBrandColor(ev.currentTarget.value)}
-                  className="h-10 w-14 shrink-0 cursor-pointer rounded-lg border border-zinc-300 bg-white p-1 dark:border-zinc-700 dark:bg-zinc-900"
-                />
-                <div className="w-32 shrink-0">
-                  <Input
-                    id="brandColor"
-                    name="brandColor"
-                    value={brandColor}
-                    onChange={(ev) => setBrandColor(ev.currentTarget.value)}
-                    maxLength={7}
-                    spellCheck={false}
-                    aria-invalid={e.brandColor ? true : undefined}
-                    aria-describedby={`brandColor-hint${e.brandColor ? " brandColor-error" : ""}`}
-                  />
-                </div>
-              </div>
-              <p id="brandColor-hint" className="text-sm text-zinc-500 dark:text-zinc-400">
-                The launcher, your visitor's messages and buttons use it. Hex, like #4f46e5.
-              </p>
-              {e.brandColor ? (
-                <p id="brandColor-error" className="text-sm text-red-600 dark:text-red-400">
-                  {e.brandColor.join(" ")}
-                </p>
-              ) : null}
-            </div>
+            <BrandColourField value={brandColor} onChange={setBrandColor} error={e.brandColor} />
             <div className="grid gap-5 sm:grid-cols-2">
               <Field label="Theme" name="theme" error={e.theme} hint="Automatic follows the visitor's light or dark setting.">
                 <Select
