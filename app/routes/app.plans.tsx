@@ -167,7 +167,7 @@ export default function Plans() {
               description={
                 <>
                   <Badge tone="brand">{`${plan.name} plan`}</Badge>{" "}
-                  {plan.priceMonthly > 0 ? `$${plan.priceMonthly} a month` : "free"} · your role: {ROLE_LABELS[org.role]} · this period:{" "}
+                  {plan.priceMonthly > 0 ? `$${plan.priceMonthly} a month` : "no charge"} · your role: {ROLE_LABELS[org.role]} · this period:{" "}
                   {dateFormat.format(org.usage.period.start)} – {dateFormat.format(periodEnd)}
                 </>
               }
@@ -236,7 +236,7 @@ export default function Plans() {
                 <TH key={id}>
                   {PLANS[id].name}
                   <span className="block text-xs font-normal text-zinc-600 dark:text-zinc-400">
-                    {PLANS[id].priceMonthly > 0 ? `$${PLANS[id].priceMonthly} / month` : "Free"}
+                    {`$${PLANS[id].priceMonthly} / month`}
                   </span>
                 </TH>
               ))}
