@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { baseURL, closeBrowser, newPage } from "./support/browser";
 import { executeD1, sqlString } from "./support/d1";
-import { submitAndWait } from "./support/flows";
+import { signInAsDemo } from "./support/flows";
 
 // Visitors control what they type into the widget and its lead form; the dashboard shows it to the
 // team. Script payloads sent through the real endpoints must stay text in the transcript — checked
@@ -62,10 +62,7 @@ describe("dashboard transcript", () => {
     const t = await newPage();
     try {
       const p = t.page;
-      await p.goto("/login");
-      await p.getByLabel("Email").fill(DEMO.email);
-      await p.getByLabel("Password").fill(DEMO.password);
-      await submitAndWait(p, "Sign in", /\/app/);
+      await signInAsDemo(p);
 
       // The conversation list (first question, last message) and the transcript.
       await p.goto(`/app/${DEMO.orgId}/${CHATBOT_ID}`);

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { closeBrowser, newPage } from "./support/browser";
-import { submitAndWait } from "./support/flows";
+import { signInAsDemo } from "./support/flows";
 
 // A newcomer's first minutes: the demo chatbot's seeded knowledge is ingested by the real queue
 // (kicked by the cron sweep), and /test/{demoId} answers from it with sources.
@@ -12,10 +12,7 @@ describe("demo chatbot", () => {
     const t = await newPage();
     try {
       const p = t.page;
-      await p.goto("/login");
-      await p.getByLabel("Email").fill(DEMO.email);
-      await p.getByLabel("Password").fill(DEMO.password);
-      await submitAndWait(p, "Sign in", /\/app/);
+      await signInAsDemo(p);
 
       // The knowledge page shows the docs becoming ready without a reload.
       await p.goto(`/app/${DEMO.orgId}/${DEMO.chatbotId}/kb`);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { ROOT } from "../../scripts/lib/common.mjs";
 import { baseURL, closeBrowser, launchBrowser, newPage } from "./support/browser";
-import { submitAndWait } from "./support/flows";
+import { signInAsDemo } from "./support/flows";
 
 // The public marketing pages in Chromium: the home page's live demo answers from Parley's docs with
 // sources, the small-screen menu works with JavaScript turned off, axe finds no violations in light
@@ -32,10 +32,7 @@ async function waitForDemoKnowledge() {
   const t = await newPage();
   try {
     const p = t.page;
-    await p.goto("/login");
-    await p.getByLabel("Email").fill(DEMO.email);
-    await p.getByLabel("Password").fill(DEMO.password);
-    await submitAndWait(p, "Sign in", /\/app/);
+    await signInAsDemo(p);
     await p.goto(`/app/${DEMO.orgId}/${DEMO.chatbotId}/kb`);
     await p.getByRole("heading", { name: "Knowledge", level: 1 }).waitFor();
     await p

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { baseURL } from "./browser";
+import { DEMO } from "../../../scripts/lib/demo.mjs";
 import { latestMailTo } from "./outbox";
 
 let n = 0;
@@ -34,4 +35,12 @@ export async function signUpAndVerify(page: Page, user: { name: string; email: s
   await page.getByLabel("6-digit code").fill(code);
   await submitAndWait(page, "Verify email", /\/app$/);
   expect(new URL(page.url()).pathname).toBe("/app");
+}
+
+/** Signs in as the seeded demo owner (scripts/lib/demo.mjs) and waits for the dashboard. */
+export async function signInAsDemo(page: Page) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(DEMO.email);
+  await page.getByLabel("Password").fill(DEMO.password);
+  await submitAndWait(page, "Sign in", /\/app/);
 }
