@@ -72,6 +72,21 @@ function Logo({ size = 26 }: { size?: number }) {
   return <img src="/favicon.svg" alt="" width={size} height={size} className="shrink-0" />;
 }
 
+/** Navigation entries as list items (desktop bar and small-screen menu). */
+function NavItems({ items }: { items: readonly { to: string; label: string; end?: boolean }[] }) {
+  return (
+    <>
+      {items.map((item) => (
+        <li key={item.to}>
+          <NavLink to={item.to} end={item.end} className={navLinkClass}>
+            {item.label}
+          </NavLink>
+        </li>
+      ))}
+    </>
+  );
+}
+
 export function SiteHeader() {
   // Remount the small-screen menu on every navigation so it closes when a hydrated page moves on.
   const { pathname } = useLocation();
@@ -85,13 +100,7 @@ export function SiteHeader() {
 
         <nav aria-label="Main" className="hidden md:block">
           <ul className="flex items-center gap-1">
-            {SITE_NAV.map((item) => (
-              <li key={item.to}>
-                <NavLink to={item.to} className={navLinkClass}>
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
+            <NavItems items={SITE_NAV} />
           </ul>
         </nav>
 
@@ -122,23 +131,7 @@ export function SiteHeader() {
             className="absolute inset-x-0 top-full z-40 border-b border-zinc-200 bg-white px-4 pb-4 pt-2 shadow-lg dark:border-zinc-800 dark:bg-zinc-950"
           >
             <ul className="grid gap-1">
-              <li>
-                <NavLink to="/" end className={navLinkClass}>
-                  Overview
-                </NavLink>
-              </li>
-              {SITE_NAV.map((item) => (
-                <li key={item.to}>
-                  <NavLink to={item.to} className={navLinkClass}>
-                    {item.label}
-                  </NavLink>
-                </li>
-              ))}
-              <li>
-                <NavLink to="/privacy" className={navLinkClass}>
-                  Privacy
-                </NavLink>
-              </li>
+              <NavItems items={[{ to: "/", label: "Overview", end: true }, ...SITE_NAV, { to: "/privacy", label: "Privacy" }]} />
               <li className="mt-2 border-t border-zinc-200 pt-2 dark:border-zinc-800">
                 <NavLink to="/login" className={navLinkClass}>
                   Sign in
