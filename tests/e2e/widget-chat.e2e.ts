@@ -383,7 +383,7 @@ describe("chat UI in the widget iframe on another origin", () => {
 
       // Talk to a human.
       await f.getByRole("button", { name: "Talk to a human" }).click();
-      await f.getByRole("log").getByText(/A person from our team has been asked to join/).waitFor();
+      await f.getByRole("log").getByText(/Your conversation has been passed to our team/).waitFor();
 
       // Reloaded: the conversation is back and the form is not offered again.
       await p.reload();

@@ -206,7 +206,7 @@ describe("POST /api/widget/:chatbotId/handoff", async () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { conversationId: string; status: string; message: string };
     expect(body).toMatchObject({ conversationId: chat.conversationId, status: "waiting" });
-    expect(body.message).toMatch(/^A person from our team has been asked to join\. They will reply here/);
+    expect(body.message).toMatch(/^Your conversation has been passed to our team: leave your email/);
     expect(body.message).toContain("leave your email");
     const again = await post(`/api/widget/${bot.id}/handoff`, { visitorId });
     expect(again.status).toBe(200);

@@ -143,7 +143,9 @@ export async function requestHuman(
 
 /** What the widget tells the visitor after asking for a human. */
 export function handoffReply(hasEmail: boolean): string {
+  // Members see the request in the chatbot's conversations ("needs a person"); there is no live reply
+  // in the chat yet, so the promise is a follow-up by email.
   return hasEmail
-    ? "A person from our team has been asked to join. They will reply here, or by email if you are no longer around."
-    : "A person from our team has been asked to join. They will reply here — keep this window open, or leave your email so they can get back to you.";
+    ? "Your conversation has been passed to our team. A person will get back to you by email."
+    : "Your conversation has been passed to our team: leave your email so a person can get back to you.";
 }
