@@ -11,8 +11,11 @@ import { terms } from "./text";
 export type ChunkFeatures = {
   textVec: Float32Array;
   topicVec: Float32Array;
-  /** Content terms of each sentence of ≥ 8 characters. */
-  sentences: Set<string>[];
+  /**
+   * Content terms of each sentence of ≥ 8 characters. Arrays, not Sets: a query only asks whether
+   * each of its few terms occurs, and building a Set per sentence of ~60 candidates cost more.
+   */
+  sentences: string[][];
   /** Terms of title, heading, URL slug and text; of title, heading and URL slug only. */
   termSet: Set<string>;
   topicSet: Set<string>;
@@ -65,7 +68,7 @@ function assemble(p: Parts): ChunkFeatures {
   return {
     textVec: p.textVec,
     topicVec: p.topicVec,
-    sentences: p.sentences.filter((_, i) => !short.has(i)).map((s) => new Set(s)),
+    sentences: p.sentences.filter((_, i) => !short.has(i)),
     termSet: new Set([...topic, ...body]),
     topicSet: new Set(topic),
     bigrams,

@@ -242,9 +242,11 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // 4. Per-chunk score.
   const list = [...cands.values()];
   const maxBm25 = Math.max(1e-9, ...list.map((c) => c.bm25));
-  const weightOf = (set: Set<string>) => {
+  const weightOf = (terms: Set<string> | string[]) => {
     let w = 0;
-    for (const [s, v] of idf) if (set.has(s)) w += v;
+    if (Array.isArray(terms)) {
+      for (const [s, v] of idf) if (terms.includes(s)) w += v;
+    } else for (const [s, v] of idf) if (terms.has(s)) w += v;
     return w / idfSum;
   };
   // Adjacent pairs of query content words ("time to first token" → time·first, first·token).
@@ -260,8 +262,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     const f = c.f;
     let best = 0;
     if (t.sentence > 0 && idf.size > 1) {
-      for (const set of f.sentences) {
-        const w = weightOf(set);
+      for (const sentence of f.sentences) {
+        const w = weightOf(sentence);
         if (w > best) best = w;
       }
     }
