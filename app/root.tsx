@@ -20,11 +20,11 @@ export function loader({ context }: LoaderFunctionArgs) {
 
 // Public pages that need no interactivity set `export const handle = { hydrate: false }`: they are
 // sent as plain HTML and CSS, without React's runtime (the site's speed budget, bench/README.md).
-// Any route in the match that does not opt out keeps the scripts.
+// The deepest matched route decides.
 function useHydrate(): boolean {
   const matches = useMatches();
-  const leaf = matches[matches.length - 1];
-  return !(leaf?.handle as { hydrate?: boolean } | undefined && (leaf.handle as { hydrate?: boolean }).hydrate === false);
+  const leaf = matches[matches.length - 1]?.handle as { hydrate?: boolean } | undefined;
+  return leaf?.hydrate !== false;
 }
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -33,8 +33,9 @@ export function siteOrigin(args: MetaArgsLike): string {
 
 export function seo(args: MetaArgsLike, page: PageSeo): MetaDescriptor[] {
   const title = page.fullTitle ? page.title : `${page.title} · ${SITE_NAME}`;
-  const url = siteOrigin(args) + (page.path ?? args.location.pathname);
-  const image = `${siteOrigin(args)}/og.png`;
+  const origin = siteOrigin(args);
+  const url = origin + (page.path ?? args.location.pathname);
+  const image = `${origin}/og.png`;
   const tags: MetaDescriptor[] = [
     { title },
     { name: "description", content: page.description },

@@ -2,6 +2,7 @@ import { STUDIO_TOOLS } from "~/components/studio/tools";
 import { loadBlog } from "../content/blog";
 import { API_REFERENCE } from "../content/docs-site";
 import { loadDocs } from "../content/docs";
+import { escapeXml } from "../content/rss";
 
 // Every public, indexable page: the marketing pages, the blog and each post, the docs (home, each
 // page, the REST API reference) and the Studio. /sitemap.xml renders it; the public-site test walks it.
@@ -23,11 +24,9 @@ export function sitemapEntries(): SitemapEntry[] {
   return entries.filter((e) => !seen.has(e.path) && seen.add(e.path));
 }
 
-const xmlEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
 export function sitemapXml(origin: string, entries = sitemapEntries()): string {
   const urls = entries
-    .map((e) => `  <url><loc>${xmlEscape(origin + e.path)}</loc>${e.lastmod ? `<lastmod>${e.lastmod}</lastmod>` : ""}</url>`)
+    .map((e) => `  <url><loc>${escapeXml(origin + e.path)}</loc>${e.lastmod ? `<lastmod>${e.lastmod}</lastmod>` : ""}</url>`)
     .join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }
