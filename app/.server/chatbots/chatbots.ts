@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import { belowChatbotLimit, checkChatbotLimit } from "../billing/limits";
 import type { AppContext } from "../context";
-import { chatbots, organisations } from "../db/schema";
+import { chatbots, organisations, termStats } from "../db/schema";
 
 // Every function is scoped by organisation: a chatbot id of another organisation is simply not found.
 
@@ -79,5 +79,7 @@ export async function deleteChatbot(ctx: AppContext, ref: ChatbotRef): Promise<{
     .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)))
     .returning({ id: chatbots.id, name: chatbots.name })
     .get();
+  // Its chunks went by cascade and their triggers left the retrieval statistics at zero: drop the rows.
+  if (row) await ctx.db.delete(termStats).where(eq(termStats.chatbotId, row.id));
   return row ?? null;
 }

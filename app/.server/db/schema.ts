@@ -215,6 +215,22 @@ export const chunks = sqliteTable(
   (t) => [index("chunks_source_idx").on(t.sourceId, t.position), index("chunks_chatbot_idx").on(t.chatbotId)],
 );
 
+/**
+ * Document frequencies per chatbot: how many of its chunks contain each term (a stem of
+ * retrieval/text.ts, from the chunk's stored features), plus the term `#chunks` holding its chunk
+ * count. Kept exact by triggers on `chunks` (migration 0007), so a query reads the statistics it
+ * needs in one indexed lookup instead of counting FTS postings (retrieval/search.ts).
+ */
+export const termStats = sqliteTable(
+  "term_stats",
+  {
+    chatbotId: text("chatbot_id").notNull(),
+    term: text("term").notNull(),
+    df: integer("df").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.term] })],
+);
+
 /** The local vector store (used when no Vectorize binding is reachable): Float32 little-endian blobs. */
 export const chunkVectors = sqliteTable(
   "chunk_vectors",

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { knowledgeSources } from "../db/schema";
+import { ftsChatbotToken } from "../retrieval/search";
 import { bytes, CSV, HTML_DOC, JSON_DOC, MD_DOC, minimalDocx, minimalPdf, TXT_DOC } from "./fixtures/files";
 import { chunkRows, kbContext, makeBot } from "./fixtures/context";
 import { SITE, testSite } from "./fixtures/test-site";
@@ -368,7 +369,7 @@ describe("deleting", () => {
     expect(await vectorsOf(ids)).toBe(0);
     expect(await env.FILES.head(r.source.location!)).toBeNull();
     expect(await getSource(ctx, ref, r.source.id)).toBeNull();
-    const fts = await env.DB.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?").bind(`chatbot_id:"${ref.chatbotId}"`).first<{ n: number }>();
+    const fts = await env.DB.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?").bind(`chatbot_id:"${ftsChatbotToken(ref.chatbotId)}"`).first<{ n: number }>();
     expect(fts?.n).toBe(0);
   });
 });

@@ -31,7 +31,8 @@ const MIN_SENTENCE_CHARS = 8;
 
 /**
  * Stored form, version 1: the int16-quantised text and topic vectors (with their scales), the stems
- * of the title+heading, of the URL slug and of each sentence.
+ * of the title+heading, of the URL slug and of each sentence. SQL reads `h`, `u` and `b` too: the
+ * triggers of migration 0007 count a chunk's stems into term_stats (ADR 012) — change them together.
  */
 type StoredV1 = { v: 1; q: number; e: string; tq: number; te: string; h: string; u: string; b: string[]; x?: number[] };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../kb/chunking";
 import { indexChunks } from "./indexing";
-import { chooseMatchWords, ftsMatch, queryTerms, retrieve } from "./search";
+import { chooseMatchWords, ftsChatbotToken, ftsMatch, queryTerms, retrieve } from "./search";
 import { makeBot } from "./test-fixtures";
 
 const RETURNS = `# Returns
@@ -75,8 +75,10 @@ describe("retrieve", () => {
     }
     // operators are dropped or quoted: the expression only ever ORs quoted words inside content columns
     const m = ftsMatch("cb_x", queryTerms(`refund" OR chatbot_id:cb_y NEAR(a b) *`).map((t) => t.word));
-    expect(m).toBe(`chatbot_id:"cb_x" AND {title heading text url}:("refund" OR "chatbot" OR "id" OR "cb" OR "near")`);
-    expect(ftsMatch('cb"x', ["a"])).toBe(`chatbot_id:"cb""x" AND {title heading text url}:("a")`);
+    expect(m).toBe(`chatbot_id:"63625f78" AND {title heading text url}:("refund" OR "chatbot" OR "id" OR "cb" OR "near")`);
+    // the chatbot id is one hex token, whatever it contains
+    expect(ftsMatch('cb"x', ["a"])).toBe(`chatbot_id:"63622278" AND {title heading text url}:("a")`);
+    expect(ftsChatbotToken("cb_é")).toBe("63625fc3a9");
   });
 
   it("marks an off-topic question unanswerable and an empty one too", async () => {
@@ -114,28 +116,28 @@ describe("retrieve", () => {
 
 describe("chooseMatchWords", () => {
   const words = [
-    { word: "claude", df: 20_000, common: true },
-    { word: "prompt", df: 4_000, common: true },
+    { word: "claude", df: 20_000 },
+    { word: "prompt", df: 4_000 },
     { word: "caching", df: 300 },
     { word: "ttl", df: 40 },
     { word: "absent", df: 0 },
   ];
   it("searches every word in a knowledge base of up to 2k chunks", () => {
     const chosen = chooseMatchWords(words, 2_000);
-    expect(chosen.words.sort()).toEqual(["caching", "claude", "prompt", "ttl"]);
+    expect(chosen.words.sort()).toEqual(["absent", "caching", "claude", "prompt", "ttl"]);
     expect(chosen.pairs).toEqual([]);
   });
   it("searches a large knowledge base for its rarest words alone and the common ones in pairs", () => {
-    expect(chooseMatchWords(words, 100_000)).toEqual({ words: ["ttl", "caching"], pairs: [["prompt", "claude"]] });
-    expect(chooseMatchWords([...words, { word: "expiry", df: 900 }], 100_000).words).toEqual(["ttl", "caching", "expiry"]);
+    expect(chooseMatchWords(words, 100_000)).toEqual({ words: ["ttl", "caching", "absent"], pairs: [["prompt", "claude"]] });
+    expect(chooseMatchWords([...words, { word: "expiry", df: 900 }], 100_000).words).toEqual(["ttl", "caching", "expiry", "absent"]);
     expect(chooseMatchWords(words.slice(0, 2), 100_000)).toEqual({ words: ["prompt"], pairs: [] });
-    const common = ["claude", "models", "api", "prompt"].map((word, i) => ({ word, df: 20_000 + i, common: true }));
+    const common = ["claude", "models", "api", "prompt"].map((word, i) => ({ word, df: 20_000 + i }));
     expect(chooseMatchWords(common, 100_000)).toEqual({ words: ["claude"], pairs: [["models", "api"], ["models", "prompt"]] });
   });
-  it("falls back to every word when none occurs", () => {
+  it("keeps words the statistics do not know (they cost nothing to search)", () => {
     expect(chooseMatchWords([{ word: "zzz", df: 0 }], 100_000)).toEqual({ words: ["zzz"], pairs: [] });
   });
   it("builds a MATCH whose pairs need both words", () => {
-    expect(ftsMatch("cb_1", ["ttl"], [["prompt", "claude"]])).toBe('chatbot_id:"cb_1" AND {title heading text url}:("ttl" OR ("prompt" AND "claude"))');
+    expect(ftsMatch("cb_1", ["ttl"], [["prompt", "claude"]])).toBe('chatbot_id:"63625f31" AND {title heading text url}:("ttl" OR ("prompt" AND "claude"))');
   });
 });

@@ -97,8 +97,8 @@ type Candidate = Row & {
 const FLOOR_COVERAGE = 0.34;
 const FLOOR_COSINE = 0.55;
 const MAX_QUERY_TERMS = 24;
-/** Document-frequency counts stop here (see retrieve, step 1): past it a word is "common". */
-const DF_CAP = 1_000;
+/** A word in this many chunks or more is "common" (see chooseMatchWords). */
+const COMMON_DF = 1_000;
 /** Most postings the FTS MATCH may touch with single words (see chooseMatchWords). */
 const MATCH_BUDGET = 2_000;
 /** The rarest word left out of the MATCH is searched in pairs with the next ones, up to this many words. */
@@ -130,13 +130,24 @@ export function queryTerms(query: string): { word: string; stem: string }[] {
 const ftsString = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
 /**
+ * How chunks_fts indexes a chatbot id (migration 0007): the hex of its UTF-8 bytes, lowercased, so
+ * the id is one token whatever characters it has ("cb_x1" would otherwise be the phrase "cb x1",
+ * whose "cb" is in every chunk of every chatbot).
+ */
+export function ftsChatbotToken(chatbotId: string): string {
+  let hex = "";
+  for (const b of new TextEncoder().encode(chatbotId)) hex += b.toString(16).padStart(2, "0");
+  return hex;
+}
+
+/**
  * MATCH expression confined to one chatbot. Every term is a quoted string (terms are already
  * letters/digits only, quoting is the second fence) and the terms are confined to the content
  * columns, so neither a term nor an operator can reach chatbot_id or widen the search.
  */
 export function ftsMatch(chatbotId: string, words: string[], pairs: [string, string][] = []): string {
   const any = [...words.map(ftsString), ...pairs.map(([a, b]) => `(${ftsString(a)} AND ${ftsString(b)})`)];
-  return `chatbot_id:${ftsString(chatbotId)} AND {title heading text url}:(${any.join(" OR ")})`;
+  return `chatbot_id:${ftsString(ftsChatbotToken(chatbotId))} AND {title heading text url}:(${any.join(" OR ")})`;
 }
 
 const pageOf = (url: string | null, sourceId: string) => (url ? url.split("#")[0] : `source:${sourceId}`);
@@ -156,19 +167,19 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   if (qTerms.length === 0 && t.vector === "off") return { passages: [], answerable: false };
   if (qTerms.length === 0 && words(query).every((w) => STOP_WORDS.has(w) || QUESTION_FILLERS.has(w))) return { passages: [], answerable: false };
 
-  // 1. Term statistics: how many of the chatbot's chunks contain each query word, and how many
-  //    chunks it has. Counts are memoised per isolate (a minute-old count ranks just as well), so a
-  //    warm query skips this round trip. Counting stops at DF_CAP: past it a word is "common" and
-  //    exactness no longer matters, while an exact count would read its whole posting list.
+  // 1. Term statistics: how many of the chatbot's chunks contain each query term, and how many
+  //    chunks it has — one indexed read of term_stats, which triggers keep exact (migration 0007).
+  //    Memoised per isolate as well (a minute-old count ranks just as well), so a warm query may
+  //    skip the round trip.
   const now = Date.now();
-  const dfKey = (w: string) => `${ref.chatbotId}\u0000${w}`;
-  const totalKey = `${ref.chatbotId}\u0000`;
-  const unknown = qTerms.filter((q) => freshStat(dfKey(q.word), now) === undefined);
+  const dfKey = (stem: string) => `${ref.chatbotId}\u0000${stem}`;
+  const totalKey = `${ref.chatbotId}\u0000${CHUNK_COUNT_TERM}`;
+  const unknown = qTerms.filter((q) => freshStat(dfKey(q.stem), now) === undefined).map((q) => q.stem);
   const cachedTotal = freshStat(totalKey, now);
-  const statStatements: D1PreparedStatement[] = unknown.map((q) =>
-    d1.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ${DF_CAP})`).bind(ftsMatch(ref.chatbotId, [q.word])),
-  );
-  if (cachedTotal === undefined) statStatements.push(d1.prepare("SELECT count(*) AS n FROM chunks WHERE chatbot_id = ? AND org_id = ?").bind(ref.chatbotId, ref.orgId));
+  if (cachedTotal === undefined) unknown.push(CHUNK_COUNT_TERM);
+  const statStatements: D1PreparedStatement[] = unknown.length
+    ? [d1.prepare(`SELECT term, df FROM term_stats WHERE chatbot_id = ? AND term IN (${unknown.map(() => "?").join(", ")})`).bind(ref.chatbotId, ...unknown)]
+    : [];
   const ftsStatement = (searchWords: string[], limit: number, pairs: [string, string][] = []) =>
     d1
       .prepare(
@@ -191,22 +202,22 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   if (statStatements.length) {
     const results = await d1.batch(statStatements);
     if (oneTrip) ftsRows = results.shift()!.results as (Row & { score: number })[];
-    const countAt = (i: number) => (results[i].results[0] as { n: number }).n;
-    unknown.forEach((q, i) => rememberStat(dfKey(q.word), countAt(i), now));
-    // An empty chatbot is never remembered as empty: knowledge added a second later must count.
-    if (cachedTotal === undefined && countAt(results.length - 1) > 0) rememberStat(totalKey, countAt(results.length - 1), now);
+    const found = new Map((results[0]?.results as { term: string; df: number }[] | undefined)?.map((r) => [r.term, r.df]));
+    for (const term of unknown) {
+      const n = found.get(term) ?? 0;
+      // An empty chatbot is never remembered as empty: knowledge added a second later must count.
+      if (term !== CHUNK_COUNT_TERM || n > 0) rememberStat(term === CHUNK_COUNT_TERM ? totalKey : dfKey(term), n, now);
+    }
   }
   const counted = freshStat(totalKey, now) ?? 0;
-  const rawDfs = qTerms.map((q) => freshStat(dfKey(q.word), now) ?? 0);
-  // A capped count is somewhere between the cap and the chunk count: take the geometric mean.
-  const dfs = rawDfs.map((n) => (n >= DF_CAP && counted > DF_CAP ? Math.round(Math.sqrt(DF_CAP * counted)) : n));
+  const dfs = qTerms.map((q) => Math.min(freshStat(dfKey(q.stem), now) ?? 0, counted));
 
   // 2. FTS candidates. bm25() scores every row the MATCH finds, so in a large knowledge base a few
   //    common words would make it score tens of thousands of rows. The words go into the MATCH
   //    rarest first while their postings fit MATCH_BUDGET; the rest still count in the
   //    re-ranking below. Below MATCH_BUDGET chunks nothing is ever left out.
   if (!oneTrip && qTerms.length && counted > 0) {
-    const chosen = chooseMatchWords(qTerms.map((q, i) => ({ word: q.word, df: dfs[i], common: rawDfs[i] >= DF_CAP })), counted);
+    const chosen = chooseMatchWords(qTerms.map((q, i) => ({ word: q.word, df: dfs[i] })), counted);
     ftsRows = (await ftsStatement(chosen.words, ftsLimitFor(counted, t.ftsLimit), chosen.pairs).all<Row & { score: number }>()).results;
   }
   const eagerHits = await eagerVector;
@@ -373,24 +384,25 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
  * frequencies add up to MATCH_BUDGET (at least one word, and a second one unless it is common);
  * the rarest word left out is searched only in pairs with the next ones (both words in one chunk),
  * which finds the chunks about a question made of common words without scoring every chunk that has
- * any one of them.
- * `df` is the (estimated) document frequency, `common` whether its count reached DF_CAP.
+ * any one of them. A word the statistics do not know (df 0) costs nothing to search and is kept:
+ * chunks indexed before the statistics existed are only counted in the chunk total.
  */
-export function chooseMatchWords(candidates: { word: string; df: number; common?: boolean }[], chunkCount: number): { words: string[]; pairs: [string, string][] } {
+export function chooseMatchWords(candidates: { word: string; df: number }[], chunkCount: number): { words: string[]; pairs: [string, string][] } {
   const order = candidates.filter((x) => x.df > 0).sort((a, b) => a.df - b.df || b.word.length - a.word.length);
   const words: string[] = [];
   let postings = 0;
   let i = 0;
   for (; i < order.length; i++) {
     const x = order[i];
-    if (chunkCount > MATCH_BUDGET && postings + x.df > MATCH_BUDGET && words.length >= (x.common ? 1 : 2)) break;
+    if (chunkCount > MATCH_BUDGET && postings + x.df > MATCH_BUDGET && words.length >= (x.df >= COMMON_DF ? 1 : 2)) break;
     words.push(x.word);
     postings += x.df;
   }
   const left = order.slice(i, i + PAIRED_WORDS).map((x) => x.word);
   const pairs: [string, string][] = [];
   for (let b = 1; b < left.length; b++) pairs.push([left[0], left[b]]);
-  return words.length ? { words, pairs } : { words: candidates.map((x) => x.word), pairs: [] };
+  const unknown = candidates.filter((x) => x.df <= 0).map((x) => x.word);
+  return { words: [...words, ...unknown], pairs };
 }
 
 /** Jaccard similarity of term sets ≥ 0.9: the same text twice (re-crawled page, pasted twice). */
@@ -403,6 +415,8 @@ function nearDuplicate(a: Set<string>, b: Set<string>): boolean {
   return inter / (a.size + b.size - inter) >= 0.9;
 }
 
+/** The term_stats row holding a chatbot's chunk count (terms are letters and digits only). */
+const CHUNK_COUNT_TERM = "#chunks";
 const STAT_TTL_MS = 60_000;
 const STAT_CACHE_MAX = 20_000;
 const statCache = new Map<string, { n: number; at: number }>();
