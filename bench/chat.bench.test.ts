@@ -17,7 +17,7 @@ import type { ChunkInput } from "~/.server/retrieval/types";
 // engine (no API key, no network): indexChunks with the local hashed embedder, answerMessage with
 // the built-in local model, the crawler + ingestion with an injected fetcher.
 type Doc = { chunk_link: string; chunk_heading: string; text: string };
-type Question = { id: string; question: string };
+type Question = { id: string; question: string; correct_chunks: string[] };
 type BenchEnv = Env & {
   BENCH_CORPUS: string;
   BENCH_EVAL: string;
@@ -74,6 +74,9 @@ function replica(c: ChunkInput, r: number, seed: number): ChunkInput {
     text: sentences.length > 1 ? shuffled(sentences, rnd).join(" ") : c.text,
   };
 }
+
+/** A passage's URL without the replica marker replica() adds. */
+const originalUrl = (url: string | null) => (url ?? "").replace(/[?&]replica=\d+/, "");
 
 // ——— stats ———
 const pct = (xs: number[], p: number) => {
@@ -255,11 +258,19 @@ it("chat latency and ingestion throughput", async () => {
       kinds[r.kind ?? "none"] = (kinds[r.kind ?? "none"] ?? 0) + 1;
     }
     // Breakdown: the retrieval step alone (same call answerMessage makes), per question.
+    // Also what it found: the documents of its passages (a replica counts as its original), scored
+    // against eval.json's correct chunks at k=3 — how retrieval quality holds as the knowledge grows.
     const retrieveMs: number[] = [];
+    let recall = 0;
+    let mrr = 0;
     for (const q of questions) {
       const t = performance.now();
-      await retrieve(ctx, ref, q.question, { k: PASSAGES_K });
+      const res = await retrieve(ctx, ref, q.question, { k: PASSAGES_K });
       retrieveMs.push(performance.now() - t);
+      const docs = [...new Set(res.passages.map((p) => originalUrl(p.url)))].slice(0, 3);
+      recall += docs.filter((d) => q.correct_chunks.includes(d)).length / q.correct_chunks.length;
+      const first = docs.findIndex((d) => q.correct_chunks.includes(d));
+      mrr += first < 0 ? 0 : 1 / (first + 1);
     }
     const row = {
       chunks: size,
@@ -274,6 +285,7 @@ it("chat latency and ingestion throughput", async () => {
       conversationMs: summary(conv),
       untilStreamMs: summary(untilStream),
       retrieveOnlyMs: summary(retrieveMs),
+      quality: { recallAt3: recall / questions.length, mrrAt3: mrr / questions.length },
       meanAnswerChars: chars / questions.length,
       kinds,
       errors,

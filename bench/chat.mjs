@@ -37,12 +37,12 @@ const ms = (x) => x.toFixed(1).padStart(7);
 const c = result.crawl;
 console.log(`\nChat benchmark: ${result.documents} documents → ${result.baseChunks} base chunks (larger sizes: seeded synthetic replicas); wall time ${(wallMs / 1000).toFixed(0)} s`);
 console.log(`crawler + ingestion: ${c.pages} pages (${c.chunks} chunks, ${c.steps} steps) in ${(c.ms / 1000).toFixed(2)} s → ${c.pagesPerSec.toFixed(1)} pages/s\n`);
-console.log("chunks   indexChunks chunks/s  first byte p50 / p95 (ms)   full answer p50 / p95 (ms)  retrieve() alone p50 / p95  goal p95 first byte");
+console.log("chunks   indexChunks chunks/s  first byte p50 / p95 (ms)   full answer p50 / p95 (ms)  retrieve() alone p50 / p95  recall@3 / MRR@3  goal p95 first byte");
 for (const r of result.sizes) {
   const goal = GOALS[r.chunks];
   const verdict = goal === undefined ? "—" : `≤ ${goal} ms: ${r.firstByteMs.p95 <= goal ? "met" : "NOT met"}`;
   console.log(
-    `${String(r.chunks).padEnd(8)} ${r.build.chunksPerSec.toFixed(0).padStart(20)}  ${ms(r.firstByteMs.p50)} / ${ms(r.firstByteMs.p95)}      ${ms(r.fullAnswerMs.p50)} / ${ms(r.fullAnswerMs.p95)}    ${ms(r.retrieveOnlyMs.p50)} / ${ms(r.retrieveOnlyMs.p95)}    ${verdict}`,
+    `${String(r.chunks).padEnd(8)} ${r.build.chunksPerSec.toFixed(0).padStart(20)}  ${ms(r.firstByteMs.p50)} / ${ms(r.firstByteMs.p95)}      ${ms(r.fullAnswerMs.p50)} / ${ms(r.fullAnswerMs.p95)}    ${ms(r.retrieveOnlyMs.p50)} / ${ms(r.retrieveOnlyMs.p95)}     ${r.quality.recallAt3.toFixed(3)} / ${r.quality.mrrAt3.toFixed(3)}    ${verdict}`,
   );
 }
 for (const s of result.skipped) console.log(`${s.size}: not measured — ${s.reason}`);
