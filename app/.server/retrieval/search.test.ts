@@ -1,6 +1,7 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../kb/chunking";
-import { indexChunks } from "./indexing";
+import { countChatbotChunks, indexChunks } from "./indexing";
 import { chooseMatchWords, ftsChatbotToken, ftsMatch, queryTerms, retrieve } from "./search";
 import { makeBot } from "./test-fixtures";
 
@@ -43,6 +44,22 @@ describe("retrieve", () => {
     expect(res.passages[0].score).toBeGreaterThanOrEqual(res.passages[res.passages.length - 1].score);
     const ship = await retrieve(bot.ctx, bot.ref, "how much does delivery cost", { k: 2 });
     expect(ship.passages[0].sourceId).toBe(bot.sourceIds[1]);
+  });
+
+  it("reads its statistics from term_stats, and still finds chunks indexed before features existed", async () => {
+    const { bot } = await kb();
+    const df = (term: string) => env.DB.prepare("SELECT df FROM term_stats WHERE chatbot_id = ? AND term = ?").bind(bot.ref.chatbotId, term).first<{ df: number }>().then((r) => r?.df);
+    expect(await df("refund")).toBe(2); // the Refunds section of the page added twice
+    expect(await df("#chunks")).toBe(await countChatbotChunks(bot.ctx, bot.ref));
+    // A row as migrations before 0005 left it: no features, so no term counts (only #chunks).
+    const legacy = await makeBot(["old", "new"]);
+    await env.DB.prepare("INSERT INTO chunks (source_id, chatbot_id, org_id, position, title, heading, url, text) VALUES (?, ?, ?, 0, 'Guarantee', NULL, NULL, ?)")
+      .bind(legacy.sourceIds[0], legacy.ref.chatbotId, legacy.ref.orgId, "Every product carries a two-year warranty against defects in materials and workmanship.")
+      .run();
+    await indexChunks(legacy.ctx, { ...legacy.ref, sourceId: legacy.sourceIds[1] }, [{ title: "Kettles", heading: null, url: null, text: "Our kettle boils a litre of water in two minutes.", position: 0 }]);
+    // "warranty" is in no counted chunk (df 0), "kettle" in one: both are searched.
+    const res = await retrieve(legacy.ctx, legacy.ref, "What warranty does the kettle have?", { k: 3 });
+    expect(res.passages.map((p) => p.title).sort()).toEqual(["Guarantee", "Kettles"]);
   });
 
   it("never returns another chatbot's chunks", async () => {
