@@ -284,10 +284,9 @@ export default function Privacy() {
                 uploaded file and any saved crawl progress, and the source itself.
               </li>
               <li>
-                <strong>Deleting a chatbot</strong> removes from the database the chatbot, its settings, knowledge sources and indexed passages,
-                every conversation and message, its leads, its wrong-answer reports and its API keys. Two things are not yet removed by that
-                step: files uploaded to its sources, and — on Cloudflare — the vector copies of its passages in Vectorize. Delete the
-                chatbot&apos;s sources first to remove those too, or ask us to.
+                <strong>Deleting a chatbot</strong> removes the chatbot, its settings, knowledge sources and indexed passages (from both search
+                indexes), the files uploaded to its sources and any saved crawl progress, every conversation and message, its leads, its
+                wrong-answer reports and its API keys.
               </li>
               <li>
                 <strong>Removing a member or leaving an organisation</strong> removes that membership. The last owner cannot leave.

@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import { belowChatbotLimit, checkChatbotLimit } from "../billing/limits";
+import { deleteChatbotKnowledgeStorage } from "../kb/sources";
 import type { AppContext } from "../context";
 import { chatbots, organisations, termStats } from "../db/schema";
 
@@ -72,8 +73,13 @@ export async function renameChatbot(ctx: AppContext, ref: ChatbotRef, name: stri
   return row ?? null;
 }
 
-/** Deletes (related rows go with it through ON DELETE CASCADE); the deleted chatbot's name, or null when not found. */
+/**
+ * Deletes the chatbot: its vectors and files first, then the row (related rows go with it through
+ * ON DELETE CASCADE). The deleted chatbot's name, or null when not found.
+ */
 export async function deleteChatbot(ctx: AppContext, ref: ChatbotRef): Promise<{ id: string; name: string } | null> {
+  if (!(await getChatbot(ctx, ref))) return null;
+  await deleteChatbotKnowledgeStorage(ctx, ref);
   const row = await ctx.db
     .delete(chatbots)
     .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)))

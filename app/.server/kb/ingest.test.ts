@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { knowledgeSources } from "../db/schema";
+import { deleteChatbot } from "../chatbots/chatbots";
 import { ftsChatbotToken } from "../retrieval/search";
 import { bytes, CSV, HTML_DOC, JSON_DOC, MD_DOC, minimalDocx, minimalPdf, TXT_DOC } from "./fixtures/files";
 import { chunkRows, kbContext, makeBot } from "./fixtures/context";
@@ -371,5 +372,37 @@ describe("deleting", () => {
     expect(await getSource(ctx, ref, r.source.id)).toBeNull();
     const fts = await env.DB.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?").bind(`chatbot_id:"${ftsChatbotToken(ref.chatbotId)}"`).first<{ n: number }>();
     expect(fts?.n).toBe(0);
+  });
+
+  it("deleting a chatbot removes its files and vectors (Vectorize too), not another chatbot's", async () => {
+    const { ctx } = kbContext();
+    const ref = await makeBot();
+    const other = await makeBot();
+    const ingestFile = async (r: typeof ref) => {
+      const created = await createFileSource(ctx, r, { file: file("guide.md", bytes(MD_DOC)) });
+      if (!created.ok) throw new Error(created.message);
+      await runIngestionUntilIdle(ctx, created.source.id);
+      return created.source;
+    };
+    const mine = await ingestFile(ref);
+    const theirs = await ingestFile(other);
+    const ids = (await chunkRows(mine.id)).map((c) => String(c.id));
+    expect(ids.length).toBeGreaterThan(0);
+    // Production keeps vectors in Vectorize, which has no local simulator and no cascade: a stand-in
+    // binding records what the chatbot's deletion asks it to remove.
+    const removed: string[] = [];
+    const vectorize = { deleteByIds: async (batch: string[]) => (removed.push(...batch), { mutationId: "m" }) };
+    const withVectorize = { ...ctx, env: { ...ctx.env, VECTORIZE: vectorize as unknown as VectorizeIndex } };
+
+    expect(await deleteChatbot(withVectorize as never, { orgId: other.orgId, chatbotId: ref.chatbotId })).toBeNull(); // not theirs to delete
+    expect(await env.FILES.head(mine.location!)).not.toBeNull();
+    expect(removed).toEqual([]);
+
+    expect(await deleteChatbot(withVectorize as never, ref)).toMatchObject({ id: ref.chatbotId });
+    expect(removed.sort()).toEqual(ids.sort());
+    expect(await env.FILES.head(mine.location!)).toBeNull();
+    expect(await chunkRows(mine.id)).toHaveLength(0);
+    expect(await env.FILES.head(theirs.location!)).not.toBeNull();
+    expect((await chunkRows(theirs.id)).length).toBeGreaterThan(0);
   });
 });

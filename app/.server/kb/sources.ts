@@ -6,6 +6,7 @@ import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
 import { knowledgeSources, organisations } from "../db/schema";
 import { deleteSourceChunks } from "../retrieval/indexing";
+import { createVectorStore } from "../retrieval/vector-store";
 import { normaliseUrl } from "./crawl";
 import { FILE_KINDS, fileKind } from "./extract";
 import { enqueueIngest } from "./queue";
@@ -336,14 +337,31 @@ export async function deleteSource(ctx: KbContext, ref: SourceRef, sourceId: str
   if (!existing) return { ok: false, message: "That source no longer exists." };
   await deleteSourceChunks(ctx, { orgId: ref.orgId, chatbotId: ref.chatbotId, sourceId });
   // Everything stored for the source lives under its prefix (the upload, a crawl's saved state).
-  const prefix = `org/${ref.orgId}/${ref.chatbotId}/${sourceId}/`;
+  await deleteFiles(ctx, `${filesPrefix(ref)}${sourceId}/`);
+  // Chunks a running step adds meanwhile go with the row (ON DELETE CASCADE).
+  await ctx.db.delete(knowledgeSources).where(scoped(ref, sourceId));
+  return { ok: true, title: existing.title };
+}
+
+/** Where a chatbot's knowledge keeps files in R2: `org/<org>/<chatbot>/<source>/…`. */
+const filesPrefix = (ref: SourceRef) => `org/${ref.orgId}/${ref.chatbotId}/`;
+
+async function deleteFiles(ctx: KbContext, prefix: string) {
   for (let cursor: string | undefined; ; ) {
     const list = await ctx.env.FILES.list({ prefix, cursor });
     if (list.objects.length) await ctx.env.FILES.delete(list.objects.map((o) => o.key));
     if (!list.truncated) break;
     cursor = list.cursor;
   }
-  // Chunks a running step adds meanwhile go with the row (ON DELETE CASCADE).
-  await ctx.db.delete(knowledgeSources).where(scoped(ref, sourceId));
-  return { ok: true, title: existing.title };
+}
+
+/**
+ * Removes what a chatbot's knowledge keeps outside its database rows — the vectors (Vectorize has no
+ * cascade) and the uploaded files and crawl states in R2 — before the chatbot itself is deleted, so
+ * a failure here leaves the chatbot in place to be deleted again.
+ */
+export async function deleteChatbotKnowledgeStorage(ctx: KbContext, ref: SourceRef) {
+  const { results } = await ctx.env.DB.prepare("SELECT id FROM chunks WHERE chatbot_id = ? AND org_id = ?").bind(ref.chatbotId, ref.orgId).all<{ id: number }>();
+  if (results.length) await createVectorStore(ctx.env, ctx.db).remove(results.map((r) => r.id));
+  await deleteFiles(ctx, filesPrefix(ref));
 }
