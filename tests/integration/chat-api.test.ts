@@ -255,5 +255,10 @@ describe("GET /api/chat/:chatbotId/history", async () => {
     );
     expect(lead.status).toBe(201);
     expect(await history()).toBe(true);
+    // Opening the widget asks this for every visitor: an index lookup, not a scan of the chatbot's leads.
+    const plan = await env.DB.prepare("EXPLAIN QUERY PLAN SELECT id FROM leads WHERE org_id = ? AND chatbot_id = ? AND visitor_id = ? LIMIT 1")
+      .bind(withForm.org.id, withForm.bot.id, visitorId)
+      .all<{ detail: string }>();
+    expect(plan.results.map((r) => r.detail).join(" ")).toContain("leads_visitor_idx");
   });
 });

@@ -363,7 +363,7 @@ export const leads = sqliteTable(
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull().default(sql`(unixepoch() * 1000)`),
   },
-  (t) => [index("leads_chatbot_idx").on(t.chatbotId, t.createdAt)],
+  (t) => [index("leads_chatbot_idx").on(t.chatbotId, t.createdAt), index("leads_visitor_idx").on(t.chatbotId, t.visitorId)],
 );
 
 export const BUG_REPORT_STATUSES = ["open", "fixed", "dismissed"] as const;

@@ -1,0 +1,1 @@
+CREATE INDEX `leads_visitor_idx` ON `leads` (`chatbot_id`,`visitor_id`);
