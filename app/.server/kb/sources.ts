@@ -5,8 +5,7 @@ export { ACCEPTED_FILE_TYPES, SCHEDULABLE_TYPES };
 import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
 import { knowledgeSources, organisations } from "../db/schema";
-import { deleteSourceChunks } from "../retrieval/indexing";
-import { createVectorStore } from "../retrieval/vector-store";
+import { deleteChatbotVectors, deleteSourceChunks } from "../retrieval/indexing";
 import { normaliseUrl } from "./crawl";
 import { FILE_KINDS, fileKind } from "./extract";
 import { enqueueIngest } from "./queue";
@@ -361,7 +360,6 @@ async function deleteFiles(ctx: KbContext, prefix: string) {
  * a failure here leaves the chatbot in place to be deleted again.
  */
 export async function deleteChatbotKnowledgeStorage(ctx: KbContext, ref: SourceRef) {
-  const { results } = await ctx.env.DB.prepare("SELECT id FROM chunks WHERE chatbot_id = ? AND org_id = ?").bind(ref.chatbotId, ref.orgId).all<{ id: number }>();
-  if (results.length) await createVectorStore(ctx.env, ctx.db).remove(results.map((r) => r.id));
+  await deleteChatbotVectors(ctx, ref);
   await deleteFiles(ctx, filesPrefix(ref));
 }

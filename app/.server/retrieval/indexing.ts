@@ -67,18 +67,26 @@ export async function indexChunks(
   return { chunkIds };
 }
 
-/** Removes a source's chunks: vectors first (Vectorize has no cascade), then rows (FTS by trigger). */
+/** Removes the vectors of the chunks `where` selects (Vectorize has no cascade); how many chunks that was. */
+async function removeVectors(ctx: IndexContext, where: string, ...params: string[]): Promise<number> {
+  const { results } = await ctx.env.DB.prepare(`SELECT id FROM chunks WHERE ${where}`).bind(...params).all<{ id: number }>();
+  if (results.length) await createVectorStore(ctx.env, ctx.db).remove(results.map((r) => r.id));
+  return results.length;
+}
+
+/** Removes a source's chunks: vectors first, then rows (FTS and term_stats by trigger). */
 export async function deleteSourceChunks(ctx: IndexContext, ref: SourceRef): Promise<{ deleted: number }> {
-  const d1 = ctx.env.DB;
-  const { results } = await d1
-    .prepare("SELECT id FROM chunks WHERE source_id = ? AND chatbot_id = ? AND org_id = ?")
-    .bind(ref.sourceId, ref.chatbotId, ref.orgId)
-    .all<{ id: number }>();
-  if (results.length === 0) return { deleted: 0 };
-  await createVectorStore(ctx.env, ctx.db).remove(results.map((r) => r.id));
-  await d1.prepare("DELETE FROM chunks WHERE source_id = ? AND chatbot_id = ? AND org_id = ?").bind(ref.sourceId, ref.chatbotId, ref.orgId).run();
+  const where = "source_id = ? AND chatbot_id = ? AND org_id = ?";
+  const deleted = await removeVectors(ctx, where, ref.sourceId, ref.chatbotId, ref.orgId);
+  if (deleted === 0) return { deleted: 0 };
+  await ctx.env.DB.prepare(`DELETE FROM chunks WHERE ${where}`).bind(ref.sourceId, ref.chatbotId, ref.orgId).run();
   forgetChatbotStats(ref.chatbotId);
-  return { deleted: results.length };
+  return { deleted };
+}
+
+/** Removes every vector of a chatbot's chunks, ahead of deleting the chatbot (its rows go by cascade). */
+export async function deleteChatbotVectors(ctx: IndexContext, ref: ChatbotRef): Promise<void> {
+  await removeVectors(ctx, "chatbot_id = ? AND org_id = ?", ref.chatbotId, ref.orgId);
 }
 
 export async function countChatbotChunks(ctx: IndexContext, ref: ChatbotRef): Promise<number> {
