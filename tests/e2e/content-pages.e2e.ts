@@ -1,28 +1,11 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadBlog } from "../../app/.server/content/blog";
 import { loadDocs } from "../../app/.server/content/docs";
-import { ROOT } from "../../scripts/lib/common.mjs";
+import { axeViolations } from "./support/axe";
 import { closeBrowser, newPage } from "./support/browser";
 
 // The blog and docs in Chromium: no client JavaScript, no console errors, and axe-core finds no
 // serious or critical problems in light and dark mode, on a phone-sized and a desktop viewport.
-
-const AXE = readFileSync(path.join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
-type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(`${AXE}\n;void 0`);
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ["violations"] })).violations;
-  })) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 const docs = loadDocs();
 const blog = loadBlog();
@@ -47,7 +30,7 @@ describe("blog and docs in the browser", () => {
           expect(scripts, `${url} ships no client JS`).toBe(0);
           for (const colorScheme of ["light", "dark"] as const) {
             await t.page.emulateMedia({ colorScheme });
-            expect(await seriousViolations(t.page), `${url} (${colorScheme}, ${viewport.width}px)`).toEqual([]);
+            expect(await axeViolations(t.page), `${url} (${colorScheme}, ${viewport.width}px)`).toEqual([]);
           }
           await t.page.emulateMedia({ colorScheme: "light" });
         }

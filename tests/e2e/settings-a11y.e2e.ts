@@ -1,8 +1,6 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { ROOT } from "../../scripts/lib/common.mjs";
+import { axeViolations } from "./support/axe";
 import { baseURL, closeBrowser, newPage } from "./support/browser";
 import { execD1 } from "./support/d1";
 import { signUpAndVerify, submitAndWait, uniqueEmail } from "./support/flows";
@@ -10,23 +8,6 @@ import { signUpAndVerify, submitAndWait, uniqueEmail } from "./support/flows";
 // The widget settings screens in Chromium: axe-core finds no serious or critical problems (light
 // and dark), the copy buttons copy, API keys are created (shown once) and revoked, bad origins are
 // reported at the field.
-
-const AXE = readFileSync(path.join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
-
-type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated over the DevTools protocol: the page's nonce CSP (rightly) blocks addScriptTag's inline script.
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(`${AXE}\n;void 0`);
-  // The preview iframe is the widget's own page (checked by the widget's tests), not this screen.
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document, { iframes: false, resultTypes: ["violations"] })).violations;
-  })) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 /** Hydrated and no navigation under way (networkidle never settles while the preview frame loads). */
 async function settled(page: Page) {
@@ -47,7 +28,7 @@ async function checkA11y(page: Page) {
     await page.emulateMedia({ colorScheme });
     // Colours transition (transition-colors): measure contrast once they have finished.
     await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
-    expect(await seriousViolations(page), `${new URL(page.url()).pathname} (${colorScheme})`).toEqual([]);
+    expect(await axeViolations(page, { iframes: false }), `${new URL(page.url()).pathname} (${colorScheme})`).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: "light" });
 }

@@ -1,9 +1,6 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
-import { ROOT } from "../../scripts/lib/common.mjs";
+import { axeViolations } from "./support/axe";
 import { baseURL, closeBrowser, launchBrowser, newPage } from "./support/browser";
 import { signInAsDemo } from "./support/flows";
 
@@ -12,21 +9,6 @@ import { signInAsDemo } from "./support/flows";
 // or dark mode, and nothing logs an error.
 
 const PAGES = ["/", "/pricing", "/company", "/privacy"] as const;
-const AXE = readFileSync(path.join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
-
-type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
-
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated over the DevTools protocol: the page's CSP (rightly) blocks injected inline scripts.
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(`${AXE}\n;void 0`);
-  // The demo iframe is the widget's own page, checked by the widget's specs.
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document, { iframes: false, resultTypes: ["violations"] })).violations;
-  })) as AxeViolation[];
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
-
 /** Waits until every demo knowledge source is Ready (ingestion is kicked by the e2e global setup). */
 async function waitForDemoKnowledge() {
   const t = await newPage();
@@ -131,7 +113,7 @@ describe("public site", () => {
         for (const colorScheme of ["light", "dark"] as const) {
           await p.emulateMedia({ colorScheme });
           await p.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
-          expect(await axeViolations(p), `${path} (${colorScheme})`).toEqual([]);
+          expect(await axeViolations(p, { iframes: false, all: true }), `${path} (${colorScheme})`).toEqual([]);
         }
         await p.emulateMedia({ colorScheme: "light" });
         // A keyboard user sees where focus is: the first link after the skip link has a visible outline.

@@ -1,8 +1,6 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { ROOT } from "../../scripts/lib/common.mjs";
+import { axeViolations } from "./support/axe";
 import { closeBrowser, newPage } from "./support/browser";
 import { signUpAndVerify, submitAndWait, uniqueEmail } from "./support/flows";
 
@@ -15,21 +13,6 @@ async function settled(page: Page) {
     const router = (window as unknown as { __remixRouter?: { state: { initialized: boolean; navigation: { state: string } } } }).__remixRouter;
     return !!router && router.state.initialized && router.state.navigation.state === "idle";
   });
-}
-
-const AXE = readFileSync(path.join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
-
-/** axe-core's serious and critical findings on the page (the preview iframe is the widget's own page, checked by its tests). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated over the DevTools protocol: the page's nonce CSP (rightly) blocks an injected inline script.
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(`${AXE}\n;void 0`);
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document, { iframes: false, resultTypes: ["violations"] })).violations;
-  })) as { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 describe("studio", () => {
@@ -53,7 +36,7 @@ describe("studio", () => {
         for (const colorScheme of ["light", "dark"] as const) {
           await p.emulateMedia({ colorScheme });
           await p.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
-          expect(await seriousViolations(p), `${url} (${colorScheme})`).toEqual([]);
+          expect(await axeViolations(p, { iframes: false }), `${url} (${colorScheme})`).toEqual([]);
         }
         await p.emulateMedia({ colorScheme: "light" });
       }
@@ -64,7 +47,7 @@ describe("studio", () => {
       await p.getByLabel("What it offers").fill("sells and repairs bikes in Leeds");
       await submitAndWait(p, "Write the instructions");
       expect(await p.getByLabel("Instructions", { exact: true }).inputValue()).toContain("You are the virtual assistant of Northwind Bikes");
-      expect(await seriousViolations(p)).toEqual([]);
+      expect(await axeViolations(p, { iframes: false })).toEqual([]);
       // The one error logged is the deliberate invalid calculation, answered with 400.
       expect(t.errors()).toEqual([expect.stringMatching(/status of 400 .*conversations=x/)]);
     } finally {

@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import path from "node:path";
 import type { Frame, FrameLocator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
+import { axeViolations } from "./support/axe";
 import { baseURL, closeBrowser, newPage } from "./support/browser";
 import { executeD1, sqlString } from "./support/d1";
 import { embedSnippet } from "./support/host-page";
@@ -24,7 +23,6 @@ const PAYLOAD =
   `<a href="javascript:window.__pwned=1">a</a> [x](JAVASCRIPT:window.__pwned=1) [y](&#106;avascript:window.__pwned=1) ` +
   `![i](javascript:window.__pwned=1) <script>window.__pwned=1</script> [safe](https://example.com/safe)`;
 
-const AXE = readFileSync(path.resolve(__dirname, "../../node_modules/axe-core/axe.min.js"), "utf8");
 
 let server: Server;
 let loaderSite: Server;
@@ -120,15 +118,6 @@ async function chatFrame(p: Page): Promise<Frame> {
   const frame = p.frames().find((f) => f.url().includes("/widget/frame/"));
   if (!frame) throw new Error("no chat frame");
   return frame;
-}
-
-async function axeViolations(target: Page | Frame) {
-  await target.evaluate(AXE);
-  return target.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const r = await axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  });
 }
 
 describe("chat UI on /test", () => {
