@@ -24,7 +24,7 @@ export function createAppContext(request: Request, env: Env, executionCtx: Pick<
     db,
     production,
     origin: env.APP_URL?.replace(/\/$/, "") || new URL(request.url).origin,
-    ip: clientIp(request),
+    ip: clientIp(request, production),
     waitUntil: (p) => executionCtx.waitUntil(p),
     responseCookies,
     getAuth() {

@@ -1,12 +1,15 @@
 import { Link } from "@remix-run/react";
 
 const SCREENS: Record<number, { title: string; body: string }> = {
+  400: { title: "That request could not be read", body: "What was sent is not a form this page understands. Go back, reload the page and try again." },
   401: { title: "Please sign in", body: "You need to be signed in to see this page." },
   403: { title: "You don't have access to this", body: "Your role in this organisation does not allow this page. Ask an owner or admin if you need it." },
   404: { title: "Page not found", body: "There is nothing at this address, or you do not have access to it." },
+  413: { title: "That was too large", body: "What was sent is larger than this page accepts. Send less at a time." },
+  415: { title: "That request could not be read", body: "This page accepts form submissions only. Go back, reload the page and try again." },
 };
 
-/** The 401/403/404/500 screens; every one has a way back. */
+/** The 400/401/403/404/413/415/500 screens; every one has a way back. */
 export function ErrorScreen({ status, message, embedded = false }: { status: number; message?: string; /** Inside a layout that has its own <main>. */ embedded?: boolean }) {
   const Root = embedded ? "div" : "main";
   const screen = SCREENS[status] ?? { title: "Something went wrong", body: "Something went wrong on our side. Please try again in a moment." };

@@ -47,6 +47,7 @@ import { ACCEPTED_FILE_TYPES, FILE_ACCEPT, SCHEDULABLE_TYPES } from "~/lib/kb";
 import { parseForm, type FormReply } from "~/lib/forms";
 import { formatBytes, formatCount, getPlan, raiseLimitHint } from "~/lib/plans";
 import { kbActionSchema } from "~/lib/schemas/kb";
+import { readForm } from "~/.server/http/read-form";
 
 // Schema: ~/lib/schemas/kb.ts (kbActionSchema, one member per form).
 
@@ -82,7 +83,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const ctx = context.app;
   const { org, chatbot } = await requireChatbot(ctx, request, params, "chatbot:edit");
   const ref = { orgId: org.id, chatbotId: chatbot.id };
-  const form = await request.formData();
+  const form = await readForm(request);
   // Q&A rows post repeated question/answer fields; the schema reads them as one JSON list.
   if (form.get("intent") === "add-qa" && !form.has("pairs")) {
     const q = form.getAll("question").map(String);

@@ -26,6 +26,7 @@ import { API_KEYS_PER_CHATBOT, createApiKey, listApiKeys, revokeApiKey } from "~
 import { parseForm, type FormReply } from "~/lib/forms";
 import { extraPlanHint, planExtras } from "~/lib/plans";
 import { createApiKeySchema, revokeApiKeySchema } from "~/lib/schemas/widget-settings-forms";
+import { readForm } from "~/.server/http/read-form";
 
 type ActionData = FormReply<{ created?: { name: string; key: string } }>;
 const API_FEATURE = "The REST API";
@@ -49,7 +50,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const ctx = context.app;
   const { org, user, chatbot } = await requireChatbot(ctx, request, params, "chatbot:edit");
   const ref = { orgId: org.id, chatbotId: chatbot.id };
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const reply = (status: number, d: Partial<ActionData>) =>
     data<ActionData>({ intent, tone: null, message: null, fieldErrors: {}, values: {}, ...d }, { status });

@@ -18,6 +18,7 @@ import {
   readGeneralSettings,
   saveGeneralSettingsSchema,
 } from "~/lib/schemas/chatbot-settings";
+import { readForm } from "~/.server/http/read-form";
 
 const actionSchema = z.discriminatedUnion("intent", [saveGeneralSettingsSchema, duplicateChatbotSchema, deleteThisChatbotSchema]);
 type Intent = z.infer<typeof actionSchema>["intent"];
@@ -41,7 +42,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const ctx = context.app;
   const { org, role, chatbot } = await requireChatbot(ctx, request, params, "chatbot:edit");
-  const form = await request.formData();
+  const form = await readForm(request);
   const permission = PERMISSION[String(form.get("intent")) as Intent];
   if (permission && !can(role, permission)) forbidden();
   const parsed = parseForm(actionSchema, form);

@@ -27,7 +27,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const ctx = context.app;
   const { org, chatbot } = await requireChatbot(ctx, request, params, "chatbot:edit");
   const ref = { orgId: org.id, chatbotId: chatbot.id };
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const reply = (status: number, d: Partial<ActionData>) =>
     data<ActionData>({ intent, tone: null, message: null, fieldErrors: {}, values: {}, ...d }, { status });
@@ -69,6 +69,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 const NODE_SAMPLE = `// Node.js, on your server: sign the id of the signed-in user
 import { createHmac } from "node:crypto";
+import { readForm } from "~/.server/http/read-form";
 
 const hash = createHmac("sha256", process.env.PARLEY_IDENTITY_SECRET)
   .update(visitorId)

@@ -19,6 +19,7 @@ import {
   WELCOME_MAX,
   type UiSettings,
 } from "~/lib/schemas/widget-settings";
+import { readForm } from "~/.server/http/read-form";
 
 const BRANDING_FEATURE = "Removing “Powered by Parley”";
 
@@ -39,7 +40,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const ctx = context.app;
   const { org, chatbot } = await requireChatbot(ctx, request, params, "chatbot:edit");
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseUiSettingsForm(form);
   const reply = (status: number, d: Partial<FormReply>) =>
     data<FormReply>({ intent: "save", tone: null, message: null, fieldErrors: {}, values: {}, ...d }, { status });

@@ -24,6 +24,7 @@ import { parseForm, type FormReply } from "~/lib/forms";
 import { can, ROLE_LABELS, type Permission } from "~/lib/permissions";
 import { getPlan, raiseLimitHint } from "~/lib/plans";
 import { createChatbotSchema, deleteChatbotSchema, leaveOrgSchema, renameChatbotSchema, renameOrgSchema } from "~/lib/schemas/orgs";
+import { readForm } from "~/.server/http/read-form";
 
 const actionSchema = z.discriminatedUnion("intent", [
   createChatbotSchema,
@@ -63,7 +64,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const ctx = context.app;
   const { user, org, role } = await requireOrg(ctx, request, params.orgId);
-  const form = await request.formData();
+  const form = await readForm(request);
   const permission = PERMISSION[String(form.get("intent")) as Intent];
   if (permission && !can(role, permission)) forbidden();
 

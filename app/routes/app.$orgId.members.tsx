@@ -35,6 +35,7 @@ import {
   revokeInviteSchema,
   transferOwnershipSchema,
 } from "~/lib/schemas/orgs";
+import { readForm } from "~/.server/http/read-form";
 
 const actionSchema = z.discriminatedUnion("intent", [
   inviteSchema,
@@ -61,7 +62,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const ctx = context.app;
   const { user, org, role } = await requireOrg(ctx, request, params.orgId, "members:manage");
-  const form = await request.formData();
+  const form = await readForm(request);
   // Owner-only form: refused before its input is even looked at.
   if (form.get("intent") === "transfer-ownership" && role !== "owner") forbidden();
   const parsed = parseForm(actionSchema, form);

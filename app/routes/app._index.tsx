@@ -7,6 +7,7 @@ import { createOrganisation, listMyOrganisations } from "~/.server/orgs/organisa
 import { parseForm } from "~/lib/forms";
 import { ROLE_LABELS } from "~/lib/permissions";
 import { createOrgSchema } from "~/lib/schemas/orgs";
+import { readForm } from "~/.server/http/read-form";
 
 const actionSchema = z.discriminatedUnion("intent", [createOrgSchema]);
 
@@ -23,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context.app, request);
-  const parsed = parseForm(actionSchema, await request.formData());
+  const parsed = parseForm(actionSchema, await readForm(request));
   if (!parsed.ok)
     return data({ fieldErrors: parsed.fieldErrors, values: parsed.values, intent: parsed.values.intent ?? null }, { status: 400 });
   const org = await createOrganisation(context.app, user.id, { name: parsed.data.name });

@@ -8,6 +8,7 @@ import { cn } from "~/lib/cn";
 import { parseForm } from "~/lib/forms";
 import { ROLE_LABELS } from "~/lib/permissions";
 import { formatBytes, formatCount, formatLimit, PLAN_IDS, PLANS, type PlanId, type PlanLimits } from "~/lib/plans";
+import { readForm } from "~/.server/http/read-form";
 
 const changePlanSchema = z.object({
   intent: z.literal("change-plan"),
@@ -29,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const ctx = context.app;
   await requireUser(ctx, request);
-  const form = await request.formData();
+  const form = await readForm(request);
   // Authorise before looking at the rest: another organisation's id → 404, a non-owner → 403.
   const { user, org } = await requireOrg(ctx, request, String(form.get("orgId") ?? "") || undefined, "billing:manage");
   const parsed = parseForm(changePlanSchema, form);

@@ -5,11 +5,12 @@ import { Alert, Button, Field } from "~/components/ui";
 import { requestPasswordReset } from "~/.server/auth/accounts";
 import { parseForm } from "~/lib/forms";
 import { forgotSchema } from "~/lib/schemas/auth";
+import { readForm } from "~/.server/http/read-form";
 
 export const meta: MetaFunction = () => [{ title: "Forgot your password · Parley" }];
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const parsed = parseForm(forgotSchema, await request.formData());
+  const parsed = parseForm(forgotSchema, await readForm(request));
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, values: parsed.values, formError: null, sentTo: null }, { status: 400 });
   const r = await requestPasswordReset(context.app, parsed.data.email);
   if (r.kind === "throttled")

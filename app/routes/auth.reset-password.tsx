@@ -5,6 +5,7 @@ import { Alert, Button, Field } from "~/components/ui";
 import { isResetTokenLive, resetPassword } from "~/.server/auth/accounts";
 import { parseForm } from "~/lib/forms";
 import { resetSchema } from "~/lib/schemas/auth";
+import { readForm } from "~/.server/http/read-form";
 
 export const meta: MetaFunction = () => [{ title: "Choose a new password · Parley" }];
 
@@ -14,7 +15,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const parsed = parseForm(resetSchema, await request.formData());
+  const parsed = parseForm(resetSchema, await readForm(request));
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, invalid: false }, { status: 400 });
   const r = await resetPassword(context.app, parsed.data.token, parsed.data.password);
   if (r.kind === "invalid") return data({ fieldErrors: {}, invalid: true }, { status: 400 });

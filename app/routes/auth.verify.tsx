@@ -8,6 +8,7 @@ import { findLiveToken } from "~/.server/auth/email-tokens";
 import { parseForm } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { resendSchema, verifyCodeSchema } from "~/lib/schemas/auth";
+import { readForm } from "~/.server/http/read-form";
 
 export const meta: MetaFunction = () => [{ title: "Verify your email · Parley" }];
 
@@ -23,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = intentSchema.safeParse(form.get("intent"));
   const redirectTo = safeRedirect(form.get("redirectTo"));
   if (!intent.success) return data({ intent: null, fieldErrors: {}, values: {} as Record<string, string>, formError: "Unknown action.", sent: false }, { status: 400 });

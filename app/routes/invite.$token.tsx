@@ -8,6 +8,7 @@ import { acceptInvitation, acceptInvitationAsNewUser, findInvitationByToken } fr
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, type Role } from "~/lib/permissions";
 import { acceptInviteSchema, joinWithNewAccountSchema } from "~/lib/schemas/orgs";
+import { readForm } from "~/.server/http/read-form";
 
 // No discriminated union here: the two forms never appear together (which one shows depends on
 // whether a session exists), and the new-account schema carries a refinement.
@@ -43,7 +44,7 @@ export async function loader({ context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const ctx = context.app;
   const token = params.token ?? "";
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   const reply = (status: number, d: Partial<ActionData>) =>
     data<ActionData>(

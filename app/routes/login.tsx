@@ -7,6 +7,7 @@ import { invalidateSession } from "~/.server/auth/session";
 import { parseForm } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { loginSchema } from "~/lib/schemas/auth";
+import { readForm } from "~/.server/http/read-form";
 
 export const meta: MetaFunction = () => [{ title: "Sign in · Parley" }];
 
@@ -16,7 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseForm(loginSchema, form);
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, values: parsed.values, formError: null }, { status: 400 });
   const result = await logIn(context.app, parsed.data.email, parsed.data.password);

@@ -6,6 +6,7 @@ import { passwordProblem, signUp } from "~/.server/auth/accounts";
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { signupSchema } from "~/lib/schemas/auth";
+import { readForm } from "~/.server/http/read-form";
 
 export const meta: MetaFunction = () => [{ title: "Create your account · Parley" }];
 
@@ -15,7 +16,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseForm(signupSchema, form);
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, values: parsed.values, formError: null }, { status: 400 });
   const problem = passwordProblem(parsed.data.password, parsed.data.email);

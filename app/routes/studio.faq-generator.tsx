@@ -10,6 +10,7 @@ import { studioTool } from "~/components/studio/tools";
 import { Button, Card, CardBody, CardHeader, CopyField, Field, Textarea } from "~/components/ui";
 import { formValues, parseForm, type FieldErrors } from "~/lib/forms";
 import { seo } from "~/lib/seo";
+import { readForm } from "~/.server/http/read-form";
 
 const tool = studioTool("faq-generator");
 
@@ -33,7 +34,7 @@ type Reply = {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const ctx = context.app;
-  const form = await request.formData();
+  const form = await readForm(request);
   const values = formValues(form);
   const reply = (r: Partial<Reply>, status = 200, headers?: HeadersInit) =>
     data<Reply>({ intent: "generate", values, fieldErrors: {}, formError: null, rows: null, source: null, ...r }, { status, headers });

@@ -12,6 +12,7 @@ import { Alert, Button, ButtonLink, Card, CardBody, CardHeader, Field, Select } 
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { can } from "~/lib/permissions";
 import { seo } from "~/lib/seo";
+import { readForm } from "~/.server/http/read-form";
 
 // Step two of the FAQ generator: signed in, the visitor picks one of the chatbots they may edit
 // (editor or above) and the pairs become a Q&A knowledge source through the same function the
@@ -47,7 +48,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   await requireUser(ctx, request);
   const draft = await loadFaqDraft(ctx, params.id ?? "");
   if (!draft) notFound();
-  const parsed = parseForm(importSchema, await request.formData());
+  const parsed = parseForm(importSchema, await readForm(request));
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors as FieldErrors, values: parsed.values, formError: null as string | null }, { status: 400 });
   const [orgId, chatbotId] = parsed.data.target.split(":");
   // Another organisation's chatbot (or one that is not in the organisation named) → 404; a role below editor → 403.

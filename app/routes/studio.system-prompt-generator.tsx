@@ -9,6 +9,7 @@ import { Button, Card, CardBody, CardHeader, CopyField, Field, Select, Textarea 
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { INSTRUCTIONS_MAX, LANGUAGES } from "~/lib/schemas/chatbot-settings";
 import { seo } from "~/lib/seo";
+import { readForm } from "~/.server/http/read-form";
 
 const tool = studioTool("system-prompt-generator");
 
@@ -23,7 +24,7 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
 type Reply = { prompt: string | null; fieldErrors: FieldErrors; values: Record<string, string>; formError: string | null };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseForm(systemPromptSchema, form);
   if (!parsed.ok) return data<Reply>({ prompt: null, fieldErrors: parsed.fieldErrors, values: parsed.values, formError: null }, { status: 400 });
   const limit = await useStudioTool(context.app, tool.slug);

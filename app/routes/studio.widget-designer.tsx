@@ -21,6 +21,7 @@ import type { FieldErrors } from "~/lib/forms";
 import { DEFAULT_BRAND_COLOR } from "~/lib/schemas/widget-settings";
 import { BrandColourField, isHexColour } from "~/components/settings/brand-colour-field";
 import { seo } from "~/lib/seo";
+import { readForm } from "~/.server/http/read-form";
 
 const tool = studioTool("widget-designer");
 
@@ -35,7 +36,7 @@ export const headers: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
 type Reply = { values: DesignerValues; fieldErrors: FieldErrors; formError: string | null; text: string | null; json: string | null };
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const values: DesignerValues = {};
   for (const f of DESIGNER_FIELDS) {
     const v = form.get(f);

@@ -8,7 +8,7 @@ import { newId } from "./crypto";
 import { consumeToken, consumeVerifyCode, findLiveToken, issueEmailToken } from "./email-tokens";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./password";
 import { createSession, invalidateUserSessions, serializeSessionCookie } from "./session";
-import { clientIp, hitAll, LIMITS } from "./throttle";
+import { hitAll, LIMITS } from "./throttle";
 
 export const COMMON_PASSWORD_MESSAGE = "This password is too common. Choose one that is harder to guess.";
 
@@ -150,4 +150,3 @@ export async function resetPassword(ctx: AppContext, token: string, password: st
   return { kind: "ok", cookie: await startSession(ctx, user.id) };
 }
 
-export { clientIp };

@@ -50,6 +50,14 @@ export const LIMITS = {
   invitePerOrg: { max: 50, windowMs: HOUR },
 } satisfies Record<string, Limit>;
 
-export function clientIp(request: Request): string {
-  return request.headers.get("CF-Connecting-IP") ?? request.headers.get("X-Forwarded-For")?.split(",")[0].trim() ?? "local";
+/**
+ * The address per-IP throttles count against. In production only `CF-Connecting-IP`, which
+ * Cloudflare's edge sets (overwriting whatever the client sent); `X-Forwarded-For` is the client's
+ * to write and is never read there. Under `wrangler dev` there is no edge, so whatever the client
+ * sends picks the bucket (docs/self-hosting: rate limits); that is only for local runs.
+ */
+export function clientIp(request: Request, production: boolean): string {
+  const edge = request.headers.get("CF-Connecting-IP");
+  if (production) return edge ?? "unknown";
+  return edge ?? request.headers.get("X-Forwarded-For")?.split(",")[0].trim() ?? "local";
 }
