@@ -13,10 +13,26 @@ export function formValues(form: FormData, omit: string[] = ["password", "confir
   return values;
 }
 
-export function parseForm<S extends z.ZodType>(schema: S, form: FormData): FormResult<z.output<S>> {
+export const NOT_SENT_MESSAGE = "This field was not sent with the form. Reload the page and try again; nothing was saved.";
+
+/**
+ * An error for each of `names` that the post does not carry at all. An empty value counts as sent
+ * (clearing a field is a choice); a missing one means a broken or forged post, which must not
+ * reset the setting to its default. Checkboxes are never listed: browsers leave unticked ones out.
+ */
+export function missingFields(values: Record<string, string>, names: readonly string[]): FieldErrors | null {
+  const errors: FieldErrors = {};
+  for (const name of names) if (!(name in values)) errors[name] = [NOT_SENT_MESSAGE];
+  return Object.keys(errors).length ? errors : null;
+}
+
+/** Validates a form; with `sent`, those fields must be present in the post (see missingFields). */
+export function parseForm<S extends z.ZodType>(schema: S, form: FormData, sent: readonly string[] = []): FormResult<z.output<S>> {
   const raw: Record<string, unknown> = {};
   for (const [k, v] of form.entries()) if (typeof v === "string") raw[k] = v;
   const values = formValues(form);
+  const missing = missingFields(raw as Record<string, string>, sent);
+  if (missing) return { ok: false, fieldErrors: missing, values };
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, data: parsed.data, values };
   const fieldErrors: FieldErrors = {};

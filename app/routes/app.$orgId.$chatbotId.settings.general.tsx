@@ -13,6 +13,7 @@ import {
   deleteThisChatbotSchema,
   duplicateChatbotSchema,
   FALLBACK_MAX,
+  GENERAL_FORM_FIELDS,
   INSTRUCTIONS_MAX,
   LANGUAGES,
   readGeneralSettings,
@@ -45,7 +46,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await readForm(request);
   const permission = PERMISSION[String(form.get("intent")) as Intent];
   if (permission && !can(role, permission)) forbidden();
-  const parsed = parseForm(actionSchema, form);
+  const parsed = parseForm(actionSchema, form, form.get("intent") === "save" ? GENERAL_FORM_FIELDS : []);
   const reply = (status: number, d: Partial<ActionData>) =>
     data<ActionData>({ intent: parsed.values.intent ?? null, tone: null, message: null, fieldErrors: {}, values: {}, ...d }, { status });
   if (!parsed.ok) return reply(400, { fieldErrors: parsed.fieldErrors, values: parsed.values, tone: "error", message: "Check the highlighted fields." });

@@ -5,8 +5,9 @@ import { requireChatbot } from "~/.server/auth/guards";
 import { saveAccessSettings } from "~/.server/chatbots/access-settings";
 import { revealIdentitySecret, rotateIdentitySecret } from "~/.server/chatbots/identity-secret";
 import { parseForm, type FormReply } from "~/lib/forms";
-import { accessFormSchema } from "~/lib/schemas/widget-settings-forms";
+import { ACCESS_FORM_FIELDS, accessFormSchema } from "~/lib/schemas/widget-settings-forms";
 import { ORIGINS_MAX, RATE_PER_HOUR_MAX, RATE_PER_MINUTE_MAX, readAccessSettings } from "~/lib/schemas/widget-settings";
+import { readForm } from "~/.server/http/read-form";
 
 type ActionData = FormReply<{ secret?: string }>;
 
@@ -34,7 +35,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
   switch (intent) {
     case "save": {
-      const parsed = parseForm(accessFormSchema, form);
+      const parsed = parseForm(accessFormSchema, form, ACCESS_FORM_FIELDS);
       if (!parsed.ok) return reply(400, { tone: "error", message: "Check the highlighted fields. Nothing was saved.", fieldErrors: parsed.fieldErrors, values: parsed.values });
       if (parsed.data.access.requireVerified && !chatbot.identitySecret) {
         return reply(400, {
@@ -69,7 +70,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 const NODE_SAMPLE = `// Node.js, on your server: sign the id of the signed-in user
 import { createHmac } from "node:crypto";
-import { readForm } from "~/.server/http/read-form";
 
 const hash = createHmac("sha256", process.env.PARLEY_IDENTITY_SECRET)
   .update(visitorId)

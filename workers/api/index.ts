@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { HonoEnv } from "../hono-env";
 import { chat } from "./chat";
+import { limitApiBodies } from "./body-limit";
 import { apiError } from "./errors";
 import { health } from "./health";
 import { stripe } from "./stripe";
@@ -10,6 +11,9 @@ import { widgetConfig } from "./widget-config";
 import { v1 } from "./v1";
 
 export const api = new Hono<HonoEnv>();
+
+// Before every router, so no handler reads an oversized body (workers/api/body-limit.ts).
+api.use("*", limitApiBodies);
 
 api.route("/health", health);
 api.route("/chat", chat);

@@ -114,5 +114,7 @@ export const saveGeneralSettingsSchema = z.object({
   onlyFromKnowledge: checkbox,
   fallbackMessage: generalSettingsSchema.shape.fallbackMessage.unwrap(),
 });
+/** The settings/general "save" inputs every save must carry ("only from knowledge" is a checkbox). */
+export const GENERAL_FORM_FIELDS = ["name", "language", "instructions", "model", "temperature", "answerLength", "fallbackMessage"] as const;
 export const duplicateChatbotSchema = z.object({ intent: z.literal("duplicate") });
 export const deleteThisChatbotSchema = z.object({ intent: z.literal("delete") });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FieldErrors } from "../forms";
+import { missingFields, type FieldErrors } from "../forms";
 import {
   accessSettingsSchema,
   normaliseOriginPattern,
@@ -94,9 +94,26 @@ function fieldKey(path: PropertyKey[], sources: Record<string, string[]>): strin
   return parts.join(".") || "_form";
 }
 
+/** The settings/ui inputs every save must carry (lists and checkboxes may be absent). */
+export const UI_FORM_FIELDS = [
+  "theme",
+  "brandColor",
+  "avatarUrl",
+  "displayName",
+  "position",
+  "placeholder",
+  "leadForm.timing",
+  "leadForm.title",
+  "leadForm.name",
+  "leadForm.email",
+  "leadForm.phone",
+] as const;
+
 /** Validates the settings/ui form: the ui section, or field errors keyed by input name. */
 export function parseUiSettingsForm(form: FormData | Values): SettingsFormResult<UiSettings> {
   const values = toValues(form);
+  const missing = missingFields(values, UI_FORM_FIELDS);
+  if (missing) return { ok: false, fieldErrors: missing, values };
   const { draft, sources } = uiDraft(values);
   const parsed = uiSettingsSchema.safeParse(draft);
   if (parsed.success) return { ok: true, data: parsed.data, values };
@@ -115,6 +132,9 @@ export function previewUiSettings(form: FormData | Values): UiSettings {
 }
 
 // ——— Origins & access ———
+
+/** The settings/oryg "save" inputs every save must carry ("require verified" is a checkbox). */
+export const ACCESS_FORM_FIELDS = ["visibility", "allowedOrigins", "rateLimitPerMinute", "rateLimitPerHour"] as const;
 
 /** One origin pattern per line; blank lines are ignored, duplicates kept once. */
 export const allowedOriginsField = z
