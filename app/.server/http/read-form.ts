@@ -8,8 +8,17 @@ function refuse(status: 400 | 415, statusText: string, message: string): never {
   throw new Response(message, { status, statusText, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
+function isEmpty(request: Request): boolean {
+  if (request.body === null) return true;
+  const length = request.headers.get("Content-Length");
+  return length === "0" || (length === null && !request.headers.has("Transfer-Encoding"));
+}
+
 export async function readForm(request: Request): Promise<FormData> {
+  // No body at all (a bare POST such as fetch("/logout", { method: "POST" })) is an empty form: the
+  // action's own validation then says what is missing.
   const contentType = request.headers.get("Content-Type") ?? "";
+  if (!contentType && isEmpty(request)) return new FormData();
   const mediaType = contentType.split(";")[0].trim().toLowerCase();
   if (!FORM_TYPES.includes(mediaType)) refuse(415, "Unsupported Media Type", "This address accepts form submissions only.");
   if (mediaType === "multipart/form-data" && !/;\s*boundary=("[^"]+"|[^;\s]+)/i.test(contentType))

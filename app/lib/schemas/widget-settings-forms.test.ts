@@ -1,8 +1,30 @@
 import { describe, expect, it } from "vitest";
-import { accessFormSchema, listItems, parseUiSettingsForm, previewUiSettings } from "./widget-settings-forms";
+import { accessFormSchema, listItems, parseUiSettingsForm, previewUiSettings, UI_FORM_FIELDS } from "./widget-settings-forms";
 import { DEFAULT_UI_SETTINGS } from "./widget-settings";
 
 describe("settings/ui form mapping", () => {
+  // Every input the form always sends (checkboxes and lists may be absent).
+  const complete = {
+    theme: "auto",
+    brandColor: "#000000",
+    avatarUrl: "",
+    displayName: "",
+    position: "bottom-right",
+    placeholder: "",
+    "leadForm.timing": "off",
+    "leadForm.title": "",
+    "leadForm.name": "optional",
+    "leadForm.email": "required",
+    "leadForm.phone": "off",
+  };
+
+  it("refuses a post that lacks the form's inputs instead of resetting them to defaults", () => {
+    const r = parseUiSettingsForm({});
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(Object.keys(r.fieldErrors).sort()).toEqual([...UI_FORM_FIELDS].sort());
+    expect(parseUiSettingsForm(complete).ok).toBe(true);
+  });
+
   it("reads lists by index order, skipping blank items", () => {
     const values = { "q.10": "ten", "q.2": "two", "q.3": "  ", other: "x" };
     expect(listItems(values, "q").map((i) => i.value)).toEqual(["two", "ten"]);
@@ -10,13 +32,13 @@ describe("settings/ui form mapping", () => {
   });
 
   it("puts an item's error on the input that held it", () => {
-    const r = parseUiSettingsForm({ theme: "auto", brandColor: "#000000", position: "bottom-right", "welcomeMessages.0": "", "welcomeMessages.7": "x".repeat(301) });
+    const r = parseUiSettingsForm({ ...complete, "welcomeMessages.0": "", "welcomeMessages.7": "x".repeat(301) });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.fieldErrors["welcomeMessages.7"]).toEqual(["Keep each welcome message under 300 characters."]);
   });
 
   it("unchecked boxes are false, not the schema defaults", () => {
-    const r = parseUiSettingsForm({ theme: "auto", brandColor: "#000000", position: "bottom-right", "leadForm.timing": "off", "leadForm.name": "off", "leadForm.email": "off", "leadForm.phone": "off" });
+    const r = parseUiSettingsForm({ ...complete, "leadForm.timing": "off", "leadForm.name": "off", "leadForm.email": "off", "leadForm.phone": "off" });
     expect(r.ok && [r.data.welcomeBubble, r.data.showSources, r.data.humanHandoff]).toEqual([false, false, false]);
   });
 
