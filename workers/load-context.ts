@@ -1,5 +1,4 @@
-import type { AppContext, Auth } from "../app/.server/context";
-import { createDb } from "../app/.server/db/client";
+import { createServiceContext, type AppContext, type Auth } from "../app/.server/context";
 import type { Env } from "../app/.server/env";
 import { readSessionToken, serializeSessionCookie, validateSessionToken } from "../app/.server/auth/session";
 import { clientIp } from "../app/.server/auth/throttle";
@@ -15,17 +14,13 @@ declare module "@remix-run/cloudflare" {
 
 /** Builds env, db and lazy auth for one request; used by the Hono middleware for Remix and Hono alike. */
 export function createAppContext(request: Request, env: Env, executionCtx: Pick<ExecutionContext, "waitUntil">): AppContext {
-  const production = env.ENVIRONMENT === "production";
-  const db = createDb(env.DB);
+  const service = createServiceContext(env, (p) => executionCtx.waitUntil(p), new URL(request.url).origin);
+  const { db, production } = service;
   const responseCookies: string[] = [];
   let auth: Promise<Auth> | undefined;
   return {
-    env,
-    db,
-    production,
-    origin: env.APP_URL?.replace(/\/$/, "") || new URL(request.url).origin,
+    ...service,
     ip: clientIp(request, production),
-    waitUntil: (p) => executionCtx.waitUntil(p),
     responseCookies,
     getAuth() {
       auth ??= (async () => {

@@ -1,4 +1,4 @@
-import { createDb } from "../app/.server/db/client";
+import { createServiceContext } from "../app/.server/context";
 import type { Env } from "../app/.server/env";
 import { sweepIngestion } from "../app/.server/kb/ingest";
 import { reindexForEmbeddingModel } from "../app/.server/kb/reindex";
@@ -7,15 +7,15 @@ import { reindexForEmbeddingModel } from "../app/.server/kb/reindex";
  * Cron trigger (wrangler.toml [triggers], every 5 minutes): re-indexes chatbots whose embedding
  * model changed, resumes stalled ingestion and starts due re-syncs.
  */
-export async function handleScheduled(_controller: ScheduledController, env: Env, ctx: ExecutionContext) {
-  const kb = { env, db: createDb(env.DB) };
+export async function handleScheduled(_controller: ScheduledController, env: Env, execution: ExecutionContext) {
+  const ctx = createServiceContext(env, (p) => execution.waitUntil(p));
   ctx.waitUntil(
-    reindexForEmbeddingModel(kb)
+    reindexForEmbeddingModel(ctx)
       .then((r) => r.chatbots.length && console.log("[cron] re-index for embedding model", JSON.stringify(r)))
       .catch((e) => console.error("[cron] re-index check failed", e)),
   );
   ctx.waitUntil(
-    sweepIngestion(kb).then(
+    sweepIngestion(ctx).then(
       (r) => {
         if (r.resumed.length || r.failed.length || r.scheduled.length) console.log("[cron] ingestion sweep", JSON.stringify(r));
       },

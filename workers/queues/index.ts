@@ -1,4 +1,4 @@
-import { createDb } from "../../app/.server/db/client";
+import { createServiceContext } from "../../app/.server/context";
 import type { Env } from "../../app/.server/env";
 import { runIngestStep } from "../../app/.server/kb/ingest";
 import { isIngestMessage } from "../../app/.server/kb/queue";
@@ -9,14 +9,14 @@ export type QueueJob = { kind: string; [key: string]: unknown };
  * The single queue consumer. Each job kind is handled by its capability; an unknown kind is
  * acknowledged and logged rather than retried forever.
  */
-export async function handleQueue(batch: MessageBatch<QueueJob>, env: Env, _ctx: ExecutionContext) {
-  const kb = { env, db: createDb(env.DB) };
+export async function handleQueue(batch: MessageBatch<QueueJob>, env: Env, execution: ExecutionContext) {
+  const ctx = createServiceContext(env, (p) => execution.waitUntil(p));
   for (const message of batch.messages) {
     const body = message.body;
     if (isIngestMessage(body)) {
       try {
         // One bounded step; the step re-enqueues itself when work is left.
-        await runIngestStep(kb, body.sourceId);
+        await runIngestStep(ctx, body.sourceId);
         message.ack();
       } catch (e) {
         console.error(`[queue] ingest step for ${body.sourceId} failed; retrying`, e);

@@ -26,7 +26,7 @@ export async function findUserByEmail(ctx: AppContext, email: string) {
 async function sendVerification(ctx: AppContext, user: { id: string; name: string; email: string }) {
   const { token, code } = await issueEmailToken(ctx.db, user.id, "verify");
   const link = `${ctx.origin}/auth/verify?token=${token}`;
-  await sendMail(ctx.env, ctx.db, { to: user.email, ...verifyEmailMail({ name: user.name, link, code: code! }) });
+  await sendMail(ctx, { to: user.email, ...verifyEmailMail({ name: user.name, link, code: code! }) });
 }
 
 export type Throttled = { kind: "throttled"; retryAfterS: number };
@@ -125,7 +125,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string): Prom
   if (user) {
     const { token } = await issueEmailToken(ctx.db, user.id, "reset");
     const link = `${ctx.origin}/auth/reset-password?token=${token}`;
-    await sendMail(ctx.env, ctx.db, { to: user.email, ...resetPasswordMail({ name: user.name, link }) });
+    await sendMail(ctx, { to: user.email, ...resetPasswordMail({ name: user.name, link }) });
   }
   return { kind: "sent" };
 }

@@ -3,7 +3,7 @@ import { createUIMessageStream, streamText, type ModelMessage, type UIMessageChu
 import type { ChatMessageMetadata, ChatSource } from "~/lib/schemas/chat";
 import { readGeneralSettings } from "~/lib/schemas/chatbot-settings";
 import { newId } from "../auth/crypto";
-import type { AppContext } from "../context";
+import type { ServiceContext } from "../context";
 import type { chatbots, MessageSource, organisations } from "../db/schema";
 import { textPieces } from "../ai/local-model";
 import { buildSystemPrompt, type PromptPassage } from "../ai/prompts";
@@ -78,7 +78,7 @@ const normalise = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
  * goes away: the work is kept alive with waitUntil).
  */
 export async function answerMessage(
-  ctx: AppContext,
+  ctx: ServiceContext,
   input: {
     chatbot: Chatbot;
     /**
@@ -225,7 +225,7 @@ export async function answerMessage(
 }
 
 /** A UI message stream whose producer keeps running (and is kept alive) even if nobody reads it. */
-function run(ctx: AppContext, produce: (writer: UIMessageStreamWriter) => Promise<void>) {
+function run(ctx: ServiceContext, produce: (writer: UIMessageStreamWriter) => Promise<void>) {
   let resolveDone!: () => void;
   const done = new Promise<void>((r) => (resolveDone = r));
   const stream = createUIMessageStream({

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { chatbots, chunks, chunkVectors, knowledgeSources } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { LOCAL_EMBEDDING_MODEL_ID } from "../ai/embeddings";
+import { createServiceContext } from "../context";
 import { db, makeOrg, makeUser } from "../../../tests/integration/helpers";
 import { reindexForEmbeddingModel } from "./reindex";
 
@@ -15,7 +16,7 @@ describe("re-index when the embedding model changes", () => {
     const [chunk] = await db.insert(chunks).values({ sourceId: "ks_reidx", chatbotId: bot.id, orgId: org.id, position: 0, title: "T", text: "x" }).returning();
     await db.insert(chunkVectors).values({ chunkId: chunk.id, chatbotId: bot.id, model: "text-embedding-3-small", vector: Buffer.from(new Float32Array(4).buffer) });
 
-    const ctx = { env: env as unknown as Env, db };
+    const ctx = createServiceContext(env as unknown as Env);
     const first = await reindexForEmbeddingModel(ctx, { enqueue: false, limit: 500 });
     expect(first.model).toBe(LOCAL_EMBEDDING_MODEL_ID);
     expect(first.sources).toContain("ks_reidx");
@@ -31,7 +32,7 @@ describe("re-index when the embedding model changes", () => {
   it("a chatbot with no knowledge only gets the model recorded", async () => {
     const owner = await makeUser();
     const { bot } = await makeOrg(owner.id, "Fresh");
-    const r = await reindexForEmbeddingModel({ env: env as unknown as Env, db }, { enqueue: false, limit: 500 });
+    const r = await reindexForEmbeddingModel(createServiceContext(env as unknown as Env), { enqueue: false, limit: 500 });
     expect(r.chatbots).not.toContain(bot.id);
     const settings = (await db.select().from(chatbots).where(eq(chatbots.id, bot.id)).get())!.settings as { index?: { embeddingModel?: string } };
     expect(settings.index?.embeddingModel).toBe(LOCAL_EMBEDDING_MODEL_ID);

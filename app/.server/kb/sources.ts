@@ -3,7 +3,7 @@ import { ACCEPTED_FILE_TYPES, SCHEDULABLE_TYPES } from "~/lib/kb";
 import { formatBytes, formatCount, getPlan, planLimits, raiseLimitHint } from "~/lib/plans";
 export { ACCEPTED_FILE_TYPES, SCHEDULABLE_TYPES };
 import { newId } from "../auth/crypto";
-import type { AppContext } from "../context";
+import type { ServiceContext } from "../context";
 import { knowledgeSources, organisations } from "../db/schema";
 import { deleteChatbotVectors, deleteSourceChunks } from "../retrieval/indexing";
 import { normaliseUrl } from "./crawl";
@@ -14,7 +14,8 @@ import { enqueueIngest } from "./queue";
 // of another chatbot or organisation is simply not found. Content is processed in the background
 // (ingest.ts); these functions only validate, store and enqueue.
 
-export type KbContext = Pick<AppContext, "env" | "db">;
+/** Ingestion runs in requests, the queue consumer and cron alike. */
+export type KbContext = ServiceContext;
 export type SourceRef = { orgId: string; chatbotId: string };
 export type KnowledgeSource = typeof knowledgeSources.$inferSelect;
 export type SourceType = KnowledgeSource["type"];

@@ -1,6 +1,5 @@
-import type { Db } from "../db/client";
+import type { ServiceContext } from "../context";
 import { devOutbox } from "../db/schema";
-import type { Env } from "../env";
 import { newId } from "../auth/crypto";
 
 export type Mail = { to: string; subject: string; text: string };
@@ -11,8 +10,9 @@ export class MailNotConfiguredError extends Error {}
  * The one way Parley sends email. Development: stored in the dev outbox (/dev/outbox) and
  * printed to the console. Production: POSTed to an HTTP email API (Resend-compatible JSON).
  */
-export async function sendMail(env: Env, db: Db, mail: Mail): Promise<void> {
-  if (env.ENVIRONMENT !== "production") {
+export async function sendMail(ctx: Pick<ServiceContext, "env" | "db" | "production">, mail: Mail): Promise<void> {
+  const { env, db } = ctx;
+  if (!ctx.production) {
     await db.insert(devOutbox).values({ id: newId("m_"), to: mail.to, subject: mail.subject, text: mail.text });
     console.log(`[mail] to=${mail.to} subject=${JSON.stringify(mail.subject)}\n${mail.text}`);
     return;

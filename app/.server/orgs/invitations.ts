@@ -53,7 +53,7 @@ async function throttleInvites(ctx: AppContext, orgId: string): Promise<Refusal 
 async function mailInvitation(ctx: AppContext, p: { to: string; inviter: string; orgName: string; role: Role; token: string }) {
   const link = `${ctx.origin}/invite/${p.token}`;
   try {
-    await sendMail(ctx.env, ctx.db, {
+    await sendMail(ctx, {
       to: p.to,
       ...invitationMail({ inviter: p.inviter, orgName: p.orgName, role: ROLE_LABELS[p.role], link }),
     });

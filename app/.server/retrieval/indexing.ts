@@ -1,12 +1,12 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { embedTexts, getEmbeddingModel } from "../ai/embeddings";
-import type { AppContext } from "../context";
+import type { ServiceContext } from "../context";
 import { serializeChunkFeatures } from "./chunk-features";
 import { forgetChatbotStats } from "./search";
 import type { ChatbotRef, ChunkInput } from "./types";
 import { createVectorStore } from "./vector-store";
 
-export type IndexContext = Pick<AppContext, "env" | "db">;
+export type IndexContext = Pick<ServiceContext, "env" | "db">;
 type SourceRef = ChatbotRef & { sourceId: string };
 
 const CHUNK_COLUMNS = 9; // source_id, chatbot_id, org_id, position, title, heading, url, text, features

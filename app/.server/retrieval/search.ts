@@ -1,7 +1,7 @@
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { LOCAL_EMBEDDING_MODEL_ID, embedTexts, getEmbeddingModel, hashEmbed } from "../ai/embeddings";
 import { chunkFeatures, type ChunkFeatures } from "./chunk-features";
-import type { AppContext } from "../context";
+import type { ServiceContext } from "../context";
 import { QUESTION_FILLERS, STOP_WORDS, stem, terms, words } from "./text";
 import type { ChatbotRef, Passage, RetrievalResult } from "./types";
 import { createVectorStore } from "./vector-store";
@@ -82,7 +82,7 @@ export type RetrieveOptions = {
   tuning?: Partial<RetrievalTuning>;
 };
 
-type Ctx = Pick<AppContext, "env" | "db">;
+type Ctx = Pick<ServiceContext, "env" | "db">;
 
 type Row = { id: number; source_id: string; title: string; heading: string | null; url: string | null; text: string; position: number; features: string | null };
 type Candidate = Row & {
