@@ -1,7 +1,7 @@
 import { createUIMessageStreamResponse } from "ai";
 import { Hono } from "hono";
 import { answerMessage, collectAnswer } from "../../app/.server/chat/answer";
-import { findChatTarget } from "../../app/.server/chat/access";
+import { chatbotForVisitor } from "../../app/.server/chatbots/find-chatbot";
 import { getOrCreateConversation, getVisitorHistory } from "../../app/.server/chat/conversations";
 import { chatRequestSchema, visitorIdSchema, type ChatSource, type HistoryMessage } from "../../app/lib/schemas/chat";
 import { markConversationVerified } from "../../app/.server/chat/conversations";
@@ -40,7 +40,7 @@ chat.post("/:chatbotId", async (c) => {
     return apiError(c, 400, "invalid_input", field ? `${field}: ${issue.message}` : issue.message);
   }
   const input = parsed.data;
-  const target = await findChatTarget(ctx, c.req.param("chatbotId"));
+  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"));
   if (!target) return notFound(c);
   const admission = await admitVisitor(ctx, target, {
     origin: c.req.header("Origin"),
@@ -82,7 +82,7 @@ chat.get("/:chatbotId/history", async (c) => {
   const ctx = c.get("app");
   const visitorId = visitorIdSchema.safeParse(c.req.query("visitorId") ?? "");
   if (!visitorId.success) return apiError(c, 400, "invalid_input", `visitorId: ${visitorId.error.issues[0].message}`);
-  const target = await findChatTarget(ctx, c.req.param("chatbotId"));
+  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"));
   if (!target) return notFound(c);
   const channel = c.req.query("channel");
   const admission = await admitVisitor(ctx, target, {

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { findChatTarget } from "../../app/.server/chat/access";
+import { chatbotForVisitor } from "../../app/.server/chatbots/find-chatbot";
 import { ORIGIN_REFUSED_MESSAGE, isRequestOriginAllowed } from "../../app/.server/widget/origin";
 import { widgetConfigFor } from "../widget/config";
 import { readAccessSettings } from "../../app/lib/schemas/widget-settings";
@@ -20,7 +20,7 @@ widgetConfig.get("/:chatbotId/config", async (c) => {
     c.header("Vary", "Origin");
   }
   c.header("Cache-Control", "no-store");
-  const target = await findChatTarget(ctx, c.req.param("chatbotId"));
+  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"));
   if (!target) return apiError(c, 404, "not_found", "No chatbot with this id.");
   if (!isRequestOriginAllowed(origin, [ctx.origin], readAccessSettings(target.chatbot.settings))) {
     return apiError(c, 403, "origin_not_allowed", ORIGIN_REFUSED_MESSAGE);

@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import type { z } from "zod";
-import { findChatTarget, type ChatTarget } from "../../app/.server/chat/access";
+import { chatbotForVisitor, type ChatTarget } from "../../app/.server/chatbots/find-chatbot";
 import { admitVisitor } from "../../app/.server/widget/gate";
 import { captureLead, handoffReply, reportProblem, requestHuman, setMessageFeedback } from "../../app/.server/widget/visitor-actions";
 import { bugReportInputSchema, feedbackInputSchema, handoffInputSchema, leadInputSchema, missingLeadFields } from "../../app/lib/schemas/widget-api";
@@ -37,7 +37,7 @@ async function prepare<S extends z.ZodType<{ visitorId: string; visitorHash?: st
     return invalid(c, {}, "Send a JSON body.");
   }
   const ctx = c.get("app");
-  const target = await findChatTarget(ctx, c.req.param("chatbotId"));
+  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"));
   if (!target) return apiError(c, 404, "not_found", "No chatbot with this id.");
   const parsed = schema.safeParse(body);
   if (!parsed.success) {

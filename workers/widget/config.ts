@@ -1,4 +1,4 @@
-import type { ChatTarget } from "../../app/.server/chat/access";
+import type { ChatTarget } from "../../app/.server/chatbots/find-chatbot";
 import { planExtras } from "../../app/lib/plans";
 import type { WidgetConfig } from "../../app/lib/schemas/widget-api";
 import { readAccessSettings, readUiSettings } from "../../app/lib/schemas/widget-settings";

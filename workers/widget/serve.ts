@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { findChatTarget } from "../../app/.server/chat/access";
+import { chatbotForVisitor } from "../../app/.server/chatbots/find-chatbot";
 import { ORIGIN_REFUSED_MESSAGE } from "../../app/.server/widget/origin";
 import { STUDIO_PREVIEW_ID, STUDIO_PREVIEW_NAME } from "../../app/components/studio/designer";
 import { readGeneralSettings } from "../../app/lib/schemas/chatbot-settings";
@@ -90,7 +90,7 @@ const langOf = (settings: unknown) => {
 widgetPages.get("/widget/frame/:chatbotId", async (c) => {
   const ctx = c.get("app");
   if (c.req.param("chatbotId") === STUDIO_PREVIEW_ID && c.req.query("preview") === "1") return studioPreview(c);
-  const target = await findChatTarget(ctx, c.req.param("chatbotId"));
+  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"));
   if (!target) return page(c, 404, { title: "Not found", lang: "en", ancestors: "frame-ancestors *", body: notice("This chatbot does not exist.") });
   const access = readAccessSettings(target.chatbot.settings);
   const host = validOrigin(c.req.query("host"));
@@ -107,7 +107,7 @@ widgetPages.get("/widget/frame/:chatbotId", async (c) => {
 
 widgetPages.get("/test/:chatbotId", async (c) => {
   const ctx = c.get("app");
-  const target = await findChatTarget(ctx, c.req.param("chatbotId"));
+  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"));
   if (!target) return page(c, 404, { title: "Not found · Parley", lang: "en", ancestors: "frame-ancestors 'self'", body: notice("This chatbot does not exist, or it is private.") });
   return chatPage(c, { mode: "page", chatbotId: target.chatbot.id, hostOrigin: null, channel: "test", config: widgetConfigFor(target) }, langOf(target.chatbot.settings), "frame-ancestors 'self'");
 });

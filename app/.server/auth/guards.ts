@@ -1,7 +1,6 @@
-import { and, eq } from "drizzle-orm";
 import { can, type Permission, type Role } from "~/lib/permissions";
+import { chatbotForMember, membershipOf, type Organisation } from "../chatbots/find-chatbot";
 import type { AppContext } from "../context";
-import { chatbots, memberships, organisations } from "../db/schema";
 import type { SessionUser } from "./session";
 
 export function notFound(): never {
@@ -26,7 +25,7 @@ export async function requireUser(ctx: AppContext, request: Request): Promise<Se
 
 export type OrgAccess = {
   user: SessionUser;
-  org: typeof organisations.$inferSelect;
+  org: Organisation;
   role: Role;
 };
 
@@ -37,31 +36,21 @@ export type OrgAccess = {
 export async function requireOrg(ctx: AppContext, request: Request, orgId: string | undefined, permission: Permission = "org:view"): Promise<OrgAccess> {
   const user = await requireUser(ctx, request);
   if (!orgId) notFound();
-  const row = await ctx.db
-    .select({ org: organisations, role: memberships.role })
-    .from(memberships)
-    .innerJoin(organisations, eq(organisations.id, memberships.orgId))
-    .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, user.id)))
-    .get();
-  if (!row) notFound();
-  if (!can(row.role, permission)) forbidden();
-  return { user, org: row.org, role: row.role };
+  const membership = await membershipOf(ctx, orgId, user.id);
+  if (!membership) notFound();
+  if (!can(membership.role, permission)) forbidden();
+  return { user, ...membership };
 }
 
+/** A chatbot of the organisation in the URL for a signed-in member (chatbots/find-chatbot.ts), or the 302/404/403 page. */
 export async function requireChatbot(
   ctx: AppContext,
   request: Request,
   params: { orgId?: string; chatbotId?: string },
   permission: Permission = "chatbot:view",
 ) {
-  const access = await requireOrg(ctx, request, params.orgId, "org:view");
-  if (!params.chatbotId) notFound();
-  const chatbot = await ctx.db
-    .select()
-    .from(chatbots)
-    .where(and(eq(chatbots.id, params.chatbotId), eq(chatbots.orgId, access.org.id)))
-    .get();
-  if (!chatbot) notFound();
-  if (!can(access.role, permission)) forbidden();
-  return { ...access, chatbot };
+  const user = await requireUser(ctx, request);
+  const found = await chatbotForMember(ctx, user.id, params, permission);
+  if (!found.ok) return found.code === "forbidden" ? forbidden() : notFound();
+  return { user, org: found.org, role: found.role, chatbot: found.chatbot };
 }

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { readAccessSettings } from "~/lib/schemas/widget-settings";
-import type { ChatTarget } from "../chat/access";
+import type { ChatTarget } from "../chatbots/find-chatbot";
 import type { AppContext } from "../context";
 import { conversations } from "../db/schema";
 import { NOT_VERIFIED_MESSAGE, verifyVisitor } from "./identity";
@@ -8,7 +8,7 @@ import { ORIGIN_REFUSED_MESSAGE, isRequestOriginAllowed } from "./origin";
 import { chatMessageLimits, checkLimits, widgetActionLimits } from "./rate-limit";
 
 // The checks every visitor request to a chatbot passes, in order: origin → identity → rate limit
-// (visibility is findChatTarget's job). Only requests that pass all the others are counted against
+// (visibility is chatbotForVisitor's job). Only requests that pass all the others are counted against
 // the rate limit. Signed-in members of the chatbot's organisation testing it on the /test page
 // (channel "test") skip the identity requirement and the rate limit: their session proves more
 // than a visitor hash, and their tests must not be throttled like anonymous traffic.
