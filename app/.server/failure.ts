@@ -12,6 +12,10 @@ export const FAILURE_STATUS = {
   conflict: 409,
   limit_reached: 409,
   rate_limited: 429,
+  /** The plan's monthly bot replies are used up. */
+  reply_limit_reached: 429,
+  /** The configured language model failed. */
+  model_error: 502,
 } as const;
 
 export type FailureCode = keyof typeof FAILURE_STATUS;

@@ -1,10 +1,10 @@
 import { createUIMessageStreamResponse } from "ai";
 import { Hono } from "hono";
-import { answerMessage, collectAnswer } from "../../app/.server/chat/answer";
+import { takeTurn, turnReply } from "../../app/.server/chat/turn";
+import { failureStatus } from "../../app/.server/failure";
 import { chatbotForVisitor } from "../../app/.server/chatbots/find-chatbot";
-import { getOrCreateConversation, getVisitorHistory } from "../../app/.server/chat/conversations";
+import { getVisitorHistory } from "../../app/.server/chat/conversations";
 import { chatRequestSchema, visitorIdSchema, type ChatSource, type HistoryMessage } from "../../app/lib/schemas/chat";
-import { markConversationVerified } from "../../app/.server/chat/conversations";
 import { visitorHasLead } from "../../app/.server/leads/leads";
 import { admitVisitor } from "../../app/.server/widget/gate";
 import { readUiSettings } from "../../app/lib/schemas/widget-settings";
@@ -52,28 +52,20 @@ chat.post("/:chatbotId", async (c) => {
   });
   if (!admission.ok) return refuse(c, admission.refusal);
 
-  const conversationDone = getOrCreateConversation(
-    ctx,
-    { orgId: target.org.id, chatbotId: target.chatbot.id },
-    { visitorId: input.visitorId, channel: input.channel ?? "widget", conversationId: input.conversationId, fresh: input.newConversation },
-  ).then(async (conversation) => {
-    if (admission.verified && !conversation.verified) {
-      await markConversationVerified(ctx, conversation.id);
-      conversation.verified = true;
-    }
-    return conversation;
+  const answer = await takeTurn(ctx, {
+    target,
+    channel: input.channel ?? "widget",
+    visitorId: input.visitorId,
+    verified: admission.verified,
+    conversationId: input.conversationId,
+    fresh: input.newConversation,
+    text: input.message,
+    startedAt,
   });
-  // Retrieval and the quota start alongside the conversation lookup (answerMessage awaits it).
-  const answer = await answerMessage(ctx, { chatbot: target.chatbot, org: target.org, conversation: conversationDone, text: input.message, startedAt });
-
   if (input.stream === false) {
-    const result = await collectAnswer(answer.stream);
-    if (answer.limited) return apiError(c, 429, "reply_limit_reached", answer.limitMessage ?? "The reply limit of this plan is reached.");
-    if (result.error && !result.text) return apiError(c, 502, "model_error", result.error);
-    return c.json({
-      conversationId: answer.conversationId,
-      message: { id: answer.messageId, role: "bot", content: result.text, sources: result.sources, answered: result.metadata?.answered ?? false, kind: result.metadata?.kind },
-    });
+    const reply = await turnReply(answer);
+    if (!reply.ok) return apiError(c, failureStatus(reply.code), reply.code, reply.message);
+    return c.json({ conversationId: reply.conversationId, message: reply.message });
   }
   return createUIMessageStreamResponse({ stream: answer.stream, headers: { "Cache-Control": "no-store" } });
 });

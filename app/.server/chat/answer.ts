@@ -46,6 +46,8 @@ export type AnswerStream = {
   limitMessage?: string;
   /** Resolves once the exchange is stored (the stream closes after it, too). */
   done: Promise<void>;
+  /** True when the bot did not answer because a person holds the conversation (chat/turn.ts). */
+  held?: boolean;
 };
 
 export function snippetOf(text: string, max = SNIPPET_CHARS) {
@@ -91,6 +93,12 @@ export async function answerMessage(
     startedAt?: number;
     /** Overrides the chatbot's configured model (tests and benchmarks). */
     model?: { id: string; model: LanguageModelV3 };
+    /**
+     * Whether the bot may answer in this conversation (chat/turn.ts decides: not while a person
+     * holds it). Asked once the conversation is known, which is after retrieval and the quota have
+     * started, so the rule costs no round trip; a reply counted for nothing is given back.
+     */
+    botMayAnswer?: (conversation: Conversation) => boolean;
   },
 ): Promise<AnswerStream> {
   const { chatbot } = input;
@@ -119,6 +127,15 @@ export async function answerMessage(
   const historyDone = Promise.resolve(input.conversation).then((c) => (c.isNew ? [] : recentMessages(ctx, c.id, HISTORY_MESSAGES)));
   const [quota, history, conversation] = await Promise.all([quotaDone, historyDone, input.conversation]);
   const meta = (extra: Partial<ChatMessageMetadata> = {}): ChatMessageMetadata => ({ conversationId: conversation.id, messageId, ...extra });
+  if (input.botMayAnswer && !input.botMayAnswer(conversation)) {
+    if (quota.ok) await refundReply(ctx, org.id, quota.period);
+    const { stream, done } = run(ctx, async (writer) => {
+      writer.write({ type: "start", messageId, messageMetadata: meta() });
+      await recordExchange(ctx, conversation, { visitorText: text, askedAt, bot: null });
+      writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind: "held" }) });
+    });
+    return { stream, done, conversationId: conversation.id, messageId, limited: false, held: true };
+  }
   if (!quota.ok) {
     const { stream, done } = run(ctx, async (writer) => {
       writer.write({ type: "start", messageId, messageMetadata: meta() });

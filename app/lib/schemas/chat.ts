@@ -38,8 +38,11 @@ export type ChatMessageMetadata = {
   conversationId: string;
   messageId: string;
   answered?: boolean;
-  /** "limit": the organisation's reply allowance is used up; "fallback": the bot did not know. */
-  kind?: "answer" | "fallback" | "small-talk" | "limit";
+  /**
+   * "limit": the organisation's reply allowance is used up; "fallback": the bot did not know;
+   * "held": a person holds the conversation, so the bot did not answer (the message is stored).
+   */
+  kind?: "answer" | "fallback" | "small-talk" | "limit" | "held";
 };
 
 export type HistoryMessage = { id: string; role: "visitor" | "bot" | "human"; content: string; sources: ChatSource[]; createdAt: number };

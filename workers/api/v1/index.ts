@@ -2,8 +2,9 @@ import { createUIMessageStreamResponse } from "ai";
 import { Hono, type Context } from "hono";
 import type { z } from "zod";
 import { randomToken } from "../../../app/.server/auth/crypto";
-import { answerMessage, collectAnswer } from "../../../app/.server/chat/answer";
-import { getOrCreateConversation, getTranscript, listConversations } from "../../../app/.server/chat/conversations";
+import { takeTurn, turnReply } from "../../../app/.server/chat/turn";
+import { getTranscript, listConversations } from "../../../app/.server/chat/conversations";
+import { failureStatus } from "../../../app/.server/failure";
 import { createQaSource, createSiteSource, createTextSource, createUrlSource, getSource, listSources } from "../../../app/.server/kb/sources";
 import { createLead, listLeads } from "../../../app/.server/leads/leads";
 import { missingLeadFields } from "../../../app/lib/schemas/widget-api";
@@ -48,17 +49,11 @@ v1.post("/chat", async (c) => {
   const ctx = c.get("app");
   const { chatbot, org } = c.get("v1");
   const visitorId = parsed.data.visitorId ?? `api_${randomToken(12)}`;
-  const conversation = getOrCreateConversation(ctx, ref(c), { visitorId, channel: "api", conversationId: parsed.data.conversationId });
-  const answer = await answerMessage(ctx, { chatbot, org, conversation, text: parsed.data.message, startedAt });
+  const answer = await takeTurn(ctx, { target: { chatbot, org }, channel: "api", visitorId, conversationId: parsed.data.conversationId, text: parsed.data.message, startedAt });
   if (parsed.data.stream) return createUIMessageStreamResponse({ stream: answer.stream, headers: { "Cache-Control": "no-store", "X-Parley-Conversation-Id": answer.conversationId } });
-  const result = await collectAnswer(answer.stream);
-  if (answer.limited) return apiError(c, 429, "reply_limit_reached", answer.limitMessage ?? "The reply limit of this plan is reached.");
-  if (result.error && !result.text) return apiError(c, 502, "model_error", result.error);
-  return c.json({
-    conversationId: answer.conversationId,
-    visitorId,
-    message: { id: answer.messageId, role: "bot" as const, content: result.text, answered: result.metadata?.answered ?? false, sources: result.sources },
-  });
+  const reply = await turnReply(answer);
+  if (!reply.ok) return apiError(c, failureStatus(reply.code), reply.code, reply.message);
+  return c.json({ conversationId: reply.conversationId, visitorId, message: reply.message });
 });
 
 v1.get("/conversations", async (c) => {

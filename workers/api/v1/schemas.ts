@@ -41,13 +41,17 @@ export const chatResponseSchema = z
   .object({
     conversationId: z.string(),
     visitorId: z.string(),
-    message: z.object({
-      id: z.string(),
-      role: z.literal("bot"),
-      content: z.string(),
-      answered: z.boolean().meta({ description: "false when the bot did not find the answer in its knowledge (fallback or small talk)." }),
-      sources: z.array(sourceSchema),
-    }),
+    message: z
+      .object({
+        id: z.string(),
+        role: z.literal("bot"),
+        content: z.string(),
+        answered: z.boolean().meta({ description: "false when the bot did not find the answer in its knowledge (fallback or small talk)." }),
+        kind: z.enum(["answer", "fallback", "small-talk", "limit"]).optional().meta({ description: "What the reply is: an answer from knowledge, the fallback message, small talk, or the refusal past the plan's limit." }),
+        sources: z.array(sourceSchema),
+      })
+      .nullable()
+      .meta({ description: "null when a person of your team holds the conversation: the message was stored for them and the bot did not answer." }),
   })
   .meta({ id: "ChatResponse" });
 

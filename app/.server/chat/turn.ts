@@ -1,0 +1,72 @@
+import type { ChatSource } from "~/lib/schemas/chat";
+import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
+import type { ServiceContext } from "../context";
+import { fail, type Result } from "../failure";
+import { answerMessage, collectAnswer, type AnswerKind, type AnswerStream } from "./answer";
+import { getOrCreateConversation, markConversationVerified, type Conversation } from "./conversations";
+
+// One visitor turn, whatever the channel: the widget and the test page (POST /api/chat), the REST
+// API (POST /api/v1/chat), and next live chat, voice and phone. It finds or creates the
+// conversation, honours its status, records a verified identity, answers through answerMessage
+// (numbered sources, credits, persistence) and gives back the reply as a stream or as one JSON
+// document. A new channel authenticates its caller, finds the chatbot (chatbots/find-chatbot.ts),
+// then calls takeTurn; it never builds an answer itself. ADR 014 explains the seam.
+
+export type Channel = Conversation["channel"];
+
+export type VisitorTurn = {
+  target: ChatbotWithOrg;
+  channel: Channel;
+  visitorId: string;
+  /** The visitor proved their id (identity verification); the conversation is marked verified. */
+  verified?: boolean;
+  /** Continue this conversation when it is the visitor's and open. */
+  conversationId?: string | null;
+  /** Always start a new conversation ("New conversation"). */
+  fresh?: boolean;
+  text: string;
+  startedAt?: number;
+};
+
+/** The bot answers unless a person holds the conversation (live chat takes it over). */
+export function botMayAnswer(conversation: Pick<Conversation, "status">): boolean {
+  return conversation.status !== "human";
+}
+
+export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<AnswerStream> {
+  const startedAt = turn.startedAt ?? Date.now();
+  const ref = { orgId: turn.target.org.id, chatbotId: turn.target.chatbot.id };
+  // Unresolved on purpose: retrieval and the quota start alongside the lookup (answerMessage awaits it).
+  const conversation = getOrCreateConversation(ctx, ref, {
+    visitorId: turn.visitorId,
+    channel: turn.channel,
+    conversationId: turn.conversationId,
+    fresh: turn.fresh,
+  }).then(async (c) => {
+    if (turn.verified && !c.verified) {
+      await markConversationVerified(ctx, c.id);
+      c.verified = true;
+    }
+    return c;
+  });
+  return answerMessage(ctx, { chatbot: turn.target.chatbot, org: turn.target.org, conversation, text: turn.text, startedAt, botMayAnswer });
+}
+
+export type TurnReply = {
+  conversationId: string;
+  /** The bot's reply; null when a person holds the conversation (the visitor's message was stored). */
+  message: { id: string; role: "bot"; content: string; sources: ChatSource[]; answered: boolean; kind?: AnswerKind } | null;
+};
+
+/** The whole reply as one JSON document (`stream: false`), or the failure the API answers with. */
+export async function turnReply(answer: AnswerStream): Promise<Result<TurnReply>> {
+  const result = await collectAnswer(answer.stream);
+  if (answer.limited) return fail("reply_limit_reached", answer.limitMessage ?? "The reply limit of this plan is reached.");
+  if (result.error && !result.text) return fail("model_error", result.error);
+  if (answer.held) return { ok: true, conversationId: answer.conversationId, message: null };
+  return {
+    ok: true,
+    conversationId: answer.conversationId,
+    message: { id: answer.messageId, role: "bot", content: result.text, sources: result.sources, answered: result.metadata?.answered ?? false, kind: result.metadata?.kind },
+  };
+}
