@@ -1,7 +1,5 @@
-import { createServiceContext, type AppContext, type Auth } from "../app/.server/context";
+import type { AppContext } from "../app/.server/context";
 import type { Env } from "../app/.server/env";
-import { readSessionToken, serializeSessionCookie, validateSessionToken } from "../app/.server/auth/session";
-import { clientIp } from "../app/.server/auth/throttle";
 
 declare module "@remix-run/cloudflare" {
   interface AppLoadContext {
@@ -12,26 +10,6 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
-/** Builds env, db and lazy auth for one request; used by the Hono middleware for Remix and Hono alike. */
-export function createAppContext(request: Request, env: Env, executionCtx: Pick<ExecutionContext, "waitUntil">): AppContext {
-  const service = createServiceContext(env, (p) => executionCtx.waitUntil(p), new URL(request.url).origin);
-  const { db, production } = service;
-  const responseCookies: string[] = [];
-  let auth: Promise<Auth> | undefined;
-  return {
-    ...service,
-    ip: clientIp(request, production),
-    responseCookies,
-    getAuth() {
-      auth ??= (async () => {
-        const token = readSessionToken(request, production);
-        if (!token) return null;
-        const result = await validateSessionToken(db, token);
-        if (!result) return null;
-        if (result.fresh) responseCookies.push(serializeSessionCookie(token, result.session.expiresAt, production));
-        return { user: result.user, session: result.session };
-      })();
-      return auth;
-    },
-  };
-}
+// The per-request context is built in app/.server/request-context.ts (domain tests build it too,
+// and app/.server never imports workers/); this file only tells Remix its shape.
+export { createAppContext } from "../app/.server/request-context";

@@ -18,7 +18,7 @@ export interface ServiceContext {
   waitUntil: (p: Promise<unknown>) => void;
 }
 
-/** Per-request context shared by Remix loaders/actions and Hono handlers (built in workers/load-context.ts). */
+/** Per-request context shared by Remix loaders/actions and Hono handlers (built in request-context.ts). */
 export interface AppContext extends ServiceContext {
   ip: string;
   /** Resolves the session once per request (cached). */

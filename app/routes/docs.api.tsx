@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { openApiDocument, ROUTES } from "../../workers/api/v1/openapi";
+import { openApiDocument, ROUTES } from "~/lib/api/v1/openapi";
 
 // /docs/api — the REST API reference, rendered on the server from the same OpenAPI document that
 // /api/v1/openapi.json serves (itself generated from the zod schemas the handlers validate with).

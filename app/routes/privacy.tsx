@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { contactEmail } from "~/components/marketing/contact.server";
+import { contactEmail } from "~/.server/site/contact";
 import { Prose } from "~/components/marketing/section";
 import { SiteLayout } from "~/components/site/site-layout";
 import { seo } from "~/lib/seo";

@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { SiteLayout } from "~/components/site/site-layout";
-import { STUDIO_TOOLS } from "~/components/studio/tools";
+import { STUDIO_TOOLS } from "~/lib/studio/tools";
 import { seo } from "~/lib/seo";
 
 export const handle = { hydrate: false };

@@ -7,7 +7,7 @@ import { createQaSource } from "~/.server/kb/sources";
 import { listMyOrganisations } from "~/.server/orgs/organisations";
 import { deleteFaqDraft, loadFaqDraft } from "~/.server/studio/faq-store";
 import { StudioPage } from "~/components/studio/studio-page";
-import { studioTool } from "~/components/studio/tools";
+import { studioTool } from "~/lib/studio/tools";
 import { Alert, Button, ButtonLink, Card, CardBody, CardHeader, Field, Select } from "~/components/ui";
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { can } from "~/lib/permissions";

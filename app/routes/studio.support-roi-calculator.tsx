@@ -1,10 +1,10 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { retryHeaders, useStudioTool } from "~/.server/studio/limits";
-import { computeRoi, usd, type RoiResult } from "~/components/studio/roi";
-import { roiSchema } from "~/components/studio/schemas";
+import { computeRoi, usd, type RoiResult } from "~/lib/studio/roi";
+import { roiSchema } from "~/lib/studio/schemas";
 import { FormBanner, StudioPage } from "~/components/studio/studio-page";
-import { studioTool } from "~/components/studio/tools";
+import { studioTool } from "~/lib/studio/tools";
 import { Button, Card, CardBody, CardHeader, Field } from "~/components/ui";
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { PLAN_IDS, PLANS } from "~/lib/plans";

@@ -2,9 +2,9 @@ import { data, type HeadersFunction, type ActionFunctionArgs, type MetaFunction 
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { composeSystemPrompt } from "~/.server/studio/system-prompt";
 import { retryHeaders, useStudioTool } from "~/.server/studio/limits";
-import { PROMPT_LIMITS, systemPromptSchema, TONES } from "~/components/studio/schemas";
+import { PROMPT_LIMITS, systemPromptSchema, TONES } from "~/lib/studio/schemas";
 import { FormBanner, StudioPage } from "~/components/studio/studio-page";
-import { studioTool } from "~/components/studio/tools";
+import { studioTool } from "~/lib/studio/tools";
 import { Button, Card, CardBody, CardHeader, CopyField, Field, Select, Textarea } from "~/components/ui";
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { INSTRUCTIONS_MAX, LANGUAGES } from "~/lib/schemas/chatbot-settings";

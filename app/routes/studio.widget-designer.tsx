@@ -13,9 +13,9 @@ import {
   STUDIO_PREVIEW_ID,
   STUDIO_PREVIEW_NAME,
   type DesignerValues,
-} from "~/components/studio/designer";
+} from "~/lib/studio/designer";
 import { FormBanner, StudioPage } from "~/components/studio/studio-page";
-import { studioTool } from "~/components/studio/tools";
+import { studioTool } from "~/lib/studio/tools";
 import { Button, Card, CardBody, CardHeader, CopyField, Field, Select, Textarea } from "~/components/ui";
 import type { FieldErrors } from "~/lib/forms";
 import { DEFAULT_BRAND_COLOR } from "~/lib/schemas/widget-settings";

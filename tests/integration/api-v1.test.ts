@@ -9,7 +9,7 @@ import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
 import type { PlanId } from "~/lib/plans";
 import { v1 } from "../../workers/api/v1";
-import { ROUTES } from "../../workers/api/v1/openapi";
+import { ROUTES } from "~/lib/api/v1/openapi";
 import { db, makeOrg, makeUser, request } from "./helpers";
 
 // The public REST API v1 through the real Worker: keys, plan gating, rate limit, every endpoint,

@@ -1,6 +1,6 @@
 import { parse, type HTMLElement } from "node-html-parser";
 import { describe, expect, it } from "vitest";
-import { contactEmail } from "~/components/marketing/contact.server";
+import { contactEmail } from "~/.server/site/contact";
 import { formatBytes, formatCount, PLAN_IDS, PLANS, type PlanLimits } from "~/lib/plans";
 import { BASE, request } from "./helpers";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadBlog } from "~/.server/content/blog";
 import { loadDocs } from "~/.server/content/docs";
-import { STUDIO_TOOLS } from "~/components/studio/tools";
+import { STUDIO_TOOLS } from "~/lib/studio/tools";
 import { BASE, request } from "./helpers";
 
 describe("discoverability", () => {

@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { chatbotForVisitor } from "../../app/.server/chatbots/find-chatbot";
 import { ORIGIN_REFUSED_MESSAGE } from "../../app/.server/widget/origin";
-import { STUDIO_PREVIEW_ID, STUDIO_PREVIEW_NAME } from "../../app/components/studio/designer";
+import { STUDIO_PREVIEW_ID, STUDIO_PREVIEW_NAME } from "../../app/lib/studio/designer";
 import { readGeneralSettings } from "../../app/lib/schemas/chatbot-settings";
 import { frameAncestors, isOriginAllowed, readAccessSettings, readUiSettings } from "../../app/lib/schemas/widget-settings";
 import { chatCss, chatJs, loader, loaderHash, version } from "../../build/widget/manifest.js";

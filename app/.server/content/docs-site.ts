@@ -1,4 +1,4 @@
-import { ROUTES } from "../../../workers/api/v1/openapi";
+import { ROUTES } from "~/lib/api/v1/openapi";
 import { loadDocs, type Docs, type DocTreeNode } from "./docs";
 import { buildSearchIndex, type SearchDoc, type SearchIndex } from "./search";
 

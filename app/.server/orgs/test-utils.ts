@@ -1,6 +1,6 @@
 // Helpers for the workerd tests of orgs/ and chatbots/ (not imported by the app).
 import { env } from "cloudflare:workers";
-import { createAppContext } from "../../../workers/load-context";
+import { createAppContext } from "../request-context";
 import { createSession, sessionCookieName } from "../auth/session";
 import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";

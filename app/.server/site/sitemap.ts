@@ -1,4 +1,4 @@
-import { STUDIO_TOOLS } from "~/components/studio/tools";
+import { STUDIO_TOOLS } from "~/lib/studio/tools";
 import { loadBlog } from "../content/blog";
 import { API_REFERENCE } from "../content/docs-site";
 import { loadDocs } from "../content/docs";

@@ -3,7 +3,7 @@ import { checkPublicUrl, type QaPair } from "../kb/sources";
 import { fetchUrl, normaliseUrl, type Fetcher } from "../kb/crawl";
 import { extractHtml } from "../kb/extract";
 import { tidy } from "../kb/extract/types";
-import { FAQ_MAX_PAIRS, FAQ_TEXT_MAX } from "~/components/studio/schemas";
+import { FAQ_MAX_PAIRS, FAQ_TEXT_MAX } from "~/lib/studio/schemas";
 
 // The FAQ generator: text or one web page → question-and-answer pairs, deterministically. A page
 // is read with the knowledge base's own fetch (timeouts, size cap, same-site redirects only) and

@@ -1,6 +1,6 @@
 import type { AppContext } from "../context";
 import { hitAll, type Limit } from "../auth/throttle";
-import type { StudioToolSlug } from "~/components/studio/tools";
+import type { StudioToolSlug } from "~/lib/studio/tools";
 
 // Per-visitor allowances of the Studio's free tools, counted in D1 fixed windows (the same counters
 // as sign-in throttling and the widget's limits) and keyed by the visitor's IP address and the tool.

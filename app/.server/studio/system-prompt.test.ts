@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { INSTRUCTIONS_MAX } from "~/lib/schemas/chatbot-settings";
-import { PROMPT_LIMITS, systemPromptSchema } from "~/components/studio/schemas";
+import { PROMPT_LIMITS, systemPromptSchema } from "~/lib/studio/schemas";
 import { composeSystemPrompt } from "./system-prompt";
 
 const base = systemPromptSchema.parse({

@@ -1,5 +1,5 @@
 import { INSTRUCTIONS_MAX, LANGUAGES } from "~/lib/schemas/chatbot-settings";
-import type { SystemPromptInput, Tone } from "~/components/studio/schemas";
+import type { SystemPromptInput, Tone } from "~/lib/studio/schemas";
 
 // Composes chatbot instructions from the generator's form. Deterministic (the built-in engine has
 // no generative model): the visitor's own words go into a fixed, tested structure with sensible

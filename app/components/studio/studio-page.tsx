@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { SiteLayout } from "~/components/site/site-layout";
 import { Alert } from "~/components/ui";
-import type { StudioTool } from "./tools";
+import type { StudioTool } from "~/lib/studio/tools";
 
 /** A Studio tool's page: the site frame, a way back to the Studio, the tool's heading and intro. */
 export function StudioPage({ tool, intro, children, wide, heading }: { tool: StudioTool; intro: ReactNode; children: ReactNode; wide?: boolean; heading?: string }) {

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { hit } from "../../../app/.server/auth/throttle";
 import { chatbotForApiKey, type Chatbot, type Organisation } from "../../../app/.server/chatbots/find-chatbot";
 import { failureStatus } from "../../../app/.server/failure";
+import { RATE_PER_MINUTE } from "../../../app/lib/api/v1/schemas";
 import type { HonoEnv } from "../../hono-env";
 import { apiError } from "../errors";
 
@@ -9,8 +10,6 @@ import { apiError } from "../errors";
 // organisation's plan must include the API, and each key may make RATE_PER_MINUTE requests a
 // minute, counted in D1 so the limit holds across Worker instances. Keys are secrets for servers:
 // no CORS headers are sent, so browsers cannot call the API from other sites.
-
-export const RATE_PER_MINUTE = 60;
 
 export type V1Env = HonoEnv & { Variables: HonoEnv["Variables"] & { v1: { keyId: string; orgId: string; chatbotId: string; chatbot: Chatbot; org: Organisation } } };
 

@@ -11,8 +11,8 @@ import { missingLeadFields } from "../../../app/lib/schemas/widget-api";
 import { leadFormSchema } from "../../../app/lib/schemas/widget-settings";
 import { apiError } from "../errors";
 import { requireApiKey, type V1Env } from "./auth";
-import { openApiDocument } from "./openapi";
-import { chatRequestSchema, leadCreateSchema, pageQuerySchema, sourceCreateSchema } from "./schemas";
+import { openApiDocument } from "../../../app/lib/api/v1/openapi";
+import { chatRequestSchema, leadCreateSchema, pageQuerySchema, sourceCreateSchema } from "../../../app/lib/api/v1/schemas";
 import { toApiConversation, toApiLead, toApiMessage, toApiSource } from "./shapes";
 
 // The public REST API v1 (docs: /docs/api, contract: /api/v1/openapi.json). Every route acts on

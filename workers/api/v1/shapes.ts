@@ -2,7 +2,7 @@ import type { ConversationRow, Conversation, Message } from "../../../app/.serve
 import type { SourceSummary } from "../../../app/.server/kb/sources";
 import type { Lead } from "../../../app/.server/leads/leads";
 import type { z } from "zod";
-import type { conversationSchema, knowledgeSourceSchema, leadSchema, messageSchema } from "./schemas";
+import type { conversationSchema, knowledgeSourceSchema, leadSchema, messageSchema } from "../../../app/lib/api/v1/schemas";
 
 // Database rows → the API's documented shapes (schemas.ts): only documented fields leave.
 

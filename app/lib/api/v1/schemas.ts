@@ -1,7 +1,13 @@
 import { z } from "zod";
-import { MESSAGE_MAX, VISITOR_ID_PATTERN } from "../../../app/lib/schemas/chat";
-import { qaPairsSchema } from "../../../app/lib/schemas/kb";
-import { leadInputSchema } from "../../../app/lib/schemas/widget-api";
+import { MESSAGE_MAX, VISITOR_ID_PATTERN } from "../../schemas/chat";
+import { qaPairsSchema } from "../../schemas/kb";
+import { leadInputSchema } from "../../schemas/widget-api";
+
+// The REST API v1 contract: what requests and replies look like, shared by the Worker (validation),
+// the OpenAPI document and the docs page. Client-safe: nothing here touches auth or the database.
+
+/** Requests a minute each API key may make (enforced in workers/api/v1/auth.ts). */
+export const RATE_PER_MINUTE = 60;
 
 // The REST API v1's request and response shapes. The handlers validate with these and the OpenAPI
 // document (openapi.ts) is generated from these, so the two cannot drift apart.

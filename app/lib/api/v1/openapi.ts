@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { RATE_PER_MINUTE } from "./auth";
 import {
   chatRequestSchema,
   chatResponseSchema,
@@ -13,6 +12,7 @@ import {
   leadSchema,
   pageQuerySchema,
   sourceCreateSchema,
+  RATE_PER_MINUTE,
 } from "./schemas";
 
 // The OpenAPI 3.1 document of /api/v1, generated from the zod schemas the handlers validate with.
