@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run check:bundle`: bundle the production Worker offline (`wrangler deploy --dry-run --env production`)
 // into .e2e/bundle, gzip (level 9) every module it would upload (all files but source maps) and fail if
-// the total is over the 3 MB budget (Workers' former free-plan limit; ARCHITECTURE.md). Then the widget's
+// the total is over the 3 MB budget (Workers' former free-plan limit; README "Other scripts"). Then the widget's
 // budgets (ADR 009): /widget.js ≤ 3 KB gzip, loader + chat UI JavaScript ≤ 50 KB gzip. Builds first when
 // the build is missing.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -11,7 +11,7 @@ import { gzipSync } from "node:zlib";
 import { bin, build, ensureDependencies, log, ROOT, run, wranglerEnv } from "./lib/common.mjs";
 
 const LIMIT = 3 * 1024 * 1024;
-// The widget (issue #4, ADR 009): the loader on the customer's page, and all JavaScript a visitor
+// The widget (ADR 009): the loader on the customer's page, and all JavaScript a visitor
 // downloads before they can type (loader + the chat UI bundle), gzip level 9.
 const LOADER_LIMIT = 3 * 1024;
 const WIDGET_FIRST_LOAD_LIMIT = 50 * 1024;

@@ -3,7 +3,7 @@
 // `{ error: { code, message } }` with `failureStatus(code)`. Nothing decides what an error is by
 // reading its message.
 
-export const FAILURE_STATUS = {
+const FAILURE_STATUS = {
   invalid_input: 400,
   unauthorized: 401,
   forbidden: 403,

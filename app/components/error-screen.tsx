@@ -36,7 +36,7 @@ export function ErrorScreen({ status, message, embedded = false }: { status: num
   );
 }
 
-/** The message PRODUCT.md prescribes for an uncaught error in the browser. */
+/** What a visitor sees when a page crashes in the browser; the details stay in the console. */
 export function ClientExceptionScreen() {
   const host = typeof window === "undefined" ? "this site" : window.location.host;
   return (

@@ -114,7 +114,7 @@ export function paragraphs(text: string): string[] {
 }
 
 /** The citation numbers an answer uses, in order of first appearance. */
-export function citedNumbers(text: string): number[] {
+function citedNumbers(text: string): number[] {
   const seen: number[] = [];
   for (const m of text.matchAll(/\[(\d{1,2})\]/g)) {
     const n = Number(m[1]);

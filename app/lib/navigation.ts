@@ -4,7 +4,7 @@ import { can, type Permission, type Role } from "./permissions";
 // screen is built (`built: true`): unbuilt screens answer 404 and are never linked as empty pages.
 export type NavArea = { key: string; label: string; path: string; group: "main" | "settings"; built: boolean; permission: Permission };
 
-export const CHATBOT_AREAS: NavArea[] = [
+const CHATBOT_AREAS: NavArea[] = [
   { key: "home", label: "Home", path: "", group: "main", built: true, permission: "chatbot:view" },
   { key: "kb", label: "Knowledge", path: "/kb", group: "main", built: true, permission: "chatbot:edit" },
   { key: "leads", label: "Leads", path: "/leads", group: "main", built: false, permission: "leads:work" },
@@ -26,7 +26,7 @@ export function chatbotNav(role: Role, base: string) {
 }
 
 /** `absolute`: a page outside the organisation's own path (it shows every organisation, this one anchored). */
-export const ORG_AREAS: { key: string; label: string; path: string; permission: Permission; absolute?: boolean }[] = [
+const ORG_AREAS: { key: string; label: string; path: string; permission: Permission; absolute?: boolean }[] = [
   { key: "chatbots", label: "Chatbots", path: "", permission: "org:view" },
   { key: "members", label: "Members", path: "/members", permission: "members:manage" },
   { key: "plans", label: "Plan & usage", path: "/app/plans", permission: "org:view", absolute: true },

@@ -1,5 +1,5 @@
 // The ONE source of truth for plans: /pricing renders it, /app/plans compares against it, and every
-// limit check on the server reads it (PRODUCT.md "Plans and limits"). Client-safe: no server imports.
+// limit check on the server reads it (docs: content/docs/account/plans-and-limits.md). Client-safe: no server imports.
 
 export const PLAN_IDS = ["free", "starter", "growth", "scale"] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
@@ -114,7 +114,7 @@ export function planExtras(plan: string | null | undefined): PlanExtras {
 }
 
 /** The cheapest plan above `plan` whose limit `key` is higher, or null when none is. */
-export function nextPlanFor(plan: string | null | undefined, key: keyof PlanLimits): Plan | null {
+function nextPlanFor(plan: string | null | undefined, key: keyof PlanLimits): Plan | null {
   const current = getPlan(plan);
   for (const id of PLAN_IDS) {
     const p = PLANS[id];

@@ -4,7 +4,7 @@ import type { MetaDescriptor } from "@remix-run/cloudflare";
 // tags. The absolute origin comes from the root loader (APP_URL or the request's origin), so the
 // canonical is right both on a laptop and behind a custom domain.
 
-export const SITE_NAME = "Parley";
+const SITE_NAME = "Parley";
 
 export type PageSeo = {
   /** The page's own title; " · Parley" is appended unless `fullTitle` is set. */

@@ -4,7 +4,7 @@ import { takeTurn, turnReply } from "../../app/.server/chat/turn";
 import { failureStatus } from "../../app/.server/failure";
 import { chatbotForVisitor } from "../../app/.server/chatbots/find-chatbot";
 import { getVisitorHistory } from "../../app/.server/chat/conversations";
-import { chatRequestSchema, visitorIdSchema, type ChatSource, type HistoryMessage } from "../../app/lib/schemas/chat";
+import { widgetChatRequestSchema, visitorIdSchema, type ChatSource, type HistoryMessage } from "../../app/lib/schemas/chat";
 import { visitorHasLead } from "../../app/.server/leads/leads";
 import { admitVisitor } from "../../app/.server/widget/gate";
 import { readUiSettings } from "../../app/lib/schemas/widget-settings";
@@ -33,7 +33,7 @@ chat.post("/:chatbotId", async (c) => {
   } catch {
     return apiError(c, 400, "invalid_input", "Send a JSON body: { visitorId, message }.");
   }
-  const parsed = chatRequestSchema.safeParse(body);
+  const parsed = widgetChatRequestSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue.path.join(".");

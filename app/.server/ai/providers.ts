@@ -19,7 +19,7 @@ export type ModelInfo = {
   reason?: string;
 };
 
-export const COMPAT_MODEL_ID = "compat";
+const COMPAT_MODEL_ID = "compat";
 const OPENAI_MODELS = [
   { id: "gpt-4o-mini", label: "OpenAI GPT-4o mini" },
   { id: "gpt-4.1-mini", label: "OpenAI GPT-4.1 mini" },
@@ -56,7 +56,7 @@ export function isKnownModel(id: string) {
   return id === LOCAL_MODEL_ID || id === COMPAT_MODEL_ID || OPENAI_MODELS.some((m) => m.id === id);
 }
 
-export class ModelUnavailableError extends Error {
+class ModelUnavailableError extends Error {
   constructor(readonly modelId: string, reason: string) {
     super(`Model "${modelId}" is not available: ${reason}`);
     this.name = "ModelUnavailableError";

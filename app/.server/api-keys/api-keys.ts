@@ -9,7 +9,7 @@ import { apiKeys } from "../db/schema";
 type Ctx = Pick<AppContext, "db">;
 type Ref = { orgId: string; chatbotId: string };
 
-export const API_KEY_PREFIX = "pk_";
+const API_KEY_PREFIX = "pk_";
 export const API_KEYS_PER_CHATBOT = 20;
 const KEY_RE = /^pk_[a-z2-7]{32}$/;
 

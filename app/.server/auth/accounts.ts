@@ -10,7 +10,7 @@ import { DUMMY_HASH, hashPassword, verifyPassword } from "./password";
 import { createSession, invalidateUserSessions, serializeSessionCookie } from "./session";
 import { hitAll, LIMITS } from "./throttle";
 
-export const COMMON_PASSWORD_MESSAGE = "This password is too common. Choose one that is harder to guess.";
+const COMMON_PASSWORD_MESSAGE = "This password is too common. Choose one that is harder to guess.";
 
 /** Server-side password rules beyond length (which the zod schema checks). */
 export function passwordProblem(password: string, email?: string): string | null {

@@ -22,7 +22,7 @@ thomas12 robert12 soccer12 killer12 pepper12 ginger12 tigger12 buster12 harley12
 ranger12 summer12 george12 jordan12 matthew1 maggie12 mercedes nicole12 jessica12 samsung1
 samsung123 google123 facebook1 linkedin1 twitter1 yahoo123 parley123 chatbot1 chatbot123`;
 
-export const COMMON_PASSWORDS: ReadonlySet<string> = new Set(LIST.split(/\s+/).filter(Boolean));
+const COMMON_PASSWORDS: ReadonlySet<string> = new Set(LIST.split(/\s+/).filter(Boolean));
 
 export function isCommonPassword(password: string): boolean {
   return COMMON_PASSWORDS.has(password.toLowerCase());

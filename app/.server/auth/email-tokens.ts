@@ -3,8 +3,8 @@ import type { Db } from "../db/client";
 import { emailTokens } from "../db/schema";
 import { newId, randomSixDigitCode, randomToken, sha256Hex } from "./crypto";
 
-export const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
-export const RESET_TTL_MS = 60 * 60 * 1000;
+const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
+const RESET_TTL_MS = 60 * 60 * 1000;
 const MAX_CODE_ATTEMPTS = 5;
 
 type Purpose = "verify" | "reset";

@@ -5,7 +5,7 @@ import { randomToken, sha256Hex } from "./crypto";
 
 // Sessions follow the Lucia v3 guide: the browser holds a random token, the database holds its
 // SHA-256, expiry slides forward when less than half of the 30 days is left.
-export const SESSION_DAYS = 30;
+const SESSION_DAYS = 30;
 const DAY = 24 * 60 * 60 * 1000;
 const SESSION_MS = SESSION_DAYS * DAY;
 

@@ -16,22 +16,22 @@ export type LimitRefusal = { ok: false; message: string };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
-export async function countChatbots(ctx: Ctx, orgId: string): Promise<number> {
+async function countChatbots(ctx: Ctx, orgId: string): Promise<number> {
   return (await ctx.db.select({ n: count() }).from(chatbots).where(eq(chatbots.orgId, orgId)).get())?.n ?? 0;
 }
 
-export async function countMembers(ctx: Ctx, orgId: string): Promise<number> {
+async function countMembers(ctx: Ctx, orgId: string): Promise<number> {
   return (await ctx.db.select({ n: count() }).from(memberships).where(eq(memberships.orgId, orgId)).get())?.n ?? 0;
 }
 
 /** Invitations not accepted yet (expired ones too: they stay listed and can be resent until revoked). */
-export async function countPendingInvitations(ctx: Ctx, orgId: string, exceptEmail?: string): Promise<number> {
+async function countPendingInvitations(ctx: Ctx, orgId: string, exceptEmail?: string): Promise<number> {
   const conditions = [eq(invitations.orgId, orgId), isNull(invitations.acceptedAt)];
   if (exceptEmail) conditions.push(sql`lower(${invitations.email}) != ${exceptEmail.toLowerCase()}`);
   return (await ctx.db.select({ n: count() }).from(invitations).where(and(...conditions)).get())?.n ?? 0;
 }
 
-export function chatbotLimitMessage(plan: string, existing: number): string {
+function chatbotLimitMessage(plan: string, existing: number): string {
   const limit = planLimits(plan).chatbots;
   return `The ${getPlan(plan).name} plan allows ${plural(limit, "chatbot")} and this organisation has ${formatCount(existing)}. ${raiseLimitHint(plan, "chatbots")}`;
 }

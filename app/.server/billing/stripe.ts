@@ -16,9 +16,9 @@ export type StripeEnv = Pick<
 export type PaidPlanId = Exclude<PlanId, "free">;
 type Fetch = typeof fetch;
 
-export const STRIPE_DEFAULT_API_BASE = "https://api.stripe.com";
+const STRIPE_DEFAULT_API_BASE = "https://api.stripe.com";
 /** Stripe's default tolerance between the signed timestamp and now. */
-export const SIGNATURE_TOLERANCE_S = 300;
+const SIGNATURE_TOLERANCE_S = 300;
 
 export function stripeConfigured(env: Partial<StripeEnv>): boolean {
   return Boolean(env.STRIPE_SECRET_KEY);

@@ -17,7 +17,7 @@ import { refundReply, tryConsumeReply } from "./usage";
 // The answer engine for one visitor message: quota → retrieve → decide → prompt → stream → persist.
 //
 // Credits: every reply the bot gives costs one credit, whatever it is — a grounded answer, small talk,
-// or the configured fallback when the knowledge has no answer ("one reply is one credit", PRODUCT.md).
+// or the configured fallback when the knowledge has no answer ("one reply is one credit", content/docs/account/plans-and-limits.md).
 // Only the refusal past the plan's limit is free (credits 0), and a reply that failed (model error)
 // is refunded. Refusals are still stored, so the dashboard shows that visitors were turned away.
 

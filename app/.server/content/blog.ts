@@ -5,7 +5,7 @@ import { readingMinutes, renderMarkdown, slugify, type Heading } from "./markdow
 // The blog: content/blog/*.md, bundled at build time, parsed once per isolate. The file name is the
 // slug (content/blog/measuring-deflection.md → /blog/measuring-deflection).
 
-export const BLOG_ROOT = "/content/blog/";
+const BLOG_ROOT = "/content/blog/";
 
 const postSchema = z.object({
   title: z.string().min(1, "title is required"),

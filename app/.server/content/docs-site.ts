@@ -18,7 +18,7 @@ export function sidebarTree(docs: Docs = loadDocs()): DocTreeNode[] {
 }
 
 /** The anchor docs.api.tsx gives an endpoint's section (same formula). */
-export const apiRouteAnchor = (method: string, path: string) => `${method}-${path.replace(/[^a-z]+/gi, "-")}`.replace(/-+$/, "");
+const apiRouteAnchor = (method: string, path: string) => `${method}-${path.replace(/[^a-z]+/gi, "-")}`.replace(/-+$/, "");
 
 let index: SearchIndex | undefined;
 

@@ -12,8 +12,8 @@ import { readingMinutes, renderMarkdown, type CodeSample, type Heading, type Sec
 // - folders are sorted by the `sections: [a, b]` list of the parent's index.md when it names them,
 //   then by their index.md's `order`, else by the smallest `order` inside, then by name.
 
-export const DOCS_ROOT = "/content/docs/";
-export const DOCS_BASE = "/docs";
+const DOCS_ROOT = "/content/docs/";
+const DOCS_BASE = "/docs";
 
 const docSchema = z.object({
   title: z.string().min(1, "title is required"),

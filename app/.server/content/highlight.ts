@@ -28,7 +28,7 @@ export function escapeHtml(text: string): string {
 }
 
 /** The canonical name of a registered language (e.g. "sh" → "bash"), or null. */
-export function knownLanguage(lang: string | undefined): string | null {
+function knownLanguage(lang: string | undefined): string | null {
   if (!lang) return null;
   return hljs.getLanguage(lang.toLowerCase())?.name ? lang.toLowerCase() : null;
 }

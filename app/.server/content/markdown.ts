@@ -33,7 +33,7 @@ export type RenderOptions = {
 const RESERVED_IDS = ["main", "content", "toc", "toc-title", "docs-nav", "docs-search", "search"];
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", apos: "'", nbsp: " " };
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   return html
     .replace(/<[^>]*>/g, " ")
     .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (m, e: string) => {

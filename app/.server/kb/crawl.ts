@@ -6,11 +6,11 @@ import { parse } from "node-html-parser";
 
 export type Fetcher = (req: Request) => Promise<Response>;
 
-export const USER_AGENT = "ParleyBot/1.0 (+https://parley.example/bot)";
-export const ROBOTS_AGENT = "parleybot";
-export const MAX_PAGE_BYTES = 2 * 1024 * 1024;
-export const MAX_REDIRECTS = 5;
-export const DEFAULT_TIMEOUT_MS = 15_000;
+const USER_AGENT = "ParleyBot/1.0 (+https://parley.example/bot)";
+const ROBOTS_AGENT = "parleybot";
+const MAX_PAGE_BYTES = 2 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
+const DEFAULT_TIMEOUT_MS = 15_000;
 /** Skipped pages remembered per crawl (enough to explain what happened, small enough for jobState). */
 const MAX_SKIPPED_RECORDS = 100;
 /** Sitemaps read per crawl (an index may point at many). */
@@ -71,7 +71,7 @@ export function normaliseUrl(raw: string, base?: string): string | null {
 const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, "");
 
 /** Same site: the same host, ignoring a leading "www.". */
-export function sameHost(url: string, host: string): boolean {
+function sameHost(url: string, host: string): boolean {
   try {
     return bareHost(new URL(url).host) === bareHost(host);
   } catch {
@@ -294,7 +294,7 @@ export async function fetchUrl(startUrl: string, opts: FetchOptions): Promise<Fe
 }
 
 /** robots.txt of the site (none, or unreadable: everything allowed). */
-export async function loadRobots(origin: string, opts: Omit<FetchOptions, "host" | "accept">): Promise<RobotsRules> {
+async function loadRobots(origin: string, opts: Omit<FetchOptions, "host" | "accept">): Promise<RobotsRules> {
   const res = await fetchUrl(new URL("/robots.txt", origin).href, { ...opts, host: new URL(origin).host, accept: "text", maxBytes: 512 * 1024 });
   if (!res.ok) return { allow: [], disallow: [], sitemaps: [] };
   return parseRobots(res.body);
@@ -308,7 +308,7 @@ function xmlLocs(xml: string, tag: "url" | "sitemap"): string[] {
 }
 
 /** Page URLs listed by the site's sitemaps (robots.txt Sitemap lines, else /sitemap.xml); sitemap indexes are followed. */
-export async function loadSitemapUrls(
+async function loadSitemapUrls(
   origin: string,
   robots: RobotsRules,
   opts: Omit<FetchOptions, "host" | "accept">,

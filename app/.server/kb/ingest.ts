@@ -17,8 +17,8 @@ import { charLimitMessage, knowledgeUsage, nextSyncFrom, type KbContext, type Kn
 // The sweeper (cron, every 5 minutes) resumes jobs whose message was lost and fails them after
 // MAX_ATTEMPTS, and starts scheduled re-syncs.
 
-export const PAGES_PER_STEP = 10;
-export const CHUNKS_PER_STEP = 200;
+const PAGES_PER_STEP = 10;
+const CHUNKS_PER_STEP = 200;
 export const STALE_AFTER_MS = 2 * 60 * 1000;
 export const MAX_ATTEMPTS = 5;
 /** A step holds the job for at most this long; the sweeper releases it sooner when the heartbeat is stale. */
@@ -53,7 +53,7 @@ type JobState = {
 export type StepResult = { sourceId: string; status: KnowledgeSource["status"] | "missing"; done: boolean; busy?: boolean };
 
 /** A problem to show on the source in plain words (the job fails instead of being retried). */
-export class IngestError extends Error {
+class IngestError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "IngestError";

@@ -45,7 +45,7 @@ export type SourceSummary = Pick<
 export type Result<T> = { ok: true } & T;
 export type Failure = { ok: false; message: string; field?: string };
 
-export const SCHEDULE_INTERVAL_MS: Record<Exclude<SourceSchedule, "off">, number> = {
+const SCHEDULE_INTERVAL_MS: Record<Exclude<SourceSchedule, "off">, number> = {
   daily: 24 * 60 * 60 * 1000,
   weekly: 7 * 24 * 60 * 60 * 1000,
 };
@@ -155,8 +155,6 @@ async function insertAndEnqueue(
   return { ok: true, source };
 }
 
-export const MAX_TEXT_CHARS = 2_000_000;
-
 export async function createTextSource(ctx: KbContext, ref: SourceRef, input: { title: string; text: string }) {
   const title = input.title.trim();
   const text = input.text.trim();
@@ -166,7 +164,7 @@ export async function createTextSource(ctx: KbContext, ref: SourceRef, input: { 
   return insertAndEnqueue(ctx, ref, { type: "text", title: title || text.slice(0, 60), content: text, charCount: text.length });
 }
 
-export function qaCharCount(pairs: QaPair[]): number {
+function qaCharCount(pairs: QaPair[]): number {
   return pairs.reduce((n, p) => n + p.question.length + p.answer.length, 0);
 }
 

@@ -52,10 +52,6 @@ export async function listLeads(ctx: Ctx, ref: Ref, opts: { limit?: number; befo
   return ctx.db.select().from(leads).where(and(...where)).orderBy(desc(leads.createdAt)).limit(limit).all();
 }
 
-export async function getLead(ctx: Ctx, ref: Ref, leadId: string): Promise<Lead | null> {
-  return (await ctx.db.select().from(leads).where(and(eq(leads.id, leadId), eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId))).get()) ?? null;
-}
-
 /** Whether this visitor already left contact details for the chatbot (the widget then stops asking). */
 export async function visitorHasLead(ctx: Ctx, ref: Ref, visitorId: string): Promise<boolean> {
   const row = await ctx.db

@@ -4,7 +4,7 @@ import { newId } from "../auth/crypto";
 
 export type Mail = { to: string; subject: string; text: string };
 
-export class MailNotConfiguredError extends Error {}
+class MailNotConfiguredError extends Error {}
 
 /**
  * The one way Parley sends email. Development: stored in the dev outbox (/dev/outbox) and

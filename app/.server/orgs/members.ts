@@ -15,7 +15,7 @@ export type Member = { userId: string; name: string; email: string; role: Role; 
 
 const ROLE_ORDER: Record<Role, number> = { owner: 0, admin: 1, editor: 2, agent: 3 };
 
-export const LAST_OWNER_MESSAGE = "An organisation needs at least one owner. Make another member an owner (transfer ownership) first.";
+const LAST_OWNER_MESSAGE = "An organisation needs at least one owner. Make another member an owner (transfer ownership) first.";
 const NOT_A_MEMBER = "That person is not a member of this organisation.";
 
 /** Members of the organisation: owners first, then by name. */
@@ -29,7 +29,7 @@ export async function listMembers(ctx: AppContext, orgId: string): Promise<Membe
   return rows.sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.name.localeCompare(b.name) || a.email.localeCompare(b.email));
 }
 
-export async function getMember(ctx: AppContext, orgId: string, userId: string): Promise<Member | null> {
+async function getMember(ctx: AppContext, orgId: string, userId: string): Promise<Member | null> {
   const row = await ctx.db
     .select({ userId: users.id, name: users.name, email: users.email, role: memberships.role, joinedAt: memberships.createdAt })
     .from(memberships)

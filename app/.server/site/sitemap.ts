@@ -8,11 +8,11 @@ import { escapeXml } from "../content/rss";
 // page, the REST API reference) and the Studio. /sitemap.xml renders it; the public-site test walks it.
 
 /** Public pages that are not generated from content. */
-export const STATIC_PUBLIC_PAGES = ["/", "/pricing", "/company", "/privacy", "/blog", "/docs", "/studio", "/signup", "/login"] as const;
+const STATIC_PUBLIC_PAGES = ["/", "/pricing", "/company", "/privacy", "/blog", "/docs", "/studio", "/signup", "/login"] as const;
 
 export type SitemapEntry = { path: string; lastmod?: string };
 
-export function sitemapEntries(): SitemapEntry[] {
+function sitemapEntries(): SitemapEntry[] {
   const blog = loadBlog();
   const docs = loadDocs();
   const entries: SitemapEntry[] = STATIC_PUBLIC_PAGES.map((path) => ({ path, lastmod: path === "/blog" ? blog.posts[0]?.date : undefined }));

@@ -32,7 +32,7 @@ export async function useStudioTool(ctx: Pick<AppContext, "db" | "ip">, tool: St
   return { ok: false, retryAfterS, message: studioLimitMessage(label, limits[0], retryAfterS) };
 }
 
-export function studioLimitMessage(label: string, limit: Limit, retryAfterS: number): string {
+function studioLimitMessage(label: string, limit: Limit, retryAfterS: number): string {
   const per = limit.windowMs >= HOUR ? (limit.windowMs === HOUR ? "an hour" : `${limit.windowMs / HOUR} hours`) : `${Math.round(limit.windowMs / MINUTE)} minutes`;
   const wait =
     retryAfterS <= 90 ? `${retryAfterS} ${retryAfterS === 1 ? "second" : "seconds"}` : `about ${Math.ceil(retryAfterS / 60)} minutes`;

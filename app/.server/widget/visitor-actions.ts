@@ -14,7 +14,7 @@ import { createLead, type Lead } from "../leads/leads";
 type Ctx = Pick<AppContext, "db">;
 
 /** The named conversation when it is this visitor's, otherwise their latest open one; null when they have none. */
-export async function findVisitorConversation(ctx: Ctx, ref: ChatbotRef, visitorId: string, conversationId?: string | null): Promise<Conversation | null> {
+async function findVisitorConversation(ctx: Ctx, ref: ChatbotRef, visitorId: string, conversationId?: string | null): Promise<Conversation | null> {
   const mine = and(eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId), eq(conversations.visitorId, visitorId));
   if (conversationId) {
     const named = await ctx.db.select().from(conversations).where(and(mine, eq(conversations.id, conversationId))).get();
@@ -26,7 +26,7 @@ export async function findVisitorConversation(ctx: Ctx, ref: ChatbotRef, visitor
 }
 
 /** A message of one of this visitor's conversations on this chatbot, or null. */
-export async function findVisitorMessage(ctx: Ctx, ref: ChatbotRef, visitorId: string, messageId: string): Promise<{ message: Message; conversation: Conversation } | null> {
+async function findVisitorMessage(ctx: Ctx, ref: ChatbotRef, visitorId: string, messageId: string): Promise<{ message: Message; conversation: Conversation } | null> {
   const row = await ctx.db
     .select({ message: messages, conversation: conversations })
     .from(messages)
@@ -107,7 +107,7 @@ export async function reportProblem(
   return { id, conversationId };
 }
 
-export const HANDOFF_SYSTEM_NOTE = "The visitor asked to talk to a person.";
+const HANDOFF_SYSTEM_NOTE = "The visitor asked to talk to a person.";
 
 /**
  * "Talk to a human": the visitor's conversation waits for a person (the inbox's "needs human"). Asking

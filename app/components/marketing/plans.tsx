@@ -30,7 +30,7 @@ const SHIPPED_EXTRAS: { key: keyof PlanExtras; label: string }[] = [
 ];
 
 /** The shipped extras a plan includes (cumulative), for the pricing table and the teaser. */
-export function shippedExtras(plan: Plan): string[] {
+function shippedExtras(plan: Plan): string[] {
   return SHIPPED_EXTRAS.filter((e) => plan.extras[e.key]).map((e) => e.label);
 }
 

@@ -6,7 +6,7 @@ import type { ReactNode } from "react";
 // everything here works as plain links: the small-screen menu is a <details> element, which opens
 // and closes without any script.
 
-export const SITE_NAV = [
+const SITE_NAV = [
   { to: "/pricing", label: "Pricing" },
   { to: "/docs", label: "Docs" },
   { to: "/blog", label: "Blog" },
@@ -87,7 +87,7 @@ function NavItems({ items }: { items: readonly { to: string; label: string; end?
   );
 }
 
-export function SiteHeader() {
+function SiteHeader() {
   // Remount the small-screen menu on every navigation so it closes when a hydrated page moves on.
   const { pathname } = useLocation();
   return (
@@ -145,7 +145,7 @@ export function SiteHeader() {
   );
 }
 
-export function SiteFooter() {
+function SiteFooter() {
   return (
     <footer className="border-t border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-2 sm:px-6 lg:grid-cols-4">

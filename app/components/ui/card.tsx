@@ -44,15 +44,3 @@ export function CardHeader({ title, description, actions, as: Heading = "h2", cl
 export function CardBody({ className, ...props }: DivProps) {
   return <div className={cn("px-4 py-5 sm:px-6", className)} {...props} />;
 }
-
-export function CardFooter({ className, ...props }: DivProps) {
-  return (
-    <div
-      className={cn(
-        "flex flex-wrap items-center justify-end gap-2 rounded-b-lg border-t border-zinc-200 bg-zinc-50 px-4 py-3 sm:px-6 dark:border-zinc-800 dark:bg-zinc-900/60",
-        className,
-      )}
-      {...props}
-    />
-  );
-}

@@ -8,7 +8,7 @@ type Match = { name: string; value: string };
  * True while the form being submitted carries this `intent` (and, with `match`, that field value):
  * pages with several forms per row (one per member, source…) mark only the row being saved as busy.
  */
-export function useIntentBusy(intent: string, match?: Match) {
+function useIntentBusy(intent: string, match?: Match) {
   const navigation = useNavigation();
   const fd = navigation.formData;
   return navigation.state !== "idle" && fd?.get("intent") === intent && (!match || fd.get(match.name) === match.value);

@@ -12,7 +12,7 @@ export const visitorIdSchema = z
 /** HMAC-SHA256(identity secret, visitorId) as hex (identity verification). Re-exported by widget-api.ts. */
 export const visitorHashSchema = z.string().trim().regex(/^[0-9a-f]{64}$/i, "hash must be 64 hex characters (HMAC-SHA256 of the visitor id).");
 
-export const chatRequestSchema = z.object({
+export const widgetChatRequestSchema = z.object({
   visitorId: visitorIdSchema,
   message: z
     .string({ error: "message is required." })
@@ -28,7 +28,6 @@ export const chatRequestSchema = z.object({
   /** HMAC-SHA256(identity secret, visitorId) from the customer's site: marks the visitor verified. */
   visitorHash: visitorHashSchema.optional(),
 });
-export type ChatRequest = z.infer<typeof chatRequestSchema>;
 
 /** A source as the chat stream (`data-sources`) and the history endpoint send it; `n` is its [n] citation. */
 export type ChatSource = { n: number; title: string; url: string | null; snippet: string; sourceId: string; chunkId: number };

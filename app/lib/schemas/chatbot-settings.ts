@@ -38,11 +38,11 @@ export type AnswerLength = (typeof ANSWER_LENGTHS)[number]["value"];
 export const INSTRUCTIONS_MAX = 4000;
 export const FALLBACK_MAX = 500;
 /** The built-in engine: always available, the default for every new chatbot. */
-export const DEFAULT_MODEL_ID = "local";
-export const DEFAULT_FALLBACK_MESSAGE =
+const DEFAULT_MODEL_ID = "local";
+const DEFAULT_FALLBACK_MESSAGE =
   "Sorry, I don't know the answer to that from what I have been taught. Could you rephrase, or leave your contact so someone from the team can help?";
 
-export const generalSettingsSchema = z.object({
+const generalSettingsSchema = z.object({
   language: z.enum(LANGUAGE_CODES, { error: "Choose a language from the list." }).default("auto"),
   instructions: z.string().trim().max(INSTRUCTIONS_MAX, `Use at most ${INSTRUCTIONS_MAX} characters.`).default(""),
   model: z

@@ -15,10 +15,14 @@ const lines = (max: number, what: string) =>
     .refine((l) => l.length <= max, `Use at most ${max} ${what}.`)
     .refine((l) => l.every((p) => p.length <= 200), "Each pattern can be at most 200 characters.");
 
-export const addTextSchema = z.object({
+/** The most characters one text source may hold (the KB form and the REST API). */
+export const TEXT_SOURCE_MAX = 2_000_000;
+const TEXT_SOURCE_MAX_SHOWN = TEXT_SOURCE_MAX.toLocaleString("en-US");
+
+const addTextSchema = z.object({
   intent: z.literal("add-text"),
   title: z.string().trim().max(200, "Use at most 200 characters.").optional().default(""),
-  text: z.string({ error: "Enter the text the bot should learn." }).trim().min(1, "Enter the text the bot should learn.").max(2_000_000, "Use at most 2,000,000 characters in one text source; split it into several."),
+  text: z.string({ error: "Enter the text the bot should learn." }).trim().min(1, "Enter the text the bot should learn.").max(TEXT_SOURCE_MAX, `Use at most ${TEXT_SOURCE_MAX_SHOWN} characters in one text source; split it into several.`),
 });
 
 /** Q&A pairs arrive as a JSON array in `pairs` (the form keeps it in step with its rows). */
@@ -31,7 +35,7 @@ export const qaPairsSchema = z
   )
   .max(500, "Add at most 500 pairs at once.");
 
-export const addQaSchema = z.object({
+const addQaSchema = z.object({
   intent: z.literal("add-qa"),
   title: z.string().trim().max(200, "Use at most 200 characters.").optional().default(""),
   pairs: z
@@ -49,13 +53,13 @@ export const addQaSchema = z.object({
     .refine((p) => p.every((x) => (!x.question && !x.answer) || (x.question && x.answer)), "Every pair needs both a question and an answer."),
 });
 
-export const addFileSchema = z.object({ intent: z.literal("add-file") });
+const addFileSchema = z.object({ intent: z.literal("add-file") });
 
 const url = z.string({ error: "Enter a web address." }).trim().min(1, "Enter a web address.").max(2000, "That address is too long.");
 
-export const addUrlSchema = z.object({ intent: z.literal("add-url"), url });
+const addUrlSchema = z.object({ intent: z.literal("add-url"), url });
 
-export const addSiteSchema = z.object({
+const addSiteSchema = z.object({
   intent: z.literal("add-site"),
   url,
   pageCap: z.coerce.number({ error: "Enter how many pages to crawl." }).int("Enter a whole number of pages.").min(1, "Crawl at least 1 page."),
@@ -63,14 +67,14 @@ export const addSiteSchema = z.object({
   exclude: lines(50, "exclude patterns"),
 });
 
-export const retrySourceSchema = z.object({ intent: z.literal("retry"), sourceId });
-export const resyncSourceSchema = z.object({ intent: z.literal("resync"), sourceId });
-export const scheduleSourceSchema = z.object({
+const retrySourceSchema = z.object({ intent: z.literal("retry"), sourceId });
+const resyncSourceSchema = z.object({ intent: z.literal("resync"), sourceId });
+const scheduleSourceSchema = z.object({
   intent: z.literal("schedule"),
   sourceId,
   schedule: z.enum(["off", "daily", "weekly"], { error: "Choose how often to re-sync." }),
 });
-export const deleteSourceSchema = z.object({ intent: z.literal("delete-source"), sourceId });
+const deleteSourceSchema = z.object({ intent: z.literal("delete-source"), sourceId });
 
 export const kbActionSchema = z.discriminatedUnion("intent", [
   addTextSchema,

@@ -21,7 +21,7 @@ export type WidgetConfig = {
 /** HMAC-SHA256(secret, visitorId) as lowercase hex (defined beside the chat request that carries it). */
 export { visitorHashSchema };
 
-export const leadFieldValue = z.string().trim().max(200, "Use at most 200 characters.");
+const leadFieldValue = z.string().trim().max(200, "Use at most 200 characters.");
 
 /** POST /api/widget/{chatbotId}/leads */
 /** Sent by the widget when the host page identified the visitor (identity verification). */

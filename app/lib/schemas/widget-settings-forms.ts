@@ -137,7 +137,7 @@ export function previewUiSettings(form: FormData | Values): UiSettings {
 export const ACCESS_FORM_FIELDS = ["visibility", "allowedOrigins", "rateLimitPerMinute", "rateLimitPerHour"] as const;
 
 /** One origin pattern per line; blank lines are ignored, duplicates kept once. */
-export const allowedOriginsField = z
+const allowedOriginsField = z
   .string()
   .max(20_000, "Use fewer lines.")
   .default("")
@@ -165,7 +165,7 @@ const wholeNumber = (max: number) => {
     .pipe(z.number().int().min(1, message).max(max, message));
 };
 
-export const VISIBILITIES = ["public", "private"] as const;
+const VISIBILITIES = ["public", "private"] as const;
 
 export const accessFormSchema = z
   .object({

@@ -3,8 +3,8 @@ import { z } from "zod";
 // The "ui" (look & feel) and "access" (origins & access) sections of chatbots.settings.
 // Client-safe: the settings forms, the widget config endpoint and the widget share these.
 
-export const THEMES = ["auto", "light", "dark"] as const;
-export const POSITIONS = ["bottom-right", "bottom-left"] as const;
+const THEMES = ["auto", "light", "dark"] as const;
+const POSITIONS = ["bottom-right", "bottom-left"] as const;
 /** When the in-chat lead form appears. */
 export const LEAD_TIMINGS = [
   { value: "off", label: "Never" },
@@ -12,9 +12,7 @@ export const LEAD_TIMINGS = [
   { value: "after-first-answer", label: "After the first answer" },
   { value: "on-fallback", label: "When the bot does not know" },
 ] as const;
-export type LeadTiming = (typeof LEAD_TIMINGS)[number]["value"];
 export const LEAD_FIELD_MODES = ["off", "optional", "required"] as const;
-export type LeadFieldMode = (typeof LEAD_FIELD_MODES)[number];
 
 export const WELCOME_MAX = 5;
 export const SUGGESTED_MAX = 6;
@@ -90,7 +88,7 @@ export const accessSettingsSchema = z.object({
   requireVerified: z.boolean().default(false),
 });
 export type AccessSettings = z.output<typeof accessSettingsSchema>;
-export const DEFAULT_ACCESS_SETTINGS: AccessSettings = accessSettingsSchema.parse({});
+const DEFAULT_ACCESS_SETTINGS: AccessSettings = accessSettingsSchema.parse({});
 
 /** A section of chatbots.settings, tolerant of missing or old data: invalid fields fall back to defaults. */
 function readSection<S extends z.ZodObject>(settings: unknown, key: string, schema: S, defaults: z.output<S>): z.output<S> {

@@ -12,7 +12,7 @@ import { leadFormSchema } from "../../../app/lib/schemas/widget-settings";
 import { apiError } from "../errors";
 import { requireApiKey, type V1Env } from "./auth";
 import { openApiDocument } from "../../../app/lib/api/v1/openapi";
-import { chatRequestSchema, leadCreateSchema, pageQuerySchema, sourceCreateSchema } from "../../../app/lib/api/v1/schemas";
+import { apiChatRequestSchema, leadCreateSchema, pageQuerySchema, sourceCreateSchema } from "../../../app/lib/api/v1/schemas";
 import { toApiConversation, toApiLead, toApiMessage, toApiSource } from "./shapes";
 
 // The public REST API v1 (docs: /docs/api, contract: /api/v1/openapi.json). Every route acts on
@@ -44,7 +44,7 @@ v1.post("/chat", async (c) => {
   const startedAt = Date.now();
   const raw = await body(c);
   if (raw === undefined) return apiError(c, 400, "invalid_input", "Send a JSON body: { message }.");
-  const parsed = chatRequestSchema.safeParse(raw);
+  const parsed = apiChatRequestSchema.safeParse(raw);
   if (!parsed.success) return invalid(c, parsed.error);
   const ctx = c.get("app");
   const { chatbot, org } = c.get("v1");

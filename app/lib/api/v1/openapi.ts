@@ -1,6 +1,6 @@
 import { z } from "zod";
 import {
-  chatRequestSchema,
+  apiChatRequestSchema,
   chatResponseSchema,
   conversationDetailSchema,
   conversationListSchema,
@@ -40,7 +40,7 @@ export const ROUTES: ApiRoute[] = [
     summary: "Send a message and get the answer",
     description:
       "Answers from the chatbot's knowledge with its sources, exactly like the widget, and keeps the conversation per `visitorId`. With `stream: true` the answer is an AI SDK UI message stream (Server-Sent Events: `data: {json}` lines, `text-delta` chunks, a `data-sources` chunk, `data: [DONE]`) and the conversation id is in the `X-Parley-Conversation-Id` header. Each reply counts one credit of the plan.",
-    body: chatRequestSchema,
+    body: apiChatRequestSchema,
     response: { status: 200, schema: chatResponseSchema, description: "The bot's answer (non-streaming)." },
     errors: [400, 401, 403, 429, 502],
     example: { message: "How do I reset my password?", visitorId: "customer_1234" },
@@ -138,7 +138,7 @@ function jsonSchema(schema: z.ZodType) {
 
 export function openApiDocument(serverOrigin: string) {
   const registry = z.registry<{ id?: string }>();
-  const named = [errorSchema, chatRequestSchema, chatResponseSchema, conversationListSchema, conversationDetailSchema, leadCreateSchema, leadSchema, leadListSchema, sourceCreateSchema, knowledgeSourceSchema, knowledgeSourceListSchema];
+  const named = [errorSchema, apiChatRequestSchema, chatResponseSchema, conversationListSchema, conversationDetailSchema, leadCreateSchema, leadSchema, leadListSchema, sourceCreateSchema, knowledgeSourceSchema, knowledgeSourceListSchema];
   for (const s of named) registry.add(s, { id: z.globalRegistry.get(s)?.id as string });
   const components = z.toJSONSchema(registry, { io: "input", uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any" }).schemas as Record<string, Record<string, unknown>>;
   for (const s of Object.values(components)) {

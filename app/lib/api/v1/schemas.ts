@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MESSAGE_MAX, VISITOR_ID_PATTERN } from "../../schemas/chat";
-import { qaPairsSchema } from "../../schemas/kb";
+import { qaPairsSchema, TEXT_SOURCE_MAX } from "../../schemas/kb";
 import { leadInputSchema } from "../../schemas/widget-api";
 
 // The REST API v1 contract: what requests and replies look like, shared by the Worker (validation),
@@ -23,7 +23,7 @@ export const pageQuerySchema = z.object({
   before: z.coerce.number().int().positive("before must be a timestamp in milliseconds.").optional().meta({ description: "Cursor: `nextBefore` of the previous page." }),
 });
 
-export const sourceSchema = z
+const sourceSchema = z
   .object({
     n: z.number().int().meta({ description: "The [n] the answer cites it by." }),
     title: z.string(),
@@ -34,7 +34,7 @@ export const sourceSchema = z
   })
   .meta({ id: "Source" });
 
-export const chatRequestSchema = z
+export const apiChatRequestSchema = z
   .object({
     message: z.string({ error: "message is required." }).trim().min(1, "message: Type a message first.").max(MESSAGE_MAX, `message: at most ${MESSAGE_MAX} characters.`),
     visitorId: z.string().regex(VISITOR_ID_PATTERN, "visitorId must be 8–64 letters, digits, '-' or '_'.").optional().meta({ description: "Your id for the person asking; conversations are kept per visitor. Generated when absent." }),
@@ -112,7 +112,7 @@ export const sourceCreateSchema = z
   .discriminatedUnion(
     "type",
     [
-      z.object({ type: z.literal("text"), title, text: z.string({ error: "text is required." }).trim().min(1, "text: enter the text the bot should learn.").max(2_000_000, "text: at most 2,000,000 characters.") }),
+      z.object({ type: z.literal("text"), title, text: z.string({ error: "text is required." }).trim().min(1, "text: enter the text the bot should learn.").max(TEXT_SOURCE_MAX, `text: at most ${TEXT_SOURCE_MAX.toLocaleString("en-US")} characters.`) }),
       z.object({
         type: z.literal("qa"),
         title,
