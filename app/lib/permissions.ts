@@ -17,6 +17,7 @@ const PERMISSIONS = {
   "org:rename": ["owner", "admin"],
   "org:delete": ["owner"],
   "billing:manage": ["owner"],
+  "ownership:transfer": ["owner"],
   "members:manage": ["owner", "admin"],
   "chatbot:create": ["owner", "admin", "editor"],
   "chatbot:edit": ["owner", "admin", "editor"],

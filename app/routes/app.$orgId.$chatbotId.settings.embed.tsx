@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import {
@@ -22,14 +22,14 @@ import {
   TR,
 } from "~/components/ui";
 import { requireChatbot } from "~/.server/auth/guards";
-import { API_KEYS_PER_CHATBOT, createApiKey, listApiKeys, revokeApiKey } from "~/.server/api-keys/api-keys";
+import { API_FEATURE, API_KEYS_PER_CHATBOT, issueApiKey, listApiKeys, revokeApiKey } from "~/.server/api-keys/api-keys";
+import { failureReply, formReply } from "~/.server/http/form-reply";
 import { parseForm, type FormReply } from "~/lib/forms";
 import { extraPlanHint, planExtras } from "~/lib/plans";
 import { createApiKeySchema, revokeApiKeySchema } from "~/lib/schemas/widget-settings-forms";
 import { readForm } from "~/.server/http/read-form";
 
 type ActionData = FormReply<{ created?: { name: string; key: string } }>;
-const API_FEATURE = "The REST API";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Embed & API · ${data.chatbot.name} · Parley` : "Parley" }];
 
@@ -52,16 +52,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const ref = { orgId: org.id, chatbotId: chatbot.id };
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
-  const reply = (status: number, d: Partial<ActionData>) =>
-    data<ActionData>({ intent, tone: null, message: null, fieldErrors: {}, values: {}, ...d }, { status });
+  const reply = (status: number, d: Partial<ActionData>) => formReply<{ created?: { name: string; key: string } }>(intent, status, d);
 
   switch (intent) {
     case "create-key": {
       const parsed = parseForm(createApiKeySchema, form);
       if (!parsed.ok) return reply(400, { tone: "error", message: "Check the highlighted fields.", fieldErrors: parsed.fieldErrors, values: parsed.values });
-      if (!planExtras(org.plan).api) return reply(403, { tone: "error", message: extraPlanHint("api", API_FEATURE), values: parsed.values });
-      const created = await createApiKey(ctx, ref, { name: parsed.data.name, userId: user.id });
-      if (!created.ok) return reply(409, { tone: "error", message: created.message, values: parsed.values });
+      const created = await issueApiKey(ctx, { org, chatbotId: chatbot.id }, { name: parsed.data.name, userId: user.id });
+      if (!created.ok) return failureReply<{ created?: { name: string; key: string } }>(intent, created, parsed.values);
       return reply(200, { tone: "success", message: `Key “${created.row.name}” created.`, created: { name: created.row.name, key: created.key } });
     }
     case "revoke-key": {

@@ -1,13 +1,15 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { Alert, Button, Card, CardBody, CardHeader, ConfirmDialog, Field, PageHeader, Select, Textarea } from "~/components/ui";
-import { forbidden, requireChatbot } from "~/.server/auth/guards";
+import { requireChatbot } from "~/.server/auth/guards";
+import { requireIntent } from "~/.server/auth/intents";
+import { CHECK_FIELDS, failureReply, formReply } from "~/.server/http/form-reply";
 import { deleteChatbot } from "~/.server/chatbots/chatbots";
 import { duplicateChatbot, saveGeneralSettings } from "~/.server/chatbots/general-settings";
-import { isKnownModel, listModels } from "~/.server/ai/providers";
-import { parseForm, type FieldErrors } from "~/lib/forms";
-import { can, type Permission } from "~/lib/permissions";
+import { listModels } from "~/.server/ai/providers";
+import { parseForm, type FormReply } from "~/lib/forms";
+import { can } from "~/lib/permissions";
 import {
   ANSWER_LENGTHS,
   deleteThisChatbotSchema,
@@ -22,10 +24,8 @@ import {
 import { readForm } from "~/.server/http/read-form";
 
 const actionSchema = z.discriminatedUnion("intent", [saveGeneralSettingsSchema, duplicateChatbotSchema, deleteThisChatbotSchema]);
-type Intent = z.infer<typeof actionSchema>["intent"];
-const PERMISSION: Record<Intent, Permission> = { save: "chatbot:edit", duplicate: "chatbot:create", delete: "chatbot:delete" };
 
-type ActionData = { intent: string | null; tone: "success" | "error" | null; message: string | null; fieldErrors: FieldErrors; values: Record<string, string> };
+type ActionData = FormReply;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `General settings · ${data.chatbot.name} · Parley` : "Parley" }];
 
@@ -44,32 +44,19 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const ctx = context.app;
   const { org, role, chatbot } = await requireChatbot(ctx, request, params, "chatbot:edit");
   const form = await readForm(request);
-  const permission = PERMISSION[String(form.get("intent")) as Intent];
-  if (permission && !can(role, permission)) forbidden();
+  requireIntent(role, "generalSettings", form.get("intent"));
   const parsed = parseForm(actionSchema, form, form.get("intent") === "save" ? GENERAL_FORM_FIELDS : []);
-  const reply = (status: number, d: Partial<ActionData>) =>
-    data<ActionData>({ intent: parsed.values.intent ?? null, tone: null, message: null, fieldErrors: {}, values: {}, ...d }, { status });
-  if (!parsed.ok) return reply(400, { fieldErrors: parsed.fieldErrors, values: parsed.values, tone: "error", message: "Check the highlighted fields." });
+  const intent = parsed.values.intent ?? null;
+  const reply = (status: number, d: Partial<ActionData>) => formReply(intent, status, d);
+  if (!parsed.ok) return reply(400, { fieldErrors: parsed.fieldErrors, values: parsed.values, tone: "error", message: CHECK_FIELDS });
   const input = parsed.data;
   const ref = { orgId: org.id, chatbotId: chatbot.id };
 
   switch (input.intent) {
     case "save": {
-      const current = readGeneralSettings(chatbot.settings);
-      const model = listModels(ctx.env).find((m) => m.id === input.model);
-      // An unconfigured model may be kept if it is already the saved one (the bot falls back to the
-      // built-in engine meanwhile), but not newly chosen.
-      if (!model || !isKnownModel(input.model) || (!model.available && input.model !== current.model)) {
-        return reply(400, {
-          tone: "error",
-          message: "Check the highlighted fields.",
-          values: parsed.values,
-          fieldErrors: { model: [model?.reason ? `This model is not available: ${model.reason}` : "Choose a model from the list."] },
-        });
-      }
       const { intent: _intent, name, ...general } = input;
-      const saved = await saveGeneralSettings(ctx, ref, { name, general });
-      if (!saved) return reply(404, { tone: "error", message: "That chatbot no longer exists." });
+      const saved = await saveGeneralSettings(ctx, { orgId: org.id, chatbot }, { name, general });
+      if (!saved.ok) return failureReply(intent, saved, parsed.values);
       return reply(200, { tone: "success", message: "Settings saved." });
     }
     case "duplicate": {

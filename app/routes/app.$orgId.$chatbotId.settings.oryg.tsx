@@ -1,9 +1,10 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Alert, Badge, Card, CardBody, CardHeader, CheckboxField, ConfirmDialog, CopyField, Field, IntentSubmit, PageHeader, Textarea } from "~/components/ui";
 import { requireChatbot } from "~/.server/auth/guards";
 import { saveAccessSettings } from "~/.server/chatbots/access-settings";
 import { revealIdentitySecret, rotateIdentitySecret } from "~/.server/chatbots/identity-secret";
+import { failureReply, formReply } from "~/.server/http/form-reply";
 import { parseForm, type FormReply } from "~/lib/forms";
 import { ACCESS_FORM_FIELDS, accessFormSchema } from "~/lib/schemas/widget-settings-forms";
 import { ORIGINS_MAX, RATE_PER_HOUR_MAX, RATE_PER_MINUTE_MAX, readAccessSettings } from "~/lib/schemas/widget-settings";
@@ -30,23 +31,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const ref = { orgId: org.id, chatbotId: chatbot.id };
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
-  const reply = (status: number, d: Partial<ActionData>) =>
-    data<ActionData>({ intent, tone: null, message: null, fieldErrors: {}, values: {}, ...d }, { status });
+  const reply = (status: number, d: Partial<ActionData>) => formReply<{ secret?: string }>(intent, status, d);
 
   switch (intent) {
     case "save": {
       const parsed = parseForm(accessFormSchema, form, ACCESS_FORM_FIELDS);
       if (!parsed.ok) return reply(400, { tone: "error", message: "Check the highlighted fields. Nothing was saved.", fieldErrors: parsed.fieldErrors, values: parsed.values });
-      if (parsed.data.access.requireVerified && !chatbot.identitySecret) {
-        return reply(400, {
-          tone: "error",
-          message: "Check the highlighted fields. Nothing was saved.",
-          values: parsed.values,
-          fieldErrors: { requireVerified: ["Generate an identity secret first: without one, no visitor could be verified and the chat would refuse everyone."] },
-        });
-      }
-      const saved = await saveAccessSettings(ctx, ref, parsed.data);
-      if (!saved) return reply(404, { tone: "error", message: "That chatbot no longer exists." });
+      const saved = await saveAccessSettings(ctx, { orgId: org.id, chatbot }, parsed.data);
+      if (!saved.ok) return failureReply<{ secret?: string }>(intent, saved, parsed.values, "Check the highlighted fields. Nothing was saved.");
       return reply(200, { tone: "success", message: "Origins & access saved." });
     }
     case "rotate-secret": {

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { ListEditor, nextIndex, type ListItem } from "~/components/settings/list-editor";
@@ -6,8 +6,8 @@ import { BrandColourField } from "~/components/settings/brand-colour-field";
 import { WidgetPreview, type WidgetPreviewHandle } from "~/components/settings/widget-preview";
 import { Alert, Button, Card, CardBody, CardHeader, CheckboxField, Field, IntentSubmit, PageHeader, Select } from "~/components/ui";
 import { requireChatbot } from "~/.server/auth/guards";
-import { saveUiSettings } from "~/.server/chatbots/ui-settings";
-import type { FormReply } from "~/lib/forms";
+import { BRANDING_FEATURE, saveUiSettings } from "~/.server/chatbots/ui-settings";
+import { CHECK_FIELDS, failureReply, formReply } from "~/.server/http/form-reply";
 import { extraPlanHint, planExtras } from "~/lib/plans";
 import { listItems, parseUiSettingsForm, previewUiSettings } from "~/lib/schemas/widget-settings-forms";
 import {
@@ -20,8 +20,6 @@ import {
   type UiSettings,
 } from "~/lib/schemas/widget-settings";
 import { readForm } from "~/.server/http/read-form";
-
-const BRANDING_FEATURE = "Removing “Powered by Parley”";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Look & feel · ${data.chatbot.name} · Parley` : "Parley" }];
 
@@ -40,22 +38,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const ctx = context.app;
   const { org, chatbot } = await requireChatbot(ctx, request, params, "chatbot:edit");
-  const form = await readForm(request);
-  const parsed = parseUiSettingsForm(form);
-  const reply = (status: number, d: Partial<FormReply>) =>
-    data<FormReply>({ intent: "save", tone: null, message: null, fieldErrors: {}, values: {}, ...d }, { status });
-  if (!parsed.ok) return reply(400, { tone: "error", message: "Check the highlighted fields.", fieldErrors: parsed.fieldErrors, values: parsed.values });
-  if (parsed.data.removeBranding && !planExtras(org.plan).removeBranding) {
-    return reply(400, {
-      tone: "error",
-      message: "Check the highlighted fields.",
-      values: parsed.values,
-      fieldErrors: { removeBranding: [extraPlanHint("removeBranding", BRANDING_FEATURE)] },
-    });
-  }
-  const saved = await saveUiSettings(ctx, { orgId: org.id, chatbotId: chatbot.id }, parsed.data);
-  if (!saved) return reply(404, { tone: "error", message: "That chatbot no longer exists." });
-  return reply(200, { tone: "success", message: "Look & feel saved." });
+  const parsed = parseUiSettingsForm(await readForm(request));
+  if (!parsed.ok) return formReply("save", 400, { tone: "error", message: CHECK_FIELDS, fieldErrors: parsed.fieldErrors, values: parsed.values });
+  const saved = await saveUiSettings(ctx, { org, chatbotId: chatbot.id }, parsed.data);
+  if (!saved.ok) return failureReply("save", saved, parsed.values);
+  return formReply("save", 200, { tone: "success", message: "Look & feel saved." });
 }
 
 const toItems = (list: string[]): ListItem[] => list.map((value, index) => ({ index, value }));

@@ -16,14 +16,15 @@ import {
   Field,
   PageHeader,
 } from "~/components/ui";
-import { forbidden, requireOrg } from "~/.server/auth/guards";
+import { requireOrg } from "~/.server/auth/guards";
 import { createChatbot, deleteChatbot, listChatbots, renameChatbot } from "~/.server/chatbots/chatbots";
 import { leaveOrganisation } from "~/.server/orgs/members";
 import { rememberLastOrganisation, renameOrganisation } from "~/.server/orgs/organisations";
 import { parseForm, type FormReply } from "~/lib/forms";
-import { can, ROLE_LABELS, type Permission } from "~/lib/permissions";
+import { can, ROLE_LABELS } from "~/lib/permissions";
 import { getPlan, raiseLimitHint } from "~/lib/plans";
 import { createChatbotSchema, deleteChatbotSchema, leaveOrgSchema, renameChatbotSchema, renameOrgSchema } from "~/lib/schemas/orgs";
+import { requireIntent } from "~/.server/auth/intents";
 import { readForm } from "~/.server/http/read-form";
 
 const actionSchema = z.discriminatedUnion("intent", [
@@ -33,16 +34,7 @@ const actionSchema = z.discriminatedUnion("intent", [
   renameOrgSchema,
   leaveOrgSchema,
 ]);
-type Intent = z.infer<typeof actionSchema>["intent"];
 
-/** What each form needs; checked before the input is even validated. */
-const PERMISSION: Record<Intent, Permission> = {
-  "create-chatbot": "chatbot:create",
-  "rename-chatbot": "chatbot:edit",
-  "delete-chatbot": "chatbot:delete",
-  "rename-org": "org:rename",
-  "leave-org": "org:view",
-};
 
 /** `chatbotId`: the chatbot a rename/create concerned (to reopen the right form, or link to the new bot). */
 type ActionData = FormReply<{ chatbotId: string | null }>;
@@ -65,8 +57,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const ctx = context.app;
   const { user, org, role } = await requireOrg(ctx, request, params.orgId);
   const form = await readForm(request);
-  const permission = PERMISSION[String(form.get("intent")) as Intent];
-  if (permission && !can(role, permission)) forbidden();
+  requireIntent(role, "orgHome", form.get("intent"));
 
   const parsed = parseForm(actionSchema, form);
   const reply = (status: number, d: Partial<ActionData>) =>

@@ -21,7 +21,7 @@ import {
   THead,
   TR,
 } from "~/components/ui";
-import { forbidden, requireOrg } from "~/.server/auth/guards";
+import { requireOrg } from "~/.server/auth/guards";
 import { inviteMember, listPendingInvitations, resendInvitation, revokeInvitation } from "~/.server/orgs/invitations";
 import { changeRole, leaveOrganisation, listMembers, removeMember, transferOwnership } from "~/.server/orgs/members";
 import { parseForm, type FormReply } from "~/lib/forms";
@@ -35,6 +35,7 @@ import {
   revokeInviteSchema,
   transferOwnershipSchema,
 } from "~/lib/schemas/orgs";
+import { requireIntent } from "~/.server/auth/intents";
 import { readForm } from "~/.server/http/read-form";
 
 const actionSchema = z.discriminatedUnion("intent", [
@@ -63,8 +64,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const ctx = context.app;
   const { user, org, role } = await requireOrg(ctx, request, params.orgId, "members:manage");
   const form = await readForm(request);
-  // Owner-only form: refused before its input is even looked at.
-  if (form.get("intent") === "transfer-ownership" && role !== "owner") forbidden();
+  requireIntent(role, "members", form.get("intent"));
   const parsed = parseForm(actionSchema, form);
   const reply = (status: number, d: Partial<ActionData>) =>
     data<ActionData>(

@@ -2,6 +2,9 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import { newId, randomToken, sha256Hex } from "../auth/crypto";
 import type { AppContext } from "../context";
 import { apiKeys } from "../db/schema";
+import { extraPlanHint, planExtras } from "~/lib/plans";
+import type { Organisation } from "../chatbots/find-chatbot";
+import { fail, type Result } from "../failure";
 
 // REST API keys (one chatbot each). The full key is returned once at creation; D1 keeps only its
 // SHA-256 (lookup by hash, so no timing side channel on a compare) and a short visible prefix.
@@ -34,6 +37,16 @@ export async function createApiKey(ctx: Ctx, ref: Ref, input: { name: string; us
   const row = { id: newId("key_"), name: input.name.trim(), prefix: key.slice(0, 10), createdAt: now, lastUsedAt: null, revokedAt: null };
   await ctx.db.insert(apiKeys).values({ ...row, orgId: ref.orgId, chatbotId: ref.chatbotId, keyHash: sha256Hex(key), createdBy: input.userId });
   return { ok: true, key, row };
+}
+
+/** The REST API's name in plan hints (Settings → Embed & API, the API's own 403). */
+export const API_FEATURE = "The REST API";
+
+/** A new key for the chatbot, on a plan that includes the API (createApiKey itself does not look at plans: an org that moved down keeps its keys, refused at use). */
+export async function issueApiKey(ctx: Ctx, ref: { org: Pick<Organisation, "id" | "plan">; chatbotId: string }, input: { name: string; userId: string | null }): Promise<Result<{ key: string; row: ApiKeyRow }>> {
+  if (!planExtras(ref.org.plan).api) return fail("plan_required", extraPlanHint("api", API_FEATURE));
+  const created = await createApiKey(ctx, { orgId: ref.org.id, chatbotId: ref.chatbotId }, input);
+  return created.ok ? created : fail("limit_reached", created.message);
 }
 
 /** Revokes a key of this chatbot; false when there is no such live key. */
