@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { readUpTo } from "../../app/.server/http/read-limited";
 import { apiError } from "./errors";
 
 // One body-size limit for the whole API. A declared Content-Length above the limit is refused before
@@ -40,25 +41,8 @@ export const limitApiBodies: MiddlewareHandler = async (c, next) => {
     return next();
   }
   // No declared length: buffer up to the limit, then hand the handler a request with that buffer.
-  const reader = body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return tooLarge(c, maxBytes);
-    }
-    parts.push(value);
-  }
-  const buffer = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    buffer.set(part, offset);
-    offset += part.byteLength;
-  }
+  const buffer = await readUpTo(body, maxBytes);
+  if (!buffer) return tooLarge(c, maxBytes);
   c.req.raw = new Request(c.req.raw, { body: buffer });
   return next();
 };

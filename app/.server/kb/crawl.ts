@@ -1,4 +1,5 @@
 import { parse } from "node-html-parser";
+import { readUpTo } from "../http/read-limited";
 
 // Website crawling for knowledge sources: same site only, robots.txt, sitemap.xml, include/exclude
 // patterns, a page cap, timeouts, a size cap, and redirects followed by hand (loops detected).
@@ -200,26 +201,8 @@ async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<
 
 async function readLimited(res: Response, maxBytes: number): Promise<string | null> {
   if (!res.body) return "";
-  const reader = res.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    parts.push(value);
-  }
-  const all = new Uint8Array(size);
-  let o = 0;
-  for (const p of parts) {
-    all.set(p, o);
-    o += p.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  const bytes = await readUpTo(res.body, maxBytes);
+  return bytes && new TextDecoder().decode(bytes);
 }
 
 const mb = (n: number) => `${Math.round((n / (1024 * 1024)) * 10) / 10} MB`;
