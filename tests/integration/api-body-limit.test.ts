@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { createApiKey } from "~/.server/api-keys/api-keys";
 import { organisations } from "~/.server/db/schema";
 import { API_BODY_LIMIT, bodyLimitFor, limitApiBodies } from "../../workers/api/body-limit";
-import { db, makeOrg, makeUser, request } from "./helpers";
+import { db, makeOrg, makeUser } from "../factories";
+import { request } from "./helpers";
 
 // One body-size limit for the whole API (workers/api/body-limit.ts): 64 KB for JSON, more only where
 // a route needs it. Refused with 413 { error: { code: "payload_too_large" } } before the body is

@@ -10,7 +10,8 @@ import { readReply } from "~/lib/chat-stream";
 import type { PlanId } from "~/lib/plans";
 import { v1 } from "../../workers/api/v1";
 import { ROUTES } from "~/lib/api/v1/openapi";
-import { db, makeOrg, makeUser, request } from "./helpers";
+import { db, makeOrg, makeUser } from "../factories";
+import { request } from "./helpers";
 
 // The public REST API v1 through the real Worker: keys, plan gating, rate limit, every endpoint,
 // isolation between chatbots, and the OpenAPI document + docs page generated from the same schemas.

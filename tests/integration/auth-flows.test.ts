@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { emailTokens, sessions, users } from "~/.server/db/schema";
-import { db, mailsTo, makeUser, request, sessionCookieFrom, uniqueEmail } from "./helpers";
+import { db, makeUser, uniqueEmail } from "../factories";
+import { mailsTo, request, sessionCookieFrom } from "./helpers";
 
 const PASSWORD = "violet kettle harbour";
 

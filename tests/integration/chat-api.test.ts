@@ -7,7 +7,8 @@ import { chatbots, conversations, knowledgeSources, messages, usageCounters } fr
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
-import { addMember, BASE, db, makeOrg, makeUser } from "./helpers";
+import { addMember, db, makeOrg, makeUser } from "../factories";
+import { BASE } from "./helpers";
 
 // The chat API end to end through the Worker entry: knowledge indexed with the real pipeline,
 // answers from the built-in local engine (no network), persisted messages and credits.

@@ -7,7 +7,8 @@ import { chatbots, conversations } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { visitorHashFor } from "~/.server/widget/identity";
 import { IP_CEILING_FACTOR } from "~/.server/widget/rate-limit";
-import { BASE, db, makeOrg, makeUser } from "./helpers";
+import { db, makeOrg, makeUser } from "../factories";
+import { BASE } from "./helpers";
 
 // The visitor gate on the chat API (POST /api/chat/:id and GET …/history): allowed origins,
 // identity verification and the per-visitor / per-IP rate limit, configured by writing the

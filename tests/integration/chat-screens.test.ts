@@ -7,7 +7,8 @@ import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
 import { readGeneralSettings } from "~/lib/schemas/chatbot-settings";
-import { addMember, BASE, db, makeOrg, makeUser, request } from "./helpers";
+import { addMember, db, makeOrg, makeUser } from "../factories";
+import { BASE, request } from "./helpers";
 
 // The screens of this issue through the real Worker (Hono → built Remix app): the /test page,
 // the chatbot home's conversations and transcripts, and settings/general.

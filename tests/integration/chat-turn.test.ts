@@ -7,7 +7,8 @@ import { createServiceContext } from "~/.server/context";
 import { chatbots, conversations, knowledgeSources, messages, organisations, usageCounters } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
-import { BASE, db, makeOrg, makeUser } from "./helpers";
+import { db, makeOrg, makeUser } from "../factories";
+import { BASE } from "./helpers";
 
 // The conversation core (app/.server/chat/turn.ts): one turn for every channel. These tests call it
 // directly, without a request, as the live-chat objects, voice and phone will, and check that a

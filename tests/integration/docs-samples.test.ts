@@ -8,7 +8,8 @@ import { parseCurl, runnableSamples, SAMPLE_HOST, shellCommands } from "~/.serve
 import { knowledgeSources, organisations } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
-import { db, makeOrg, makeUser, request } from "./helpers";
+import { db, makeOrg, makeUser } from "../factories";
+import { request } from "./helpers";
 
 // "Code samples that can run are run by the tests": every ```sh run / ```bash run sample in the
 // docs is executed against the real Worker with a real API key of a Starter-plan chatbot.

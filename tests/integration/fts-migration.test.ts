@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ftsChatbotToken } from "~/.server/retrieval/search";
-import { makeOrg, makeUser } from "./helpers";
+import { makeOrg, makeUser } from "../factories";
 
 // The FTS5 index is kept in step with `chunks` by triggers (migrations/0002, redone in 0007: the
 // chatbot id as one hex token, the URL without scheme and host).

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { can, ROLES, type Permission } from "~/lib/permissions";
-import { addMember, makeOrg, makeUser, request } from "./helpers";
+import { addMember, makeOrg, makeUser } from "../factories";
+import { request } from "./helpers";
 
 // Every /app route that exists, with the permission its loader requires. Later issues add their
 // routes here; a route missing from this list is a route nobody proved isolated.

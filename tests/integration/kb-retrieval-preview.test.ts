@@ -4,7 +4,8 @@ import { newId } from "~/.server/auth/crypto";
 import { knowledgeSources } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
-import { addMember, db, makeOrg, makeUser, request } from "./helpers";
+import { addMember, db, makeOrg, makeUser } from "../factories";
+import { request } from "./helpers";
 
 // The "What would the bot retrieve?" box on the KB page runs the chatbot's real retrieval.
 describe("KB retrieval preview", async () => {

@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { knowledgeSources } from "~/.server/db/schema";
 import { minimalPdf } from "~/.server/kb/fixtures/files";
-import { addMember, BASE, db, makeOrg, makeUser, request } from "./helpers";
+import { addMember, db, makeOrg, makeUser } from "../factories";
+import { BASE, request } from "./helpers";
 
 // The knowledge screen through the real Worker (Hono → Remix), with the real queue consumer
 // (workers/queues/index.ts) doing the ingestion in the background.

@@ -5,7 +5,8 @@ import { createApiKey } from "~/.server/api-keys/api-keys";
 import { organisations } from "~/.server/db/schema";
 import { saveFaqDraft } from "~/.server/studio/faq-store";
 import { api } from "../../workers/api";
-import { BASE, db, makeOrg, makeUser, request } from "./helpers";
+import { db, makeOrg, makeUser } from "../factories";
+import { BASE, request } from "./helpers";
 
 // Hostile and broken input against every page and API endpoint: nothing answers 5xx. Routes are
 // discovered from the route files and the API's router, so a new route is covered without anyone

@@ -8,7 +8,8 @@ import { currentPeriod } from "~/.server/chat/usage";
 import { invitations, knowledgeSources, organisations, stripeEvents, usageCounters } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { readReply } from "~/lib/chat-stream";
-import { addMember, BASE, db, makeOrg, makeUser, request } from "./helpers";
+import { addMember, db, makeOrg, makeUser } from "../factories";
+import { BASE, request } from "./helpers";
 
 // Plans and limits end to end through the Worker entry: each reachable limit refuses with its
 // message, an owner's plan change (direct in development) raises it, /app/plans shows the real

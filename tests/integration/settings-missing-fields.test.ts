@@ -4,7 +4,8 @@ import { apiKeys, chatbots } from "~/.server/db/schema";
 import { NOT_SENT_MESSAGE } from "~/lib/forms";
 import { GENERAL_FORM_FIELDS } from "~/lib/schemas/chatbot-settings";
 import { ACCESS_FORM_FIELDS, UI_FORM_FIELDS } from "~/lib/schemas/widget-settings-forms";
-import { db, makeOrg, makeUser, request } from "./helpers";
+import { db, makeOrg, makeUser } from "../factories";
+import { request } from "./helpers";
 
 // A post that lacks a settings form's fields (an empty body, a forged or truncated post) is refused
 // with a message at each missing field and changes nothing: it must never reset settings to their

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { authenticateApiKey } from "~/.server/api-keys/api-keys";
 import { apiKeys, chatbots, organisations } from "~/.server/db/schema";
 import { readAccessSettings, readUiSettings } from "~/lib/schemas/widget-settings";
-import { addMember, db, makeOrg, makeUser, request } from "./helpers";
+import { addMember, db, makeOrg, makeUser } from "../factories";
+import { request } from "./helpers";
 
 // The widget settings screens of issue #4 through the real Worker: settings/ui, settings/embed
 // (snippets and REST API keys) and settings/oryg (origins, rate limit, identity verification).

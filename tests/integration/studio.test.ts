@@ -5,7 +5,8 @@ import { knowledgeSources } from "~/.server/db/schema";
 import { testSite } from "~/.server/kb/fixtures/test-site";
 import { STUDIO_LIMITS } from "~/.server/studio/limits";
 import { FAQ_DRAFT_TTL_MS, loadFaqDraft, saveFaqDraft } from "~/.server/studio/faq-store";
-import { addMember, db, makeOrg, makeUser, request } from "./helpers";
+import { addMember, db, makeOrg, makeUser } from "../factories";
+import { request } from "./helpers";
 
 // The Studio's free tools through the real Worker (Hono → Remix): each tool's happy path, field
 // errors that keep the input, the per-visitor allowance (429 with a message), the FAQ generator's

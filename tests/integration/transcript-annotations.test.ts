@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { chatbots } from "~/.server/db/schema";
-import { BASE, db, makeOrg, makeUser, request } from "./helpers";
+import { db, makeOrg, makeUser } from "../factories";
+import { BASE, request } from "./helpers";
 
 // The chatbot home's transcript shows what the widget endpoints stored: thumbs, problem reports,
 // the "waiting for a human" status and the lead — as escaped text.

@@ -7,7 +7,8 @@ import { bugReports, chatbots, conversations, leads, messages } from "~/.server/
 import type { Env } from "~/.server/env";
 import { visitorHashFor } from "~/.server/widget/identity";
 import { ACTION_LIMITS } from "~/.server/widget/rate-limit";
-import { BASE, db, makeOrg, makeUser } from "./helpers";
+import { db, makeOrg, makeUser } from "../factories";
+import { BASE } from "./helpers";
 
 // The widget's own endpoints through the Worker entry: validation, visitor ownership, chatbot
 // visibility, origins and the action rate limit.

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { chatbots, organisations } from "~/.server/db/schema";
-import { BASE, db, makeOrg, makeUser, request } from "./helpers";
+import { db, makeOrg, makeUser } from "../factories";
+import { BASE, request } from "./helpers";
 
 // The widget's delivery: /widget.js, the config the loader reads cross-origin, the iframe page with
 // its frame-ancestors policy, and the dashboard preview. Through the real Worker.

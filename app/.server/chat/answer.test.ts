@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../auth/crypto";
 import { chatbots, knowledgeSources, messages, usageCounters } from "../db/schema";
 import type { Env } from "../env";
-import { makeUser, testContext } from "../orgs/test-utils";
+import { makeUser, testContext } from "../../../tests/factories";
 import { createOrganisation } from "../orgs/organisations";
 import { indexChunks } from "../retrieval/indexing";
 import { answerMessage, collectAnswer } from "./answer";
@@ -28,7 +28,7 @@ function streamOf(parts: LanguageModelV3StreamPart[]) {
 
 async function setup() {
   const ctx = testContext();
-  const user = await makeUser(ctx);
+  const user = await makeUser();
   const org = await createOrganisation(ctx, user.id, { name: "Answer Co" });
   const bot = await ctx.db
     .insert(chatbots)

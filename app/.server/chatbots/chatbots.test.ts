@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { makeOrg, makeUser, okResult, testContext } from "../orgs/test-utils";
+import { makeOrgOnly, makeUser, okResult, testContext } from "../../../tests/factories";
 import { createChatbot, deleteChatbot, getChatbot, listChatbots, renameChatbot } from "./chatbots";
 
 async function twoOrgs() {
   const ctx = testContext();
-  const alice = await makeUser(ctx, "Alice");
-  const bob = await makeUser(ctx, "Bob");
-  const mine = await makeOrg(ctx, alice.id, { name: "Mine", plan: "starter" });
-  const theirs = await makeOrg(ctx, bob.id, { name: "Theirs" });
+  const alice = await makeUser({ name: "Alice" });
+  const bob = await makeUser({ name: "Bob" });
+  const mine = await makeOrgOnly(alice.id, "Mine", { plan: "starter" });
+  const theirs = await makeOrgOnly(bob.id, "Theirs");
   return { ctx, mine, theirs };
 }
 

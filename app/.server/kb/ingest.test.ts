@@ -5,7 +5,8 @@ import { knowledgeSources } from "../db/schema";
 import { deleteChatbot } from "../chatbots/chatbots";
 import { ftsChatbotToken } from "../retrieval/search";
 import { bytes, CSV, HTML_DOC, JSON_DOC, MD_DOC, minimalDocx, minimalPdf, TXT_DOC } from "./fixtures/files";
-import { chunkRows, kbContext, makeBot } from "./fixtures/context";
+import { recordingContext, makeBot } from "../../../tests/factories";
+import { chunkRows } from "./fixtures/queries";
 import { SITE, testSite } from "./fixtures/test-site";
 import { crawlStateKey, MAX_ATTEMPTS, runIngestStep, runIngestionUntilIdle, STALE_AFTER_MS, sweepIngestion } from "./ingest";
 import {
@@ -32,14 +33,14 @@ async function vectorsOf(ids: number[]) {
 }
 
 async function patchSource(id: string, patch: Partial<typeof knowledgeSources.$inferInsert>) {
-  const { ctx } = kbContext();
+  const { ctx } = recordingContext();
   await ctx.db.update(knowledgeSources).set(patch).where(eq(knowledgeSources.id, id));
 }
 
 describe("text and Q&A sources", () => {
   it("a text source is queued with a message, then ingested to ready with chunks and vectors", async () => {
-    const { ctx, sent } = kbContext();
-    const ref = await makeBot();
+    const { ctx, sent } = recordingContext();
+    const ref = (await makeBot()).ref;
     const r = await createTextSource(ctx, ref, { title: "Returns", text: "# Returns\n\nItems can be returned within 30 days for a full refund." });
     if (!r.ok) throw new Error(r.message);
     expect(r.source).toMatchObject({ status: "queued", type: "text", title: "Returns" });
@@ -54,8 +55,8 @@ describe("text and Q&A sources", () => {
   });
 
   it("Q&A pairs become one section per question", async () => {
-    const { ctx } = kbContext();
-    const ref = await makeBot();
+    const { ctx } = recordingContext();
+    const ref = (await makeBot()).ref;
     const r = await createQaSource(ctx, ref, {
       pairs: [
         { question: "Do you ship abroad?", answer: "Yes, to 30 countries." },
@@ -73,8 +74,8 @@ describe("text and Q&A sources", () => {
   });
 
   it("refuses an incomplete pair", async () => {
-    const { ctx } = kbContext();
-    const r = await createQaSource(ctx, await makeBot(), { pairs: [{ question: "Only a question?", answer: "" }] });
+    const { ctx } = recordingContext();
+    const r = await createQaSource(ctx, (await makeBot()).ref, { pairs: [{ question: "Only a question?", answer: "" }] });
     expect(r).toMatchObject({ ok: false, message: "Pair 1 needs both a question and an answer." });
   });
 });
@@ -91,8 +92,8 @@ describe("file sources", () => {
   ];
   for (const [name, data, expected] of cases) {
     it(`${name}: stored in R2 under org/<org>/<bot>/<source>/, extracted and indexed`, async () => {
-      const { ctx } = kbContext();
-      const ref = await makeBot();
+      const { ctx } = recordingContext();
+      const ref = (await makeBot()).ref;
       const r = await createFileSource(ctx, ref, { file: file(name, data) });
       if (!r.ok) throw new Error(r.message);
       expect(r.source.location).toBe(`org/${ref.orgId}/${ref.chatbotId}/${r.source.id}/${name}`);
@@ -107,8 +108,8 @@ describe("file sources", () => {
   }
 
   it("refuses unsupported types and files over the plan's size limit, saying how to raise it", async () => {
-    const { ctx } = kbContext();
-    const ref = await makeBot("free");
+    const { ctx } = recordingContext();
+    const ref = (await makeBot({ plan: "free" })).ref;
     expect(await createFileSource(ctx, ref, { file: file("tool.exe", bytes("MZ")) })).toMatchObject({
       ok: false,
       field: "file",
@@ -121,13 +122,13 @@ describe("file sources", () => {
     expect(r.message).toContain("over the 5 MB file size limit of the Free plan");
     expect(r.message).toContain("Starter plan (10 MB)");
     // The same file fits the Starter plan.
-    const starter = await makeBot("starter");
+    const starter = (await makeBot({ plan: "starter" })).ref;
     expect((await createFileSource(ctx, starter, { file: file("big.txt", new Uint8Array(6 * 1024 * 1024).fill(65)) })).ok).toBe(true);
   });
 
   it("a failed file shows its error in plain words, and Retry works once the file is fixed", async () => {
-    const { ctx, sent } = kbContext();
-    const ref = await makeBot();
+    const { ctx, sent } = recordingContext();
+    const ref = (await makeBot()).ref;
     const r = await createFileSource(ctx, ref, { file: file("scan.pdf", minimalPdf([])) });
     if (!r.ok) throw new Error(r.message);
     const first = await runIngestionUntilIdle(ctx, r.source.id);
@@ -150,8 +151,8 @@ describe("file sources", () => {
 
 describe("website sources", () => {
   it("a whole-site crawl runs in bounded steps to ready, skipping robots-disallowed, 404, loops, huge and non-HTML pages", async () => {
-    const { ctx } = kbContext();
-    const ref = await makeBot();
+    const { ctx } = recordingContext();
+    const ref = (await makeBot()).ref;
     const site = testSite();
     const r = await createSiteSource(ctx, ref, { url: SITE, pageCap: 50 });
     if (!r.ok) throw new Error(r.message);
@@ -173,8 +174,8 @@ describe("website sources", () => {
   });
 
   it("a single page whose server fails is marked failed with the reason", async () => {
-    const { ctx } = kbContext();
-    const ref = await makeBot();
+    const { ctx } = recordingContext();
+    const ref = (await makeBot()).ref;
     const r = await createUrlSource(ctx, ref, { url: `${SITE}/missing` });
     if (!r.ok) throw new Error(r.message);
     const done = await runIngestionUntilIdle(ctx, r.source.id, { fetcher: testSite().fetcher });
@@ -182,8 +183,8 @@ describe("website sources", () => {
   });
 
   it("refuses local addresses and page caps above the plan", async () => {
-    const { ctx } = kbContext();
-    const ref = await makeBot("free");
+    const { ctx } = recordingContext();
+    const ref = (await makeBot({ plan: "free" })).ref;
     expect(await createUrlSource(ctx, ref, { url: "http://localhost:8787/" })).toMatchObject({ ok: false, field: "url" });
     expect(await createUrlSource(ctx, ref, { url: "http://192.168.1.1/" })).toMatchObject({ ok: false, field: "url" });
     const r = await createSiteSource(ctx, ref, { url: SITE, pageCap: 51 });
@@ -192,8 +193,8 @@ describe("website sources", () => {
   });
 
   it("re-sync indexes the new version before deleting the old one: the bot never sees half", async () => {
-    const { ctx } = kbContext();
-    const ref = await makeBot();
+    const { ctx } = recordingContext();
+    const ref = (await makeBot()).ref;
     const v1 = testSite();
     const r = await createSiteSource(ctx, ref, { url: SITE, pageCap: 50 });
     if (!r.ok) throw new Error(r.message);
@@ -227,8 +228,8 @@ describe("website sources", () => {
 
 describe("resumable ingestion and the sweeper", () => {
   it("an interrupted crawl (lost message, stale heartbeat) is resumed by the sweeper and finishes", async () => {
-    const { ctx, sent } = kbContext();
-    const ref = await makeBot();
+    const { ctx, sent } = recordingContext();
+    const ref = (await makeBot()).ref;
     const site = testSite();
     const r = await createSiteSource(ctx, ref, { url: SITE, pageCap: 50 });
     if (!r.ok) throw new Error(r.message);
@@ -272,8 +273,8 @@ describe("resumable ingestion and the sweeper", () => {
   });
 
   it("a queued source whose message never arrived is re-enqueued; after too many attempts it fails visibly", async () => {
-    const { ctx, sent } = kbContext();
-    const ref = await makeBot();
+    const { ctx, sent } = recordingContext();
+    const ref = (await makeBot()).ref;
     const r = await createTextSource(ctx, ref, { title: "Hours", text: "Open 9 to 5." });
     if (!r.ok) throw new Error(r.message);
     sent.length = 0;
@@ -291,8 +292,8 @@ describe("resumable ingestion and the sweeper", () => {
   });
 
   it("two steps at once: the second sees the lease and does nothing", async () => {
-    const { ctx } = kbContext();
-    const ref = await makeBot();
+    const { ctx } = recordingContext();
+    const ref = (await makeBot()).ref;
     const r = await createTextSource(ctx, ref, { title: "T", text: "Some text for the lease test." });
     if (!r.ok) throw new Error(r.message);
     await patchSource(r.source.id, { status: "processing", jobState: { v: 1, oldMaxChunkId: 0, phase: "start", cursor: 0, totalChunks: 0, position: 0, chars: 0, lease: { id: "x", until: Date.now() + 60_000 } } });
@@ -301,8 +302,8 @@ describe("resumable ingestion and the sweeper", () => {
   });
 
   it("schedules: daily sets nextSyncAt, and the sweeper queues due re-syncs", async () => {
-    const { ctx, sent } = kbContext();
-    const ref = await makeBot();
+    const { ctx, sent } = recordingContext();
+    const ref = (await makeBot()).ref;
     const r = await createUrlSource(ctx, ref, { url: `${SITE}/guide/install` });
     if (!r.ok) throw new Error(r.message);
     await runIngestionUntilIdle(ctx, r.source.id, { fetcher: testSite().fetcher });
@@ -323,10 +324,10 @@ describe("resumable ingestion and the sweeper", () => {
 
 describe("plan limits on knowledge characters", () => {
   it("refuses text past the organisation's limit with the numbers and how to raise it", async () => {
-    const { ctx } = kbContext();
-    const ref = await makeBot("free");
+    const { ctx } = recordingContext();
+    const ref = (await makeBot({ plan: "free" })).ref;
     await createTextSource(ctx, ref, { title: "Big", text: "a".repeat(900_000) });
-    const other = { orgId: ref.orgId, chatbotId: (await makeBot()).chatbotId }; // limit is per organisation
+    const other = { orgId: ref.orgId, chatbotId: ((await makeBot()).ref).chatbotId }; // limit is per organisation
     const r = await createTextSource(ctx, ref, { title: "Too much", text: "b".repeat(200_000) });
     expect(r).toMatchObject({ ok: false, field: "text" });
     const msg = r.ok ? "" : r.message;
@@ -338,8 +339,8 @@ describe("plan limits on knowledge characters", () => {
   });
 
   it("fails a file at ingestion when its extracted text does not fit", async () => {
-    const { ctx } = kbContext();
-    const ref = await makeBot("free");
+    const { ctx } = recordingContext();
+    const ref = (await makeBot({ plan: "free" })).ref;
     await createTextSource(ctx, ref, { title: "Nearly full", text: "a".repeat(999_990) });
     const r = await createFileSource(ctx, ref, { file: file("notes.txt", bytes("This text has more than ten characters.")) });
     if (!r.ok) throw new Error(r.message);
@@ -352,8 +353,8 @@ describe("plan limits on knowledge characters", () => {
 
 describe("deleting", () => {
   it("removes chunks, vectors, the R2 object and the row; other organisations cannot", async () => {
-    const { ctx } = kbContext();
-    const ref = await makeBot();
+    const { ctx } = recordingContext();
+    const ref = (await makeBot()).ref;
     const r = await createFileSource(ctx, ref, { file: file("guide.md", bytes(MD_DOC)) });
     if (!r.ok) throw new Error(r.message);
     await runIngestionUntilIdle(ctx, r.source.id);
@@ -361,7 +362,7 @@ describe("deleting", () => {
     expect(ids.length).toBeGreaterThan(0);
     expect(await vectorsOf(ids)).toBe(ids.length);
 
-    const stranger = await makeBot();
+    const stranger = (await makeBot()).ref;
     expect(await deleteSource(ctx, { orgId: stranger.orgId, chatbotId: ref.chatbotId }, r.source.id)).toMatchObject({ ok: false });
     expect(await chunkRows(r.source.id)).toHaveLength(ids.length);
 
@@ -375,9 +376,9 @@ describe("deleting", () => {
   });
 
   it("deleting a chatbot removes its files and vectors (Vectorize too), not another chatbot's", async () => {
-    const { ctx } = kbContext();
-    const ref = await makeBot();
-    const other = await makeBot();
+    const { ctx } = recordingContext();
+    const ref = (await makeBot()).ref;
+    const other = (await makeBot()).ref;
     const ingestFile = async (r: typeof ref) => {
       const created = await createFileSource(ctx, r, { file: file("guide.md", bytes(MD_DOC)) });
       if (!created.ok) throw new Error(created.message);

@@ -5,7 +5,7 @@ import { chatbots, chunks, chunkVectors, knowledgeSources } from "~/.server/db/s
 import type { Env } from "~/.server/env";
 import { LOCAL_EMBEDDING_MODEL_ID } from "../ai/embeddings";
 import { createServiceContext } from "../context";
-import { db, makeOrg, makeUser } from "../../../tests/integration/helpers";
+import { db, makeOrg, makeUser } from "../../../tests/factories";
 import { reindexForEmbeddingModel } from "./reindex";
 
 describe("re-index when the embedding model changes", () => {

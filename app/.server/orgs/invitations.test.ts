@@ -16,13 +16,13 @@ import {
 } from "./invitations";
 import { removeMember } from "./members";
 import { createOrganisation } from "./organisations";
-import { makeOrg, makeUser, testContext } from "./test-utils";
+import { makeOrgOnly, makeUser, testContext } from "../../../tests/factories";
 
 async function setup() {
   const ctx = testContext();
-  const owner = await makeUser(ctx, "Olivia Owner");
+  const owner = await makeUser({ name: "Olivia Owner" });
   // Growth: room for the several people these tests invite (the member limit has its own tests below).
-  const org = await makeOrg(ctx, owner.id, { name: "Acme", plan: "growth" });
+  const org = await makeOrgOnly(owner.id, "Acme", { plan: "growth" });
   const inviter = { id: owner.id, name: owner.name, role: "owner" as const };
   const membership = async (userId: string) =>
     (await ctx.db
@@ -95,7 +95,7 @@ describe("invitations", () => {
 
   it("accepts for a signed-in user with the invited email: membership with the invited role, single use", async () => {
     const { ctx, org, inviter, membership } = await setup();
-    const user = await makeUser(ctx, "Ivan Invitee");
+    const user = await makeUser({ name: "Ivan Invitee" });
     const { token } = invited(await inviteMember(ctx, { orgId: org.id, inviter, email: user.email.toUpperCase(), role: "editor" }));
 
     expect(await acceptInvitation(ctx, token, user)).toEqual({ ok: true, orgId: org.id });
@@ -112,7 +112,7 @@ describe("invitations", () => {
 
   it("refuses a signed-in user whose email is not the invited one", async () => {
     const { ctx, org, inviter, membership } = await setup();
-    const intruder = await makeUser(ctx, "Mallory");
+    const intruder = await makeUser({ name: "Mallory" });
     const email = uniqueEmail();
     const { token } = invited(await inviteMember(ctx, { orgId: org.id, inviter, email, role: "admin" }));
 
@@ -164,7 +164,7 @@ describe("invitations", () => {
     expect(await ctx.db.select().from(users).where(eq(users.email, email.toLowerCase())).get()).toBeUndefined();
     expect(await findInvitationByToken(ctx, token)).not.toBeNull();
 
-    const existing = await makeUser(ctx);
+    const existing = await makeUser();
     const second = invited(await inviteMember(ctx, { orgId: org.id, inviter, email: existing.email, role: "agent" }));
     expect(await acceptInvitationAsNewUser(ctx, second.token, { name: "X", password: "a long pass phrase" })).toMatchObject({
       ok: false,
@@ -175,7 +175,7 @@ describe("invitations", () => {
 
   it("refuses expired, revoked and replaced tokens, and unknown ones", async () => {
     const { ctx, org, inviter, membership } = await setup();
-    const user = await makeUser(ctx);
+    const user = await makeUser();
 
     const expired = invited(await inviteMember(ctx, { orgId: org.id, inviter, email: user.email, role: "agent" }));
     await ctx.db
@@ -235,7 +235,7 @@ describe("invitations", () => {
 
   it("is scoped by organisation: another organisation cannot resend, revoke or list an invitation", async () => {
     const { ctx, org, inviter } = await setup();
-    const other = await makeUser(ctx);
+    const other = await makeUser();
     const otherOrg = await createOrganisation(ctx, other.id, { name: "Other" });
     const inv = invited(await inviteMember(ctx, { orgId: org.id, inviter, email: uniqueEmail(), role: "agent" }));
     const otherInviter = { id: other.id, name: other.name, role: "owner" as const };
@@ -247,8 +247,8 @@ describe("invitations", () => {
 
   it("counts members and pending invitations against the plan's member limit", async () => {
     const ctx = testContext();
-    const owner = await makeUser(ctx, "Olivia Owner");
-    const org = await makeOrg(ctx, owner.id, { name: "Small", plan: "starter" }); // 3 members
+    const owner = await makeUser({ name: "Olivia Owner" });
+    const org = await makeOrgOnly(owner.id, "Small", { plan: "starter" }); // 3 members
     const inviter = { id: owner.id, name: owner.name, role: "owner" as const };
     const first = invited(await inviteMember(ctx, { orgId: org.id, inviter, email: uniqueEmail(), role: "agent" }));
     invited(await inviteMember(ctx, { orgId: org.id, inviter, email: uniqueEmail(), role: "agent" }));
@@ -268,7 +268,7 @@ describe("invitations", () => {
 
   it("on Free nobody can be invited; moving to Starter raises the limit", async () => {
     const ctx = testContext();
-    const owner = await makeUser(ctx, "Olivia Owner");
+    const owner = await makeUser({ name: "Olivia Owner" });
     const org = await createOrganisation(ctx, owner.id, { name: "Solo" });
     const inviter = { id: owner.id, name: owner.name, role: "owner" as const };
     const refused = await inviteMember(ctx, { orgId: org.id, inviter, email: uniqueEmail(), role: "agent" });
@@ -280,7 +280,7 @@ describe("invitations", () => {
 
   it("accepting re-checks the member limit (after a downgrade), for existing and new accounts", async () => {
     const { ctx, org, inviter, membership } = await setup();
-    const user = await makeUser(ctx, "Late Comer");
+    const user = await makeUser({ name: "Late Comer" });
     const forUser = invited(await inviteMember(ctx, { orgId: org.id, inviter, email: user.email, role: "agent" }));
     const newEmail = uniqueEmail();
     const forNew = invited(await inviteMember(ctx, { orgId: org.id, inviter, email: newEmail, role: "agent" }));

@@ -6,15 +6,15 @@ import { createChatbot, listChatbots } from "../chatbots/chatbots";
 import { memberships, users } from "../db/schema";
 import { changeRole, leaveOrganisation, listMembers, removeMember, transferOwnership } from "./members";
 import { createOrganisation } from "./organisations";
-import { makeUser, signedIn, testContext, thrownStatus } from "./test-utils";
+import { makeUser, signedIn, testContext, thrownStatus } from "../../../tests/factories";
 
 /** An organisation with one member per role (plus the owner who created it). */
 async function team() {
   const ctx = testContext();
-  const owner = await makeUser(ctx, "Olivia Owner");
+  const owner = await makeUser({ name: "Olivia Owner" });
   const org = await createOrganisation(ctx, owner.id, { name: "Team" });
   const add = async (name: string, role: Role) => {
-    const u = await makeUser(ctx, name);
+    const u = await makeUser({ name });
     await ctx.db.insert(memberships).values({ orgId: org.id, userId: u.id, role });
     return u;
   };
@@ -120,7 +120,7 @@ describe("members", () => {
 
   it("refuses to act on someone who is not a member of this organisation", async () => {
     const { ctx, org } = await team();
-    const stranger = await makeUser(ctx);
+    const stranger = await makeUser();
     const otherOrg = await createOrganisation(ctx, stranger.id, { name: "Elsewhere" });
     expect((await changeRole(ctx, { orgId: org.id, actorRole: "owner", userId: stranger.id, role: "agent" })).ok).toBe(false);
     expect((await removeMember(ctx, { orgId: org.id, actorRole: "owner", userId: stranger.id })).ok).toBe(false);
@@ -145,7 +145,7 @@ describe("members", () => {
       ok: false,
       message: "Only an owner can transfer ownership.",
     });
-    const stranger = await makeUser(ctx);
+    const stranger = await makeUser();
     expect((await transferOwnership(ctx, org.id, editor.id, stranger.id)).ok).toBe(false);
     expect((await transferOwnership(ctx, org.id, editor.id, editor.id)).ok).toBe(false);
     expect(await roleOf(editor.id)).toBe("owner");

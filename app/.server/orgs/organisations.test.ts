@@ -4,12 +4,12 @@ import { requireOrg } from "../auth/guards";
 import { createChatbot } from "../chatbots/chatbots";
 import { memberships, organisations, users } from "../db/schema";
 import { createOrganisation, listMyOrganisations, rememberLastOrganisation, renameOrganisation, slugify } from "./organisations";
-import { makeOrg, makeUser, signedIn, testContext } from "./test-utils";
+import { makeOrgOnly, makeUser, signedIn, testContext } from "../../../tests/factories";
 
 describe("organisations", () => {
   it("creating an organisation makes the creator its owner, on the free plan, and their last used org", async () => {
     const ctx = testContext();
-    const user = await makeUser(ctx);
+    const user = await makeUser();
     const before = Date.now();
     const org = await createOrganisation(ctx, user.id, { name: "  Acme Café  " });
 
@@ -29,7 +29,7 @@ describe("organisations", () => {
 
   it("gives every organisation a unique slug", async () => {
     const ctx = testContext();
-    const user = await makeUser(ctx);
+    const user = await makeUser();
     const a = await createOrganisation(ctx, user.id, { name: "Same Name" });
     const b = await createOrganisation(ctx, user.id, { name: "Same Name" });
     expect(a.slug).toBe("same-name");
@@ -40,9 +40,9 @@ describe("organisations", () => {
 
   it("lists only my organisations, with role and counts", async () => {
     const ctx = testContext();
-    const me = await makeUser(ctx);
-    const other = await makeUser(ctx);
-    const mine = await makeOrg(ctx, me.id, { name: "Beta", plan: "starter" });
+    const me = await makeUser();
+    const other = await makeUser();
+    const mine = await makeOrgOnly(me.id, "Beta", { plan: "starter" });
     const theirs = await createOrganisation(ctx, other.id, { name: "Alpha" });
     await ctx.db.insert(memberships).values({ orgId: theirs.id, userId: me.id, role: "agent" });
     await createOrganisation(ctx, other.id, { name: "Not mine" });
@@ -58,8 +58,8 @@ describe("organisations", () => {
 
   it("remembers the last organisation only while the user belongs to it", async () => {
     const ctx = testContext();
-    const me = await makeUser(ctx);
-    const other = await makeUser(ctx);
+    const me = await makeUser();
+    const other = await makeUser();
     const a = await createOrganisation(ctx, me.id, { name: "A" });
     const b = await createOrganisation(ctx, me.id, { name: "B" });
     const foreign = await createOrganisation(ctx, other.id, { name: "Foreign" });
@@ -73,7 +73,7 @@ describe("organisations", () => {
 
   it("renames an organisation", async () => {
     const ctx = testContext();
-    const me = await makeUser(ctx);
+    const me = await makeUser();
     const org = await createOrganisation(ctx, me.id, { name: "Old" });
     expect((await renameOrganisation(ctx, org.id, " New "))!.name).toBe("New");
     expect(await renameOrganisation(ctx, "org_missing", "X")).toBeNull();

@@ -5,7 +5,7 @@ import { deleteChatbot } from "../chatbots/chatbots";
 import { chunkFeatures } from "./chunk-features";
 import { countChatbotChunks, deleteSourceChunks, indexChunks } from "./indexing";
 import { ftsChatbotToken } from "./search";
-import { makeBot } from "./test-fixtures";
+import { makeBot } from "../../../tests/factories";
 import type { ChunkInput } from "./types";
 
 const chunk = (i: number, text: string): ChunkInput => ({ title: "Handbook", heading: `Part ${i}`, url: "https://x.test/h", text, position: i });
@@ -15,7 +15,7 @@ const vectorCount = (chatbotId: string) => env.DB.prepare("SELECT count(*) AS n 
 
 describe("indexChunks / deleteSourceChunks", () => {
   it("stores chunks in batches, embeds them, and deleting a source removes rows, FTS entries and vectors", async () => {
-    const { ctx, ref, sourceIds } = await makeBot(["a", "b"]);
+    const { ctx, ref, sourceIds } = await makeBot({ sources: ["a", "b"] });
     const many = Array.from({ length: 40 }, (_, i) => chunk(i, `Paragraph ${i} about zebras and the savannah.`)); // > 12 rows per statement
     const { chunkIds } = await indexChunks(ctx, { ...ref, sourceId: sourceIds[0] }, many, { embeddingModel: createLocalEmbeddingModel() });
     expect(chunkIds).toHaveLength(40);
@@ -41,7 +41,7 @@ describe("indexChunks / deleteSourceChunks", () => {
   });
 
   it("keeps term_stats exact: each stem's chunk count and #chunks, through inserts, deletes and updates", async () => {
-    const { ctx, ref, sourceIds } = await makeBot(["a", "b"]);
+    const { ctx, ref, sourceIds } = await makeBot({ sources: ["a", "b"] });
     const stats = async () => {
       const { results } = await env.DB.prepare("SELECT term, df FROM term_stats WHERE chatbot_id = ? AND df > 0").bind(ref.chatbotId).all<{ term: string; df: number }>();
       return Object.fromEntries(results.map((r) => [r.term, r.df]));
@@ -75,7 +75,7 @@ describe("indexChunks / deleteSourceChunks", () => {
   });
 
   it("does nothing for no chunks", async () => {
-    const { ctx, ref, sourceIds } = await makeBot();
+    const { ctx, ref, sourceIds } = await makeBot({ sources: ["a"] });
     expect(await indexChunks(ctx, { ...ref, sourceId: sourceIds[0] }, [])).toEqual({ chunkIds: [] });
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../kb/chunking";
 import { countChatbotChunks, indexChunks } from "./indexing";
 import { chooseMatchWords, ftsChatbotToken, ftsMatch, queryTerms, retrieve } from "./search";
-import { makeBot } from "./test-fixtures";
+import { makeBot } from "../../../tests/factories";
 
 const RETURNS = `# Returns
 ## Refunds
@@ -20,8 +20,8 @@ const PRICING = `# Plans
 Paying yearly saves two months compared with monthly billing. Annual subscriptions renew automatically.`;
 
 async function kb() {
-  const bot = await makeBot(["returns", "shipping", "pricing", "copy"]);
-  const other = await makeBot(["secret"]);
+  const bot = await makeBot({ sources: ["returns", "shipping", "pricing", "copy"] });
+  const other = await makeBot({ sources: ["secret"] });
   const add = async (b: typeof bot, i: number, title: string, text: string) =>
     (await indexChunks(b.ctx, { ...b.ref, sourceId: b.sourceIds[i] }, chunkDocument({ title, text, url: `https://shop.test/${title.toLowerCase()}`, format: "markdown" }))).chunkIds;
   const ids = {
@@ -52,7 +52,7 @@ describe("retrieve", () => {
     expect(await df("refund")).toBe(2); // the Refunds section of the page added twice
     expect(await df("#chunks")).toBe(await countChatbotChunks(bot.ctx, bot.ref));
     // A row as migrations before 0005 left it: no features, so no term counts (only #chunks).
-    const legacy = await makeBot(["old", "new"]);
+    const legacy = await makeBot({ sources: ["old", "new"] });
     await env.DB.prepare("INSERT INTO chunks (source_id, chatbot_id, org_id, position, title, heading, url, text) VALUES (?, ?, ?, 0, 'Guarantee', NULL, NULL, ?)")
       .bind(legacy.sourceIds[0], legacy.ref.chatbotId, legacy.ref.orgId, "Every product carries a two-year warranty against defects in materials and workmanship.")
       .run();

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashEmbed } from "../ai/embeddings";
-import { makeBot } from "./test-fixtures";
+import { makeBot } from "../../../tests/factories";
 import { blobToVector, createVectorStore, vectorToBlob, vectorizeStore } from "./vector-store";
 
 async function insertChunks(bot: Awaited<ReturnType<typeof makeBot>>, texts: string[]) {
@@ -23,8 +23,8 @@ describe("D1 vector store", () => {
   });
 
   it("upserts, ranks by exact cosine within one chatbot only, and removes", async () => {
-    const a = await makeBot();
-    const b = await makeBot();
+    const a = await makeBot({ sources: ["a"] });
+    const b = await makeBot({ sources: ["a"] });
     const texts = ["refund policy for returned orders", "shipping times to europe", "opening hours of the shop"];
     const ids = await insertChunks(a, texts);
     const [otherId] = await insertChunks(b, ["refund policy for returned orders"]);
@@ -49,7 +49,7 @@ describe("D1 vector store", () => {
   });
 
   it("handles more rows than one statement may bind (D1: 100 parameters)", async () => {
-    const a = await makeBot();
+    const a = await makeBot({ sources: ["a"] });
     const ids = await insertChunks(a, Array.from({ length: 60 }, (_, i) => `chunk number ${i}`));
     const store = createVectorStore(env);
     await store.upsert(ids.map((chunkId, i) => ({ chunkId, chatbotId: a.ref.chatbotId, vector: hashEmbed(`chunk number ${i}`) })), "m");
