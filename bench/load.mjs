@@ -125,7 +125,7 @@ async function sendOne(baseURL, visitor, text, conversationId, newConversation) 
     return { ok: false, kind: `stream cut ${err.cause?.code ?? err.name}`, firstByteMs, totalMs: performance.now() - t0 };
   }
   const totalMs = performance.now() - t0;
-  if (!res.ok) return { ok: false, kind: errorKind(res.status, body), firstByteMs, totalMs, body: body.slice(0, 200) };
+  if (!res.ok) return { ok: false, kind: errorKind(res.status, body), firstByteMs, totalMs, body: body.slice(0, 600) };
   if (/"type":"error"/.test(body)) return { ok: false, kind: "stream error part", firstByteMs, totalMs, body: body.slice(0, 300) };
   if (!/"type":"finish"/.test(body)) return { ok: false, kind: "stream without finish", firstByteMs, totalMs, body: body.slice(-200) };
   const conv = /"conversationId":"([^"]+)"/.exec(body)?.[1];
@@ -153,7 +153,10 @@ async function runLevel(baseURL, { visitors, messages }, levelIndex, pgid) {
       const kind = KINDS[Math.floor(random() * KINDS.length)];
       const pool = MESSAGES[kind];
       const text = pool[Math.floor(random() * pool.length)];
+      const sentAt = performance.now() - started;
       const r = await sendOne(baseURL, v, text, conversationId, m === 0);
+      r.sentAtMs = sentAt;
+      r.endedAtMs = performance.now() - started;
       r.messageKind = kind;
       r.continuing = m > 0;
       results.push(r);
@@ -171,6 +174,15 @@ async function runLevel(baseURL, { visitors, messages }, levelIndex, pgid) {
   const errors = {};
   for (const r of results.filter((r) => !r.ok)) errors[r.kind] = (errors[r.kind] ?? 0) + 1;
   const sample = results.find((r) => !r.ok && r.body)?.body;
+  // Failures that end within 250 ms of each other form one wave (requests failing together).
+  const waves = [];
+  for (const t of results.filter((r) => !r.ok && r.endedAtMs !== undefined).map((r) => r.endedAtMs).sort((a, b) => a - b)) {
+    const last = waves.at(-1);
+    if (last && t - last.lastMs <= 250) {
+      last.failed++;
+      last.lastMs = t;
+    } else waves.push({ atMs: Math.round(t), lastMs: t, failed: 1 });
+  }
   return {
     visitors,
     messagesEach: messages,
@@ -184,6 +196,7 @@ async function runLevel(baseURL, { visitors, messages }, levelIndex, pgid) {
     fullReplyMs: { p50: round(pct(full, 50)), p95: round(pct(full, 95)), p99: round(pct(full, 99)), max: round(full.at(-1) ?? null) },
     errors,
     errorSample: sample,
+    failureWaves: waves.map(({ atMs, failed }) => ({ atMs, failed })),
     peakRssMb: Object.fromEntries(Object.entries(rssPeak).map(([k, v]) => [k, Math.round(v)])),
   };
 }
