@@ -1,8 +1,8 @@
 import { createUIMessageStreamResponse } from "ai";
 import { Hono } from "hono";
-import { answerMessage, collectAnswer } from "../../app/.server/chat/answer";
+import { answerMessage, collectAnswer, replayExchange } from "../../app/.server/chat/answer";
 import { findChatTarget } from "../../app/.server/chat/access";
-import { getOrCreateConversation, getVisitorHistory } from "../../app/.server/chat/conversations";
+import { findClientMessage, getOrCreateConversation, getVisitorHistory } from "../../app/.server/chat/conversations";
 import { chatRequestSchema, visitorIdSchema, type ChatSource, type HistoryMessage } from "../../app/lib/schemas/chat";
 import { markConversationVerified } from "../../app/.server/chat/conversations";
 import { visitorHasLead } from "../../app/.server/leads/leads";
@@ -52,6 +52,21 @@ chat.post("/:chatbotId", async (c) => {
   });
   if (!admission.ok) return refuse(c, admission.refusal);
 
+  const ref = { orgId: target.org.id, chatbotId: target.chatbot.id };
+  // A retried send (same client message id): answer with what was stored, store and count nothing.
+  const stored = input.clientMessageId ? await findClientMessage(ctx, ref, input.visitorId, input.clientMessageId) : null;
+  if (stored) {
+    const replay = replayExchange(stored);
+    if (input.stream === false) {
+      const result = await collectAnswer(replay.stream);
+      return c.json({
+        conversationId: replay.conversationId,
+        message: { id: replay.messageId, role: "bot", content: result.text, sources: result.sources, answered: result.metadata?.answered ?? false, replayed: true },
+      });
+    }
+    return createUIMessageStreamResponse({ stream: replay.stream, headers: { "Cache-Control": "no-store" } });
+  }
+
   const conversationDone = getOrCreateConversation(
     ctx,
     { orgId: target.org.id, chatbotId: target.chatbot.id },
@@ -64,7 +79,7 @@ chat.post("/:chatbotId", async (c) => {
     return conversation;
   });
   // Retrieval and the quota start alongside the conversation lookup (answerMessage awaits it).
-  const answer = await answerMessage(ctx, { chatbot: target.chatbot, org: target.org, conversation: conversationDone, text: input.message, startedAt });
+  const answer = await answerMessage(ctx, { chatbot: target.chatbot, org: target.org, conversation: conversationDone, text: input.message, startedAt, clientMessageId: input.clientMessageId });
 
   if (input.stream === false) {
     const result = await collectAnswer(answer.stream);
