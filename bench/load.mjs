@@ -9,11 +9,23 @@
 // byte and to the full reply, errors by kind and the wrangler/workerd processes' peak resident
 // memory, and writes bench/results/load.json. Every level is bounded (BENCH_LEVEL_TIMEOUT_S) and the
 // whole run stops by itself.
+//
+// Two ways a visitor behaves (BENCH_MODEL):
+//   visitors (default) — like people: visitors arrive spread over BENCH_RAMP_S (default 10 s) and
+//     wait BENCH_THINK_S (default 3–8 s, uniform) between a reply and their next message (reading
+//     it and typing); all of them are in a conversation at the same time.
+//   burst — every visitor sends at once and the next message as soon as the reply has arrived
+//     (closed loop, no pause): the stress test of the issue's first table.
+// Each send behaves like the widget (workers/widget/chat/App.tsx): a clientMessageId, and ONE
+// automatic retry after 700 ms when the send fails on the network or with a 5xx (BENCH_RETRY=0:
+// none). "failed" counts replies the visitor never got (after the retry); first attempts that failed
+// are reported apart (firstAttemptFailed) with their kinds.
 //   npm run bench:load                                   # levels 10x3,50x3,200x3,500x3
 //   BENCH_LEVELS=500x3 BENCH_SKIP_BUILD=1 npm run bench:load
+//   BENCH_MODEL=burst BENCH_RETRY=0 npm run bench:load   # the issue's measurement (no think time, no retry)
 //   BENCH_URL=http://127.0.0.1:8787 npm run bench:load   # against an already running `npm start`
-//   BENCH_PORT=8841 (default) · BENCH_LEVEL_TIMEOUT_S=120 · BENCH_PAUSE_S=3 · BENCH_OUT=path
-import { execFileSync } from "node:child_process";
+//   BENCH_PORT=8841 (default; devtools on BENCH_PORT+1) · BENCH_LEVEL_TIMEOUT_S=120 · BENCH_PAUSE_S=3 · BENCH_OUT=path
+import { createRequire } from "node:module";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -31,6 +43,11 @@ const PAUSE_MS = Number(process.env.BENCH_PAUSE_S ?? 3) * 1000;
 const REQUEST_TIMEOUT_MS = Number(process.env.BENCH_REQUEST_TIMEOUT_S ?? 60) * 1000;
 const CHATBOT = process.env.BENCH_CHATBOT ?? "cb_demo";
 const OUT = process.env.BENCH_OUT ?? path.join(ROOT, "bench", "results", "load.json");
+const MODEL = process.env.BENCH_MODEL === "burst" ? "burst" : "visitors";
+const RAMP_MS = Number(process.env.BENCH_RAMP_S ?? 10) * 1000;
+const [THINK_MIN_MS, THINK_MAX_MS] = (process.env.BENCH_THINK_S ?? "3-8").split("-").map((x, _, a) => Number(x ?? a[0]) * 1000);
+const RETRY = process.env.BENCH_RETRY !== "0";
+const RETRY_DELAY_MS = 700;
 
 // A mix like real traffic: questions about Parley (the demo bot's knowledge), small talk, and
 // questions the knowledge does not cover (the fallback path).
@@ -89,6 +106,59 @@ function groupRss(pgid) {
   return out;
 }
 
+/**
+ * The Worker isolate's V8 heap, sampled through wrangler's devtools endpoint (Runtime.getHeapUsage
+ * every 250 ms): what Cloudflare's 128 MB per isolate limit is about, unlike the RSS of the whole
+ * workerd process (which also holds SQLite, the proxy and the runtime itself). Needs the `ws`
+ * package (installed with wrangler); without it, heap figures are left out.
+ */
+async function heapSampler(inspectorPort) {
+  let WebSocket;
+  try {
+    WebSocket = createRequire(import.meta.url)("ws");
+  } catch {
+    return null;
+  }
+  let target;
+  for (let i = 0; i < 20 && !target; i++) {
+    try {
+      const list = await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json();
+      target = list.find((t) => t.webSocketDebuggerUrl);
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  if (!target) return null;
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => (ws.once("open", resolve), ws.once("error", reject)));
+  let id = 0;
+  let used = [];
+  let total = 0;
+  ws.on("message", (data) => {
+    const msg = JSON.parse(String(data));
+    if (msg.result && typeof msg.result.usedSize === "number") {
+      used.push(msg.result.usedSize / 2 ** 20);
+      total = Math.max(total, msg.result.totalSize / 2 ** 20);
+    }
+  });
+  const timer = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ id: ++id, method: "Runtime.getHeapUsage" })), 250);
+  return {
+    reset() {
+      used = [];
+      total = 0;
+    },
+    summary() {
+      if (!used.length) return null;
+      const sorted = [...used].sort((a, b) => a - b);
+      return { samples: used.length, usedP50: +pct(sorted, 50).toFixed(1), usedMax: +sorted.at(-1).toFixed(1), heapTotalMax: +total.toFixed(1) };
+    },
+    close() {
+      clearInterval(timer);
+      ws.close();
+    },
+  };
+}
+
 /** Classify a failed reply: HTTP status + what the body says. */
 function errorKind(status, body) {
   if (/restarted mid-request/i.test(body)) return `${status} worker restarted mid-request`;
@@ -97,14 +167,14 @@ function errorKind(status, body) {
 }
 
 /** One message: POST, time to first body byte, time to the full reply; the conversation id it used. */
-async function sendOne(baseURL, visitor, text, conversationId, newConversation) {
+async function sendOnce(baseURL, visitor, text, conversationId, newConversation, clientMessageId) {
   const t0 = performance.now();
   let res;
   try {
     res = await fetch(`${baseURL}/api/chat/${CHATBOT}`, {
       method: "POST",
       headers: { "Content-Type": "application/json", "CF-Connecting-IP": visitor.ip },
-      body: JSON.stringify({ visitorId: visitor.id, message: text, conversationId, newConversation }),
+      body: JSON.stringify({ visitorId: visitor.id, message: text, conversationId, newConversation, clientMessageId }),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (err) {
@@ -130,13 +200,27 @@ async function sendOne(baseURL, visitor, text, conversationId, newConversation) 
   if (!/"type":"finish"/.test(body)) return { ok: false, kind: "stream without finish", firstByteMs, totalMs, body: body.slice(-200) };
   const conv = /"conversationId":"([^"]+)"/.exec(body)?.[1];
   const answered = /"answered":true/.test(body);
-  return { ok: true, firstByteMs, totalMs, conversationId: conv ?? conversationId, answered };
+  return { ok: true, firstByteMs, totalMs, conversationId: conv ?? conversationId, answered, replayed: /"replayed":true/.test(body) };
 }
 
-async function runLevel(baseURL, { visitors, messages }, levelIndex, pgid) {
+/** Like the widget: one automatic retry (same clientMessageId) after a network failure or a 5xx. */
+async function sendOne(baseURL, visitor, text, conversationId, newConversation, random) {
+  const clientMessageId = `c_${Math.floor(random() * 2 ** 52).toString(16)}${Date.now().toString(16)}`.slice(0, 64);
+  const t0 = performance.now();
+  const first = await sendOnce(baseURL, visitor, text, conversationId, newConversation, clientMessageId);
+  if (first.ok || !RETRY || !/^(network|5\d\d)/.test(first.kind)) return first;
+  await new Promise((r) => setTimeout(r, RETRY_DELAY_MS));
+  const again = await sendOnce(baseURL, visitor, text, conversationId, newConversation, clientMessageId);
+  // Times are the visitor's: from the first attempt.
+  const offset = performance.now() - t0 - again.totalMs;
+  return { ...again, retried: true, firstKind: first.kind, firstByteMs: again.firstByteMs == null ? null : again.firstByteMs + offset, totalMs: again.totalMs + offset };
+}
+
+async function runLevel(baseURL, { visitors, messages }, levelIndex, pgid, heap) {
   const random = prng(1000 + levelIndex);
   const results = [];
   const rssPeak = {};
+  heap?.reset();
   const sampler = setInterval(() => {
     for (const [k, v] of Object.entries(groupRss(pgid))) rssPeak[k] = Math.max(rssPeak[k] ?? 0, v);
   }, 250);
@@ -145,6 +229,7 @@ async function runLevel(baseURL, { visitors, messages }, levelIndex, pgid) {
   const visitor = async (i) => {
     const v = { id: `load${levelIndex}v${i}x${Math.floor(random() * 1e9)}`.slice(0, 64), ip: `10.${levelIndex}.${(i >> 8) & 255}.${i & 255}` };
     let conversationId;
+    if (MODEL === "visitors") await new Promise((r) => setTimeout(r, (i / visitors) * RAMP_MS));
     for (let m = 0; m < messages; m++) {
       if (deadline.aborted) {
         results.push({ ok: false, kind: "not sent (level timeout)" });
@@ -154,7 +239,8 @@ async function runLevel(baseURL, { visitors, messages }, levelIndex, pgid) {
       const pool = MESSAGES[kind];
       const text = pool[Math.floor(random() * pool.length)];
       const sentAt = performance.now() - started;
-      const r = await sendOne(baseURL, v, text, conversationId, m === 0);
+      if (MODEL === "visitors" && m > 0) await new Promise((r) => setTimeout(r, THINK_MIN_MS + random() * (THINK_MAX_MS - THINK_MIN_MS)));
+      const r = await sendOne(baseURL, v, text, conversationId, m === 0, random);
       r.sentAtMs = sentAt;
       r.endedAtMs = performance.now() - started;
       r.messageKind = kind;
@@ -173,6 +259,11 @@ async function runLevel(baseURL, { visitors, messages }, levelIndex, pgid) {
   const full = ok.map((r) => r.totalMs).sort((a, b) => a - b);
   const errors = {};
   for (const r of results.filter((r) => !r.ok)) errors[r.kind] = (errors[r.kind] ?? 0) + 1;
+  const firstErrors = {};
+  for (const r of results.filter((r) => r.retried || (!r.ok && !r.retried))) {
+    const k = r.firstKind ?? r.kind;
+    firstErrors[k] = (firstErrors[k] ?? 0) + 1;
+  }
   const sample = results.find((r) => !r.ok && r.body)?.body;
   // Failures that end within 250 ms of each other form one wave (requests failing together).
   const waves = [];
@@ -189,6 +280,10 @@ async function runLevel(baseURL, { visitors, messages }, levelIndex, pgid) {
     sent: results.length,
     replies: ok.length,
     failed: results.length - ok.length,
+    firstAttemptFailed: Object.values(firstErrors).reduce((a, b) => a + b, 0),
+    firstAttemptErrors: firstErrors,
+    retriedOk: ok.filter((r) => r.retried).length,
+    replayed: ok.filter((r) => r.replayed).length,
     answeredFromKnowledge: ok.filter((r) => r.answered).length,
     wallS: +(wallMs / 1000).toFixed(2),
     repliesPerS: +(ok.length / (wallMs / 1000)).toFixed(1),
@@ -198,6 +293,7 @@ async function runLevel(baseURL, { visitors, messages }, levelIndex, pgid) {
     errorSample: sample,
     failureWaves: waves.map(({ atMs, failed }) => ({ atMs, failed })),
     peakRssMb: Object.fromEntries(Object.entries(rssPeak).map(([k, v]) => [k, Math.round(v)])),
+    isolateHeapMb: heap ? heap.summary() : null,
   };
 }
 
@@ -232,10 +328,19 @@ async function main() {
   if (!baseURL) {
     if (process.env.BENCH_SKIP_BUILD !== "1") await build();
     mkdirSync(dir, { recursive: true });
-    worker = await startDevWorker({ stateDir: path.join(dir, "load-state"), logFile, port: PORT, strictPort: true, sql: "UPDATE organisations SET plan = 'scale' WHERE id = 'org_demo'" });
+    worker = await startDevWorker({
+      stateDir: path.join(dir, "load-state"),
+      logFile,
+      port: PORT,
+      strictPort: true,
+      inspectorPort: PORT + 1,
+      // A plan whose reply allowance the bench cannot use up (the free plan has 100 a month).
+      sql: "UPDATE organisations SET plan = 'scale' WHERE id = 'org_demo'",
+    });
     baseURL = worker.baseURL;
   }
   const pgid = worker?.pid ?? null;
+  const heap = worker ? await heapSampler(PORT + 1).catch(() => null) : null;
   const levels = [];
   const hardStop = setTimeout(() => {
     console.error("[bench:load] overall time limit reached; stopping");
@@ -247,29 +352,31 @@ async function main() {
     await runLevel(baseURL, { visitors: 3, messages: 1 }, 99, null);
     for (const [i, level] of LEVELS.entries()) {
       const logFrom = worker ? safeSize(logFile) : 0;
-      const r = await runLevel(baseURL, level, i, pgid);
+      const r = await runLevel(baseURL, level, i, pgid, heap);
       if (worker) r.logEvents = logEvents(logFile, logFrom);
       levels.push(r);
       console.error(
-        `[bench:load] ${r.visitors}×${r.messagesEach}: ${r.replies}/${r.sent} replies, ${r.failed} failed ${JSON.stringify(r.errors)}, ` +
+        `[bench:load] ${r.visitors}×${r.messagesEach}: ${r.replies}/${r.sent} replies, ${r.failed} failed ${JSON.stringify(r.errors)}, first attempts failed ${r.firstAttemptFailed} ${JSON.stringify(r.firstAttemptErrors)}, heap ${JSON.stringify(r.isolateHeapMb)}, ` +
           `${r.repliesPerS}/s, first byte p50/p95/p99 ${r.firstByteMs.p50}/${r.firstByteMs.p95}/${r.firstByteMs.p99} ms, ` +
           `full ${r.fullReplyMs.p50}/${r.fullReplyMs.p95}/${r.fullReplyMs.p99} ms, peak RSS ${JSON.stringify(r.peakRssMb)} MB`,
       );
       if (i < LEVELS.length - 1) await new Promise((res) => setTimeout(res, PAUSE_MS));
     }
   } finally {
+    heap?.close();
     await worker?.stop();
   }
-  const result = { date: new Date().toISOString(), target: process.env.BENCH_URL ? "BENCH_URL" : "wrangler dev (scripts/lib/dev-worker.mjs)", chatbot: CHATBOT, machine: machine(), levels };
+  const result = { date: new Date().toISOString(), model: MODEL, rampS: RAMP_MS / 1000, thinkS: [THINK_MIN_MS / 1000, THINK_MAX_MS / 1000], widgetRetry: RETRY, target: process.env.BENCH_URL ? "BENCH_URL" : "wrangler dev (scripts/lib/dev-worker.mjs)", chatbot: CHATBOT, machine: machine(), levels };
   mkdirSync(path.dirname(OUT), { recursive: true });
   writeFileSync(OUT, JSON.stringify(result, null, 2) + "\n");
-  console.log("\n| visitors × messages | replies | failed | replies/s | first byte p50 / p95 / p99 | full reply p50 / p95 / p99 | errors | peak RSS (MB) |");
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log(`\nmodel: ${MODEL}${MODEL === "visitors" ? ` (ramp ${RAMP_MS / 1000} s, think ${THINK_MIN_MS / 1000}–${THINK_MAX_MS / 1000} s)` : ""}, widget retry: ${RETRY ? "once" : "off"}`);
+  console.log("\n| visitors × messages | replies | failed | first attempts failed (retried ok) | replies/s | first byte p50 / p95 / p99 | full reply p50 / p95 / p99 | errors | isolate heap used p50 / max (MB) | peak RSS (MB) |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const r of levels) {
     console.log(
-      `| ${r.visitors} × ${r.messagesEach} | ${r.replies} | ${r.failed} | ${r.repliesPerS} | ${r.firstByteMs.p50} / ${r.firstByteMs.p95} / ${r.firstByteMs.p99} ms | ` +
+      `| ${r.visitors} × ${r.messagesEach} | ${r.replies} | ${r.failed} | ${r.firstAttemptFailed} (${r.retriedOk}) | ${r.repliesPerS} | ${r.firstByteMs.p50} / ${r.firstByteMs.p95} / ${r.firstByteMs.p99} ms | ` +
         `${r.fullReplyMs.p50} / ${r.fullReplyMs.p95} / ${r.fullReplyMs.p99} ms | ${Object.entries(r.errors).map(([k, v]) => `${k}: ${v}`).join("; ") || "none"} | ` +
-        `${Object.entries(r.peakRssMb).map(([k, v]) => `${k} ${v}`).join(", ")} |`,
+        `${r.isolateHeapMb ? `${r.isolateHeapMb.usedP50} / ${r.isolateHeapMb.usedMax}` : "—"} | ${Object.entries(r.peakRssMb).map(([k, v]) => `${k} ${v}`).join(", ")} |`,
     );
   }
   console.log(`\nwrote ${path.relative(ROOT, OUT)}`);

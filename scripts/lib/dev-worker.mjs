@@ -27,10 +27,11 @@ export function stopGroup(child) {
 
 /**
  * `sql`: statements run on the local D1 after the seed (e.g. a bigger plan for the demo organisation).
- * @param {{ stateDir: string, logFile: string, port?: number, strictPort?: boolean, healthTimeoutMs?: number, vars?: Record<string, string>, sql?: string }} options
+ * `inspectorPort`: where wrangler's devtools endpoint listens (default: wrangler's choice, 9229 or the next free one).
+ * @param {{ stateDir: string, logFile: string, port?: number, strictPort?: boolean, healthTimeoutMs?: number, vars?: Record<string, string>, sql?: string, inspectorPort?: number }} options
  * @returns {Promise<{ baseURL: string, pid: number, stop: () => Promise<void> }>}
  */
-export async function startDevWorker({ stateDir, logFile, port = 8799, strictPort = false, healthTimeoutMs = 60_000, vars = {}, sql }) {
+export async function startDevWorker({ stateDir, logFile, port = 8799, strictPort = false, healthTimeoutMs = 60_000, vars = {}, sql, inspectorPort }) {
   if (!(await portIsFree(port))) {
     if (strictPort) throw new Error(`Port ${port} is already in use; choose another.`);
     port = await freePort();
@@ -51,7 +52,7 @@ export async function startDevWorker({ stateDir, logFile, port = 8799, strictPor
   const varArgs = Object.entries({ ENVIRONMENT: "development", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
     wrangler.cmd,
-    [...wrangler.pre, "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", stateDir, ...varArgs, "--show-interactive-dev-session=false", "--test-scheduled"],
+    [...wrangler.pre, "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", stateDir, ...varArgs, "--show-interactive-dev-session=false", "--test-scheduled", ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : [])],
     { cwd: ROOT, env: wranglerEnv({ CI: "true", NO_COLOR: "1", FORCE_COLOR: "0" }), stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   for (const stream of [child.stdout, child.stderr]) {
