@@ -53,8 +53,23 @@ chat.post("/:chatbotId", async (c) => {
   if (!admission.ok) return refuse(c, admission.refusal);
 
   const ref = { orgId: target.org.id, chatbotId: target.chatbot.id };
+  const findConversation = () =>
+    getOrCreateConversation(ctx, ref, { visitorId: input.visitorId, channel: input.channel ?? "widget", conversationId: input.conversationId, fresh: input.newConversation }).then(
+      async (conversation) => {
+        if (admission.verified && !conversation.verified) {
+          await markConversationVerified(ctx, conversation.id);
+          conversation.verified = true;
+        }
+        return conversation;
+      },
+    );
   // A retried send (same client message id): answer with what was stored, store and count nothing.
-  const stored = input.clientMessageId ? await findClientMessage(ctx, ref, input.visitorId, input.clientMessageId) : null;
+  // The look-up overlaps the conversation's, except for "new conversation", which would create one.
+  const storedDone = input.clientMessageId ? findClientMessage(ctx, ref, input.visitorId, input.clientMessageId) : null;
+  const early = storedDone && input.newConversation ? null : findConversation();
+  // (Settled here if unused, so a failure of the early look-up is not an unhandled rejection.)
+  early?.catch(() => {});
+  const stored = storedDone ? await storedDone : null;
   if (stored) {
     const replay = replayExchange(stored);
     if (input.stream === false) {
@@ -67,17 +82,7 @@ chat.post("/:chatbotId", async (c) => {
     return createUIMessageStreamResponse({ stream: replay.stream, headers: { "Cache-Control": "no-store" } });
   }
 
-  const conversationDone = getOrCreateConversation(
-    ctx,
-    { orgId: target.org.id, chatbotId: target.chatbot.id },
-    { visitorId: input.visitorId, channel: input.channel ?? "widget", conversationId: input.conversationId, fresh: input.newConversation },
-  ).then(async (conversation) => {
-    if (admission.verified && !conversation.verified) {
-      await markConversationVerified(ctx, conversation.id);
-      conversation.verified = true;
-    }
-    return conversation;
-  });
+  const conversationDone = early ?? findConversation();
   // Retrieval and the quota start alongside the conversation lookup (answerMessage awaits it).
   const answer = await answerMessage(ctx, { chatbot: target.chatbot, org: target.org, conversation: conversationDone, text: input.message, startedAt, clientMessageId: input.clientMessageId });
 
