@@ -36,6 +36,8 @@ export interface Env {
   STRIPE_PRICE_SCALE?: string;
   /** Stripe API origin; default https://api.stripe.com (tests point it at a local stub). */
   STRIPE_API_BASE?: string;
+  /** Outside production: visitor chat requests one isolate works on at once (workers/admission.ts); default 8. */
+  LOCAL_CHAT_CONCURRENCY?: string;
 }
 
 export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT !== "production";

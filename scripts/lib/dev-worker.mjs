@@ -2,7 +2,7 @@
 // waits for /api/health. Used by the end-to-end global setup and by `npm run bench:site`.
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
-import { applyMigrations, bin, freePort, portIsFree, ROOT, waitForHealth, wranglerEnv } from "./common.mjs";
+import { applyMigrations, bin, freePort, portIsFree, ROOT, run, waitForHealth, wranglerEnv } from "./common.mjs";
 import { seed } from "../seed.mjs";
 
 /** Ends a detached child's whole process group (wrangler + its workerd): TERM, then KILL after 5 s. */
@@ -26,10 +26,12 @@ export function stopGroup(child) {
 }
 
 /**
- * @param {{ stateDir: string, logFile: string, port?: number, strictPort?: boolean, healthTimeoutMs?: number, vars?: Record<string, string> }} options
- * @returns {Promise<{ baseURL: string, stop: () => Promise<void> }>}
+ * `sql`: statements run on the local D1 after the seed (e.g. a bigger plan for the demo organisation).
+ * `inspectorPort`: where wrangler's devtools endpoint listens (default: wrangler's choice, 9229 or the next free one).
+ * @param {{ stateDir: string, logFile: string, port?: number, strictPort?: boolean, healthTimeoutMs?: number, vars?: Record<string, string>, sql?: string, inspectorPort?: number }} options
+ * @returns {Promise<{ baseURL: string, pid: number, stop: () => Promise<void> }>}
  */
-export async function startDevWorker({ stateDir, logFile, port = 8799, strictPort = false, healthTimeoutMs = 60_000, vars = {} }) {
+export async function startDevWorker({ stateDir, logFile, port = 8799, strictPort = false, healthTimeoutMs = 60_000, vars = {}, sql, inspectorPort }) {
   if (!(await portIsFree(port))) {
     if (strictPort) throw new Error(`Port ${port} is already in use; choose another.`);
     port = await freePort();
@@ -39,6 +41,10 @@ export async function startDevWorker({ stateDir, logFile, port = 8799, strictPor
   mkdirSync(stateDir, { recursive: true });
   await applyMigrations({ persistTo: stateDir, quiet: true });
   await seed({ persistTo: stateDir, quiet: true });
+  if (sql) {
+    const w = bin("wrangler");
+    await run(w.cmd, [...w.pre, "d1", "execute", "DB", "--local", "--yes", "--persist-to", stateDir, "--command", sql], { env: wranglerEnv({ CI: "true" }), quiet: true, label: "wrangler d1 execute DB --local (extra sql)" });
+  }
 
   const logStream = createWriteStream(logFile);
   let recent = "";
@@ -46,7 +52,7 @@ export async function startDevWorker({ stateDir, logFile, port = 8799, strictPor
   const varArgs = Object.entries({ ENVIRONMENT: "development", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
     wrangler.cmd,
-    [...wrangler.pre, "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", stateDir, ...varArgs, "--show-interactive-dev-session=false", "--test-scheduled"],
+    [...wrangler.pre, "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", stateDir, ...varArgs, "--show-interactive-dev-session=false", "--test-scheduled", ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : [])],
     { cwd: ROOT, env: wranglerEnv({ CI: "true", NO_COLOR: "1", FORCE_COLOR: "0" }), stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   for (const stream of [child.stdout, child.stderr]) {
@@ -75,6 +81,7 @@ export async function startDevWorker({ stateDir, logFile, port = 8799, strictPor
   await fetch(`${baseURL}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`).catch(() => {});
   return {
     baseURL,
+    pid: child.pid,
     async stop() {
       process.off("exit", onExit);
       await stopGroup(child);

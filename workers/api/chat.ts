@@ -8,6 +8,7 @@ import { widgetChatRequestSchema, visitorIdSchema, type ChatSource, type History
 import { visitorHasLead } from "../../app/.server/leads/leads";
 import { admitVisitor } from "../../app/.server/widget/gate";
 import { readUiSettings } from "../../app/lib/schemas/widget-settings";
+import { AdmissionGate, GateFull, releaseWhenSent } from "../admission";
 import type { HonoEnv } from "../hono-env";
 import { apiError } from "./errors";
 import { refuse } from "./visitor-gate";
@@ -21,6 +22,29 @@ import { refuse } from "./visitor-gate";
 // when the chatbot requires verified visitors (403 visitor_not_verified), rate limit (429 rate_limited).
 
 export const chat = new Hono<HonoEnv>();
+
+// Outside production, at most LOCAL_CHAT_CONCURRENCY (default 8) visitor chat requests are worked on
+// at once per isolate; the others wait up to 30 s (workers/admission.ts, ADR 015).
+let gate: AdmissionGate | null = null;
+chat.use("*", async (c, next) => {
+  if (c.env.ENVIRONMENT === "production") return next();
+  gate ??= new AdmissionGate(Math.max(1, Number(c.env.LOCAL_CHAT_CONCURRENCY) || 8), 2_000, 30_000);
+  let release: () => void;
+  try {
+    release = await gate.enter();
+  } catch (e) {
+    if (!(e instanceof GateFull)) throw e;
+    c.header("Retry-After", "1");
+    return apiError(c, 503, "busy", "Too many messages at once. Please try again in a moment.");
+  }
+  try {
+    await next();
+  } catch (e) {
+    release();
+    throw e;
+  }
+  c.res = releaseWhenSent(c.res, release);
+});
 
 const notFound = (c: Parameters<typeof apiError>[0]) => apiError(c, 404, "not_found", "No chatbot with this id.");
 
@@ -60,6 +84,7 @@ chat.post("/:chatbotId", async (c) => {
     conversationId: input.conversationId,
     fresh: input.newConversation,
     text: input.message,
+    clientMessageId: input.clientMessageId,
     startedAt,
   });
   if (input.stream === false) {

@@ -11,7 +11,7 @@ import { resolveChatModel } from "../ai/providers";
 import { detectSmallTalk } from "../ai/small-talk";
 import { retrieve } from "../retrieval/search";
 import type { Passage } from "../retrieval/types";
-import { recentMessages, recordExchange, type Conversation } from "./conversations";
+import { isDuplicateClientMessage, recentMessages, recordExchange, type Conversation, type StoredExchange } from "./conversations";
 import { refundReply, tryConsumeReply } from "./usage";
 
 // The answer engine for one visitor message: quota → retrieve → decide → prompt → stream → persist.
@@ -99,6 +99,8 @@ export async function answerMessage(
      * started, so the rule costs no round trip; a reply counted for nothing is given back.
      */
     botMayAnswer?: (conversation: Conversation) => boolean;
+    /** The widget's id for this message: a concurrent retry that stored it first wins, this one is not stored or counted. */
+    clientMessageId?: string;
   },
 ): Promise<AnswerStream> {
   const { chatbot } = input;
@@ -127,11 +129,21 @@ export async function answerMessage(
   const historyDone = Promise.resolve(input.conversation).then((c) => (c.isNew ? [] : recentMessages(ctx, c.id, HISTORY_MESSAGES)));
   const [quota, history, conversation] = await Promise.all([quotaDone, historyDone, input.conversation]);
   const meta = (extra: Partial<ChatMessageMetadata> = {}): ChatMessageMetadata => ({ conversationId: conversation.id, messageId, ...extra });
+  // Stores the exchange once: if the same client message id was stored meanwhile (a retry racing the
+  // first attempt), this copy is dropped and its credit given back.
+  const store = async (exchange: Omit<Parameters<typeof recordExchange>[2], "clientMessageId">) => {
+    try {
+      await recordExchange(ctx, conversation, { ...exchange, clientMessageId: input.clientMessageId });
+    } catch (e) {
+      if (!input.clientMessageId || !isDuplicateClientMessage(e)) throw e;
+      if (quota.ok && exchange.bot?.credits) await refundReply(ctx, org.id, quota.period);
+    }
+  };
   if (input.botMayAnswer && !input.botMayAnswer(conversation)) {
     if (quota.ok) await refundReply(ctx, org.id, quota.period);
     const { stream, done } = run(ctx, async (writer) => {
       writer.write({ type: "start", messageId, messageMetadata: meta() });
-      await recordExchange(ctx, conversation, { visitorText: text, askedAt, bot: null });
+      await store({ visitorText: text, askedAt, bot: null });
       writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind: "held" }) });
     });
     return { stream, done, conversationId: conversation.id, messageId, limited: false, held: true };
@@ -140,7 +152,7 @@ export async function answerMessage(
     const { stream, done } = run(ctx, async (writer) => {
       writer.write({ type: "start", messageId, messageMetadata: meta() });
       writeText(writer, LIMIT_REPLY);
-      await recordExchange(ctx, conversation, {
+      await store({
         visitorText: text,
         askedAt,
         bot: { id: messageId, at: Date.now(), content: LIMIT_REPLY, sources: [], answered: false, model: null, latencyMs: Date.now() - askedAt, firstTokenMs: null, credits: 0 },
@@ -173,7 +185,7 @@ export async function answerMessage(
       // Nothing in the knowledge answers this and the bot may only answer from it: no model call at all,
       // so nothing can be invented.
       writeText(writer, settings.fallbackMessage);
-      await recordExchange(ctx, conversation, {
+      await store({
         visitorText: text,
         askedAt,
         bot: { id: messageId, at: Date.now(), content: settings.fallbackMessage, sources: [], answered: false, model: null, latencyMs: Date.now() - askedAt, firstTokenMs: null, credits: 1 },
@@ -215,13 +227,13 @@ export async function answerMessage(
     reply = reply.trim();
     if (failed || !reply) {
       await refundReply(ctx, org.id, quota.period);
-      await recordExchange(ctx, conversation, { visitorText: text, askedAt, bot: null });
+      await store({ visitorText: text, askedAt, bot: null });
       if (!failed) writer.write({ type: "error", errorText: ERROR_REPLY });
       writer.write({ type: "finish", finishReason: "error", messageMetadata: meta({ answered: false, kind }) });
       return;
     }
     const answered = kind === "answer" && used.length > 0 && normalise(reply) !== normalise(settings.fallbackMessage);
-    await recordExchange(ctx, conversation, {
+    await store({
       visitorText: text,
       askedAt,
       bot: {
@@ -239,6 +251,31 @@ export async function answerMessage(
     writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered, kind: answered ? "answer" : kind === "small-talk" ? kind : "fallback" }) });
   });
   return { stream, done, conversationId: conversation.id, messageId, limited: false };
+}
+
+/**
+ * The stream of an exchange already stored under the same client message id (a retried send): the
+ * stored reply again, with its conversation and message ids; nothing is stored or counted.
+ */
+export function replayExchange(stored: StoredExchange): AnswerStream {
+  const messageId = stored.reply?.id ?? newId("msg_");
+  const meta = (extra: Partial<ChatMessageMetadata> = {}): ChatMessageMetadata => ({ conversationId: stored.conversationId, messageId, replayed: true, ...extra });
+  const stream = createUIMessageStream({
+    execute: ({ writer }) => {
+      writer.write({ type: "start", messageId, messageMetadata: meta() });
+      const reply = stored.reply;
+      if (!reply) {
+        writer.write({ type: "error", errorText: ERROR_REPLY });
+        writer.write({ type: "finish", finishReason: "error", messageMetadata: meta({ answered: false }) });
+        return;
+      }
+      const sources: ChatSource[] = (reply.sources ?? []).map((src, i) => ({ n: i + 1, title: src.title, url: src.url, snippet: src.snippet, sourceId: src.sourceId, chunkId: src.chunkId }));
+      if (sources.length) writer.write({ type: "data-sources", id: "sources", data: sources });
+      writeText(writer, reply.content);
+      writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: reply.answered ?? false }) });
+    },
+  });
+  return { stream, done: Promise.resolve(), conversationId: stored.conversationId, messageId, limited: false };
 }
 
 /** A UI message stream whose producer keeps running (and is kept alive) even if nobody reads it. */

@@ -91,14 +91,14 @@ export type NewBotMessage = {
 export async function recordExchange(
   ctx: Ctx,
   conversation: Pick<Conversation, "id" | "orgId" | "chatbotId" | "title">,
-  input: { visitorText: string; askedAt: number; bot: (NewBotMessage & { id: string; at: number }) | null },
+  input: { visitorText: string; askedAt: number; bot: (NewBotMessage & { id: string; at: number }) | null; clientMessageId?: string },
 ) {
   const base = { conversationId: conversation.id, orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   const visitorId = newId("msg_");
   const added = input.bot ? 2 : 1;
   const last = input.bot?.at ?? input.askedAt;
   const title = conversation.title ?? input.visitorText.slice(0, 140);
-  const visitorInsert = ctx.db.insert(messages).values({ ...base, id: visitorId, role: "visitor", content: input.visitorText, createdAt: input.askedAt });
+  const visitorInsert = ctx.db.insert(messages).values({ ...base, id: visitorId, role: "visitor", content: input.visitorText, clientMessageId: input.clientMessageId ?? null, createdAt: input.askedAt });
   const update = ctx.db
     .update(conversations)
     .set({ messageCount: sql`${conversations.messageCount} + ${added}`, lastMessageAt: last, title: sql`coalesce(${conversations.title}, ${title})` })
@@ -112,6 +112,50 @@ export async function recordExchange(
     await ctx.db.batch([visitorInsert, update]);
   }
   return { visitorMessageId: visitorId };
+}
+
+/** True when a write failed on the (conversation, client message id) unique index: the message is already stored. */
+export function isDuplicateClientMessage(error: unknown): boolean {
+  const text = String((error as { cause?: unknown })?.cause ?? "") + String((error as Error)?.message ?? error);
+  return /UNIQUE constraint failed: messages\.conversation_id, messages\.client_message_id/.test(text);
+}
+
+export type StoredExchange = {
+  conversationId: string;
+  visitorMessageId: string;
+  /** The reply stored after the visitor message, if any (none when the model failed). */
+  reply: Pick<Message, "id" | "content" | "sources" | "answered"> | null;
+};
+
+/**
+ * The exchange a visitor already sent with this client message id on this chatbot (in any of their
+ * conversations), so a retried send is answered from what was stored instead of being stored again.
+ */
+export async function findClientMessage(ctx: Ctx, ref: ChatbotRef, visitorId: string, clientMessageId: string): Promise<StoredExchange | null> {
+  const sent = await ctx.db
+    .select({ id: messages.id, conversationId: messages.conversationId, createdAt: messages.createdAt })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(
+      and(
+        eq(conversations.chatbotId, ref.chatbotId),
+        eq(conversations.orgId, ref.orgId),
+        eq(conversations.visitorId, visitorId),
+        eq(messages.clientMessageId, clientMessageId),
+        eq(messages.role, "visitor"),
+      ),
+    )
+    .limit(1)
+    .get();
+  if (!sent) return null;
+  const reply = await ctx.db
+    .select({ id: messages.id, content: messages.content, sources: messages.sources, answered: messages.answered })
+    .from(messages)
+    .where(and(eq(messages.conversationId, sent.conversationId), eq(messages.role, "bot"), sql`${messages.createdAt} > ${sent.createdAt}`))
+    .orderBy(messages.createdAt, messages.id)
+    .limit(1)
+    .get();
+  return { conversationId: sent.conversationId, visitorMessageId: sent.id, reply: reply ?? null };
 }
 
 export type ConversationRow = {

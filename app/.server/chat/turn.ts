@@ -2,8 +2,8 @@ import type { ChatSource } from "~/lib/schemas/chat";
 import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
 import { fail, type Result } from "../failure";
-import { answerMessage, collectAnswer, type AnswerKind, type AnswerStream } from "./answer";
-import { getOrCreateConversation, markConversationVerified, type Conversation } from "./conversations";
+import { answerMessage, collectAnswer, replayExchange, type AnswerKind, type AnswerStream } from "./answer";
+import { findClientMessage, getOrCreateConversation, markConversationVerified, type Conversation } from "./conversations";
 
 // One visitor turn, whatever the channel: the widget and the test page (POST /api/chat), the REST
 // API (POST /api/v1/chat), and next live chat, voice and phone. It finds or creates the
@@ -25,6 +25,8 @@ export type VisitorTurn = {
   /** Always start a new conversation ("New conversation"). */
   fresh?: boolean;
   text: string;
+  /** The client's id for this message: a retried send with the same id is answered again, not stored or counted twice. */
+  clientMessageId?: string;
   startedAt?: number;
 };
 
@@ -36,26 +38,38 @@ export function botMayAnswer(conversation: Pick<Conversation, "status">): boolea
 export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<AnswerStream> {
   const startedAt = turn.startedAt ?? Date.now();
   const ref = { orgId: turn.target.org.id, chatbotId: turn.target.chatbot.id };
+  const findConversation = () =>
+    getOrCreateConversation(ctx, ref, { visitorId: turn.visitorId, channel: turn.channel, conversationId: turn.conversationId, fresh: turn.fresh }).then(async (c) => {
+      if (turn.verified && !c.verified) {
+        await markConversationVerified(ctx, c.id);
+        c.verified = true;
+      }
+      return c;
+    });
+  // A retried send (same client message id) is answered with what was stored. The look-up overlaps
+  // the conversation's, except for "new conversation", which must not create one for a retry.
+  const storedDone = turn.clientMessageId ? findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId) : null;
+  const early = storedDone && turn.fresh ? null : findConversation();
+  early?.catch(() => {}); // settled here if unused, so its failure is not an unhandled rejection
+  const stored = storedDone ? await storedDone : null;
+  if (stored) return replayExchange(stored);
   // Unresolved on purpose: retrieval and the quota start alongside the lookup (answerMessage awaits it).
-  const conversation = getOrCreateConversation(ctx, ref, {
-    visitorId: turn.visitorId,
-    channel: turn.channel,
-    conversationId: turn.conversationId,
-    fresh: turn.fresh,
-  }).then(async (c) => {
-    if (turn.verified && !c.verified) {
-      await markConversationVerified(ctx, c.id);
-      c.verified = true;
-    }
-    return c;
+  const conversation = early ?? findConversation();
+  return answerMessage(ctx, {
+    chatbot: turn.target.chatbot,
+    org: turn.target.org,
+    conversation,
+    text: turn.text,
+    startedAt,
+    botMayAnswer,
+    clientMessageId: turn.clientMessageId,
   });
-  return answerMessage(ctx, { chatbot: turn.target.chatbot, org: turn.target.org, conversation, text: turn.text, startedAt, botMayAnswer });
 }
 
 export type TurnReply = {
   conversationId: string;
   /** The bot's reply; null when a person holds the conversation (the visitor's message was stored). */
-  message: { id: string; role: "bot"; content: string; sources: ChatSource[]; answered: boolean; kind?: AnswerKind } | null;
+  message: { id: string; role: "bot"; content: string; sources: ChatSource[]; answered: boolean; kind?: AnswerKind; replayed?: true } | null;
 };
 
 /** The whole reply as one JSON document (`stream: false`), or the failure the API answers with. */
@@ -67,6 +81,14 @@ export async function turnReply(answer: AnswerStream): Promise<Result<TurnReply>
   return {
     ok: true,
     conversationId: answer.conversationId,
-    message: { id: answer.messageId, role: "bot", content: result.text, sources: result.sources, answered: result.metadata?.answered ?? false, kind: result.metadata?.kind },
+    message: {
+      id: answer.messageId,
+      role: "bot",
+      content: result.text,
+      sources: result.sources,
+      answered: result.metadata?.answered ?? false,
+      kind: result.metadata?.kind,
+      ...(result.metadata?.replayed ? { replayed: true as const } : {}),
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { decodeBase64, encodeBase64 } from "@oslojs/encoding";
 import { isDevelopment, type Env } from "../env";
+import { ByteLru, stringBytes } from "../cache/byte-lru";
 
 // Secrets the product must read back (identity-verification secrets, integration credentials) are
 // encrypted at rest with AES-256-GCM under SECRETS_KEY (32 random bytes, base64; a Worker secret).
@@ -7,7 +8,8 @@ import { isDevelopment, type Env } from "../env";
 // Stored form: "v1." + base64(iv ‖ ciphertext+tag).
 
 const DEV_KEY = "cGFybGV5LWRldmVsb3BtZW50LWtleS1ub3Qtc2VjcmV0"; // "parley-development-key-not-secret"
-const keyCache = new Map<string, Promise<CryptoKey>>();
+// One entry per configured key (normally one); bounded anyway (app/.server/cache/byte-lru.ts).
+const keyCache = new ByteLru<string, Promise<CryptoKey>>({ maxBytes: 64 * 1024, maxEntries: 8, sizeOf: (raw) => stringBytes(raw) + 512 });
 
 function importKey(env: Pick<Env, "SECRETS_KEY" | "ENVIRONMENT">): Promise<CryptoKey> {
   const raw = env.SECRETS_KEY ?? (isDevelopment(env) ? DEV_KEY : undefined);

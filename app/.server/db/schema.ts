@@ -295,9 +295,14 @@ export const messages = sqliteTable(
     firstTokenMs: integer("first_token_ms"),
     credits: integer("credits").notNull().default(0),
     feedback: integer("feedback"),
+    /** The widget's id for a visitor message, so a retried send is stored (and counted) once. */
+    clientMessageId: text("client_message_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("messages_conversation_idx").on(t.conversationId, t.createdAt)],
+  (t) => [
+    index("messages_conversation_idx").on(t.conversationId, t.createdAt),
+    uniqueIndex("messages_client_message_unique").on(t.conversationId, t.clientMessageId),
+  ],
 );
 
 /** Per-organisation usage in a billing period (period = the period's start, ms). */

@@ -1,6 +1,7 @@
 import { encodeBase64 } from "@oslojs/encoding";
 import { EMBEDDING_DIMENSIONS, hashEmbedTerms } from "../ai/embeddings";
 import { terms } from "./text";
+import { ByteLru, stringBytes } from "../cache/byte-lru";
 
 // What the re-ranker needs to know about a chunk (retrieval/search.ts): its terms per sentence,
 // title/heading/URL terms, adjacent term pairs and two hashed vectors. Tokenising and stemming a
@@ -145,7 +146,17 @@ function parseStored(raw: string): Parts | null {
 }
 
 const FEATURE_CACHE_MAX = 3000;
-const featureCache = new Map<string, ChunkFeatures>();
+/** Estimated bytes of one chunk's features: its vectors, its sentences' terms and its term sets. */
+export function featureBytes(f: ChunkFeatures): number {
+  let n = f.textVec.byteLength + f.topicVec.byteLength;
+  for (const s of f.sentences) for (const t of s) n += stringBytes(t) + 8;
+  for (const t of f.termSet) n += stringBytes(t) + 40;
+  for (const t of f.topicSet) n += stringBytes(t) + 40;
+  // The pairs are checked against the joined term sequence: about as big as the sentences' terms.
+  return n * 1.5;
+}
+// ~16 MB at most per isolate (byte-bounded, app/.server/cache/byte-lru.ts), and FEATURE_CACHE_MAX chunks.
+const featureCache = new ByteLru<string, ChunkFeatures>({ maxBytes: 16 * 1024 * 1024, maxEntries: FEATURE_CACHE_MAX, sizeOf: (key, f) => stringBytes(key) + featureBytes(f) });
 
 /**
  * A chunk's features, memoised (least recently used out, ~10 KB each). Chunk rows are immutable — a
@@ -155,13 +166,8 @@ const featureCache = new Map<string, ChunkFeatures>();
 export function chunkFeatures(c: ChunkLike & { id: number; features?: string | null }): ChunkFeatures {
   const key = `${c.id}:${c.text.length}:${c.title}`;
   const hit = featureCache.get(key);
-  if (hit) {
-    featureCache.delete(key);
-    featureCache.set(key, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const f = assemble((c.features ? parseStored(c.features) : null) ?? analyse(c));
   featureCache.set(key, f);
-  if (featureCache.size > FEATURE_CACHE_MAX) featureCache.delete(featureCache.keys().next().value!);
   return f;
 }

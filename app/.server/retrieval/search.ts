@@ -5,6 +5,7 @@ import type { ServiceContext } from "../context";
 import { QUESTION_FILLERS, STOP_WORDS, stem, terms, words } from "./text";
 import type { ChatbotRef, Passage, RetrievalResult } from "./types";
 import { createVectorStore } from "./vector-store";
+import { ByteLru, stringBytes } from "../cache/byte-lru";
 
 /**
  * Knobs of the hybrid ranker. Defaults are the tuned values (bench/README.md has the ablation);
@@ -419,20 +420,19 @@ function nearDuplicate(a: Set<string>, b: Set<string>): boolean {
 const CHUNK_COUNT_TERM = "#chunks";
 const STAT_TTL_MS = 60_000;
 const STAT_CACHE_MAX = 20_000;
-const statCache = new Map<string, { n: number; at: number }>();
+// Byte-bounded (~2 MB) as well as by entries (app/.server/cache/byte-lru.ts).
+const statCache = new ByteLru<string, { n: number; at: number }>({ maxBytes: 2 * 1024 * 1024, maxEntries: STAT_CACHE_MAX, sizeOf: (key) => stringBytes(key) + 32 });
 /** Drops a chatbot's memoised statistics in this isolate (its knowledge just changed here). */
 export function forgetChatbotStats(chatbotId: string) {
   const prefix = `${chatbotId}\u0000`;
-  for (const key of statCache.keys()) if (key.startsWith(prefix)) statCache.delete(key);
+  for (const key of [...statCache.keys()]) if (key.startsWith(prefix)) statCache.delete(key);
 }
 function freshStat(key: string, now: number): number | undefined {
   const hit = statCache.get(key);
   return hit && now - hit.at < STAT_TTL_MS ? hit.n : undefined;
 }
 function rememberStat(key: string, n: number, now: number) {
-  statCache.delete(key);
   statCache.set(key, { n, at: now });
-  if (statCache.size > STAT_CACHE_MAX) statCache.delete(statCache.keys().next().value!);
 }
 
 function dot(a: Float32Array, b: Float32Array): number {

@@ -2,6 +2,8 @@
 // English stop words and the Porter stemmer (the same algorithm FTS5's `porter` tokenizer uses,
 // so terms counted here line up with what chunks_fts matched).
 
+import { ByteLru, stringBytes } from "../cache/byte-lru";
+
 /** Lowercased word tokens (letters/digits, Unicode-aware); apostrophes inside words are dropped. */
 export function words(text: string): string[] {
   return text
@@ -26,15 +28,16 @@ export const QUESTION_FILLERS = new Set(
   "please tell know explain describe way ways like want need help thing things something anything example examples".split(" "),
 );
 
-const cache = new Map<string, string>();
+// ~2 MB of stems at most (byte-bounded per isolate, app/.server/cache/byte-lru.ts).
+const cache = new ByteLru<string, string>({ maxBytes: 2 * 1024 * 1024, sizeOf: (w, s) => stringBytes(w) + stringBytes(s) });
 
 /** Porter (1980) stemmer, memoised. */
 export function stem(w: string): string {
   if (w.length < 3) return w;
-  const hit = cache.get(w);
+  // peek, not get: a hit does not reorder (this runs for every word; oldest-first eviction is enough).
+  const hit = cache.peek(w);
   if (hit !== undefined) return hit;
   const out = porter(w);
-  if (cache.size > 50_000) cache.clear();
   cache.set(w, out);
   return out;
 }

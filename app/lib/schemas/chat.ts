@@ -12,6 +12,9 @@ export const visitorIdSchema = z
 /** HMAC-SHA256(identity secret, visitorId) as hex (identity verification). Re-exported by widget-api.ts. */
 export const visitorHashSchema = z.string().trim().regex(/^[0-9a-f]{64}$/i, "hash must be 64 hex characters (HMAC-SHA256 of the visitor id).");
 
+/** The widget's id for one visitor message: a retry of the same send carries the same id. */
+export const clientMessageIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "clientMessageId must be 8–64 letters, digits, '-' or '_'.");
+
 export const widgetChatRequestSchema = z.object({
   visitorId: visitorIdSchema,
   message: z
@@ -27,6 +30,8 @@ export const widgetChatRequestSchema = z.object({
   stream: z.boolean().optional(),
   /** HMAC-SHA256(identity secret, visitorId) from the customer's site: marks the visitor verified. */
   visitorHash: visitorHashSchema.optional(),
+  /** Makes the send idempotent: a retry with the same id is answered again without storing or counting it twice. */
+  clientMessageId: clientMessageIdSchema.optional(),
 });
 
 /** A source as the chat stream (`data-sources`) and the history endpoint send it; `n` is its [n] citation. */
@@ -42,6 +47,8 @@ export type ChatMessageMetadata = {
    * "held": a person holds the conversation, so the bot did not answer (the message is stored).
    */
   kind?: "answer" | "fallback" | "small-talk" | "limit" | "held";
+  /** The reply was already stored for this client message id (a retried send): sent again, not stored or counted again. */
+  replayed?: boolean;
 };
 
 export type HistoryMessage = { id: string; role: "visitor" | "bot" | "human"; content: string; sources: ChatSource[]; createdAt: number };

@@ -8,7 +8,7 @@ import { failure, postJson, request, type ApiFailure } from "./api";
 import type { WidgetBoot } from "./boot";
 import { LeadForm, type LeadValues } from "./LeadForm";
 import { renderAnswer } from "./sanitize";
-import { leadKey, load, save, VISITOR_ID_PATTERN, visitorIdFor } from "./storage";
+import { leadKey, load, newClientMessageId, save, VISITOR_ID_PATTERN, visitorIdFor } from "./storage";
 import { brandVars } from "./theme";
 
 const MESSAGE_MAX = 2000;
@@ -28,7 +28,13 @@ type Msg = {
 };
 
 type Identity = { hash?: string; name?: string; email?: string };
-type Notice = { failure: ApiFailure; retry?: string };
+/** `retry`: the unsent message and its client id, sent again (same id) by the Retry button. */
+type Notice = { failure: ApiFailure; retry?: { text: string; id: string } };
+
+/** Failures worth one automatic retry: the network, or the server (5xx); never a refusal (4xx). */
+const retryable = (f: ApiFailure) => f.code === "network" || f.status >= 500;
+/** How long to wait before the automatic retry. */
+const RETRY_DELAY_MS = 700;
 
 let seq = 0;
 const key = () => `m${++seq}`;
@@ -145,7 +151,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
 
   // ——— sending ———
   const send = useCallback(
-    async (raw: string) => {
+    async (raw: string, retryId?: string) => {
       const message = raw.trim();
       if (!message || busy) return;
       if (mode === "preview") {
@@ -160,12 +166,24 @@ export function App({ boot }: { boot: WidgetBoot }) {
       setBusy(true);
       const update = (patch: Partial<Msg>) => setMessages((ms) => ms.map((m) => (m.key === botKey ? { ...m, ...patch } : m)));
       let sent = false;
-      try {
-        const res = await request(`/api/chat/${encodeURIComponent(chatbotId)}`, {
+      // One id per message: the automatic retry and the Retry button send it again, so the server
+      // stores and counts the message once even if the first attempt did arrive.
+      const clientMessageId = retryId ?? newClientMessageId();
+      const attempt = () =>
+        request(`/api/chat/${encodeURIComponent(chatbotId)}`, {
           method: "POST",
           headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ visitorId, message, channel, conversationId, visitorHash: identity.hash, newConversation: fresh || undefined }),
+          body: JSON.stringify({ visitorId, message, channel, conversationId, visitorHash: identity.hash, newConversation: fresh || undefined, clientMessageId }),
         });
+      try {
+        let res: Response;
+        try {
+          res = await attempt();
+        } catch (e) {
+          if (!retryable(failure(e))) throw e;
+          await new Promise((r) => setTimeout(r, RETRY_DELAY_MS));
+          res = await attempt();
+        }
         sent = true;
         setFresh(false);
         post({ parley: 1, type: "message", message: { role: "visitor", content: message } });
@@ -190,7 +208,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
           setMessages((ms) => ms.filter((m) => m.key !== botKey && m.key !== visitorKey));
           setText(message);
           // (role="alert" announces it.)
-          setNotice({ failure: f, retry: f.code === "network" || f.status >= 500 ? message : undefined });
+          setNotice({ failure: f, retry: retryable(f) ? { text: message, id: clientMessageId } : undefined });
         }
       } finally {
         setBusy(false);
@@ -349,7 +367,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
           <div class="pc-notice" role="alert">
             <p>{notice.failure.message}</p>
             {notice.retry && (
-              <button type="button" class="pc-btn pc-btn-small" onClick={() => send(notice.retry!)}>
+              <button type="button" class="pc-btn pc-btn-small" onClick={() => send(notice.retry!.text, notice.retry!.id)}>
                 Retry
               </button>
             )}

@@ -28,10 +28,14 @@ export function save(key: string, value: string | null) {
 export const visitorKey = (chatbotId: string) => `parley:visitor:${chatbotId}`;
 export const leadKey = (chatbotId: string) => `parley:lead:${chatbotId}`;
 
+const randomHex = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+
 function newVisitorId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return `v_${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  return `v_${randomHex()}`;
 }
+
+/** A fresh id for one visitor message; a retry of the same send reuses it (the server stores it once). */
+export const newClientMessageId = () => `c_${randomHex()}`;
 
 /**
  * The visitor id kept for this chatbot, created on first visit. `fromHost` is the id the loader kept

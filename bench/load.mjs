@@ -1,0 +1,397 @@
+#!/usr/bin/env node
+// `npm run bench:load`: many visitors at once against the built Worker under `wrangler dev`.
+// Starts the Worker on a fresh database (migrations + demo seed, the same start-up as the e2e tests),
+// then ramps through levels of concurrent visitors. Each virtual visitor has its own visitor id and
+// its own client address (CF-Connecting-IP, so the per-IP ceiling does not throttle the bench), sends
+// N messages one after the other to the demo bot (POST /api/chat/cb_demo, streamed), the first in a
+// new conversation and the rest continuing it; messages are a mix of questions the knowledge answers,
+// small talk and questions it cannot answer (fallbacks). Reports replies/s, p50/p95/p99 time to first
+// byte and to the full reply, errors by kind and the wrangler/workerd processes' peak resident
+// memory, and writes bench/results/load.json. Every level is bounded (BENCH_LEVEL_TIMEOUT_S) and the
+// whole run stops by itself.
+//
+// Two ways a visitor behaves (BENCH_MODEL):
+//   visitors (default) — like people: visitors arrive spread over BENCH_RAMP_S (default 10 s) and
+//     wait BENCH_THINK_S (default 3–8 s, uniform) between a reply and their next message (reading
+//     it and typing); all of them are in a conversation at the same time.
+//   burst — every visitor sends at once and the next message as soon as the reply has arrived
+//     (closed loop, no pause): the stress test of the issue's first table.
+// Each send behaves like the widget (workers/widget/chat/App.tsx): a clientMessageId, and ONE
+// automatic retry after 700 ms when the send fails on the network or with a 5xx (BENCH_RETRY=0:
+// none). "failed" counts replies the visitor never got (after the retry); first attempts that failed
+// are reported apart (firstAttemptFailed) with their kinds.
+//   npm run bench:load                                   # levels 10x3,50x3,200x3,500x3
+//   BENCH_LEVELS=500x3 BENCH_SKIP_BUILD=1 npm run bench:load
+//   BENCH_MODEL=burst BENCH_RETRY=0 npm run bench:load   # the issue's measurement (no think time, no retry)
+//   BENCH_URL=http://127.0.0.1:8787 npm run bench:load   # against an already running `npm start`
+//   BENCH_PORT=8841 (default; devtools on BENCH_PORT+1) · BENCH_LEVEL_TIMEOUT_S=120 · BENCH_PAUSE_S=3 · BENCH_OUT=path
+import { createRequire } from "node:module";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { build, ROOT } from "../scripts/lib/common.mjs";
+import { startDevWorker } from "../scripts/lib/dev-worker.mjs";
+
+const LEVELS = (process.env.BENCH_LEVELS ?? "10x3,50x3,200x3,500x3").split(",").map((s) => {
+  const [v, m] = s.trim().split("x").map(Number);
+  if (!(v > 0 && m > 0)) throw new Error(`BENCH_LEVELS: "${s}" is not VISITORSxMESSAGES`);
+  return { visitors: v, messages: m };
+});
+const PORT = Number(process.env.BENCH_PORT ?? 8841);
+const LEVEL_TIMEOUT_MS = Number(process.env.BENCH_LEVEL_TIMEOUT_S ?? 120) * 1000;
+const PAUSE_MS = Number(process.env.BENCH_PAUSE_S ?? 3) * 1000;
+const REQUEST_TIMEOUT_MS = Number(process.env.BENCH_REQUEST_TIMEOUT_S ?? 60) * 1000;
+const CHATBOT = process.env.BENCH_CHATBOT ?? "cb_demo";
+const OUT = process.env.BENCH_OUT ?? path.join(ROOT, "bench", "results", "load.json");
+const MODEL = process.env.BENCH_MODEL === "burst" ? "burst" : "visitors";
+const RAMP_MS = Number(process.env.BENCH_RAMP_S ?? 10) * 1000;
+const [THINK_MIN_MS, THINK_MAX_MS] = (process.env.BENCH_THINK_S ?? "3-8").split("-").map((x, _, a) => Number(x ?? a[0]) * 1000);
+const RETRY = process.env.BENCH_RETRY !== "0";
+const RETRY_DELAY_MS = 700;
+
+// A mix like real traffic: questions about Parley (the demo bot's knowledge), small talk, and
+// questions the knowledge does not cover (the fallback path).
+const MESSAGES = {
+  question: [
+    "How do I add the widget to my website?",
+    "Which file types can I upload to the knowledge base?",
+    "How does Parley cite its sources?",
+    "Can I limit which websites may embed my chatbot?",
+    "How do I verify visitors' identity?",
+    "What happens when the monthly reply limit is reached?",
+    "How do I crawl my documentation site?",
+    "Can a visitor talk to a human instead of the bot?",
+  ],
+  smalltalk: ["hi", "Hello there!", "thanks!", "ok great, thank you", "good morning"],
+  fallback: [
+    "What is the boiling point of tungsten on Mars?",
+    "Who won the 1962 chess olympiad?",
+    "Recommend a pasta recipe with quinces",
+    "How many moons does Neptune have?",
+  ],
+};
+const KINDS = ["question", "question", "smalltalk", "fallback"]; // 50 % questions
+
+/** Deterministic PRNG (mulberry32) so every run sends the same messages in the same order. */
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
+const round = (x) => (x === null ? null : Math.round(x));
+
+/** Sum of the resident memory (kB → MB) of a process group's members, per command name. */
+function groupRss(pgid) {
+  const out = {};
+  if (!pgid) return out;
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) !== pgid) continue; // field 5 (pgrp)
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+      out[name] = (out[name] ?? 0) + rssKb / 1024;
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+/**
+ * The Worker isolate's V8 heap, sampled through wrangler's devtools endpoint (Runtime.getHeapUsage
+ * every 250 ms): what Cloudflare's 128 MB per isolate limit is about, unlike the RSS of the whole
+ * workerd process (which also holds SQLite, the proxy and the runtime itself). Needs the `ws`
+ * package (installed with wrangler); without it, heap figures are left out.
+ */
+async function heapSampler(inspectorPort) {
+  let WebSocket;
+  try {
+    WebSocket = createRequire(import.meta.url)("ws");
+  } catch {
+    return null;
+  }
+  let target;
+  for (let i = 0; i < 20 && !target; i++) {
+    try {
+      const list = await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json();
+      target = list.find((t) => t.webSocketDebuggerUrl);
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  if (!target) return null;
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => (ws.once("open", resolve), ws.once("error", reject)));
+  let id = 0;
+  let used = [];
+  let total = 0;
+  ws.on("message", (data) => {
+    const msg = JSON.parse(String(data));
+    if (msg.result && typeof msg.result.usedSize === "number") {
+      used.push(msg.result.usedSize / 2 ** 20);
+      total = Math.max(total, msg.result.totalSize / 2 ** 20);
+    }
+  });
+  const timer = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ id: ++id, method: "Runtime.getHeapUsage" })), 250);
+  return {
+    reset() {
+      used = [];
+      total = 0;
+    },
+    summary() {
+      if (!used.length) return null;
+      const sorted = [...used].sort((a, b) => a - b);
+      return { samples: used.length, usedP50: +pct(sorted, 50).toFixed(1), usedMax: +sorted.at(-1).toFixed(1), heapTotalMax: +total.toFixed(1) };
+    },
+    close() {
+      clearInterval(timer);
+      ws.close();
+    },
+  };
+}
+
+/** Classify a failed reply: HTTP status + what the body says. */
+function errorKind(status, body) {
+  if (/restarted mid-request/i.test(body)) return `${status} worker restarted mid-request`;
+  const code = /"code"\s*:\s*"([a-z_]+)"/.exec(body)?.[1];
+  return `${status}${code ? ` ${code}` : ""}`;
+}
+
+/** One message: POST, time to first body byte, time to the full reply; the conversation id it used. */
+async function sendOnce(baseURL, visitor, text, conversationId, newConversation, clientMessageId) {
+  const t0 = performance.now();
+  let res;
+  try {
+    res = await fetch(`${baseURL}/api/chat/${CHATBOT}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": visitor.ip },
+      body: JSON.stringify({ visitorId: visitor.id, message: text, conversationId, newConversation, clientMessageId }),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch (err) {
+    return { ok: false, kind: `network ${err.cause?.code ?? err.name}`, totalMs: performance.now() - t0 };
+  }
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let firstByteMs = null;
+  let body = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      if (firstByteMs === null) firstByteMs = performance.now() - t0;
+      body += decoder.decode(value, { stream: true });
+    }
+  } catch (err) {
+    return { ok: false, kind: `stream cut ${err.cause?.code ?? err.name}`, firstByteMs, totalMs: performance.now() - t0 };
+  }
+  const totalMs = performance.now() - t0;
+  if (!res.ok) return { ok: false, kind: errorKind(res.status, body), firstByteMs, totalMs, body: body.slice(0, 600) };
+  if (/"type":"error"/.test(body)) return { ok: false, kind: "stream error part", firstByteMs, totalMs, body: body.slice(0, 300) };
+  if (!/"type":"finish"/.test(body)) return { ok: false, kind: "stream without finish", firstByteMs, totalMs, body: body.slice(-200) };
+  const conv = /"conversationId":"([^"]+)"/.exec(body)?.[1];
+  const answered = /"answered":true/.test(body);
+  return { ok: true, firstByteMs, totalMs, conversationId: conv ?? conversationId, answered, replayed: /"replayed":true/.test(body) };
+}
+
+/** Like the widget: one automatic retry (same clientMessageId) after a network failure or a 5xx. */
+async function sendOne(baseURL, visitor, text, conversationId, newConversation, random) {
+  const clientMessageId = `c_${Math.floor(random() * 2 ** 52).toString(16)}${Date.now().toString(16)}`.slice(0, 64);
+  const t0 = performance.now();
+  const first = await sendOnce(baseURL, visitor, text, conversationId, newConversation, clientMessageId);
+  if (first.ok || !RETRY || !/^(network|5\d\d)/.test(first.kind)) return first;
+  await new Promise((r) => setTimeout(r, RETRY_DELAY_MS));
+  const again = await sendOnce(baseURL, visitor, text, conversationId, newConversation, clientMessageId);
+  // Times are the visitor's: from the first attempt.
+  const offset = performance.now() - t0 - again.totalMs;
+  return { ...again, retried: true, firstKind: first.kind, firstByteMs: again.firstByteMs == null ? null : again.firstByteMs + offset, totalMs: again.totalMs + offset };
+}
+
+async function runLevel(baseURL, { visitors, messages }, levelIndex, pgid, heap) {
+  const random = prng(1000 + levelIndex);
+  const results = [];
+  const rssPeak = {};
+  heap?.reset();
+  const sampler = setInterval(() => {
+    for (const [k, v] of Object.entries(groupRss(pgid))) rssPeak[k] = Math.max(rssPeak[k] ?? 0, v);
+  }, 250);
+  const deadline = AbortSignal.timeout(LEVEL_TIMEOUT_MS);
+  const started = performance.now();
+  const visitor = async (i) => {
+    const v = { id: `load${levelIndex}v${i}x${Math.floor(random() * 1e9)}`.slice(0, 64), ip: `10.${levelIndex}.${(i >> 8) & 255}.${i & 255}` };
+    let conversationId;
+    if (MODEL === "visitors") await new Promise((r) => setTimeout(r, (i / visitors) * RAMP_MS));
+    for (let m = 0; m < messages; m++) {
+      if (deadline.aborted) {
+        results.push({ ok: false, kind: "not sent (level timeout)" });
+        continue;
+      }
+      const kind = KINDS[Math.floor(random() * KINDS.length)];
+      const pool = MESSAGES[kind];
+      const text = pool[Math.floor(random() * pool.length)];
+      const sentAt = performance.now() - started;
+      if (MODEL === "visitors" && m > 0) await new Promise((r) => setTimeout(r, THINK_MIN_MS + random() * (THINK_MAX_MS - THINK_MIN_MS)));
+      const r = await sendOne(baseURL, v, text, conversationId, m === 0, random);
+      r.sentAtMs = sentAt;
+      r.endedAtMs = performance.now() - started;
+      r.messageKind = kind;
+      r.continuing = m > 0;
+      results.push(r);
+      if (r.ok) conversationId = r.conversationId;
+    }
+  };
+  await Promise.all(Array.from({ length: visitors }, (_, i) => visitor(i)));
+  const wallMs = performance.now() - started;
+  clearInterval(sampler);
+  for (const [k, v] of Object.entries(groupRss(pgid))) rssPeak[k] = Math.max(rssPeak[k] ?? 0, v);
+
+  const ok = results.filter((r) => r.ok);
+  const fb = ok.map((r) => r.firstByteMs).sort((a, b) => a - b);
+  const full = ok.map((r) => r.totalMs).sort((a, b) => a - b);
+  const errors = {};
+  for (const r of results.filter((r) => !r.ok)) errors[r.kind] = (errors[r.kind] ?? 0) + 1;
+  const firstErrors = {};
+  for (const r of results.filter((r) => r.retried || (!r.ok && !r.retried))) {
+    const k = r.firstKind ?? r.kind;
+    firstErrors[k] = (firstErrors[k] ?? 0) + 1;
+  }
+  const sample = results.find((r) => !r.ok && r.body)?.body;
+  // Failures that end within 250 ms of each other form one wave (requests failing together).
+  const waves = [];
+  for (const t of results.filter((r) => !r.ok && r.endedAtMs !== undefined).map((r) => r.endedAtMs).sort((a, b) => a - b)) {
+    const last = waves.at(-1);
+    if (last && t - last.lastMs <= 250) {
+      last.failed++;
+      last.lastMs = t;
+    } else waves.push({ atMs: Math.round(t), lastMs: t, failed: 1 });
+  }
+  return {
+    visitors,
+    messagesEach: messages,
+    sent: results.length,
+    replies: ok.length,
+    failed: results.length - ok.length,
+    firstAttemptFailed: Object.values(firstErrors).reduce((a, b) => a + b, 0),
+    firstAttemptErrors: firstErrors,
+    retriedOk: ok.filter((r) => r.retried).length,
+    replayed: ok.filter((r) => r.replayed).length,
+    answeredFromKnowledge: ok.filter((r) => r.answered).length,
+    wallS: +(wallMs / 1000).toFixed(2),
+    repliesPerS: +(ok.length / (wallMs / 1000)).toFixed(1),
+    firstByteMs: { p50: round(pct(fb, 50)), p95: round(pct(fb, 95)), p99: round(pct(fb, 99)), max: round(fb.at(-1) ?? null) },
+    fullReplyMs: { p50: round(pct(full, 50)), p95: round(pct(full, 95)), p99: round(pct(full, 99)), max: round(full.at(-1) ?? null) },
+    errors,
+    errorSample: sample,
+    failureWaves: waves.map(({ atMs, failed }) => ({ atMs, failed })),
+    peakRssMb: Object.fromEntries(Object.entries(rssPeak).map(([k, v]) => [k, Math.round(v)])),
+    isolateHeapMb: heap ? heap.summary() : null,
+  };
+}
+
+/** Lines of the wrangler log that tell of restarts or errors (the log is otherwise request lines). */
+function logEvents(logFile, from) {
+  try {
+    const text = readFileSync(logFile, "utf8").slice(from);
+    return text
+      .split("\n")
+      .filter((l) => /restart|error|exception|exceeded|memory|crash|reload/i.test(l))
+      .slice(0, 50);
+  } catch {
+    return [];
+  }
+}
+
+function machine() {
+  let wrangler = null;
+  try {
+    wrangler = JSON.parse(readFileSync(path.join(ROOT, "node_modules/wrangler/package.json"), "utf8")).version;
+  } catch {
+    /* not installed */
+  }
+  return { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, wrangler };
+}
+
+async function main() {
+  let baseURL = process.env.BENCH_URL;
+  let worker = null;
+  const dir = path.join(ROOT, ".bench");
+  const logFile = path.join(dir, "load-wrangler.log");
+  if (!baseURL) {
+    if (process.env.BENCH_SKIP_BUILD !== "1") await build();
+    mkdirSync(dir, { recursive: true });
+    worker = await startDevWorker({
+      stateDir: path.join(dir, "load-state"),
+      logFile,
+      port: PORT,
+      strictPort: true,
+      inspectorPort: PORT + 1,
+      // A plan whose reply allowance the bench cannot use up (the free plan has 100 a month).
+      sql: "UPDATE organisations SET plan = 'scale' WHERE id = 'org_demo'",
+    });
+    baseURL = worker.baseURL;
+  }
+  const pgid = worker?.pid ?? null;
+  const heap = worker ? await heapSampler(PORT + 1).catch(() => null) : null;
+  const levels = [];
+  const hardStop = setTimeout(() => {
+    console.error("[bench:load] overall time limit reached; stopping");
+    worker?.stop().finally(() => process.exit(2));
+  }, LEVELS.length * (LEVEL_TIMEOUT_MS + PAUSE_MS + 30_000) + 60_000);
+  hardStop.unref();
+  try {
+    // Warm-up: a few messages so the first level does not measure the isolate's start.
+    await runLevel(baseURL, { visitors: 3, messages: 1 }, 99, null);
+    for (const [i, level] of LEVELS.entries()) {
+      const logFrom = worker ? safeSize(logFile) : 0;
+      const r = await runLevel(baseURL, level, i, pgid, heap);
+      if (worker) r.logEvents = logEvents(logFile, logFrom);
+      levels.push(r);
+      console.error(
+        `[bench:load] ${r.visitors}×${r.messagesEach}: ${r.replies}/${r.sent} replies, ${r.failed} failed ${JSON.stringify(r.errors)}, first attempts failed ${r.firstAttemptFailed} ${JSON.stringify(r.firstAttemptErrors)}, heap ${JSON.stringify(r.isolateHeapMb)}, ` +
+          `${r.repliesPerS}/s, first byte p50/p95/p99 ${r.firstByteMs.p50}/${r.firstByteMs.p95}/${r.firstByteMs.p99} ms, ` +
+          `full ${r.fullReplyMs.p50}/${r.fullReplyMs.p95}/${r.fullReplyMs.p99} ms, peak RSS ${JSON.stringify(r.peakRssMb)} MB`,
+      );
+      if (i < LEVELS.length - 1) await new Promise((res) => setTimeout(res, PAUSE_MS));
+    }
+  } finally {
+    heap?.close();
+    await worker?.stop();
+  }
+  const result = { date: new Date().toISOString(), model: MODEL, rampS: RAMP_MS / 1000, thinkS: [THINK_MIN_MS / 1000, THINK_MAX_MS / 1000], widgetRetry: RETRY, target: process.env.BENCH_URL ? "BENCH_URL" : "wrangler dev (scripts/lib/dev-worker.mjs)", chatbot: CHATBOT, machine: machine(), levels };
+  mkdirSync(path.dirname(OUT), { recursive: true });
+  writeFileSync(OUT, JSON.stringify(result, null, 2) + "\n");
+  console.log(`\nmodel: ${MODEL}${MODEL === "visitors" ? ` (ramp ${RAMP_MS / 1000} s, think ${THINK_MIN_MS / 1000}–${THINK_MAX_MS / 1000} s)` : ""}, widget retry: ${RETRY ? "once" : "off"}`);
+  console.log("\n| visitors × messages | replies | failed | first attempts failed (retried ok) | replies/s | first byte p50 / p95 / p99 | full reply p50 / p95 / p99 | errors | isolate heap used p50 / max (MB) | peak RSS (MB) |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  for (const r of levels) {
+    console.log(
+      `| ${r.visitors} × ${r.messagesEach} | ${r.replies} | ${r.failed} | ${r.firstAttemptFailed} (${r.retriedOk}) | ${r.repliesPerS} | ${r.firstByteMs.p50} / ${r.firstByteMs.p95} / ${r.firstByteMs.p99} ms | ` +
+        `${r.fullReplyMs.p50} / ${r.fullReplyMs.p95} / ${r.fullReplyMs.p99} ms | ${Object.entries(r.errors).map(([k, v]) => `${k}: ${v}`).join("; ") || "none"} | ` +
+        `${r.isolateHeapMb ? `${r.isolateHeapMb.usedP50} / ${r.isolateHeapMb.usedMax}` : "—"} | ${Object.entries(r.peakRssMb).map(([k, v]) => `${k} ${v}`).join(", ")} |`,
+    );
+  }
+  console.log(`\nwrote ${path.relative(ROOT, OUT)}`);
+  process.exit(levels.some((r) => r.failed) ? 1 : 0);
+}
+
+function safeSize(file) {
+  try {
+    return readFileSync(file, "utf8").length;
+  } catch {
+    return 0;
+  }
+}
+
+main().catch((err) => {
+  console.error(`[bench:load] ${err.stack ?? err.message}`);
+  process.exit(1);
+});
