@@ -8,6 +8,8 @@ import type { Env } from "~/.server/env";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
 import { createTextSource } from "~/.server/kb/sources";
 import { countChatbotChunks } from "~/.server/retrieval/indexing";
+import { queryTerms, retrieve } from "~/.server/retrieval/search";
+import { stem } from "~/.server/retrieval/text";
 
 // Answer benchmark (see bench/README.md). Run with `npm run bench:answers`, never by `npm test`.
 // Each set's knowledge goes in through the product's own ingestion (a text source → the ingest
@@ -75,7 +77,20 @@ it("answer benchmark", async () => {
       const missing = q.facts.filter((f) => !hasFact(answer.text, f));
       const outcome =
         q.kind !== "answerable" ? (refused ? "refused" : "answered") : refused ? "false-refusal" : missing.length === 0 ? "correct" : "wrong";
-      rows.push({ id: q.id, half: q.half, kind: q.kind, outcome, ...(q.half === "dev" && benv.BENCH_DEBUG === "1" ? { question: q.question, reply: answer.text, missing, sources: answer.sources.map((s) => s.snippet) } : {}) });
+      let debug = {};
+      if (q.half === "dev" && benv.BENCH_DEBUG === "1") {
+        // Which of the question's terms (or their lexicon alternatives) the knowledge has, and in how many chunks.
+        const df = async (w: string) => (await benv.DB.prepare("SELECT df FROM term_stats WHERE chatbot_id = ? AND term = ?").bind(chatbotId, stem(w)).first<{ df: number }>())?.df ?? 0;
+        const terms = [];
+        for (const t of queryTerms(q.question)) {
+          const alts = [];
+          for (const a of t.alts) if (await df(a.word)) alts.push(a.word);
+          terms.push(`${t.word}:${await df(t.word)}${alts.length ? `(${alts.join(",")})` : ""}`);
+        }
+        const r = await retrieve(ctx, ref, q.question, { k: 5 });
+        debug = { question: q.question, relevance: r.relevance, terms: terms.join(" "), reply: answer.text, missing, sources: answer.sources.map((s) => s.snippet) };
+      }
+      rows.push({ id: q.id, half: q.half, kind: q.kind, outcome, ...debug });
     }
     const summary: Record<string, unknown> = {};
     for (const half of ["dev", "test", "all"] as const) {
