@@ -14,15 +14,15 @@
 const CHAT_SPELLING: Record<string, string> = {
   whats: "what is", hows: "how is", wheres: "where is", whens: "when is", whos: "who is", whys: "why is",
   ur: "your", u: "you", r: "are", ya: "you", yr: "your", pls: "please", plz: "please", thx: "thanks",
-  im: "i am", ive: "i have", id: "i would", ill: "i will", dont: "do not", cant: "cannot", wont: "will not", doesnt: "does not",
+  im: "i am", ive: "i have", dont: "do not", cant: "cannot", wont: "will not", doesnt: "does not",
   isnt: "is not", arent: "are not", didnt: "did not", havent: "have not", hasnt: "has not", wasnt: "was not", shouldnt: "should not",
   couldnt: "could not", wouldnt: "would not", theres: "there is", thats: "that is", whatre: "what are", youre: "you are", theyre: "they are",
   wanna: "want to", gonna: "going to", gotta: "have to", abt: "about", b4: "before", tmrw: "tomorrow", tmr: "tomorrow", tomoz: "tomorrow",
   tonite: "tonight", nite: "night", appt: "appointment", acct: "account", pw: "password", msg: "message", pic: "photo", pics: "photos",
-  ppl: "people", thru: "through", cuz: "because", coz: "because", bc: "because", asap: "urgently", info: "information", w: "with",
-  hrs: "hours", hr: "hour", mins: "minutes", min: "minutes", wk: "week", wks: "weeks", mon: "monday", tues: "tuesday", wed: "wednesday",
-  thurs: "thursday", fri: "friday", sat: "saturday", xmas: "christmas", bday: "birthday", esp: "especially", approx: "about",
-  incl: "including", inc: "including", cert: "certificate", certs: "certificates", max: "maximum", mins_: "minutes", dr: "doctor",
+  ppl: "people", thru: "through", cuz: "because", coz: "because", bc: "because", asap: "urgently", info: "information",
+  hrs: "hours", hr: "hour", mins: "minutes", wk: "week", wks: "weeks", tues: "tuesday",
+  thurs: "thursday", fri: "friday", xmas: "christmas", bday: "birthday", esp: "especially", approx: "about",
+  incl: "including", inc: "including", cert: "certificate", certs: "certificates", max: "maximum", dr: "doctor",
   pcs: "pieces", qty: "quantity", ref: "reference", acc: "account", addr: "address", tel: "telephone", mob: "mobile",
 };
 
@@ -220,29 +220,43 @@ const norm = (s: string) =>
     .replace(/['’](s|t|re|ve|ll|d|m)\b/g, "")
     .match(/[\p{L}\p{N}]+/gu) ?? [];
 
-/** `broader`: targets that name a wider thing (England → United Kingdom), weaker evidence than a synonym. */
-type Entry = { phrase: string[]; targets: string[][]; broader: Set<string> };
+/**
+ * `weak`: targets that are weaker evidence than a synonym — a wider thing (England → kingdom) or
+ * the head word of a multi-word member ("send back" → "send", "alcohol-free" → "free").
+ */
+type Entry = { phrase: string[]; targets: string[]; weak: Set<string> };
 /** First word → entries starting with it, longest phrase first. */
 const INDEX = new Map<string, Entry[]>();
 /** Question-shaped members ("how much") are matched in questions but never searched for. */
 const QUESTION_ONLY = new Set(["how", "where", "what", "when", "who"]);
 function add(phrase: string[], all: string[][], broader = false) {
   if (!phrase.length) return;
-  // A customer's phrase is looked for in the knowledge by its content words only ("send back" →
-  // "send"); question-shaped members ("how much") are never searched for.
   // A multi-word member is searched by its head, the last content word ("send back" → "send",
   // "alcohol-free" → "free", "united kingdom" → "kingdom"): looking for each of its words would
   // find everything about any of them.
-  const targets = all
-    .filter((t) => !QUESTION_ONLY.has(t[0]))
-    .map((t) => (t.length > 1 ? [headOf(t)].filter((w): w is string => !!w) : t))
-    .filter((t) => t.length === 1);
+  const full = new Set<string>();
+  const weak = new Set<string>();
+  for (const t of all) {
+    if (QUESTION_ONLY.has(t[0])) continue;
+    const w = t.length > 1 ? headOf(t) : t[0];
+    if (!w) continue;
+    if (broader || t.length > 1) weak.add(w);
+    else full.add(w);
+  }
+  for (const w of full) weak.delete(w);
   const list = INDEX.get(phrase[0]) ?? [];
   const same = list.find((e) => e.phrase.join(" ") === phrase.join(" "));
   if (same) {
-    for (const t of targets) if (!same.targets.some((x) => x.join(" ") === t.join(" "))) same.targets.push(t);
-    if (broader) for (const t of targets) same.broader.add(t[0]);
-  } else list.push({ phrase, targets: [...targets], broader: new Set(broader ? targets.map((t) => t[0]) : []) });
+    for (const w of full) {
+      if (!same.targets.includes(w)) same.targets.push(w);
+      same.weak.delete(w);
+    }
+    for (const w of weak) {
+      if (same.targets.includes(w)) continue;
+      same.targets.push(w);
+      same.weak.add(w);
+    }
+  } else list.push({ phrase, targets: [...full, ...weak], weak });
   list.sort((a, b) => b.phrase.length - a.phrase.length);
   INDEX.set(phrase[0], list);
 }
@@ -295,8 +309,10 @@ export type LexicalSlot = {
   alternatives: string[];
   /** The question's other words that the matched phrase consumed ("money back" → "back"). */
   consumed: string[];
-  /** Alternatives that name something wider (England → kingdom): weaker evidence. */
+  /** Alternatives that are weaker evidence: something wider (England → kingdom), or a phrase's head word. */
   broader?: string[];
+  /** The content words of the phrase this slot was read from ("northern ireland"): the slot's own word alone is weak evidence. */
+  phrase?: string[];
 };
 
 /**
@@ -332,12 +348,12 @@ export function lexicalSlots(text: string, isStop: (w: string) => boolean): Lexi
     if (hit) {
       const content = hit.phrase.filter((w) => !isStop(w));
       const alternatives = new Set<string>();
-      for (const t of hit.targets) for (const w of t) if (!isStop(w) && !content.includes(w)) alternatives.add(w);
-      const broader = [...alternatives].filter((w) => hit!.broader.has(w) && !hit!.targets.some((t) => t[0] === w && !hit!.broader.has(w)));
+      for (const w of hit.targets) if (!isStop(w) && !content.includes(w)) alternatives.add(w);
+      const broader = [...alternatives].filter((w) => hit!.weak.has(w));
       if (content.length) {
         for (const c of content) for (const v of spellingVariants(c)) alternatives.add(v);
         const head = headOf(content) ?? content[0];
-        slots.push({ word: head, alternatives: [...alternatives], consumed: content.filter((w) => w !== head), broader });
+        slots.push({ word: head, alternatives: [...alternatives], consumed: content.filter((w) => w !== head), broader, ...(content.length > 1 && alternatives.size ? { phrase: content } : {}) });
       } else if (alternatives.size && hit.phrase.length > 1) {
         // A phrase of function words only ("how much") still says what is asked.
         const [first, ...rest] = [...alternatives];

@@ -129,7 +129,13 @@ const LARGE_KB_FTS_LIMIT = 60;
 const ftsLimitFor = (chunkCount: number, configured: number) => (chunkCount > LARGE_KB ? Math.min(configured, LARGE_KB_FTS_LIMIT) : configured);
 
 /** A word of the question worth searching for, with the words that may stand for it in the knowledge. */
-export type QueryTerm = { word: string; stem: string; alts: { word: string; stem: string; strength?: number }[] };
+export type QueryTerm = {
+  word: string;
+  stem: string;
+  alts: { word: string; stem: string; strength?: number }[];
+  /** Stems of the phrase the term was read from ("northern ireland"): its own word alone counts half. */
+  phrase?: string[];
+};
 /** How much a broader term (England → United Kingdom) counts, against 1 for the word or a synonym. */
 const BROADER_STRENGTH = 0.5;
 
@@ -158,7 +164,7 @@ export function queryTerms(query: string): QueryTerm[] {
       altSeen.add(as);
       alts.push({ word: a, stem: as, ...(broader.has(a) ? { strength: BROADER_STRENGTH } : {}) });
     }
-    out.push({ word: slot.word, stem: s, alts: alts.slice(0, MAX_ALTERNATIVES) });
+    out.push({ word: slot.word, stem: s, alts: alts.slice(0, MAX_ALTERNATIVES), ...(slot.phrase ? { phrase: slot.phrase.map(stem) } : {}) });
     if (out.length >= MAX_QUERY_TERMS) break;
   }
   return out;
@@ -334,10 +340,17 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     formIdf.set(q.stem, forms);
   }
   const idfSum = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
+  const termOf = new Map(qTerms.map((q) => [q.stem, q]));
+  const holds = (terms: Set<string> | string[], f: string) => (Array.isArray(terms) ? terms.includes(f) : terms.has(f));
+  /** A phrase's own word ("ireland" of "northern ireland") counts half unless the whole phrase is there. */
+  const phraseShare = (terms: Set<string> | string[], s: string, f: string) => {
+    const phrase = termOf.get(s)!.phrase;
+    return f === s && phrase && !phrase.every((p) => holds(terms, p)) ? 0.5 : 1;
+  };
   /** How much of term `s` a chunk's terms hold: the weight of its best form there (0 when none). */
   const termWeight = (terms: Set<string> | string[], s: string) => {
     let best = 0;
-    for (const [f, v] of formIdf.get(s)!) if (v > best && (Array.isArray(terms) ? terms.includes(f) : terms.has(f))) best = v;
+    for (const [f, v] of formIdf.get(s)!) if (v > best && holds(terms, f)) best = Math.max(best, v * phraseShare(terms, s, f));
     return best;
   };
   const hasTerm = (terms: Set<string> | string[], s: string) => termWeight(terms, s) > 0;
@@ -353,7 +366,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     const df = known.length ? Math.min(...known) : 0;
     // A word in (nearly) every chunk is what the whole knowledge is about ("dental" for a dental
     // practice): it says the question is on topic, not that any chunk answers it.
-    const everywhere = 1 - df / (total + 1);
+    const everywhere = 1 - (0.6 * df) / (total + 1);
     floorW.set(q.stem, light * everywhere * Math.log(1 + (floorTotal - df + 0.5) / (df + 0.5)));
   }
   const floorSum = [...floorW.values()].reduce((a, b) => a + b, 0) || 1;
@@ -362,7 +375,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     let w = 0;
     for (const [s, v] of floorW) {
       let best = 0;
-      for (const [f, k] of strengthOf.get(s)!) if (k > best && terms.has(f)) best = k;
+      for (const [f, k] of strengthOf.get(s)!) if (k > best && terms.has(f)) best = Math.max(best, k * phraseShare(terms, s, f));
       w += v * best;
     }
     return w / floorSum;
