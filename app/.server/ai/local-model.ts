@@ -125,7 +125,8 @@ function stemsMatch(a: string, b: string) {
 }
 
 const LANG_HINTS: Record<string, Set<string>> = {
-  en: new Set("the and is are of to with you your we our for this that".split(" ")),
+  // "i" and "do" are Polish hints too: without them in English, "how long do i have to…" read as Polish.
+  en: new Set("the and is are of to with you your we our for this that i do how what can my it".split(" ")),
   fr: new Set("le la les et est sont des du vous nous pour avec une dans".split(" ")),
   de: new Set("der die das und ist sind mit sie wir fur ein eine nicht den".split(" ")),
   es: new Set("el la los las y es son con para una usted nosotros del por".split(" ")),

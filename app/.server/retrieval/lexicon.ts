@@ -32,7 +32,7 @@ const CHAT_SPELLING: Record<string, string> = {
  * little in how much of the question a passage covers, and a knowledge base without them is not
  * taken to be off-topic.
  */
-export const isLightWord = (w: string) => LIGHT_WORDS.has(w) || /^\d+(am|pm|st|nd|rd|th)?$/.test(w);
+export const isLightWord = (w: string) => LIGHT_WORDS.has(w) || /^\d+(am|pm)$/.test(w);
 export const LIGHT_WORDS = new Set(
   (
     "really very quite pretty bad good great nice best better worse fine new old right wrong sure okay ok actually just still even exactly currently " +
@@ -40,7 +40,7 @@ export const LIGHT_WORDS = new Set(
     "come comes came coming go goes went going give gives gave giving put puts keep keeps let lets show shows see sees seen say says said ask asks asked " +
     "look looks looking find think try want wants need needs able allowed possible kind sort type types stuff lot lots bit way " +
     "option options policy policies information details detail question questions problem issue guys hey someone something anything everything " +
-    "everyone anyone somebody anybody thing things bring brings work works happen happens happened mean means lose include includes included " +
+    "everyone anyone somebody anybody thing things stuff bring brings work works happen happens happened mean means lose include includes included " +
     "including extra instead mid whole full big small little large much many less more most first last next other another same different able"
   ).split(" "),
 );
@@ -337,7 +337,8 @@ export function lexicalSlots(text: string, isStop: (w: string) => boolean): Lexi
         if (e.phrase.length !== 2 || !PARTICLES.has(e.phrase[1])) continue;
         const at = [2, 3].find((g) => ws[i + g] === e.phrase[1]);
         if (at !== undefined) {
-          const between = ws.slice(i + 1, i + at).filter((w) => !isStop(w));
+          // Words in the gap are the object ("the jumper"); "something", "stuff", "it" say nothing.
+          const between = ws.slice(i + 1, i + at).filter((w) => !isStop(w) && !isLightWord(w));
           slots.push(...between.map((w) => ({ word: w, alternatives: spellingVariants(w), consumed: [] })));
           ws.splice(i + 1, at - 1);
           hit = e;

@@ -265,7 +265,9 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   //    rarest first while their postings fit MATCH_BUDGET; the rest still count in the
   //    re-ranking below. Below MATCH_BUDGET chunks nothing is ever left out.
   if (!oneTrip && qTerms.length && counted > 0) {
-    const forms = qTerms.flatMap((q) => [{ word: q.word, df: dfOf(q.stem) }, ...q.alts.map((a) => ({ word: a.word, df: dfOf(a.stem) }))]);
+    // The question's own words compete for the budget; a lexicon alternative is searched only for a
+    // word the knowledge never uses (rare alternatives would otherwise crowd out the question's words).
+    const forms = qTerms.flatMap((q) => [{ word: q.word, df: dfOf(q.stem) }, ...(dfOf(q.stem) > 0 ? [] : q.alts.map((a) => ({ word: a.word, df: dfOf(a.stem) })))]);
     const chosen = chooseMatchWords(forms.filter((x, i) => forms.findIndex((y) => y.word === x.word) === i), counted);
     ftsRows = (await ftsStatement(chosen.words, ftsLimitFor(counted, t.ftsLimit), chosen.pairs).all<Row & { score: number }>()).results;
   }
