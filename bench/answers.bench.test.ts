@@ -16,7 +16,7 @@ import { stem } from "~/.server/retrieval/text";
 // steps: chunking, indexing, embeddings), and every question is asked the way POST /api/chat asks
 // it (getOrCreateConversation → answerMessage → the UI message stream read to its end), one new
 // visitor per question, with the chatbot's default settings (only from knowledge, default fallback).
-type Question = { id: string; question: string; kind: "answerable" | "unanswerable" | "offtopic"; facts: string[]; half: "dev" | "test" };
+type Question = { id: string; question: string; kind: "answerable" | "unanswerable" | "offtopic"; facts: string[]; half: "dev" | "test" | "demo" };
 type AnswerSet = { name: string; documents: { title: string; text: string }[]; questions: Question[] };
 type BenchEnv = Env & { BENCH_ANSWER_SETS: string; BENCH_MODEL: string; BENCH_DEBUG: string };
 const benv = env as unknown as BenchEnv;
@@ -78,22 +78,22 @@ it("answer benchmark", async () => {
       const outcome =
         q.kind !== "answerable" ? (refused ? "refused" : "answered") : refused ? "false-refusal" : missing.length === 0 ? "correct" : "wrong";
       let debug = {};
-      if (q.half === "dev" && benv.BENCH_DEBUG === "1") {
+      if (q.half !== "test" && benv.BENCH_DEBUG === "1") {
         // Which of the question's terms (or their lexicon alternatives) the knowledge has, and in how many chunks.
         const df = async (w: string) => (await benv.DB.prepare("SELECT df FROM term_stats WHERE chatbot_id = ? AND term = ?").bind(chatbotId, stem(w)).first<{ df: number }>())?.df ?? 0;
         const terms = [];
         for (const t of queryTerms(q.question)) {
           const alts = [];
-          for (const a of t.alts) if (await df(a.word)) alts.push(a.word);
+          for (const a of (t as { alts?: { word: string }[] }).alts ?? []) if (await df(a.word)) alts.push(a.word);
           terms.push(`${t.word}:${await df(t.word)}${alts.length ? `(${alts.join(",")})` : ""}`);
         }
         const r = await retrieve(ctx, ref, q.question, { k: 5 });
         debug = { question: q.question, relevance: r.relevance, terms: terms.join(" "), reply: answer.text, missing, sources: answer.sources.map((s) => s.snippet) };
       }
-      rows.push({ id: q.id, half: q.half, kind: q.kind, outcome, ...debug });
+      rows.push({ id: q.id, half: q.half, kind: q.kind, outcome, ...(q.half === "demo" ? { sources: answer.sources.length } : {}), ...debug });
     }
     const summary: Record<string, unknown> = {};
-    for (const half of ["dev", "test", "all"] as const) {
+    for (const half of ["dev", "test", "demo", "all"] as const) {
       const rs = rows.filter((r) => half === "all" || r.half === half);
       const ans = rs.filter((r) => r.kind === "answerable");
       const un = rs.filter((r) => r.kind === "unanswerable");

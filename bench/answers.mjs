@@ -41,6 +41,7 @@ for (const half of ["dev", "test"]) {
       `${name.padEnd(12)} ${String(chunks).padStart(6)}  ${String(s.answerable).padStart(10)}  ${pct(s.correct, s.answerable)}    ${String(s.wrong).padStart(3)}  ${String(s.falseRefusal).padStart(4)} ${pct(s.falseRefusal, s.answerable)}      ${String(s.unanswerableRefused).padStart(3)}/${String(s.unanswerable).padEnd(3)} ${pct(s.unanswerableRefused, s.unanswerable)}       ${String(s.offtopicRefused).padStart(3)}/${String(s.offtopic).padEnd(3)} ${pct(s.offtopicRefused, s.offtopic)}`,
     );
   for (const s of result.sets) {
+    if (!s[half].answerable && !s[half].offtopic) continue;
     row(s.name, s.chunks, s[half]);
     for (const k of Object.keys(tot)) tot[k] += s[half][k];
   }
@@ -50,6 +51,12 @@ for (const half of ["dev", "test"]) {
     `goals: correct ≥ 90% ${met(tot.correct / tot.answerable >= GOALS.correct)}; false refusals ≤ 3% ${met(tot.falseRefusal / tot.answerable <= GOALS.falseRefusal)}; ` +
       `on-topic unanswerable refused ≥ 70% ${met(tot.unanswerableRefused / tot.unanswerable >= GOALS.unanswerable)}; off-topic refused ≥ 95% ${met(tot.offtopicRefused / tot.offtopic >= GOALS.offtopic)}`,
   );
+}
+// The demo chatbot's own docs (bench/answers/parley-docs): answered, with sources? Not in the goals.
+for (const s of result.sets.filter((x) => x.demo.answerable)) {
+  const d = s.demo;
+  const withSources = s.rows.filter((r) => r.half === "demo" && r.outcome === "correct" && r.sources > 0).length;
+  console.log(`\ndemo knowledge (${s.name}, ${s.documents} docs, ${s.chunks} chunks): ${d.correct}/${d.answerable} answered correctly (${withSources} with sources), ${d.falseRefusal} refused; off-topic refused ${d.offtopicRefused}/${d.offtopic}`);
 }
 mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
 const file = path.join(ROOT, process.env.BENCH_OUT ?? "bench/results/answers.json");

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { benchConfig, ROOT } from "./vitest.shared";
 
@@ -11,11 +11,15 @@ const sets = readdirSync(dir)
   .filter((name) => statSync(path.join(dir, name)).isDirectory() && (only.length === 0 || only.includes(name)))
   .sort()
   .map((name) => {
-    const files = readdirSync(path.join(dir, name)).filter((f) => f.endsWith(".md")).sort();
+    // A set's knowledge is its own *.md files, or (docs-from.txt) every *.md under a folder of the
+    // repository, one document each: the demo chatbot's knowledge is content/docs.
+    const from = path.join(dir, name, "docs-from.txt");
+    const base = existsSync(from) ? path.join(ROOT, readFileSync(from, "utf8").trim()) : path.join(dir, name);
+    const files = existsSync(from) ? (readdirSync(base, { recursive: true }) as string[]).filter((f) => f.endsWith(".md")).sort() : readdirSync(base).filter((f) => f.endsWith(".md")).sort();
     return {
       name,
       documents: files.map((f) => {
-        const text = readFileSync(path.join(dir, name, f), "utf8");
+        const text = readFileSync(path.join(base, f), "utf8").replace(/^---\n[\s\S]*?\n---\n/, "");
         const title = /^#\s+(.+)$/m.exec(text)?.[1]?.trim() ?? f.replace(/\.md$/, "");
         return { title, text };
       }),

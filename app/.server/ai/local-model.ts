@@ -229,7 +229,7 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
 // "How long…" wants a duration, "how much…" an amount, "where…" a place: a sentence that has one
 // answers better than one that only shares the question's words.
 const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
-  { ask: /\bhow (long|quickly|fast|soon)\b|\bwhen will\b|\bby when\b|\bhow many (days|weeks|hours|months|minutes)\b/, has: /\b\d+(\.\d+)?(\s*(to|-|–|or)\s*\d+)?\s*(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|working days?|business days?)\b|\bsame day\b|\bnext (working |business )?day\b|\b(one|two|three|four|five|six|seven|ten|a few) (minutes?|hours?|days?|weeks?|months?|working days?|business days?)\b|\b\d+-(day|hour|week|month)\b/i },
+  { ask: /\bhow (long(?! (can|could|should|may|must)\b)|quickly|fast|soon)\b|\bwhen will\b|\bby when\b|\bhow many (days|weeks|hours|months|minutes)\b/, has: /\b\d+(\.\d+)?(\s*(to|-|–|or)\s*\d+)?\s*(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|working days?|business days?)\b|\bsame day\b|\bnext (working |business )?day\b|\b(one|two|three|four|five|six|seven|ten|a few) (minutes?|hours?|days?|weeks?|months?|working days?|business days?)\b|\b\d+-(day|hour|week|month)\b/i },
   { ask: /\bhow much (is|are|does|do|did|will|would|to|for|extra|money|it|for)\b|\bhow much\W*$|\b(cost|costs|price|prices|pricing|fee|fees|charge|charges|expensive|cheap)\b/, has: /[£€$¥]\s?\d|\d\s?(€|eur|euros?|usd|dollars?|gbp|pounds?)\b|\bfree\b|\d+(\.\d+)?\s?%/i },
   { ask: /\bwhat time\b|\b(opening )?hours\b|\b(till|until) when\b|\bwhen (do|does|are|is) (you|it|the \w+) (open|close|shut)|\bare you open\b|\bopen (on|at|in)\b/, has: /\b\d{1,2}([.:]\d{2})?\s?(am|pm)\b|\bnoon\b|\bmidnight\b|\bclosed\b|\b24-hour\b/i },
   { ask: /\bwhere\b/, has: /\b\d+[a-z]?\s+(\p{Lu}[\p{L}'-]+\s+){1,3}(street|st|road|rd|lane|ln|avenue|ave|square|sq|place|way|drive|quay|row|hill)\b|\b(based|located) in\b/iu },
@@ -243,7 +243,9 @@ function wantedTypes(question: string): RegExp[] {
 }
 
 /** A sentence scoring this share of the best one may follow it even if it adds no new part of the question. */
-const CLOSE_MATCH = 0.6;
+const CLOSE_MATCH = 0.45;
+/** …or when it holds a part of the question the sentences before it do not (this share of its weight). */
+const MIN_ADDS = 0.05;
 
 type Slot = { forms: Map<string, number>; weight: number; own: string; phrase?: string[] };
 const isLocalStop = (w: string) => STOPWORDS.has(w) || (w.length < 2 && !/\d/.test(w));
@@ -286,9 +288,11 @@ export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: numb
   }
   if (!slots.length) for (const w of normalizeWords(parsed.question)) slots.push({ forms: new Map([[stem(w), 1]]), weight: 1, own: stem(w) });
 
-  // Rarer slots weigh more (idf over the candidate sentences).
+  // Rarer slots weigh more (idf over the candidate sentences): the idf of the question's own word
+  // when the passages use it, else of its alternatives.
   const idf = slots.map((slot) => {
-    const df = sentences.filter((s) => slotIn(slot, s.stems) > 0).length;
+    const own = sentences.filter((s) => s.stems.some((x) => stemsMatch(x, slot.own))).length;
+    const df = own || sentences.filter((s) => slotIn(slot, s.stems) > 0).length;
     return Math.log(1 + sentences.length / (1 + df));
   });
   const wanted = parsed.language !== "auto" ? parsed.language : detectLanguage(parsed.question);
@@ -365,7 +369,7 @@ export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: numb
     const typed = types.length > 0 && types.some((t) => t.test(s.text)) && !picked.some((p) => types.some((t) => t.test(p.text)));
     const step = continues.has(s) && picked.some((p) => p.passage === s.passage && p.position === s.position - 1);
     const close = parsed.length !== "short" && s.score >= best * CLOSE_MATCH;
-    if (picked.length && !(adds >= 0.2 || typed || step || close || parsed.length === "long")) continue;
+    if (picked.length && !(adds >= MIN_ADDS || typed || step || close || parsed.length === "long")) continue;
     picked.push(s);
     held.forEach((h, i) => (covered[i] = Math.max(covered[i], Math.min(1, h))));
   }

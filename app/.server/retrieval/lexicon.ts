@@ -59,6 +59,8 @@ const QUESTION_SHAPES = [
   "what hours", "which days", "what days", "how early", "how late",
 ].map((p) => p.split(" "));
 
+const MODALS = new Set(["can", "could", "should", "may", "must"]);
+
 /** Words after which a phrase may go on past one or two other words ("send it back", "send the jumper back"). */
 const PARTICLES = new Set(["back", "out", "up", "off", "in", "over"]);
 
@@ -138,7 +140,8 @@ const SYNONYMS: string[][] = [
   ["trial", "free trial", "try", "trying out", "test drive"],
   ["subscription", "subscriptions", "plan", "plans", "membership", "tier"],
   ["account", "accounts", "profile", "login", "log in", "sign in", "signin", "logon"],
-  ["password", "passwords", "passcode", "forgot", "forgotten", "reset"],
+  ["password", "passwords", "passcode"],
+  ["forgot", "forgotten", "reset", "recover", "lost"],
   ["two factor", "two-factor", "2fa", "mfa", "two step", "two-step", "authenticator", "authentication"],
   ["delete", "deleted", "deleting", "remove", "erase", "erased", "close my account", "deletion"],
   ["export", "exports", "download", "downloads", "backup", "backups", "extract"],
@@ -324,7 +327,8 @@ export function lexicalSlots(text: string, isStop: (w: string) => boolean): Lexi
   const ws = questionWords(text);
   const slots: LexicalSlot[] = [];
   for (let i = 0; i < ws.length; ) {
-    const shape = QUESTION_SHAPES.find((q) => q.every((p, j) => ws[i + j] === p));
+    // "how long can a password be" asks for a length, not a duration.
+    const shape = QUESTION_SHAPES.find((q) => q.every((p, j) => ws[i + j] === p) && !(q[1] === "long" && MODALS.has(ws[i + 2])));
     if (shape) {
       i += shape.length;
       continue;
