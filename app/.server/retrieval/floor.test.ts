@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../kb/chunking";
 import { indexChunks } from "./indexing";
-import { DEFAULT_TUNING, isPersonal, oneEdit, relevanceFloor, retrieve } from "./search";
+import { availabilityObject, DEFAULT_TUNING, isPersonal, oneEdit, relevanceFloor, retrieve } from "./search";
 import { makeBot } from "./test-fixtures";
 
 // Matching rules and the relevance floor on a small shop's knowledge (issue #12): each question
@@ -65,6 +65,17 @@ describe("the relevance floor", () => {
   it("refuses an on-topic question about something the knowledge never mentions", async () => {
     const bot = await shop();
     expect((await retrieve(bot.ctx, bot.ref, "Do you offer a student discount?")).answerable).toBe(false);
+  });
+
+  it("refuses “do you offer X?” when the knowledge never names X, however much else it covers", async () => {
+    const bot = await shop();
+    // Before: answered from the gift-wrapping section ("We offer…").
+    expect((await retrieve(bot.ctx, bot.ref, "Do you offer knitting classes?")).answerable).toBe(false);
+    expect((await retrieve(bot.ctx, bot.ref, "Do you offer gift wrapping?")).answerable).toBe(true);
+    expect(availabilityObject("Can I bring my dog to my appointment?")).toEqual(["dog"]);
+    expect(availabilityObject("Do you offer dental implants?")).toEqual(["dental", "implants"]);
+    expect(availabilityObject("Is there a student discount?")).toEqual(["student", "discount"]);
+    expect(availabilityObject("How much is delivery?")).toEqual([]);
   });
 
   it("does not let a light word decide: “whats ur returns policy” is about returns", async () => {

@@ -84,7 +84,7 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   rrfK: 60,
   vectorTopK: 40,
   floor: 0.34,
-  floorSmall: 0.4,
+  floorSmall: 0.37,
   floorSmallImpersonal: 0.55,
   floorPseudoChunks: 200,
 };
@@ -462,7 +462,15 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   let relevance = 0;
   for (const c of list) if (c.bm25 > 0) relevance = Math.max(relevance, floorCoverage(c.f.termSet));
   const floor = relevanceFloor(t, total, isPersonal(query));
-  const answerable = relevance >= floor || list.some((c) => c.cosine >= FLOOR_COSINE);
+  // "Do you offer dental implants?": asked whether the business has a thing the knowledge never
+  // names (nor any word of the lexicon for it) — whatever else of the question it covers. Only in
+  // knowledge bases below FLOOR_LARGE_KB chunks, like the raised floors: on StackFAQ (362 chunks of
+  // how-to answers) it refused three answerable "is there any …" questions.
+  const missingObject = total < FLOOR_LARGE_KB && availabilityObject(query).some((w) => {
+    const q = qTerms.find((x) => x.word === w || x.phrase?.includes(stem(w)));
+    return q !== undefined && !isLightWord(q.word) && dfOf(q.stem) === 0 && q.alts.every((a) => dfOf(a.stem) === 0);
+  });
+  const answerable = !missingObject && relevance >= floor || list.some((c) => c.cosine >= FLOOR_COSINE);
 
   // 7. Greedy selection: score + novelty of query terms not yet covered; distinct sources first;
   //    near-identical chunks (same words) are dropped.
@@ -583,6 +591,27 @@ export function relevanceFloor(t: Pick<RetrievalTuning, "floor" | "floorSmall" |
   const small = personal ? t.floorSmall : t.floorSmallImpersonal;
   const share = Math.min(1, Math.max(0, (Math.log(FLOOR_LARGE_KB) - Math.log(Math.max(1, chunks))) / (Math.log(FLOOR_LARGE_KB) - Math.log(FLOOR_SMALL_KB))));
   return t.floor + (small - t.floor) * share;
+}
+
+const AVAILABILITY = /^(?:(?:please|hi|hello|hey)\s+)?(?:do|does|will|would|can|could)\s+(?:you|u|ya|they|the\s+\w+)\s+(?:guys\s+)?(?:offer|sell|have|do|install|fit|provide|stock|carry|make|accept|take|serve|supply|repair|fix|support|allow|hire|rent|run|host|organise|organize|arrange|cater|cater\s+for)\s+(.+)$|^(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(.+)$|^(?:can|could|may)\s+(?:i|we)\s+(?:get|buy|order|bring|hire|rent|have|use)\s+(.+)$/;
+const OBJECT_END = new Set("to for at in on with from by of into during before after when if while so as or and because about like than this next".split(" "));
+const DETERMINERS = new Set("a an any some my our your the their his her its".split(" "));
+
+/**
+ * The thing a yes/no availability question asks about ("do you offer dental implants" → dental,
+ * implants; "is there a student discount" → student, discount; "can I bring my dog to…" → dog): the
+ * words after the verb up to the first preposition or conjunction, without determiners.
+ */
+export function availabilityObject(query: string): string[] {
+  const m = AVAILABILITY.exec(questionWords(query).join(" "));
+  const rest = m?.[1] ?? m?.[2] ?? m?.[3];
+  if (!rest) return [];
+  const out: string[] = [];
+  for (const w of rest.split(" ")) {
+    if (OBJECT_END.has(w)) break;
+    if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
+  }
+  return out;
 }
 
 const PERSON = new Set("i me my mine myself we us our ours you your yours yourself".split(" "));
