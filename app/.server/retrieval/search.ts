@@ -132,7 +132,8 @@ const ftsLimitFor = (chunkCount: number, configured: number) => (chunkCount > LA
 export type QueryTerm = {
   word: string;
   stem: string;
-  alts: { word: string; stem: string; strength?: number }[];
+  /** `compound`: the head of a closed compound split at query time ("highchair" → "chair"), a guess. */
+  alts: { word: string; stem: string; strength?: number; compound?: boolean }[];
   /** Stems of the phrase the term was read from ("northern ireland"): its own word alone counts half. */
   phrase?: string[];
 };
@@ -319,7 +320,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       }
     }
     if (best) {
-      q.alts.push({ word: best[0], stem: best[0], ...(strength < 1 ? { strength } : {}) });
+      q.alts.push({ word: best[0], stem: best[0], ...(strength < 1 ? { strength, compound: true } : {}) });
       typoDf.set(best[0], best[1]);
     }
   }
@@ -468,9 +469,9 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // how-to answers) it refused three answerable "is there any …" questions.
   const missingObject = total < FLOOR_LARGE_KB && availabilityObject(query).some((w) => {
     const q = qTerms.find((x) => x.word === w || x.phrase?.includes(stem(w)));
-    return q !== undefined && !isLightWord(q.word) && dfOf(q.stem) === 0 && q.alts.every((a) => dfOf(a.stem) === 0);
+    return q !== undefined && !isLightWord(q.word) && dfOf(q.stem) === 0 && q.alts.every((a) => a.compound || dfOf(a.stem) === 0);
   });
-  const answerable = !missingObject && relevance >= floor || list.some((c) => c.cosine >= FLOOR_COSINE);
+  const answerable = !missingObject && (relevance >= floor || list.some((c) => c.cosine >= FLOOR_COSINE));
 
   // 7. Greedy selection: score + novelty of query terms not yet covered; distinct sources first;
   //    near-identical chunks (same words) are dropped.
