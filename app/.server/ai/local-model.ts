@@ -271,7 +271,7 @@ function slotIn(slot: Slot, stems: string[]): number {
 }
 
 /** The answer composed from the passages' best sentences, with [n] citations. */
-export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: number[]; citedSentences: Map<number, string[]> } {
+export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: number[]; citedSentences: Map<number, string[]>; bestSentence: Map<number, string> } {
   const maxSentences = LENGTH_GUIDE[parsed.length].sentences;
   const sentences: Sentence[] = [];
   parsed.passages.forEach((p, rank) => {
@@ -279,7 +279,7 @@ export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: numb
       sentences.push({ passage: p.id, rank, position, text: s.text, bullet: s.bullet, stems: contentStems(s.text), headingStems: s.heading ? contentStems(s.heading) : [], score: 0 }),
     );
   });
-  if (!sentences.length) return { text: parsed.fallback, cited: [], citedSentences: new Map() };
+  if (!sentences.length) return { text: parsed.fallback, cited: [], citedSentences: new Map(), bestSentence: new Map() };
 
   // Question slots; a short follow-up ("and for Germany?") borrows the previous question's at half weight.
   const slots = questionSlots(parsed.question, 1);
@@ -399,7 +399,15 @@ export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: numb
     citedSentences.set(s.passage, [...(citedSentences.get(s.passage) ?? []), s.text]);
   });
   const text = pieces.join(" ").replace(/ \n- /g, "\n- ").replace(/^\n/, "").trim();
-  return { text, cited: [...citedSentences.keys()], citedSentences };
+  // Each passage's own best sentence for the question (its first one when none matches).
+  const bestSentence = new Map<number, string>();
+  const bestScore = new Map<number, number>();
+  for (const s of sentences) {
+    if (bestSentence.has(s.passage) && s.score <= (bestScore.get(s.passage) ?? 0)) continue;
+    bestSentence.set(s.passage, s.text);
+    bestScore.set(s.passage, s.score);
+  }
+  return { text, cited: [...citedSentences.keys()], citedSentences, bestSentence };
 }
 
 /**
@@ -414,11 +422,11 @@ export function citedSnippets(
 ): Map<number, string> {
   const base = { botName: "", fallback: "", question: input.question, previousQuestions: input.previousQuestions ?? [], language: input.language ?? "auto" };
   const asParsed = (ps: typeof passages, length: AnswerLength): ParsedPrompt => ({ ...base, length, passages: ps.map((p) => ({ ...p, url: null })) });
-  const all = composeAnswer(asParsed(passages, input.length ?? "medium")).citedSentences;
+  const composed = composeAnswer(asParsed(passages, input.length ?? "medium"));
   const out = new Map<number, string>();
   for (const p of passages) {
-    const cited = all.get(p.id) ?? composeAnswer(asParsed([p], "short")).citedSentences.get(p.id);
-    if (cited?.length) out.set(p.id, cited.join(" "));
+    const cited = composed.citedSentences.get(p.id)?.join(" ") ?? composed.bestSentence.get(p.id);
+    if (cited) out.set(p.id, cited);
   }
   return out;
 }
