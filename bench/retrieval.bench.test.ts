@@ -143,9 +143,14 @@ it("retrieval benchmark", async () => {
     "Which houseplants are safe for cats?",
   ];
   let offTopicUnanswerable = 0;
-  for (const q of offTopic) if (!(await retrieve(ctx, ref, q, { k: K, maxPerSource: 1 })).answerable) offTopicUnanswerable++;
+  const offTopicRelevance: Record<string, number | undefined> = {};
+  for (const q of offTopic) {
+    const r = await retrieve(ctx, ref, q, { k: K, maxPerSource: 1 });
+    offTopicRelevance[q] = r.relevance;
+    if (!r.answerable) offTopicUnanswerable++;
+  }
   console.log(
     "BENCH_RESULT " +
-      JSON.stringify({ k: K, documents: corpus.length, chunks: chunkCount, questions: questions.length, ingestMs, defaults: DEFAULT_TUNING, offTopic: { questions: offTopic.length, unanswerable: offTopicUnanswerable }, rows }),
+      JSON.stringify({ k: K, documents: corpus.length, chunks: chunkCount, questions: questions.length, ingestMs, defaults: DEFAULT_TUNING, offTopic: { questions: offTopic.length, unanswerable: offTopicUnanswerable, relevance: offTopicRelevance }, rows }),
   );
 });

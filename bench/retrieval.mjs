@@ -1,47 +1,70 @@
 #!/usr/bin/env node
-// `npm run bench:retrieval [-- --corpus PATH --eval PATH --no-ablation]`
-// Runs bench/retrieval.bench.test.ts inside workerd (vitest-pool-workers), prints a table and writes
-// bench/results/retrieval.json. Paths are resolved relative to the repository root.
+// `npm run bench:retrieval [-- --no-ablation | --corpus PATH --eval PATH]`
+// Runs bench/retrieval.bench.test.ts inside workerd (vitest-pool-workers) once per set and reports
+// every set separately: by default the Anthropic docs (with the ablation unless --no-ablation) and
+// the StackFAQ dev half (default configuration). `--corpus/--eval` measure one other set instead.
+// Writes bench/results/retrieval.json. Paths are resolved relative to the repository root.
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { args, corpus, evalFile, ROOT } from "./cli.mjs";
+import { arg, args, ROOT } from "./cli.mjs";
 
 const ablation = !args.includes("--no-ablation");
+const custom = arg("--corpus", null);
+const SETS = custom
+  ? [{ name: path.basename(path.dirname(path.resolve(ROOT, custom))), corpus: path.resolve(ROOT, custom), evalFile: path.resolve(ROOT, arg("--eval", "../shared/bench/anthropic-docs/eval.json")), ablation }]
+  : [
+      { name: "anthropic-docs", corpus: path.resolve(ROOT, "../shared/bench/anthropic-docs/corpus.json"), evalFile: path.resolve(ROOT, "../shared/bench/anthropic-docs/eval.json"), ablation },
+      { name: "stackfaq-dev", corpus: path.resolve(ROOT, "../shared/bench/stackfaq/corpus.json"), evalFile: path.resolve(ROOT, "../shared/bench/stackfaq/eval.json"), ablation: false },
+    ];
+
+async function runSet(set) {
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "bench/vitest.retrieval.config.ts", "--reporter=dot"], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_CORPUS: set.corpus, BENCH_EVAL: set.evalFile, BENCH_ABLATION: set.ablation ? "1" : "0", WRANGLER_SEND_METRICS: "false" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (err += d));
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  const line = out.split("\n").find((l) => l.includes("BENCH_RESULT "));
+  if (code !== 0 || !line) {
+    process.stderr.write(out + err);
+    console.error(`\nbench:retrieval failed on ${set.name} (exit ${code})`);
+    process.exit(1);
+  }
+  if (process.env.BENCH_DEBUG === "1") writeFileSync(path.join(ROOT, `bench/results/debug-${set.name}.txt`), out);
+  return JSON.parse(line.slice(line.indexOf("BENCH_RESULT ") + "BENCH_RESULT ".length));
+}
 
 const started = Date.now();
-const child = spawn(process.execPath, [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "bench/vitest.retrieval.config.ts", "--reporter=dot"], {
-  cwd: ROOT,
-  env: { ...process.env, BENCH_CORPUS: corpus, BENCH_EVAL: evalFile, BENCH_ABLATION: ablation ? "1" : "0", WRANGLER_SEND_METRICS: "false" },
-  stdio: ["ignore", "pipe", "pipe"],
-});
-let out = "";
-let err = "";
-child.stdout.on("data", (d) => (out += d));
-child.stderr.on("data", (d) => (err += d));
-const code = await new Promise((resolve) => child.on("close", resolve));
-const line = out.split("\n").find((l) => l.includes("BENCH_RESULT "));
-if (code !== 0 || !line) {
-  process.stderr.write(out + err);
-  console.error(`\nbench:retrieval failed (exit ${code})`);
-  process.exit(1);
-}
-const result = JSON.parse(line.slice(line.indexOf("BENCH_RESULT ") + "BENCH_RESULT ".length));
-const wallMs = Date.now() - started;
+const results = [];
 const f = (x) => x.toFixed(3);
-console.log(`\nRetrieval benchmark: ${result.documents} documents → ${result.chunks} chunks, ${result.questions} questions, k=${result.k} (document level)`);
-console.log(`ingest (chunk + index + embed, in workerd): ${(result.ingestMs / 1000).toFixed(1)} s; wall time ${(wallMs / 1000).toFixed(1)} s\n`);
-const w = Math.max(...result.rows.map((r) => r.name.length));
-console.log(`${"configuration".padEnd(w)}  precision  recall  MRR    ms/query  unanswerable`);
-for (const r of result.rows)
-  console.log(`${r.name.padEnd(w)}  ${f(r.precision)}      ${f(r.recall)}   ${f(r.mrr)}  ${r.msPerQuery.toFixed(1).padStart(8)}  ${r.unanswerable}${r.recallAt10 !== undefined ? `  (recall@10 ${f(r.recallAt10)})` : ""}`);
-if (process.env.BENCH_DEBUG === "1") writeFileSync(path.join(ROOT, "bench/results/debug.txt"), out);
-console.log(`\nrelevance floor: ${result.offTopic.unanswerable}/${result.offTopic.questions} off-topic questions marked unanswerable (default settings)`);
+for (const set of SETS) {
+  const t = Date.now();
+  const result = await runSet(set);
+  const wallMs = Date.now() - t;
+  results.push({ name: set.name, corpus: path.relative(ROOT, set.corpus), eval: path.relative(ROOT, set.evalFile), wallMs, ...result });
+  console.log(`\n== ${set.name}: ${result.documents} documents → ${result.chunks} chunks, ${result.questions} questions, k=${result.k} (document level)`);
+  console.log(`ingest (chunk + index + embed, in workerd): ${(result.ingestMs / 1000).toFixed(1)} s; wall time ${(wallMs / 1000).toFixed(1)} s\n`);
+  const w = Math.max(...result.rows.map((r) => r.name.length));
+  console.log(`${"configuration".padEnd(w)}  precision  recall  MRR    ms/query  unanswerable`);
+  for (const r of result.rows)
+    console.log(`${r.name.padEnd(w)}  ${f(r.precision)}      ${f(r.recall)}   ${f(r.mrr)}  ${r.msPerQuery.toFixed(1).padStart(8)}  ${r.unanswerable}${r.recallAt10 !== undefined ? `  (recall@10 ${f(r.recallAt10)})` : ""}`);
+  console.log(`relevance floor: ${result.offTopic.unanswerable}/${result.offTopic.questions} off-topic questions marked unanswerable (default settings)`);
+}
+if (results.length > 1) {
+  console.log("\nsummary (default configuration)");
+  console.log("set              recall@3  MRR@3  answerable marked unanswerable  off-topic marked unanswerable");
+  for (const r of results) {
+    const d = r.rows.find((x) => x.name === "default" || x.name.endsWith("DEFAULT")) ?? r.rows[r.rows.length - 1];
+    console.log(`${r.name.padEnd(16)} ${f(d.recall)}     ${f(d.mrr)}  ${String(d.unanswerable).padStart(4)}/${r.questions}                        ${r.offTopic.unanswerable}/${r.offTopic.questions}`);
+  }
+}
 mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
 const file = path.join(ROOT, "bench/results/retrieval.json");
-writeFileSync(
-  file,
-  JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.arch()}` }, corpus: path.relative(ROOT, corpus), eval: path.relative(ROOT, evalFile), wallMs, ...result }, null, 2) + "\n",
-);
+writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.arch()}` }, wallMs: Date.now() - started, sets: results }, null, 2) + "\n");
 console.log(`\nwrote ${path.relative(ROOT, file)}`);

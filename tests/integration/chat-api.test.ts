@@ -73,7 +73,8 @@ describe("POST /api/chat/:chatbotId", async () => {
     expect(reply.text).toContain("Express shipping takes one business day and costs 9 euros");
     const cited = reply.sources.find((s) => reply.text.includes(`[${s.n}]`));
     expect(cited).toMatchObject({ title: "Shipping policy — Delivery times", url: "https://shop.example/shipping", sourceId: pub.sourceId });
-    expect(cited!.snippet).toContain("We ship to all EU countries");
+    // The snippet under the source is the sentence the answer cites, not the passage's opening.
+    expect(cited!.snippet).toBe("Express shipping takes one business day and costs 9 euros.");
     expect(reply.metadata).toMatchObject({ answered: true, kind: "answer", conversationId: expect.stringMatching(/^cv_/) });
 
     const conv = await db.select().from(conversations).where(eq(conversations.id, reply.metadata.conversationId!)).get();

@@ -1,7 +1,7 @@
 import { generateText, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_GENERAL_SETTINGS, type GeneralSettings } from "~/lib/schemas/chatbot-settings";
-import { composeAnswer, LocalLanguageModel, parsePrompt, splitSentences } from "./local-model";
+import { citedSnippets, composeAnswer, LocalLanguageModel, parsePrompt, splitSentences } from "./local-model";
 import { buildSystemPrompt, type PromptPassage } from "./prompts";
 import { getLanguageModel, listModels, resolveChatModel } from "./providers";
 import { detectSmallTalk } from "./small-talk";
@@ -178,5 +178,54 @@ describe("sentence splitting for composed answers", () => {
   it("skips a leading mid-sentence fragment left by chunk overlap", () => {
     const s = splitSentences('colleague?" or "Which roles?". Owners manage billing. Admins manage members.');
     expect(s.map((x) => x.text)).toEqual(["Owners manage billing.", "Admins manage members."]);
+  });
+});
+
+describe("answers that start with the answer (issue #12)", () => {
+  const SHOP: PromptPassage[] = [
+    {
+      id: 1,
+      title: "Shipping and returns",
+      heading: null,
+      url: null,
+      text:
+        "Shipping within Ireland\nDelivery within Ireland costs €6. Orders over €80 ship free within Ireland.\n\n" +
+        "Processing times\nOrders placed before 1 pm are dispatched the same day. We do not dispatch parcels on Saturdays, Sundays or bank holidays.\n\n" +
+        "Returns\nYou may return unworn items within 30 days of delivery. If something arrives damaged, send us a photo within 14 days of delivery.",
+    },
+  ];
+  const ask = (question: string, passages = SHOP) => composeAnswer(parsePrompt([{ role: "system", content: system(passages) }, { role: "user", content: [{ type: "text", text: question }] }]));
+
+  it("never quotes a heading line, and leads with the sentence that answers", () => {
+    // Before: "Shipping within Ireland. Orders over €80 ship free within Ireland [1]."
+    const { text } = ask("What does shipping within Ireland cost?");
+    expect(text.startsWith("Delivery within Ireland costs €6.")).toBe(true);
+    expect(text).not.toMatch(/Shipping within Ireland\./);
+  });
+
+  it("reads customers' words through the lexicon: weekends are Saturdays and Sundays", () => {
+    expect(ask("Do you ship at weekends?").text).toMatch(/^We do not dispatch parcels on Saturdays, Sundays/);
+  });
+
+  it("a phrase's own word alone is weak: “send something back” is a return, not “send us a photo”", () => {
+    expect(ask("how long do i have to send something back?").text).toMatch(/^You may return unworn items within 30 days/);
+  });
+
+  it("a “how long” question prefers the sentence with a duration", () => {
+    const passages: PromptPassage[] = [
+      { id: 1, title: "Refunds", heading: null, url: null, text: "We inspect returned items carefully. Refunds go back to the original payment method within 5 business days of the inspection." },
+    ];
+    expect(ask("How long does a refund take?", passages).text).toMatch(/^Refunds go back to the original payment method within 5 business days/);
+  });
+
+  it("cites the sentence it quoted under each source", () => {
+    const snippets = citedSnippets({ question: "What does shipping within Ireland cost?" }, SHOP.map((p) => ({ id: p.id, title: p.title, text: p.text })));
+    expect(snippets.get(1)).toMatch(/^Delivery within Ireland costs €6\./);
+  });
+
+  it("labels sentences with the heading-like line above them instead of quoting it", () => {
+    const s = splitSentences("Refund policy\nMonthly payments are not refundable. Annual plans can be refunded within 30 days.");
+    expect(s.map((x) => x.text)).toEqual(["Monthly payments are not refundable.", "Annual plans can be refunded within 30 days."]);
+    expect(s[0].heading).toBe("Refund policy");
   });
 });

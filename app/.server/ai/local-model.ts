@@ -9,6 +9,7 @@ import type {
 } from "@ai-sdk/provider";
 import type { AnswerLength } from "~/lib/schemas/chatbot-settings";
 import { LENGTH_GUIDE } from "./prompts";
+import { isLightWord, lexicalSlots } from "../retrieval/lexicon";
 import { detectSmallTalk, normalizeWords, smallTalkReply } from "./small-talk";
 
 // The built-in engine: a real AI SDK LanguageModelV3 that needs no key and no network. It reads the
@@ -102,11 +103,13 @@ function stem(w: string) {
   if (w.length > 7 && w.endsWith("ation")) return w.slice(0, -5);
   if (w.length > 5 && w.endsWith("ing")) return w.slice(0, -3);
   if (w.length > 4 && (w.endsWith("ied") || w.endsWith("ies"))) return w.slice(0, -3) + "i";
-  if (w.length > 4 && w.endsWith("y")) return w.slice(0, -1) + "i";
   if (w.length > 4 && w.endsWith("ed")) return w.slice(0, -2);
   if (w.length > 4 && /(s|x|z|ch|sh)es$/.test(w)) return w.slice(0, -2);
-  if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, -1);
-  return w;
+  // Plural first, then y → i, so "Saturdays" and "Saturday" meet.
+  let x = w;
+  if (x.length > 3 && x.endsWith("s") && !x.endsWith("ss")) x = x.slice(0, -1);
+  if (x.length > 4 && x.endsWith("y")) x = x.slice(0, -1) + "i";
+  return x;
 }
 
 function contentStems(text: string): string[] {
@@ -122,7 +125,8 @@ function stemsMatch(a: string, b: string) {
 }
 
 const LANG_HINTS: Record<string, Set<string>> = {
-  en: new Set("the and is are of to with you your we our for this that".split(" ")),
+  // "i" and "do" are Polish hints too: without them in English, "how long do i have to…" read as Polish.
+  en: new Set("the and is are of to with you your we our for this that i do how what can my it".split(" ")),
   fr: new Set("le la les et est sont des du vous nous pour avec une dans".split(" ")),
   de: new Set("der die das und ist sind mit sie wir fur ein eine nicht den".split(" ")),
   es: new Set("el la los las y es son con para una usted nosotros del por".split(" ")),
@@ -142,7 +146,7 @@ function detectLanguage(text: string): string | null {
 
 const PROCEDURAL = /^(how (do|can|should|to|would)|what (are the )?steps|explain|comment (puis|faire|on)|wie (kann|mache|funktioniert)|c[oó]mo (puedo|se|hago)|jak (mog[eę]|zrobi[cć]|to))\b/i;
 
-type Sentence = { passage: number; rank: number; position: number; text: string; bullet: boolean; stems: string[]; score: number };
+type Sentence = { passage: number; rank: number; position: number; text: string; bullet: boolean; stems: string[]; headingStems: string[]; score: number };
 
 const STRUCTURAL_LINE = /^(#{1,6}\s|[-=*_]{3,}$|\|.*\|$|([-*•·]|\d{1,2}[.)])\s+)/;
 
@@ -165,27 +169,49 @@ function unwrapLines(text: string): string[] {
   return out;
 }
 
-/** Splits a passage into sentences (and list items); markdown headings are left out. */
-export function splitSentences(text: string): { text: string; bullet: boolean }[] {
-  const out: { text: string; bullet: boolean }[] = [];
+/**
+ * A line that reads as a heading although it is not marked as one: short, capitalised, without
+ * final punctuation, and followed by prose (a section title kept as a plain line by text
+ * extraction or by merged sections). It labels the sentences under it; it is never quoted.
+ */
+function headingLike(line: string, next: string | undefined): boolean {
+  if (!next || line.length > 60 || /[.!?:;…,)]$/.test(line) || STRUCTURAL_LINE.test(line) || /^[^\s:]{1,40}:\s/.test(line)) return false;
+  if (!/^[\p{Lu}\p{N}]/u.test(line) || line.split(/\s+/).length > 8) return false;
+  return /[.!?…]$/.test(next) && next.length > line.length;
+}
+
+/** Splits a passage into sentences (and list items); headings are left out but label what follows. */
+export function splitSentences(text: string): { text: string; bullet: boolean; heading?: string }[] {
+  const out: { text: string; bullet: boolean; heading?: string }[] = [];
   let first = true;
-  for (const rawLine of unwrapLines(text)) {
-    const line = rawLine.trim();
-    if (!line || /^#{1,6}\s/.test(line) || /^[-=*_]{3,}$/.test(line)) continue;
+  let heading: string | undefined;
+  const lines = unwrapLines(text).map((l) => l.trim());
+  const nextOf = (i: number) => lines.slice(i + 1).find((l) => l.length > 0);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (!line || /^[-=*_]{3,}$/.test(line)) continue;
+    if (/^#{1,6}\s/.test(line)) {
+      heading = line.replace(/^#{1,6}\s+/, "").replace(/\s+#+\s*$/, "");
+      continue;
+    }
+    if (headingLike(line, nextOf(i))) {
+      heading = line;
+      continue;
+    }
     // The first line of text, after any heading the chunk repeats for context.
     const wasFirst = first;
     first = false;
     // Chunk overlap can start mid-sentence: a leading fragment is not something to quote.
     if (wasFirst && /^[\p{Ll},;:)\]"”»?!]/u.test(line) && !/^[^\s:]{1,40}:\s/.test(line)) {
       const rest = line.split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u).slice(1).join(" ");
-      if (rest) out.push(...splitSentences(rest));
+      if (rest) out.push(...splitSentences(rest).map((s) => ({ ...s, heading: s.heading ?? heading })));
       continue;
     }
     // Markdown table rows read as "First cell: other cells."; separator rows are dropped.
     if (/^\|.*\|$/.test(line)) {
       if (/^\|[\s:|-]+\|$/.test(line)) continue;
       const cells = line.slice(1, -1).split("|").map((c) => c.trim()).filter(Boolean);
-      if (cells.length >= 2) out.push({ text: `${cells[0]}: ${cells.slice(1).join("; ").replace(/[.;:]?$/, ".")}`, bullet: true });
+      if (cells.length >= 2) out.push({ text: `${cells[0]}: ${cells.slice(1).join("; ").replace(/[.;:]?$/, ".")}`, bullet: true, ...(heading ? { heading } : {}) });
       continue;
     }
     const bullet = /^([-*•·]|\d{1,2}[.)])\s+/.test(line);
@@ -193,49 +219,99 @@ export function splitSentences(text: string): { text: string; bullet: boolean }[
     const parts = bullet ? [body] : body.split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u);
     for (const p of parts) {
       const s = p.replace(/^(q|a|question|answer)\s*:\s*/i, "").trim();
-      if (s.length >= 3) out.push({ text: s, bullet });
+      if (s.length >= 3) out.push({ text: s, bullet, ...(heading ? { heading } : {}) });
     }
   }
   return out;
 }
 
+// ——— What kind of answer a question wants ———
+// "How long…" wants a duration, "how much…" an amount, "where…" a place: a sentence that has one
+// answers better than one that only shares the question's words.
+const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
+  { ask: /\bhow (long(?! (can|could|should|may|must)\b)|quickly|fast|soon)\b|\bwhen will\b|\bby when\b|\bhow many (days|weeks|hours|months|minutes)\b/, has: /\b\d+(\.\d+)?(\s*(to|-|–|or)\s*\d+)?\s*(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|working days?|business days?)\b|\bsame day\b|\bnext (working |business )?day\b|\b(one|two|three|four|five|six|seven|ten|a few) (minutes?|hours?|days?|weeks?|months?|working days?|business days?)\b|\b\d+-(day|hour|week|month)\b/i },
+  { ask: /\bhow much (is|are|does|do|did|will|would|to|for|extra|money|it|for)\b|\bhow much\W*$|\b(cost|costs|price|prices|pricing|fee|fees|charge|charges|expensive|cheap)\b/, has: /[£€$¥]\s?\d|\d\s?(€|eur|euros?|usd|dollars?|gbp|pounds?)\b|\bfree\b|\d+(\.\d+)?\s?%/i },
+  { ask: /\bwhat time\b|\b(opening )?hours\b|\b(till|until) when\b|\bwhen (do|does|are|is) (you|it|the \w+) (open|close|shut)|\bare you open\b|\bopen (on|at|in)\b/, has: /\b\d{1,2}([.:]\d{2})?\s?(am|pm)\b|\bnoon\b|\bmidnight\b|\bclosed\b|\b24-hour\b/i },
+  { ask: /\bwhere\b/, has: /\b\d+[a-z]?\s+(\p{Lu}[\p{L}'-]+\s+){1,3}(street|st|road|rd|lane|ln|avenue|ave|square|sq|place|way|drive|quay|row|hill)\b|\b(based|located) in\b/iu },
+  { ask: /\b(phone|call|ring|telephone|number)\b/, has: /(\+?\d[\d ]{7,}\d)/ },
+  { ask: /\b(e-?mail|write to|contact)\b/, has: /[\w.+-]+@[\w-]+\.[\w.]+/ },
+  { ask: /\bwhen (was|were|did)\b/, has: /\b(1[89]|20)\d\d\b/ },
+];
+function wantedTypes(question: string): RegExp[] {
+  const q = question.toLowerCase();
+  return ANSWER_TYPES.filter((t) => t.ask.test(q)).map((t) => t.has);
+}
+
+/** A sentence scoring this share of the best one may follow it even if it adds no new part of the question. */
+const CLOSE_MATCH = 0.45;
+/** …or when it holds a part of the question the sentences before it do not (this share of its weight). */
+const MIN_ADDS = 0.05;
+
+type Slot = { forms: Map<string, number>; weight: number; own: string; phrase?: string[] };
+const isLocalStop = (w: string) => STOPWORDS.has(w) || (w.length < 2 && !/\d/.test(w));
+
+/** The question as slots (lexicon.ts): its content words, each with the words that count as it. */
+function questionSlots(question: string, weight: number): Slot[] {
+  return lexicalSlots(question, isLocalStop).map((s) => {
+    const forms = new Map<string, number>([[stem(s.word), 1]]);
+    for (const a of s.alternatives) if (!forms.has(stem(a))) forms.set(stem(a), s.broader?.includes(a) ? 0.5 : 1);
+    return { forms, weight: weight * (isLightWord(s.word) ? 0.3 : 1), own: stem(s.word), ...(s.phrase ? { phrase: s.phrase.map(stem) } : {}) };
+  });
+}
+/** How well `stems` hold the slot: the strength of its best form there, 0 when none. */
+function slotIn(slot: Slot, stems: string[]): number {
+  let best = 0;
+  for (const [f, k] of slot.forms) {
+    if (k <= best || !stems.some((x) => stemsMatch(x, f))) continue;
+    // A phrase's own word ("send" of "send back") counts half unless the whole phrase is there.
+    const share = f === slot.own && slot.phrase && !slot.phrase.every((p) => stems.some((x) => stemsMatch(x, p))) ? 0.5 : 1;
+    best = Math.max(best, k * share);
+  }
+  return best;
+}
+
 /** The answer composed from the passages' best sentences, with [n] citations. */
-export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: number[] } {
+export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: number[]; citedSentences: Map<number, string[]>; bestSentence: Map<number, string> } {
   const maxSentences = LENGTH_GUIDE[parsed.length].sentences;
   const sentences: Sentence[] = [];
   parsed.passages.forEach((p, rank) => {
     splitSentences(p.text).forEach((s, position) =>
-      sentences.push({ passage: p.id, rank, position, text: s.text, bullet: s.bullet, stems: contentStems(s.text), score: 0 }),
+      sentences.push({ passage: p.id, rank, position, text: s.text, bullet: s.bullet, stems: contentStems(s.text), headingStems: s.heading ? contentStems(s.heading) : [], score: 0 }),
     );
   });
-  if (!sentences.length) return { text: parsed.fallback, cited: [] };
+  if (!sentences.length) return { text: parsed.fallback, cited: [], citedSentences: new Map(), bestSentence: new Map() };
 
-  // Question terms; a short follow-up ("and for Germany?") borrows the previous question's terms at half weight.
-  const terms = new Map<string, number>();
-  for (const t of contentStems(parsed.question)) terms.set(t, 1);
-  if (terms.size < 2 && parsed.previousQuestions.length) {
-    for (const t of contentStems(parsed.previousQuestions.at(-1)!)) if (!terms.has(t)) terms.set(t, 0.5);
+  // Question slots; a short follow-up ("and for Germany?") borrows the previous question's at half weight.
+  const slots = questionSlots(parsed.question, 1);
+  if (slots.length < 2 && parsed.previousQuestions.length) {
+    for (const s of questionSlots(parsed.previousQuestions.at(-1)!, 0.5)) if (![...s.forms.keys()].some((f) => slots.some((x) => x.forms.has(f)))) slots.push(s);
   }
-  if (!terms.size) for (const w of normalizeWords(parsed.question)) terms.set(stem(w), 1);
+  if (!slots.length) for (const w of normalizeWords(parsed.question)) slots.push({ forms: new Map([[stem(w), 1]]), weight: 1, own: stem(w) });
 
-  // Rarer terms weigh more (idf over the candidate sentences).
-  const idf = new Map<string, number>();
-  for (const t of terms.keys()) {
-    const df = sentences.filter((s) => s.stems.some((x) => stemsMatch(x, t))).length;
-    idf.set(t, Math.log(1 + sentences.length / (1 + df)));
-  }
+  // Rarer slots weigh more (idf over the candidate sentences): the idf of the question's own word
+  // when the passages use it, else of its alternatives.
+  const idf = slots.map((slot) => {
+    const own = sentences.filter((s) => s.stems.some((x) => stemsMatch(x, slot.own))).length;
+    const df = own || sentences.filter((s) => slotIn(slot, s.stems) > 0).length;
+    return Math.log(1 + sentences.length / (1 + df));
+  });
   const wanted = parsed.language !== "auto" ? parsed.language : detectLanguage(parsed.question);
+  const types = wantedTypes(parsed.question);
   const titleStems = new Map(parsed.passages.map((p) => [p.id, contentStems(p.title)]));
+  /** Which slots a sentence holds (by itself, or half through the heading it sits under). */
+  const holds = (s: Sentence) => slots.map((slot) => Math.max(slotIn(slot, s.stems), 0.5 * slotIn(slot, s.headingStems)));
 
   for (const s of sentences) {
+    const held = holds(s);
     let match = 0;
-    for (const [t, w] of terms) if (s.stems.some((x) => stemsMatch(x, t))) match += w * idf.get(t)!;
+    slots.forEach((slot, i) => (match += slot.weight * idf[i] * held[i]));
     if (match === 0) continue;
     const title = titleStems.get(s.passage) ?? [];
-    for (const [t, w] of terms) if (title.some((x) => stemsMatch(x, t))) match += 0.15 * w * idf.get(t)!;
+    slots.forEach((slot, i) => (match += 0.15 * slot.weight * idf[i] * slotIn(slot, title)));
     const lengthPenalty = 1 / (1 + 0.02 * Math.max(0, s.stems.length - 25));
     const rankWeight = 1 / (1 + 0.25 * s.rank);
     s.score = match * lengthPenalty * rankWeight;
+    if (types.some((t) => t.test(s.text))) s.score *= 1.5;
     if (wanted) {
       const lang = detectLanguage(s.text);
       if (lang && lang !== wanted) s.score *= 0.5;
@@ -254,30 +330,48 @@ export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: numb
   }
 
   // "How do I…" questions want the steps: the sentence after a strong match continues it.
-  if (parsed.length !== "short" && PROCEDURAL.test(parsed.question.trim())) {
+  const procedural = parsed.length !== "short" && PROCEDURAL.test(parsed.question.trim());
+  const continues = new Set<Sentence>();
+  if (procedural) {
     const top = Math.max(...sentences.map((s) => s.score));
     for (let i = sentences.length - 2; i >= 0; i--) {
       const s = sentences[i];
       const next = sentences[i + 1];
-      if (s.score >= top * 0.6 && next.passage === s.passage && !s.text.endsWith("?")) next.score = Math.max(next.score, s.score * 0.6);
+      if (s.score >= top * 0.6 && next.passage === s.passage && !s.text.endsWith("?")) {
+        next.score = Math.max(next.score, s.score * 0.6);
+        continues.add(next);
+      }
     }
   }
 
+  // The reply leads with the best sentence. Another one follows only when it adds to it: it holds
+  // a part of the question the ones before do not (a two-part question), it is the next step of a
+  // how-to, or it has the kind of answer asked for ("how long" → a duration) that they lack. A long
+  // answer also takes the other close matches.
   const ranked = sentences
-    .filter((s) => s.score > 0)
+    .filter((s) => s.score > 0 && !s.text.endsWith("?"))
     .sort((a, b) => b.score - a.score || a.rank - b.rank || a.position - b.position);
   const picked: Sentence[] = [];
   const best = ranked[0]?.score ?? 0;
+  const covered = slots.map(() => 0);
+  const totalWeight = slots.reduce((n, s, i) => n + s.weight * idf[i], 0) || 1;
   for (const s of ranked) {
     if (picked.length >= maxSentences) break;
     if (s.score < best * 0.45) break;
-    if (s.text.endsWith("?")) continue;
     const dup = picked.some((p) => {
       const a = new Set(p.stems);
       const inter = s.stems.filter((x) => a.has(x)).length;
       return inter / Math.max(1, Math.min(a.size, s.stems.length)) > 0.85;
     });
-    if (!dup) picked.push(s);
+    if (dup) continue;
+    const held = holds(s);
+    const adds = slots.reduce((n, slot, i) => n + slot.weight * idf[i] * Math.max(0, Math.min(1, held[i]) - covered[i]), 0) / totalWeight;
+    const typed = types.length > 0 && types.some((t) => t.test(s.text)) && !picked.some((p) => types.some((t) => t.test(p.text)));
+    const step = continues.has(s) && picked.some((p) => p.passage === s.passage && p.position === s.position - 1);
+    const close = parsed.length !== "short" && s.score >= best * CLOSE_MATCH;
+    if (picked.length && !(adds >= MIN_ADDS || typed || step || close || parsed.length === "long")) continue;
+    picked.push(s);
+    held.forEach((h, i) => (covered[i] = Math.max(covered[i], Math.min(1, h))));
   }
   if (!picked.length) {
     // Retrieval judged the passages relevant but no sentence shares a word with the question:
@@ -285,26 +379,56 @@ export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: numb
     const first = sentences.filter((s) => s.rank === 0 && !s.text.endsWith("?")).slice(0, Math.min(2, maxSentences));
     picked.push(...(first.length ? first : sentences.slice(0, 1)));
   }
+  // Steps of a how-to read in their own order after the sentence they continue.
+  const ordered: Sentence[] = [];
+  for (const s of picked) {
+    if (ordered.includes(s)) continue;
+    ordered.push(s);
+    for (let next = picked.find((p) => p.passage === s.passage && p.position === s.position + 1 && continues.has(p)); next && !ordered.includes(next); next = picked.find((p) => p.passage === next!.passage && p.position === next!.position + 1 && continues.has(p))) ordered.push(next);
+  }
 
-  // Group by passage (most relevant group first), keep each passage's own sentence order.
-  const groups = new Map<number, Sentence[]>();
-  for (const s of picked) groups.set(s.passage, [...(groups.get(s.passage) ?? []), s]);
-  const ordered = [...groups.values()].map((g) => g.sort((a, b) => a.position - b.position));
-
-  const paragraphs = ordered.map((group) => {
-    const n = group[0].passage;
-    const pieces = group.map((s, i) => {
-      const last = i === group.length - 1;
-      let t = s.text;
-      if (!/[.!?…:;]$/.test(t)) t += ".";
-      if (last) t = t.replace(/([.!?…:;]+)$/, ` [${n}]$1`);
-      return s.bullet ? `- ${t}` : t;
-    });
-    return group.some((s) => s.bullet) ? pieces.join("\n") : pieces.join(" ");
+  // Consecutive sentences of one passage share its citation, after the last of them.
+  const pieces: string[] = [];
+  const citedSentences = new Map<number, string[]>();
+  ordered.forEach((s, i) => {
+    const last = i === ordered.length - 1 || ordered[i + 1].passage !== s.passage;
+    let t = s.text;
+    if (!/[.!?…:;]$/.test(t)) t += ".";
+    if (last) t = t.replace(/([.!?…:;]+)$/, ` [${s.passage}]$1`);
+    pieces.push(s.bullet ? `\n- ${t}` : t);
+    citedSentences.set(s.passage, [...(citedSentences.get(s.passage) ?? []), s.text]);
   });
-  const separator = parsed.length === "short" ? " " : "\n\n";
-  const text = ordered.some((g) => g.some((s) => s.bullet)) ? paragraphs.join("\n\n") : paragraphs.join(separator);
-  return { text, cited: ordered.map((g) => g[0].passage) };
+  const text = pieces.join(" ").replace(/ \n- /g, "\n- ").replace(/^\n/, "").trim();
+  // Each passage's own best sentence for the question (its first one when none matches).
+  const bestSentence = new Map<number, string>();
+  const bestScore = new Map<number, number>();
+  for (const s of sentences) {
+    if (bestSentence.has(s.passage) && s.score <= (bestScore.get(s.passage) ?? 0)) continue;
+    bestSentence.set(s.passage, s.text);
+    bestScore.set(s.passage, s.score);
+  }
+  return { text, cited: [...citedSentences.keys()], citedSentences, bestSentence };
+}
+
+/**
+ * The sentences to show under each source of an answer (the source snippet): those the engine cites
+ * from it, or for a passage it does not cite, the passage's own best sentence for the question.
+ * With the built-in engine this is exactly what the reply quoted; with a real model it is the
+ * sentence of the passage that matches the question best.
+ */
+export function citedSnippets(
+  input: { question: string; previousQuestions?: string[]; language?: string; length?: AnswerLength },
+  passages: { id: number; title: string; text: string }[],
+): Map<number, string> {
+  const base = { botName: "", fallback: "", question: input.question, previousQuestions: input.previousQuestions ?? [], language: input.language ?? "auto" };
+  const asParsed = (ps: typeof passages, length: AnswerLength): ParsedPrompt => ({ ...base, length, passages: ps.map((p) => ({ ...p, url: null })) });
+  const composed = composeAnswer(asParsed(passages, input.length ?? "medium"));
+  const out = new Map<number, string>();
+  for (const p of passages) {
+    const cited = composed.citedSentences.get(p.id)?.join(" ") ?? composed.bestSentence.get(p.id);
+    if (cited) out.set(p.id, cited);
+  }
+  return out;
 }
 
 /** What the engine says to this prompt. */

@@ -1,11 +1,11 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { createUIMessageStream, streamText, type ModelMessage, type UIMessageChunk, type UIMessageStreamWriter } from "ai";
 import type { ChatMessageMetadata, ChatSource } from "~/lib/schemas/chat";
-import { readGeneralSettings } from "~/lib/schemas/chatbot-settings";
+import { readGeneralSettings, type GeneralSettings } from "~/lib/schemas/chatbot-settings";
 import { newId } from "../auth/crypto";
 import type { ServiceContext } from "../context";
 import type { chatbots, MessageSource, organisations } from "../db/schema";
-import { textPieces } from "../ai/local-model";
+import { citedSnippets, textPieces } from "../ai/local-model";
 import { buildSystemPrompt, type PromptPassage } from "../ai/prompts";
 import { resolveChatModel } from "../ai/providers";
 import { detectSmallTalk } from "../ai/small-talk";
@@ -57,8 +57,14 @@ export function snippetOf(text: string, max = SNIPPET_CHARS) {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max * 0.6))}…`;
 }
 
-function toSources(passages: Passage[]): { chat: ChatSource[]; stored: MessageSource[] } {
-  const chat = passages.map((p, i) => ({ n: i + 1, title: p.heading && p.heading !== p.title ? `${p.title} — ${p.heading}` : p.title, url: p.url, snippet: snippetOf(p.text), sourceId: p.sourceId, chunkId: p.chunkId }));
+/**
+ * The sources shown under an answer. Each snippet is the sentence the answer cites from that
+ * passage (for a passage it does not cite, the passage's sentence that matches the question best),
+ * not the passage's opening.
+ */
+function toSources(passages: Passage[], question: { question: string; previousQuestions: string[]; language: string; length: GeneralSettings["answerLength"] }): { chat: ChatSource[]; stored: MessageSource[] } {
+  const cited = passages.length ? citedSnippets(question, passages.map((p, i) => ({ id: i + 1, title: p.title, text: p.text }))) : new Map<number, string>();
+  const chat = passages.map((p, i) => ({ n: i + 1, title: p.heading && p.heading !== p.title ? `${p.title} — ${p.heading}` : p.title, url: p.url, snippet: snippetOf(cited.get(i + 1) ?? p.text), sourceId: p.sourceId, chunkId: p.chunkId }));
   const stored = passages.map((p, i) => ({ sourceId: p.sourceId, chunkId: p.chunkId, title: chat[i].title, url: p.url, snippet: chat[i].snippet, score: p.score }));
   return { chat, stored };
 }
@@ -175,7 +181,12 @@ export async function answerMessage(
   }
   const kind: AnswerKind = smallTalk ? "small-talk" : answerable ? "answer" : settings.onlyFromKnowledge ? "fallback" : "answer";
   const used = kind === "answer" && answerable ? passages : [];
-  const sources = toSources(used);
+  const sources = toSources(used, {
+    question: text,
+    previousQuestions: history.filter((m) => m.role === "visitor").map((m) => m.content),
+    language: settings.language,
+    length: settings.answerLength,
+  });
 
   const { stream, done } = run(ctx, async (writer) => {
     writer.write({ type: "start", messageId, messageMetadata: meta() });

@@ -2,6 +2,7 @@ import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { LOCAL_EMBEDDING_MODEL_ID, embedTexts, getEmbeddingModel, hashEmbed } from "../ai/embeddings";
 import { chunkFeatures, type ChunkFeatures } from "./chunk-features";
 import type { ServiceContext } from "../context";
+import { isLightWord, lexicalSlots, questionWords } from "./lexicon";
 import { QUESTION_FILLERS, STOP_WORDS, stem, terms, words } from "./text";
 import type { ChatbotRef, Passage, RetrievalResult } from "./types";
 import { createVectorStore } from "./vector-store";
@@ -50,6 +51,17 @@ export type RetrievalTuning = {
   wVector: number;
   rrfK: number;
   vectorTopK: number;
+  /**
+   * The relevance floor: the share of the question (weighted, see step 6) the best chunk must cover.
+   * `floor` holds from FLOOR_LARGE_KB chunks up; below FLOOR_SMALL_KB it is `floorSmall`, or
+   * `floorSmallImpersonal` for a question that addresses nobody (no I/my/you/your/we: a
+   * general-knowledge question); in between it moves linearly in log(chunks). ADR 013.
+   */
+  floor: number;
+  floorSmall: number;
+  floorSmallImpersonal: number;
+  /** The floor's IDF treats a smaller knowledge base as if it had this many chunks. */
+  floorPseudoChunks: number;
 };
 
 export const DEFAULT_TUNING: RetrievalTuning = {
@@ -72,6 +84,10 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   wVector: 0.5,
   rrfK: 60,
   vectorTopK: 40,
+  floor: 0.34,
+  floorSmall: 0.37,
+  floorSmallImpersonal: 0.55,
+  floorPseudoChunks: 200,
 };
 
 export type RetrieveOptions = {
@@ -94,10 +110,11 @@ type Candidate = Row & {
   page: string;
 };
 
-/** The relevance floor: a chunk must share enough rare query words, or be very close in meaning. */
-const FLOOR_COVERAGE = 0.34;
+/** The relevance floor (besides tuning.floor): or a chunk very close in meaning. */
 const FLOOR_COSINE = 0.55;
 const MAX_QUERY_TERMS = 24;
+/** Most lexicon alternatives searched per query word. */
+const MAX_ALTERNATIVES = 12;
 /** A word in this many chunks or more is "common" (see chooseMatchWords). */
 const COMMON_DF = 1_000;
 /** Most postings the FTS MATCH may touch with single words (see chooseMatchWords). */
@@ -112,16 +129,44 @@ const LARGE_KB = 5_000;
 const LARGE_KB_FTS_LIMIT = 60;
 const ftsLimitFor = (chunkCount: number, configured: number) => (chunkCount > LARGE_KB ? Math.min(configured, LARGE_KB_FTS_LIMIT) : configured);
 
-/** Query words worth searching for: no stop words or fillers, one per stem, letters/digits only. */
-export function queryTerms(query: string): { word: string; stem: string }[] {
+/** A word of the question worth searching for, with the words that may stand for it in the knowledge. */
+export type QueryTerm = {
+  word: string;
+  stem: string;
+  /** `compound`: the head of a closed compound split at query time ("highchair" → "chair"), a guess. */
+  alts: { word: string; stem: string; strength?: number; compound?: boolean }[];
+  /** Stems of the phrase the term was read from ("northern ireland"): its own word alone counts half. */
+  phrase?: string[];
+};
+/** How much a broader term (England → United Kingdom) counts, against 1 for the word or a synonym. */
+const BROADER_STRENGTH = 0.5;
+
+const isQueryStop = (w: string) => STOP_WORDS.has(w) || QUESTION_FILLERS.has(w) || (w.length < 2 && !/\d/.test(w));
+
+/**
+ * Query words worth searching for: no stop words or fillers, one per stem, letters/digits only; each
+ * with its alternatives from the support lexicon (lexicon.ts: synonyms, broader terms such as
+ * England → United Kingdom, British/American spellings). A chunk that has any of a term's words
+ * counts as having the term.
+ */
+export function queryTerms(query: string): QueryTerm[] {
   const seen = new Set<string>();
-  const out: { word: string; stem: string }[] = [];
-  for (const w of words(query)) {
-    if (STOP_WORDS.has(w) || QUESTION_FILLERS.has(w) || w.length < 2 && !/\d/.test(w)) continue;
-    const s = stem(w);
+  const out: QueryTerm[] = [];
+  for (const slot of lexicalSlots(query, isQueryStop)) {
+    const s = stem(slot.word);
     if (seen.has(s)) continue;
     seen.add(s);
-    out.push({ word: w, stem: s });
+    const alts: QueryTerm["alts"] = [];
+    const broader = new Set(slot.broader ?? []);
+    const altSeen = new Set([s]);
+    for (const a of slot.alternatives) {
+      if (isQueryStop(a)) continue;
+      const as = stem(a);
+      if (altSeen.has(as)) continue;
+      altSeen.add(as);
+      alts.push({ word: a, stem: as, ...(broader.has(a) ? { strength: BROADER_STRENGTH } : {}) });
+    }
+    out.push({ word: slot.word, stem: s, alts: alts.slice(0, MAX_ALTERNATIVES), ...(slot.phrase ? { phrase: slot.phrase.map(stem) } : {}) });
     if (out.length >= MAX_QUERY_TERMS) break;
   }
   return out;
@@ -175,7 +220,9 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const now = Date.now();
   const dfKey = (stem: string) => `${ref.chatbotId}\u0000${stem}`;
   const totalKey = `${ref.chatbotId}\u0000${CHUNK_COUNT_TERM}`;
-  const unknown = qTerms.filter((q) => freshStat(dfKey(q.stem), now) === undefined).map((q) => q.stem);
+  // The question's own words first, then their alternatives (D1 binds at most 100 parameters).
+  const allStems = [...new Set([...qTerms.map((q) => q.stem), ...qTerms.flatMap((q) => q.alts.map((a) => a.stem))])].slice(0, 96);
+  const unknown = allStems.filter((st) => freshStat(dfKey(st), now) === undefined);
   const cachedTotal = freshStat(totalKey, now);
   if (cachedTotal === undefined) unknown.push(CHUNK_COUNT_TERM);
   const statStatements: D1PreparedStatement[] = unknown.length
@@ -199,7 +246,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const eager = model !== null && (t.vector !== "auto" || !localModel);
   const eagerVector = eager ? vectorSearch() : Promise.resolve(null);
   let ftsRows: (Row & { score: number })[] = [];
-  if (oneTrip) statStatements.unshift(ftsStatement(qTerms.map((q) => q.word), ftsLimitFor(cachedTotal, t.ftsLimit)));
+  const searchWords = [...new Set(qTerms.flatMap((q) => [q.word, ...q.alts.map((a) => a.word)]))];
+  if (oneTrip) statStatements.unshift(ftsStatement(searchWords, ftsLimitFor(cachedTotal, t.ftsLimit)));
   if (statStatements.length) {
     const results = await d1.batch(statStatements);
     if (oneTrip) ftsRows = results.shift()!.results as (Row & { score: number })[];
@@ -211,14 +259,18 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     }
   }
   const counted = freshStat(totalKey, now) ?? 0;
-  const dfs = qTerms.map((q) => Math.min(freshStat(dfKey(q.stem), now) ?? 0, counted));
+  const typoDf = new Map<string, number>();
+  const dfOf = (st: string) => Math.min(freshStat(dfKey(st), now) ?? typoDf.get(st) ?? 0, counted);
 
   // 2. FTS candidates. bm25() scores every row the MATCH finds, so in a large knowledge base a few
   //    common words would make it score tens of thousands of rows. The words go into the MATCH
   //    rarest first while their postings fit MATCH_BUDGET; the rest still count in the
   //    re-ranking below. Below MATCH_BUDGET chunks nothing is ever left out.
   if (!oneTrip && qTerms.length && counted > 0) {
-    const chosen = chooseMatchWords(qTerms.map((q, i) => ({ word: q.word, df: dfs[i] })), counted);
+    // The question's own words compete for the budget; a lexicon alternative is searched only for a
+    // word the knowledge never uses (rare alternatives would otherwise crowd out the question's words).
+    const forms = qTerms.flatMap((q) => [{ word: q.word, df: dfOf(q.stem) }, ...(dfOf(q.stem) > 0 ? [] : q.alts.map((a) => ({ word: a.word, df: dfOf(a.stem) })))]);
+    const chosen = chooseMatchWords(forms.filter((x, i) => forms.findIndex((y) => y.word === x.word) === i), counted);
     ftsRows = (await ftsStatement(chosen.words, ftsLimitFor(counted, t.ftsLimit), chosen.pairs).all<Row & { score: number }>()).results;
   }
   const eagerHits = await eagerVector;
@@ -228,10 +280,6 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   if (vectorHits.length === 0) mode = "off";
   const total = Math.max(counted, ftsRows.length);
   if (total === 0) return { passages: [], answerable: false };
-  const idf = new Map<string, number>();
-  qTerms.forEach((q, i) => idf.set(q.stem, Math.log(1 + (total - dfs[i] + 0.5) / (dfs[i] + 0.5))));
-  const idfSum = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
-
   // 3. Candidates: FTS hits plus vector hits that FTS missed (fetched in one query).
   const cands = new Map<number, Candidate>();
   const toCandidate = (r: Row, bm25: number, cosine: number): Candidate => ({ ...r, bm25, cosine, f: chunkFeatures(r), score: 0, page: pageOf(r.url, r.source_id) });
@@ -251,18 +299,102 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   }
   if (cands.size === 0) return { passages: [], answerable: false };
 
+  // Misspelt words: a query word the knowledge never uses (nor any alternative of it) that is one
+  // edit (insertion, deletion, substitution, swap of neighbours) from a word of the candidates
+  // counts as that word ("temprature" → temperature, "adress" → address). Only stems of six letters
+  // or more, so short words are never bent into others ("mount" is not "amount").
+  const candidateStems = new Map<string, number>();
+  for (const q of qTerms) {
+    if (q.stem.length < 6 || dfOf(q.stem) > 0 || q.alts.some((a) => dfOf(a.stem) > 0)) continue;
+    if (candidateStems.size === 0) for (const c of cands.values()) for (const st of c.f.termSet) candidateStems.set(st, (candidateStems.get(st) ?? 0) + 1);
+    let best: [string, number] | null = null;
+    let strength = 1;
+    for (const [st, n] of candidateStems) if (Math.abs(st.length - q.stem.length) <= 1 && oneEdit(q.stem, st) && (!best || n > best[1])) best = [st, n];
+    // A closed compound the knowledge writes as two words ("highchair" → "high chair"): its head.
+    if (!best && q.word.length >= 7) {
+      for (let i = 3; i <= q.word.length - 3 && !best; i++) {
+        const head = stem(q.word.slice(i));
+        if (candidateStems.has(stem(q.word.slice(0, i))) && candidateStems.has(head)) {
+          best = [head, candidateStems.get(head)!];
+          strength = BROADER_STRENGTH;
+        }
+      }
+    }
+    if (best) {
+      q.alts.push({ word: best[0], stem: best[0], ...(strength < 1 ? { strength, compound: true } : {}) });
+      typoDf.set(best[0], best[1]);
+    }
+  }
+
+  // One entry per query term, keyed by its stem. A term's weight is the IDF of the question's own
+  // word, or (when the knowledge never uses it) of its rarest lexicon alternative that it does use;
+  // a chunk holding only a commoner alternative gets that alternative's IDF, at most the term's.
+  // Light words ("really", "make", "policy") weigh a quarter.
+  const idfOfDf = (df: number) => Math.log(1 + (total - df + 0.5) / (df + 0.5));
+  const idf = new Map<string, number>();
+  const formIdf = new Map<string, Map<string, number>>();
+  for (const q of qTerms) {
+    const own = dfOf(q.stem);
+    const altDfs = q.alts.map((a) => dfOf(a.stem)).filter((d) => d > 0);
+    const light = isLightWord(q.word) ? 0.25 : 1;
+    const w = idfOfDf(own > 0 || altDfs.length === 0 ? own : Math.min(...altDfs));
+    idf.set(q.stem, w * light);
+    const forms = new Map<string, number>([[q.stem, w * light]]);
+    for (const a of q.alts) if (!forms.has(a.stem)) forms.set(a.stem, Math.min(w, idfOfDf(dfOf(a.stem))) * light * (a.strength ?? 1));
+    formIdf.set(q.stem, forms);
+  }
+  const idfSum = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
+  const termOf = new Map(qTerms.map((q) => [q.stem, q]));
+  const holds = (terms: Set<string> | string[], f: string) => (Array.isArray(terms) ? terms.includes(f) : terms.has(f));
+  /** A phrase's own word ("ireland" of "northern ireland") counts half unless the whole phrase is there. */
+  const phraseShare = (terms: Set<string> | string[], s: string, f: string) => {
+    const phrase = termOf.get(s)!.phrase;
+    return f === s && phrase && !phrase.every((p) => holds(terms, p)) ? 0.5 : 1;
+  };
+  /** How much of term `s` a chunk's terms hold: the weight of its best form there (0 when none). */
+  const termWeight = (terms: Set<string> | string[], s: string) => {
+    let best = 0;
+    for (const [f, v] of formIdf.get(s)!) if (v > best && holds(terms, f)) best = Math.max(best, v * phraseShare(terms, s, f));
+    return best;
+  };
+  const hasTerm = (terms: Set<string> | string[], s: string) => termWeight(terms, s) > 0;
+  // The relevance floor weighs terms against a knowledge base of at least FLOOR_PSEUDO_CHUNKS
+  // chunks: in a small one every word is in many chunks and IDF says little, while a question word
+  // the knowledge never uses still says the question is about something else (ADR 013).
+  const floorTotal = Math.max(total, t.floorPseudoChunks);
+  const floorW = new Map<string, number>();
+  for (const q of qTerms) {
+    const light = isLightWord(q.word) ? 0.25 : 1;
+    // Only the word and its synonyms say how common the term is: "tomorrow" is not as common as "day".
+    const known = [q.stem, ...q.alts.filter((a) => (a.strength ?? 1) >= 1).map((a) => a.stem)].map(dfOf).filter((d) => d > 0);
+    const df = known.length ? Math.min(...known) : 0;
+    // A word in (nearly) every chunk is what the whole knowledge is about ("dental" for a dental
+    // practice): it says the question is on topic, not that any chunk answers it.
+    const everywhere = 1 - (0.6 * df) / (total + 1);
+    floorW.set(q.stem, light * everywhere * Math.log(1 + (floorTotal - df + 0.5) / (df + 0.5)));
+  }
+  const floorSum = [...floorW.values()].reduce((a, b) => a + b, 0) || 1;
+  const strengthOf = new Map(qTerms.map((q) => [q.stem, new Map([[q.stem, 1], ...q.alts.map((a): [string, number] => [a.stem, a.strength ?? 1])])]));
+  const floorCoverage = (terms: Set<string>) => {
+    let w = 0;
+    for (const [s, v] of floorW) {
+      let best = 0;
+      for (const [f, k] of strengthOf.get(s)!) if (k > best && terms.has(f)) best = Math.max(best, k * phraseShare(terms, s, f));
+      w += v * best;
+    }
+    return w / floorSum;
+  };
+
   // 4. Per-chunk score.
   const list = [...cands.values()];
   const maxBm25 = Math.max(1e-9, ...list.map((c) => c.bm25));
   const weightOf = (terms: Set<string> | string[]) => {
     let w = 0;
-    if (Array.isArray(terms)) {
-      for (const [s, v] of idf) if (terms.includes(s)) w += v;
-    } else for (const [s, v] of idf) if (terms.has(s)) w += v;
+    for (const s of idf.keys()) w += termWeight(terms, s);
     return w / idfSum;
   };
   // Adjacent pairs of query content words ("time to first token" → time·first, first·token).
-  const qSeq = terms(query);
+  const qSeq = terms(questionWords(query).join(" "));
   const qBigrams = new Map<string, number>();
   for (let i = 1; i < qSeq.length; i++) if (qSeq[i] !== qSeq[i - 1]) qBigrams.set(`${qSeq[i - 1]} ${qSeq[i]}`, (idf.get(qSeq[i - 1]) ?? 0) + (idf.get(qSeq[i]) ?? 0));
   const bigramSum = [...qBigrams.values()].reduce((a, b) => a + b, 0) || 1;
@@ -329,7 +461,18 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   }
 
   // 6. Relevance floor.
-  const answerable = list.some((c) => (c.bm25 > 0 && coverageOf.get(c.id)! >= FLOOR_COVERAGE) || c.cosine >= FLOOR_COSINE);
+  let relevance = 0;
+  for (const c of list) if (c.bm25 > 0) relevance = Math.max(relevance, floorCoverage(c.f.termSet));
+  const floor = relevanceFloor(t, total, isPersonal(query));
+  // "Do you offer dental implants?": asked whether the business has a thing the knowledge never
+  // names (nor any word of the lexicon for it) — whatever else of the question it covers. Only in
+  // knowledge bases below FLOOR_LARGE_KB chunks, like the raised floors: on StackFAQ (362 chunks of
+  // how-to answers) it refused three answerable "is there any …" questions.
+  const missingObject = total < FLOOR_LARGE_KB && availabilityObject(query).some((w) => {
+    const q = qTerms.find((x) => x.word === w || x.phrase?.includes(stem(w)));
+    return q !== undefined && !isLightWord(q.word) && dfOf(q.stem) === 0 && q.alts.every((a) => a.compound || dfOf(a.stem) === 0);
+  });
+  const answerable = !missingObject && (relevance >= floor || list.some((c) => c.cosine >= FLOOR_COSINE));
 
   // 7. Greedy selection: score + novelty of query terms not yet covered; distinct sources first;
   //    near-identical chunks (same words) are dropped.
@@ -349,7 +492,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       if (n >= maxPerSource) continue;
       let gain = 0;
       const about = t.noveltyOn === "topic" ? c.f.topicSet : c.f.termSet;
-      if (t.novelty > 0) for (const [s, v] of idf) if (about.has(s) && !covered.has(s)) gain += v;
+      if (t.novelty > 0) for (const [s, v] of idf) if (!covered.has(s) && hasTerm(about, s)) gain += v;
       // A second chunk from an already picked source must beat fresh sources clearly.
       const value = c.score / maxScore + (t.novelty * gain) / idfSum - (n > 0 ? 0.25 : 0) + t.samePage * (perPage.get(c.page) ?? 0);
       if (value > bestValue) {
@@ -364,7 +507,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     perSource.set(best.source_id, (perSource.get(best.source_id) ?? 0) + 1);
     perPage.set(best.page, (perPage.get(best.page) ?? 0) + 1);
     const about = t.noveltyOn === "topic" ? best.f.topicSet : best.f.termSet;
-    for (const s of idf.keys()) if (about.has(s)) covered.add(s);
+    for (const s of idf.keys()) if (hasTerm(about, s)) covered.add(s);
   }
 
   const passages: Passage[] = picked.map((c) => ({
@@ -376,7 +519,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     text: c.text,
     score: Math.round((c.score / maxScore) * 1e4) / 1e4,
   }));
-  return { passages, answerable: answerable && passages.length > 0 };
+  return { passages, answerable: answerable && passages.length > 0, relevance: Math.round(relevance * 1000) / 1000 };
 }
 
 /**
@@ -433,6 +576,67 @@ function freshStat(key: string, now: number): number | undefined {
 }
 function rememberStat(key: string, n: number, now: number) {
   statCache.set(key, { n, at: now });
+}
+
+/** Knowledge bases up to this many chunks get the small floors, from FLOOR_LARGE_KB up the large one. */
+const FLOOR_SMALL_KB = 20;
+const FLOOR_LARGE_KB = 300;
+
+/**
+ * The relevance floor for a knowledge base of `chunks` chunks. In a small one each chunk holds a
+ * large share of all its words, so a question shares some with the best chunk by chance; and
+ * general-knowledge questions ("what is the capital of Australia?") meet a shop's delivery
+ * countries. Documentation-sized knowledge bases keep the floor tuned on them (0.34).
+ */
+export function relevanceFloor(t: Pick<RetrievalTuning, "floor" | "floorSmall" | "floorSmallImpersonal">, chunks: number, personal: boolean): number {
+  const small = personal ? t.floorSmall : t.floorSmallImpersonal;
+  const share = Math.min(1, Math.max(0, (Math.log(FLOOR_LARGE_KB) - Math.log(Math.max(1, chunks))) / (Math.log(FLOOR_LARGE_KB) - Math.log(FLOOR_SMALL_KB))));
+  return t.floor + (small - t.floor) * share;
+}
+
+const AVAILABILITY = /^(?:(?:please|hi|hello|hey)\s+)?(?:do|does|will|would|can|could)\s+(?:you|u|ya|they|the\s+\w+)\s+(?:guys\s+)?(?:offer|sell|have|do|install|fit|provide|stock|carry|make|accept|take|serve|supply|repair|fix|support|allow|hire|rent|run|host|organise|organize|arrange|cater|cater\s+for)\s+(.+)$|^(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(.+)$|^(?:can|could|may)\s+(?:i|we)\s+(?:get|buy|order|bring|hire|rent|have|use)\s+(.+)$/;
+const OBJECT_END = new Set("to for at in on with from by of into during before after when if while so as or and because about like than this next".split(" "));
+const DETERMINERS = new Set("a an any some my our your the their his her its".split(" "));
+
+/**
+ * The thing a yes/no availability question asks about ("do you offer dental implants" → dental,
+ * implants; "is there a student discount" → student, discount; "can I bring my dog to…" → dog): the
+ * words after the verb up to the first preposition or conjunction, without determiners.
+ */
+export function availabilityObject(query: string): string[] {
+  const m = AVAILABILITY.exec(questionWords(query).join(" "));
+  const rest = m?.[1] ?? m?.[2] ?? m?.[3];
+  if (!rest) return [];
+  const out: string[] = [];
+  for (const w of rest.split(" ")) {
+    if (OBJECT_END.has(w)) break;
+    if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
+  }
+  return out;
+}
+
+const PERSON = new Set("i me my mine myself we us our ours you your yours yourself".split(" "));
+/**
+ * Whether a question addresses the business or the asker ("do you…", "can I…", "my order"):
+ * customers' questions mostly do, general-knowledge questions ("who invented the telephone?")
+ * do not, so those must match the knowledge more closely before the bot answers them.
+ */
+export function isPersonal(query: string): boolean {
+  return questionWords(query).some((w) => PERSON.has(w));
+}
+
+/** True when a and b differ by one insertion, deletion, substitution or swap of neighbours. */
+export function oneEdit(a: string, b: string): boolean {
+  if (a === b) return false;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  return long.slice(i + 1) === short.slice(i);
 }
 
 function dot(a: Float32Array, b: Float32Array): number {

@@ -27,6 +27,8 @@ export type RetrievalResult = {
   passages: Passage[];
   /** False when nothing clears the relevance floor: the bot should not answer from knowledge. */
   answerable: boolean;
+  /** The best chunk's share of the question it covers (what the relevance floor compares), 0–1. */
+  relevance?: number;
 };
 
 /** Where chunk embeddings live: Vectorize in production, D1 (exact cosine) offline. */

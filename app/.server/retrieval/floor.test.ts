@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { chunkDocument } from "../kb/chunking";
+import { indexChunks } from "./indexing";
+import { availabilityObject, DEFAULT_TUNING, isPersonal, oneEdit, relevanceFloor, retrieve } from "./search";
+import { makeBot } from "../../../tests/factories";
+
+// Matching rules and the relevance floor on a small shop's knowledge (issue #12): each question
+// here was refused ("I don't know") or answered from the wrong section before these rules.
+const SHOP = `# Harbour Knits: shipping and returns
+## Shipping within Ireland
+Delivery within Ireland costs €6. Orders over €80 ship free within Ireland.
+## Shipping to the United Kingdom
+Standard delivery to the United Kingdom costs €12 and takes 3 to 5 working days.
+## Other countries
+Delivery to Australia and New Zealand costs €30. We do not ship to Asia.
+## Processing
+We do not dispatch parcels on Saturdays, Sundays or bank holidays.
+## Returns
+You may return unworn items within 30 days of delivery. Refunds go back to the original payment method within 5 business days.
+## Care
+Hand wash in cool water at a temperature of 30 °C at most and dry flat. Never tumble dry.
+## Gifts
+We offer gift wrapping in recycled paper for €4.`;
+
+async function shop() {
+  const bot = await makeBot({ sources: ["policy"] });
+  await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[0] }, chunkDocument({ title: "Harbour Knits", text: SHOP, format: "markdown", url: null }));
+  return bot;
+}
+const textOf = (r: Awaited<ReturnType<typeof retrieve>>) => r.passages.map((p) => p.text).join("\n");
+
+describe("customers' words reach the owner's", () => {
+  it("England finds the United Kingdom, weekends find Saturdays, money back finds refunds", async () => {
+    const bot = await shop();
+    const england = await retrieve(bot.ctx, bot.ref, "How much is delivery to England?", { k: 1 });
+    expect(england.answerable).toBe(true);
+    expect(england.passages[0].text).toContain("United Kingdom");
+    const weekend = await retrieve(bot.ctx, bot.ref, "Do you ship at weekends?", { k: 2 });
+    expect(weekend.answerable).toBe(true);
+    expect(textOf(weekend)).toContain("Saturdays");
+    const refund = await retrieve(bot.ctx, bot.ref, "When will I get my money back?", { k: 2 });
+    expect(refund.answerable).toBe(true);
+    expect(textOf(refund)).toContain("Refunds go back");
+  });
+
+  it("a misspelt word counts as the knowledge's word one edit away", async () => {
+    const bot = await shop();
+    const r = await retrieve(bot.ctx, bot.ref, "what temprature should I wash my jumper at", { k: 1 });
+    expect(r.answerable).toBe(true);
+    expect(r.passages[0].text).toContain("30 °C");
+    expect(oneEdit("tempratur", "temperatur")).toBe(true);
+    expect(oneEdit("recieve", "receive")).toBe(true);
+    expect(oneEdit("refund", "refund")).toBe(false);
+    expect(oneEdit("return", "retain")).toBe(false);
+  });
+});
+
+describe("the relevance floor", () => {
+  it("refuses a general-knowledge question that only shares a place name with the knowledge", async () => {
+    const bot = await shop();
+    expect((await retrieve(bot.ctx, bot.ref, "What is the capital of Australia?")).answerable).toBe(false);
+    expect((await retrieve(bot.ctx, bot.ref, "Do you deliver to Australia?")).answerable).toBe(true);
+  });
+
+  it("refuses an on-topic question about something the knowledge never mentions", async () => {
+    const bot = await shop();
+    expect((await retrieve(bot.ctx, bot.ref, "Do you offer a student discount?")).answerable).toBe(false);
+  });
+
+  it("refuses “do you offer X?” when the knowledge never names X, however much else it covers", async () => {
+    const bot = await shop();
+    // Before: answered from the gift-wrapping section ("We offer…").
+    expect((await retrieve(bot.ctx, bot.ref, "Do you offer knitting classes?")).answerable).toBe(false);
+    expect((await retrieve(bot.ctx, bot.ref, "Do you offer gift wrapping?")).answerable).toBe(true);
+    expect(availabilityObject("Can I bring my dog to my appointment?")).toEqual(["dog"]);
+    expect(availabilityObject("Do you offer dental implants?")).toEqual(["dental", "implants"]);
+    expect(availabilityObject("Is there a student discount?")).toEqual(["student", "discount"]);
+    expect(availabilityObject("How much is delivery?")).toEqual([]);
+  });
+
+  it("does not let a light word decide: “whats ur returns policy” is about returns", async () => {
+    const bot = await shop();
+    const r = await retrieve(bot.ctx, bot.ref, "whats ur returns policy");
+    expect(r.answerable).toBe(true);
+    expect(r.passages[0].text).toContain("30 days");
+  });
+
+  it("is higher in a small knowledge base, and higher still for a question that addresses nobody", () => {
+    const small = relevanceFloor(DEFAULT_TUNING, 8, true);
+    const smallImpersonal = relevanceFloor(DEFAULT_TUNING, 8, false);
+    const large = relevanceFloor(DEFAULT_TUNING, 1000, false);
+    expect(small).toBeCloseTo(DEFAULT_TUNING.floorSmall);
+    expect(smallImpersonal).toBeCloseTo(DEFAULT_TUNING.floorSmallImpersonal);
+    expect(large).toBeCloseTo(DEFAULT_TUNING.floor);
+    const mid = relevanceFloor(DEFAULT_TUNING, 100, true);
+    expect(mid).toBeLessThan(small);
+    expect(mid).toBeGreaterThan(large);
+    expect(isPersonal("do you ship to japan")).toBe(true);
+    expect(isPersonal("whats ur returns policy")).toBe(true);
+    expect(isPersonal("Who invented the telephone?")).toBe(false);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { isLightWord, lexicalSlots, questionWords, spellingVariants } from "./lexicon";
+import { STOP_WORDS } from "./text";
+
+// Each rule with a customer's question that the engine answered "I don't know" (or wrongly) before
+// the lexicon existed (bench/answers, issue #12).
+const stop = (w: string) => STOP_WORDS.has(w);
+const slotOf = (question: string, word: string) => lexicalSlots(question, stop).find((s) => s.word === word || s.consumed.includes(word));
+
+describe("support lexicon", () => {
+  it("reads a phrase with a word inside it: “send something back” is a return", () => {
+    const slot = slotOf("how long do i have to send something back?", "send");
+    expect(slot?.alternatives).toContain("return");
+    // the phrase's own word alone is weak evidence: "send us a photo" is not about returns
+    expect(slot?.phrase).toEqual(["send", "back"]);
+  });
+
+  it("money back is a refund, a weekend is Saturday and Sunday", () => {
+    expect(slotOf("When will I get my money back?", "money")?.alternatives).toContain("refund");
+    expect(slotOf("Do you ship at weekends?", "weekends")?.alternatives).toEqual(expect.arrayContaining(["saturday", "sunday"]));
+    expect(slotOf("Do you ship at weekends?", "ship")?.alternatives).toEqual(expect.arrayContaining(["delivery", "dispatch"]));
+  });
+
+  it("England is in the United Kingdom (a broader, weaker match), Germany in the EU", () => {
+    const england = slotOf("How much is delivery to England?", "england");
+    expect(england?.alternatives).toEqual(expect.arrayContaining(["uk", "kingdom", "britain"]));
+    expect(england?.broader).toEqual(expect.arrayContaining(["uk", "kingdom"]));
+    expect(slotOf("whats the postage to germany", "germany")?.alternatives).toContain("eu");
+  });
+
+  it("chat spelling and the US", () => {
+    expect(questionWords("whats ur returns policy")).toEqual(["what", "is", "your", "returns", "policy"]);
+    expect(questionWords("How long does it take to arrive in the US?")).toContain("usa");
+    expect(isLightWord("policy")).toBe(true);
+    expect(isLightWord("3pm")).toBe(true);
+    expect(isLightWord("refund")).toBe(false);
+  });
+
+  it("a question shape makes no slot: “how long” asks for a duration, it is not a topic", () => {
+    expect(lexicalSlots("how long is the trial", stop).map((s) => s.word)).toEqual(["trial"]);
+    expect(lexicalSlots("how quickly do you respond to complaints", stop).map((s) => s.word)).toEqual(["respond", "complaints"]);
+  });
+
+  it("British and American spellings meet", () => {
+    expect(spellingVariants("personalized")).toContain("personalised");
+    expect(spellingVariants("colour")).toContain("color");
+    expect(spellingVariants("centre")).toContain("center");
+    expect(spellingVariants("cancelled")).toContain("canceled");
+  });
+
+  it("a multi-word member is searched by its head word only", () => {
+    // "non alcoholic" → the knowledge's "alcohol-free": searched as "free", weakly; never "gift" + "card" for vouchers
+    const drinks = slotOf("do you have non alcoholic drinks", "alcoholic");
+    expect(drinks?.broader).toContain("free");
+    expect(slotOf("Do you sell gift vouchers?", "vouchers")?.alternatives).not.toContain("gift");
+  });
+});

@@ -1,0 +1,381 @@
+// The support-domain lexicon: how customers' words reach the owner's. A customer asks to "send
+// something back", "get my money back", ship "to England" or "at weekends"; the knowledge says
+// "return", "refund", "the United Kingdom", "Saturdays". Questions are read through this module by
+// retrieval (search.ts: what the FTS query looks for and how a chunk's coverage of the question is
+// counted) and by the built-in engine (local-model.ts: which sentence answers).
+//
+// Everything here is general customer-service vocabulary — shops, bookings, subscriptions,
+// clinics, trades — plus a small entity list (UK nations and cities, EU countries, continents) and
+// British/American spellings. Nothing names a knowledge base's own terms. ADR 013 says how it is
+// kept and where it stops. The question is expanded, never the index: knowledge is stored as
+// written, so adding a word here needs no re-indexing.
+
+/** Words customers type for other words (chat spelling, contractions without the apostrophe). */
+const CHAT_SPELLING: Record<string, string> = {
+  whats: "what is", hows: "how is", wheres: "where is", whens: "when is", whos: "who is", whys: "why is",
+  ur: "your", u: "you", r: "are", ya: "you", yr: "your", pls: "please", plz: "please", thx: "thanks",
+  im: "i am", ive: "i have", dont: "do not", cant: "cannot", wont: "will not", doesnt: "does not",
+  isnt: "is not", arent: "are not", didnt: "did not", havent: "have not", hasnt: "has not", wasnt: "was not", shouldnt: "should not",
+  couldnt: "could not", wouldnt: "would not", theres: "there is", thats: "that is", whatre: "what are", youre: "you are", theyre: "they are",
+  wanna: "want to", gonna: "going to", gotta: "have to", abt: "about", b4: "before", tmrw: "tomorrow", tmr: "tomorrow", tomoz: "tomorrow",
+  tonite: "tonight", nite: "night", appt: "appointment", acct: "account", pw: "password", msg: "message", pic: "photo", pics: "photos",
+  ppl: "people", thru: "through", cuz: "because", coz: "because", bc: "because", asap: "urgently", info: "information",
+  hrs: "hours", hr: "hour", mins: "minutes", wk: "week", wks: "weeks", tues: "tuesday",
+  thurs: "thursday", fri: "friday", xmas: "christmas", bday: "birthday", esp: "especially", approx: "about",
+  incl: "including", inc: "including", cert: "certificate", certs: "certificates", max: "maximum", dr: "doctor",
+  pcs: "pieces", qty: "quantity", ref: "reference", acc: "account", addr: "address", tel: "telephone", mob: "mobile",
+};
+
+/**
+ * Common English words that rarely say what a customer's question is about ("really bad toothache",
+ * "whats your returns policy", "how long does it take to make"): still searched, but they weigh
+ * little in how much of the question a passage covers, and a knowledge base without them is not
+ * taken to be off-topic.
+ */
+export const isLightWord = (w: string) => LIGHT_WORDS.has(w) || /^\d+(am|pm)$/.test(w);
+export const LIGHT_WORDS = new Set(
+  (
+    "really very quite pretty bad good great nice best better worse fine new old right wrong sure okay ok actually just still even exactly currently " +
+    "normally usually already ever never always often sometimes maybe perhaps probably anyway else back make makes made making take takes took taking " +
+    "come comes came coming go goes went going give gives gave giving put puts keep keeps let lets show shows see sees seen say says said ask asks asked " +
+    "look looks looking find think try want wants need needs able allowed possible kind sort type types stuff lot lots bit way " +
+    "option options policy policies information details detail question questions problem issue guys hey someone something anything everything " +
+    "everyone anyone somebody anybody thing things stuff bring brings work works happen happens happened mean means lose include includes included " +
+    "including extra instead mid whole full big small little large much many less more most first last next other another same different able"
+  ).split(" "),
+);
+
+/** Function words inside phrases ("spread the cost", "pay in advance"). */
+const FUNCTION_WORDS = new Set("a an the of to in on at by for with your my our own out up off over into from and or".split(" "));
+
+/** The last word of a phrase that is neither light nor a function word (its head), if any. */
+function headOf(phrase: string[]): string | undefined {
+  return [...phrase].reverse().find((w) => !LIGHT_WORDS.has(w) && !FUNCTION_WORDS.has(w));
+}
+
+/** Question shapes that say what kind of answer is wanted, not what it is about; they make no slot. */
+const QUESTION_SHAPES = [
+  "how long", "how quickly", "how fast", "how soon", "how often", "how many", "how far", "what time", "till when", "until when", "by when",
+  "what hours", "which days", "what days", "how early", "how late",
+].map((p) => p.split(" "));
+
+const MODALS = new Set(["can", "could", "should", "may", "must"]);
+
+/** Words after which a phrase may go on past one or two other words ("send it back", "send the jumper back"). */
+const PARTICLES = new Set(["back", "out", "up", "off", "in", "over"]);
+
+/**
+ * Groups of interchangeable expressions: a question with one member also looks for the others.
+ * Members may be phrases (matched as consecutive words of the question).
+ */
+const SYNONYMS: string[][] = [
+  // returns, refunds, exchanges
+  ["return", "returns", "send back", "sending back", "bring back", "take back", "give back", "returning"],
+  ["refund", "refunds", "refunded", "refundable", "money back", "reimburse", "reimbursed", "reimbursement", "repay", "repaid"],
+  ["exchange", "exchanges", "swap", "swapped", "replace", "replacement", "switch"],
+  ["damaged", "broken", "faulty", "defective", "torn", "ripped", "smashed", "cracked", "dented", "damage", "broke"],
+  // delivery
+  ["delivery", "deliver", "delivered", "deliveries", "shipping", "ship", "shipped", "ships", "postage", "post", "posted", "dispatch", "dispatched", "courier", "send out", "sent out", "mail out"],
+  ["parcel", "parcels", "package", "packages", "shipment"],
+  ["track", "tracking", "trace", "where is my order", "where is my parcel"],
+  ["customs", "import duty", "duty", "duties", "import tax", "import fee"],
+  ["fast", "faster", "quick", "quicker", "quickly", "express", "speedy", "rush", "soon", "sooner"],
+  // money
+  ["cost", "costs", "price", "prices", "priced", "pricing", "charge", "charges", "charged", "fee", "fees", "rate", "rates", "tariff", "how much"],
+  ["cheap", "cheaper", "save", "saves", "saving", "savings", "discount", "discounts", "discounted", "reduction", "concession", "deal", "deals", "promo", "promotion", "coupon", "less"],
+  ["pay", "paying", "payment", "payments", "paid"],
+  ["instalment", "instalments", "installment", "installments", "spread the cost", "pay monthly", "payment plan", "finance", "financing", "pay later", "klarna"],
+  ["deposit", "upfront", "up front", "in advance", "advance payment", "prepay", "prepayment"],
+  ["card", "cards", "credit card", "debit card", "visa", "mastercard"],
+  ["amex", "american express"],
+  ["bank transfer", "wire transfer", "transfer", "bacs"],
+  ["tax", "taxes", "vat", "sales tax", "gst"],
+  ["invoice", "invoices", "receipt", "receipts", "bill", "bills", "billing", "billed", "statement"],
+  ["tip", "tips", "gratuity", "service charge"],
+  ["annual", "annually", "yearly", "per year", "a year", "every year"],
+  ["monthly", "per month", "a month", "every month"],
+  ["voucher", "vouchers", "gift card", "gift cards", "gift certificate", "gift voucher"],
+  ["free", "no charge", "free of charge", "complimentary", "no extra charge", "no cost"],
+  // time
+  ["weekend", "weekends"],
+  ["holiday", "holidays", "bank holiday", "public holiday", "vacation"],
+  ["open", "opens", "opening", "opening hours", "opening times", "closed", "close", "closes", "closing", "hours"],
+  ["late", "later", "delayed", "running late"],
+  ["expire", "expires", "expired", "expiry", "run out", "runs out", "ran out", "ends", "end", "valid", "validity"],
+  ["cancel", "cancels", "cancelled", "canceled", "cancelling", "canceling", "cancellation", "call off", "quit", "terminate"],
+  ["change", "changes", "modify", "amend", "edit", "update", "alter"],
+  // booking, contact, place
+  ["book", "booking", "bookings", "reserve", "reserved", "reservation", "reservations", "appointment", "appointments", "schedule", "make an appointment"],
+  ["phone", "phones", "call", "calls", "ring", "telephone", "phone number", "number"],
+  ["email", "emails", "e mail", "mail", "write to", "message"],
+  ["contact", "get in touch", "speak to", "talk to"],
+  ["reply", "replies", "respond", "response", "answer", "answers", "get back to", "acknowledge", "acknowledged"],
+  ["require", "required", "requires", "force", "enforce", "mandatory", "compulsory", "obligatory"],
+  ["brand", "brands", "manufacturer", "manufacturers", "make of"],
+  ["install", "installs", "installed", "installation", "installing", "fit", "fitted", "fitting", "put in"],
+  ["gift", "gifts", "present", "presents"],
+  ["support", "customer service", "customer support", "helpdesk", "help desk", "assistance"],
+  ["address", "location", "located", "based", "find you", "where are you"],
+  ["parking", "park", "car park", "parking lot", "parking space", "parked"],
+  ["train", "railway", "rail", "station"],
+  ["visit", "visiting", "come in", "drop in", "pop in", "showroom", "in person", "walk in", "walk ins", "walk-in", "turn up", "just turn up", "without a reservation", "without booking"],
+  // people and needs
+  ["child", "children", "kid", "kids", "baby", "babies", "toddler", "toddlers", "infant", "under 12s", "son", "daughter", "family"],
+  ["dog", "dogs", "pet", "pets", "puppy", "puppies"],
+  ["wheelchair", "wheelchairs", "accessible", "accessibility", "disabled", "disability", "step free", "step-free", "mobility"],
+  ["allergy", "allergies", "allergic", "allergen", "allergens", "intolerance", "intolerant"],
+  ["coeliac", "celiac", "gluten", "gluten free"],
+  ["vegan", "vegans", "plant based", "dairy free", "vegetarian"],
+  ["nervous", "anxious", "scared", "afraid", "fear", "frightened", "phobia", "worried"],
+  ["pain", "toothache", "ache", "aching", "hurts", "hurting", "sore", "painful"],
+  ["emergency", "emergencies", "urgent", "urgently", "out of hours"],
+  ["complaint", "complaints", "complain", "unhappy", "dissatisfied", "not happy"],
+  ["guarantee", "guarantees", "guaranteed", "warranty", "warranties"],
+  ["quote", "quotes", "quotation", "estimate", "estimates"],
+  ["insurance", "insured", "liability"],
+  ["cover", "covers", "area", "areas", "serve", "service area", "work in"],
+  ["review", "reviews", "rating", "ratings", "rated", "feedback", "testimonials"],
+  ["staff", "team", "employees"],
+  // account and subscription
+  ["trial", "free trial", "try", "trying out", "test drive"],
+  ["subscription", "subscriptions", "plan", "plans", "membership", "tier"],
+  ["account", "accounts", "profile", "login", "log in", "sign in", "signin", "logon"],
+  ["password", "passwords", "passcode"],
+  ["forgot", "forgotten", "reset", "recover", "lost"],
+  ["two factor", "two-factor", "2fa", "mfa", "two step", "two-step", "authenticator", "authentication"],
+  ["delete", "deleted", "deleting", "remove", "erase", "erased", "close my account", "deletion"],
+  ["export", "exports", "download", "downloads", "backup", "backups", "extract"],
+  ["owner", "ownership", "admin", "admins", "administrator"],
+  ["gdpr", "data protection", "privacy", "dpa", "data processing agreement"],
+  ["encrypted", "encryption", "secure", "security"],
+  ["stored", "store", "storage", "hosted", "hosting", "servers", "data centre"],
+  ["upgrade", "upgrading", "upgraded"],
+  ["downgrade", "downgrading", "downgraded"],
+  // products and care
+  ["size", "sizes", "sizing", "fit", "fits", "bigger", "smaller", "larger", "too big", "too small", "too tight", "too loose"],
+  ["wash", "washing", "washing machine", "washed", "laundry", "launder", "clean", "cleaning"],
+  ["dryer", "drier", "tumble dryer", "tumble dry", "tumble"],
+  ["custom", "customised", "customized", "personalised", "personalized", "bespoke", "made to order", "made-to-order", "tailor made"],
+  ["colour", "colours", "color", "colors"],
+  ["wrap", "wrapping", "gift wrap", "gift wrapping", "gift-wrapped"],
+  ["fire", "fireplace", "log fire", "open fire", "lit", "burning", "burn", "burnt", "burned"],
+  ["leak", "leaks", "leaking", "burst", "flood", "flooding", "drip", "dripping", "driping"],
+  ["wifi", "wi fi", "wi-fi", "internet"],
+  ["drink", "drinks", "beverage", "beverages"],
+  ["alcohol free", "alcohol-free", "non alcoholic", "non-alcoholic", "soft drink", "soft drinks", "mocktail", "mocktails"],
+  ["byo", "byob", "bring your own", "corkage", "own wine", "own bottle"],
+  ["private room", "private dining", "function room", "room hire", "hire the room", "private party", "private event"],
+  ["hire", "rent", "rental", "renting"],
+  ["seats", "seat", "capacity", "covers", "seating"],
+  ["highchair", "highchairs", "high chair", "high chairs", "booster seat"],
+  ["toilet", "toilets", "restroom", "restrooms", "loo", "wc", "washroom", "bathroom"],
+  ["lift", "elevator"],
+  ["checkup", "check up", "check-up", "checkups", "check ups", "examination", "exam"],
+  ["braces", "aligners", "invisalign", "orthodontic", "straighten"],
+  ["dentures", "false teeth"],
+  ["sedation", "sedated", "sedative", "put to sleep", "knocked out"],
+  // UK ↔ US words
+  ["jumper", "jumpers", "sweater", "sweaters", "pullover"],
+  ["postcode", "zip code", "zipcode", "post code"],
+  ["takeaway", "takeout", "take out", "to go"],
+  ["mobile", "cell phone", "cellphone", "smartphone"],
+  ["usa", "us", "united states", "america", "american", "states"],
+  ["uk", "united kingdom", "great britain", "britain", "gb"],
+  ["eu", "europe", "european union", "european"],
+];
+
+/** One-way: a specific word also looks for the general one (a question about England is about the UK). */
+const BROADER: [string[], string[]][] = [
+  [["england", "scotland", "wales", "northern ireland", "london", "manchester", "birmingham", "liverpool", "leeds", "glasgow", "edinburgh", "cardiff", "belfast", "bristol", "english", "scottish", "welsh"], ["uk", "united kingdom", "britain"]],
+  [
+    ["germany", "france", "spain", "italy", "netherlands", "holland", "belgium", "portugal", "austria", "poland", "sweden", "denmark", "finland", "greece", "czechia", "czech republic", "hungary", "romania", "croatia", "slovakia", "slovenia", "luxembourg", "estonia", "latvia", "lithuania", "bulgaria", "malta", "cyprus", "paris", "berlin", "madrid", "rome", "amsterdam", "german", "french", "spanish", "italian", "dutch"],
+    ["eu", "europe", "european"],
+  ],
+  [["japan", "china", "india", "singapore", "korea", "hong kong", "thailand", "vietnam", "malaysia", "indonesia", "philippines", "taiwan", "tokyo"], ["asia"]],
+  [["nigeria", "kenya", "egypt", "morocco", "south africa", "ghana"], ["africa"]],
+  [["brazil", "argentina", "chile", "colombia", "peru"], ["south america"]],
+  [["new york", "california", "texas", "florida"], ["usa", "united states"]],
+  [["toronto", "vancouver", "montreal"], ["canada"]],
+  [["sydney", "melbourne"], ["australia"]],
+  [["saturday", "saturdays", "sunday", "sundays"], ["weekend", "weekends"]],
+  [["weekend", "weekends"], ["saturday", "saturdays", "sunday", "sundays"]],
+  [["weekday", "weekdays"], ["monday", "friday", "working day", "business day"]],
+  [["christmas", "christmas day", "boxing day", "new year", "new years"], ["december", "january", "christmas"]],
+  [["today", "same day"], ["same day", "today"]],
+  [["address", "location", "located", "where are you", "where are you based", "where is the shop", "where is your office"], ["street", "road", "lane", "avenue", "square"]],
+  [["tomorrow", "next day"], ["next working day", "next day"]],
+  [["evening", "tonight", "night", "nights"], ["evening", "dinner", "pm"]],
+  [["lunchtime", "midday"], ["lunch", "noon"]],
+  [["arrive", "arrives", "arrival", "get here", "get to me", "receive", "take to arrive"], ["delivery", "takes"]],
+  [["worldwide", "internationally", "international", "abroad", "overseas"], ["countries", "world"]],
+  [["upfront", "up front"], ["deposit"]],
+  [["two factor", "2fa"], ["two-factor"]],
+  [["money back", "refund"], ["refunds"]],
+  [["work", "working", "open"], ["open"]],
+  [["kids menu", "childrens menu", "children menu"], ["children's menu"]],
+];
+
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .replace(/['’](s|t|re|ve|ll|d|m)\b/g, "")
+    .match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * `weak`: targets that are weaker evidence than a synonym — a wider thing (England → kingdom) or
+ * the head word of a multi-word member ("send back" → "send", "alcohol-free" → "free").
+ */
+type Entry = { phrase: string[]; targets: string[]; weak: Set<string> };
+/** First word → entries starting with it, longest phrase first. */
+const INDEX = new Map<string, Entry[]>();
+/** Question-shaped members ("how much") are matched in questions but never searched for. */
+const QUESTION_ONLY = new Set(["how", "where", "what", "when", "who"]);
+function add(phrase: string[], all: string[][], broader = false) {
+  if (!phrase.length) return;
+  // A multi-word member is searched by its head, the last content word ("send back" → "send",
+  // "alcohol-free" → "free", "united kingdom" → "kingdom"): looking for each of its words would
+  // find everything about any of them.
+  const full = new Set<string>();
+  const weak = new Set<string>();
+  for (const t of all) {
+    if (QUESTION_ONLY.has(t[0])) continue;
+    const w = t.length > 1 ? headOf(t) : t[0];
+    if (!w) continue;
+    if (broader || t.length > 1) weak.add(w);
+    else full.add(w);
+  }
+  for (const w of full) weak.delete(w);
+  const list = INDEX.get(phrase[0]) ?? [];
+  const same = list.find((e) => e.phrase.join(" ") === phrase.join(" "));
+  if (same) {
+    for (const w of full) {
+      if (!same.targets.includes(w)) same.targets.push(w);
+      same.weak.delete(w);
+    }
+    for (const w of weak) {
+      if (same.targets.includes(w)) continue;
+      same.targets.push(w);
+      same.weak.add(w);
+    }
+  } else list.push({ phrase, targets: [...full, ...weak], weak });
+  list.sort((a, b) => b.phrase.length - a.phrase.length);
+  INDEX.set(phrase[0], list);
+}
+for (const group of SYNONYMS) {
+  const members = group.map(norm).filter((m) => m.length);
+  for (const m of members) add(m, members.filter((x) => x.join(" ") !== m.join(" ")));
+}
+for (const [from, to] of BROADER) {
+  const targets = to.map(norm);
+  for (const f of from) add(norm(f), targets.filter((t) => t.join(" ") !== norm(f).join(" ")), true);
+}
+
+/** British/American spelling variants of a word (organise/organize, colour/color, centre/center, cancelled/canceled). */
+export function spellingVariants(w: string): string[] {
+  const out: string[] = [];
+  const swap = (re: RegExp, to: string) => {
+    if (re.test(w)) out.push(w.replace(re, to));
+  };
+  swap(/is(e|ed|es|ing|ation|ations|er|ers)$/, "iz$1");
+  swap(/iz(e|ed|es|ing|ation|ations|er|ers)$/, "is$1");
+  swap(/our(s|ed|ing|ite|ites)?$/, "or$1");
+  swap(/([^aeiou])tre(s)?$/, "$1ter$2");
+  swap(/([^aeiou])ter(s)?$/, "$1tre$2");
+  swap(/([aeiou])ll(ed|ing|er|ers)$/, "$1l$2");
+  swap(/([aeiou])l(ed|ing|er|ers)$/, "$1ll$2");
+  swap(/ogue$/, "og");
+  return out.filter((x) => x !== w);
+}
+
+/**
+ * The words of a question as customers write them, normalised: lowercased, accents folded, chat
+ * spelling expanded ("whats ur" → "what is your"), "US"/"U.S." read as the country before
+ * lowercasing makes it the pronoun.
+ */
+export function questionWords(text: string): string[] {
+  const marked = text.replace(/\bU\.?S\.?A?\b\.?/g, " usa ").replace(/\bU\.?K\b\.?/g, " uk ");
+  const out: string[] = [];
+  for (const w of norm(marked)) {
+    const spelled = CHAT_SPELLING[w];
+    if (spelled) out.push(...spelled.split(" "));
+    else out.push(w);
+  }
+  return out;
+}
+
+export type LexicalSlot = {
+  /** The question's own word (the first content word of a matched phrase). */
+  word: string;
+  /** Other words that count as this one: synonyms, broader terms, spelling variants. */
+  alternatives: string[];
+  /** The question's other words that the matched phrase consumed ("money back" → "back"). */
+  consumed: string[];
+  /** Alternatives that are weaker evidence: something wider (England → kingdom), or a phrase's head word. */
+  broader?: string[];
+  /** The content words of the phrase this slot was read from ("northern ireland"): the slot's own word alone is weak evidence. */
+  phrase?: string[];
+};
+
+/**
+ * The question as slots: one per content word, each with the words that may stand for it in the
+ * knowledge. `isStop` says which words carry no topic (each caller has its own list). A matched
+ * phrase ("send back", "money back") is one slot.
+ */
+export function lexicalSlots(text: string, isStop: (w: string) => boolean): LexicalSlot[] {
+  const ws = questionWords(text);
+  const slots: LexicalSlot[] = [];
+  for (let i = 0; i < ws.length; ) {
+    // "how long can a password be" asks for a length, not a duration.
+    const shape = QUESTION_SHAPES.find((q) => q.every((p, j) => ws[i + j] === p) && !(q[1] === "long" && MODALS.has(ws[i + 2])));
+    if (shape) {
+      i += shape.length;
+      continue;
+    }
+    const entries = INDEX.get(ws[i]) ?? [];
+    let hit = entries.find((e) => e.phrase.every((p, j) => ws[i + j] === p));
+    if (!hit) {
+      // "send it back", "send the jumper back": a two-word phrase ending in a particle, with at most two words between.
+      for (const e of entries) {
+        if (e.phrase.length !== 2 || !PARTICLES.has(e.phrase[1])) continue;
+        const at = [2, 3].find((g) => ws[i + g] === e.phrase[1]);
+        if (at !== undefined) {
+          // Words in the gap are the object ("the jumper"); "something", "stuff", "it" say nothing.
+          const between = ws.slice(i + 1, i + at).filter((w) => !isStop(w) && !isLightWord(w));
+          slots.push(...between.map((w) => ({ word: w, alternatives: spellingVariants(w), consumed: [] })));
+          ws.splice(i + 1, at - 1);
+          hit = e;
+          break;
+        }
+      }
+    }
+    if (hit) {
+      const content = hit.phrase.filter((w) => !isStop(w));
+      const alternatives = new Set<string>();
+      for (const w of hit.targets) if (!isStop(w) && !content.includes(w)) alternatives.add(w);
+      const broader = [...alternatives].filter((w) => hit!.weak.has(w));
+      if (content.length) {
+        for (const c of content) for (const v of spellingVariants(c)) alternatives.add(v);
+        const head = headOf(content) ?? content[0];
+        slots.push({ word: head, alternatives: [...alternatives], consumed: content.filter((w) => w !== head), broader, ...(content.length > 1 && alternatives.size ? { phrase: content } : {}) });
+      } else if (alternatives.size && hit.phrase.length > 1) {
+        // A phrase of function words only ("how much") still says what is asked.
+        const [first, ...rest] = [...alternatives];
+        slots.push({ word: first, alternatives: rest, consumed: [], broader });
+      }
+      i += hit.phrase.length;
+      continue;
+    }
+    const w = ws[i];
+    if (!isStop(w)) slots.push({ word: w, alternatives: spellingVariants(w), consumed: [] });
+    i++;
+  }
+  // One slot per word: a repeated word (or a synonym of an earlier slot's word) adds nothing.
+  const seen = new Set<string>();
+  return slots.filter((s) => {
+    if (seen.has(s.word)) return false;
+    seen.add(s.word);
+    return true;
+  });
+}
