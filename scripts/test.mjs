@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: everything, from a clean clone.
-//   install (if needed) → Chromium (apt-get when root) → build → vitest in workerd → e2e → bundle budget.
+//   install (if needed) → format check → Chromium (apt-get when root) → build → vitest in workerd → e2e → bundle budget.
 // Stops at the first failing stage; always ends with one line `tests: N passed, M failed`
 // (vitest + e2e counts, read from their JSON reports in .e2e/reports/). Exit code 0 only if all passed.
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -75,6 +75,11 @@ async function main() {
   forwardSignals();
   mkdirSync(REPORTS, { recursive: true });
   await stage("install", ensureDependencies);
+  // The code's format (Prettier, .prettierrc.json): `npm run format` fixes what this refuses.
+  await stage("format", () => {
+    const p = bin("prettier");
+    return run(p.cmd, [...p.pre, "--check", "{app,workers,scripts,tests,bench}/**/*.{ts,tsx,mjs}", "*.ts"], { label: "prettier --check" });
+  });
   await stage("chromium", ensureChromium);
   await stage("build", build);
   await stage("unit + integration (workerd)", async () => {
