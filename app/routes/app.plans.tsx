@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
-import { Alert, Badge, Card, CardBody, CardHeader, IntentSubmit, PageHeader, Table, TBody, TD, TH, THead, TR } from "~/components/ui";
+import { Alert, Badge, Card, CardBody, CardHeader, IntentSubmit, PageHeader, Table, TBody, TD, TH, THead, TR, UsageBar } from "~/components/ui";
 import { requireOrg, requireUser } from "~/.server/auth/guards";
 import { BILLING_UNAVAILABLE, billingMode, changePlan, listPlansOverview } from "~/.server/billing/plans";
 import { cn } from "~/lib/cn";
@@ -59,39 +59,6 @@ function limitCell(key: keyof PlanLimits, value: number) {
 }
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
-
-function UsageBar({ id, label, used, limit, unit }: { id: string; label: string; used: number; limit: number; unit?: string }) {
-  const over = used > limit;
-  const full = used >= limit;
-  const pct = limit > 0 ? Math.min(100, Math.round((used / limit) * 100)) : 100;
-  return (
-    <div>
-      <div className="flex items-baseline justify-between gap-3 text-sm">
-        <label htmlFor={id} className="font-medium text-zinc-900 dark:text-zinc-100">
-          {label}
-        </label>
-        <span id={`${id}-text`} className={cn("tabular-nums", full ? "font-medium text-red-700 dark:text-red-400" : "text-zinc-600 dark:text-zinc-400")}>
-          {`${formatCount(used)} of ${formatCount(limit)}${unit ? ` ${unit}` : ""} ${over ? "(over the limit)" : full ? "(limit reached)" : `(${pct}%)`}`}
-        </span>
-      </div>
-      <progress
-        id={id}
-        max={limit}
-        value={Math.min(used, limit)}
-        aria-describedby={`${id}-text`}
-        className={cn(
-          "mt-1.5 block h-2 w-full overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800",
-          "[&::-webkit-progress-bar]:bg-zinc-200 dark:[&::-webkit-progress-bar]:bg-zinc-800",
-          full
-            ? "[&::-moz-progress-bar]:bg-red-600 [&::-webkit-progress-value]:bg-red-600"
-            : "[&::-moz-progress-bar]:bg-brand-600 [&::-webkit-progress-value]:bg-brand-600",
-        )}
-      >
-        {pct}%
-      </progress>
-    </div>
-  );
-}
 
 function ChangePlan({ org, mode }: { org: { id: string; name: string; plan: PlanId }; mode: "stripe" | "direct" | "unavailable" }) {
   if (mode === "unavailable") return <p className="text-sm text-zinc-600 dark:text-zinc-400">Plan changes are not available on this server (see above).</p>;
