@@ -1,28 +1,12 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import {
-  Alert,
-  Badge,
-  IntentForm,
-  IntentSubmit,
-  ButtonLink,
-  buttonClasses,
-  Card,
-  CardBody,
-  CardHeader,
-  ConfirmDialog,
-  EmptyState,
-  Field,
-  PageHeader,
-} from "~/components/ui";
+import { OrgHomeScreen, type OrgHomeActionData } from "~/components/org/org-home-screen";
 import { requireOrg } from "~/.server/auth/guards";
 import { createChatbot, deleteChatbot, listChatbots, renameChatbot } from "~/.server/chatbots/chatbots";
 import { leaveOrganisation } from "~/.server/orgs/members";
 import { rememberLastOrganisation, renameOrganisation } from "~/.server/orgs/organisations";
-import { parseForm, type FormReply } from "~/lib/forms";
-import { can, ROLE_LABELS } from "~/lib/permissions";
-import { getPlan, raiseLimitHint } from "~/lib/plans";
+import { parseForm } from "~/lib/forms";
 import { createChatbotSchema, deleteChatbotSchema, leaveOrgSchema, renameChatbotSchema, renameOrgSchema } from "~/lib/schemas/orgs";
 import { requireIntent } from "~/.server/auth/intents";
 import { readForm } from "~/.server/http/read-form";
@@ -35,9 +19,8 @@ const actionSchema = z.discriminatedUnion("intent", [
   leaveOrgSchema,
 ]);
 
-
 /** `chatbotId`: the chatbot a rename/create concerned (to reopen the right form, or link to the new bot). */
-type ActionData = FormReply<{ chatbotId: string | null }>;
+type ActionData = OrgHomeActionData;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Chatbots · ${data.org.name} · Parley` : "Parley" }];
 
@@ -105,244 +88,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
 }
 
-const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
-
-
-function CreateChatbotForm({ result }: { result: ActionData | undefined }) {
-  const mine = result?.intent === "create-chatbot";
-  // A new key after each success empties the form; after an error it keeps what was typed.
-  const key = mine && result?.tone === "success" ? result.chatbotId : "new";
-  return (
-    <Form key={key} method="post" className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
-      <input type="hidden" name="intent" value="create-chatbot" />
-      <Field
-        className="flex-1"
-        label="Chatbot name"
-        name="name"
-        id="new-chatbot-name"
-        placeholder="e.g. Support assistant"
-        maxLength={80}
-        defaultValue={mine ? result?.values.name : undefined}
-        error={mine ? result?.fieldErrors.name : undefined}
-        required
-      />
-      <IntentSubmit intent="create-chatbot" busyLabel="Creating…" className="sm:mt-7">
-        Create chatbot
-      </IntentSubmit>
-    </Form>
-  );
-}
-
-function RenameChatbot({ bot, result }: { bot: { id: string; name: string }; result: ActionData | undefined }) {
-  const failed = result?.intent === "rename-chatbot" && result.chatbotId === bot.id && Object.keys(result.fieldErrors).length > 0;
-  return (
-    // Keyed by name: a successful rename remounts it closed; a failed one stays open with the error.
-    // Open, it moves to its own full-width line at the end of the card's action bar.
-    <details key={`${bot.id}:${bot.name}`} open={failed || undefined} className="group open:order-last open:basis-full">
-      <summary className={buttonClasses({ variant: "ghost", size: "sm", className: "list-none [&::-webkit-details-marker]:hidden" })}>
-        <span className="group-open:hidden">Rename</span>
-        <span className="hidden group-open:inline">Cancel rename</span>
-        <span className="sr-only"> {bot.name}</span>
-      </summary>
-      <Form method="post" className="mt-2 flex items-start gap-2 pb-1" noValidate>
-        <input type="hidden" name="intent" value="rename-chatbot" />
-        <input type="hidden" name="chatbotId" value={bot.id} />
-        <Field
-          className="min-w-0 flex-1"
-          label={<span className="sr-only">New name for {bot.name}</span>}
-          name="name"
-          id={`rename-${bot.id}`}
-          maxLength={80}
-          defaultValue={failed ? result?.values.name : bot.name}
-          error={failed ? result?.fieldErrors.name : undefined}
-        />
-        <IntentSubmit intent="rename-chatbot" match={{ name: "chatbotId", value: bot.id }} busyLabel="Saving…">
-          Save
-        </IntentSubmit>
-      </Form>
-    </details>
-  );
-}
-
+// The screen: ~/components/org/org-home-screen.tsx.
 export default function OrganisationHome() {
-  const { org, role, chatbots } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const canCreate = can(role, "chatbot:create");
-  const canEdit = can(role, "chatbot:edit");
-  const canDelete = can(role, "chatbot:delete");
-  const canRenameOrg = can(role, "org:rename");
-  const base = `/app/${org.id}`;
-  const orgFailed = result?.intent === "rename-org" && Object.keys(result.fieldErrors).length > 0;
-  const created =
-    result?.intent === "create-chatbot" && result.tone === "success" ? chatbots.find((b) => b.id === result.chatbotId) : undefined;
-  // Field errors show next to their field; other outcomes (and invalid hidden fields) as one status line.
-  const generalError =
-    result && !result.message && Object.keys(result.fieldErrors).some((k) => k !== "name")
-      ? "Something in that form was not valid. Reload the page and try again."
-      : null;
-
-  return (
-    <div className="space-y-6">
-      <PageHeader
-        title={org.name}
-        description={
-          <>
-            Your role: <Badge tone={role === "owner" ? "brand" : "neutral"}>{ROLE_LABELS[role]}</Badge>{" "}
-            <span>
-              · <Link to={`/app/plans#org-${org.id}`}>{`${getPlan(org.plan).name} plan`}</Link>
-            </span>
-          </>
-        }
-        actions={
-          canCreate && chatbots.length > 0 ? (
-            <a className={buttonClasses({ variant: "primary" })} href="#new-chatbot">
-              New chatbot
-            </a>
-          ) : null
-        }
-      />
-
-      {result?.message ? (
-        <Alert tone={result.tone === "success" ? "success" : "error"}>
-          {result.message} {created ? <Link to={`${base}/${created.id}`}>Open {created.name}</Link> : null}
-        </Alert>
-      ) : null}
-      {generalError ? <Alert tone="error">{generalError}</Alert> : null}
-
-      <section aria-labelledby="chatbots-heading" className="space-y-3">
-        <h2 id="chatbots-heading" className="text-base font-semibold">
-          Chatbots <span className="font-normal text-zinc-500 dark:text-zinc-400">({chatbots.length})</span>
-        </h2>
-        {chatbots.length === 0 ? (
-          <EmptyState
-            title="No chatbots yet"
-            description={
-              canCreate
-                ? "A chatbot answers your visitors from the knowledge you give it. Name your first one; you can add knowledge and change its look next."
-                : "Nobody has built a chatbot here yet. Editors, admins and owners can create one."
-            }
-            action={
-              canCreate ? (
-                <div className="w-full max-w-md text-left">
-                  <CreateChatbotForm result={result} />
-                </div>
-              ) : null
-            }
-          />
-        ) : (
-          <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-            {chatbots.map((b) => (
-              <li key={b.id}>
-                <Card className="flex h-full flex-col">
-                  <div className="flex-1 px-4 py-4">
-                    <div className="flex items-start justify-between gap-3">
-                      <h3 className="min-w-0 font-semibold [overflow-wrap:anywhere]">
-                        <Link to={`${base}/${b.id}`} className="text-zinc-900 hover:underline dark:text-zinc-100">
-                          {b.name}
-                        </Link>
-                      </h3>
-                      <Badge tone={b.visibility === "public" ? "success" : "neutral"}>
-                        {b.visibility === "public" ? "Public" : "Private"}
-                      </Badge>
-                    </div>
-                    <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-                      Created <time dateTime={new Date(b.createdAt).toISOString()}>{dateFormat.format(b.createdAt)}</time>
-                    </p>
-                  </div>
-                  <div className="flex flex-wrap items-center gap-1 border-t border-zinc-200 px-2 py-2 dark:border-zinc-800">
-                    <ButtonLink to={`${base}/${b.id}`} variant="ghost" size="sm">
-                      Open<span className="sr-only"> {b.name}</span>
-                    </ButtonLink>
-                    {canEdit ? <RenameChatbot bot={b} result={result} /> : null}
-                    {canDelete ? (
-                      <ConfirmDialog
-                        trigger={
-                          <>
-                            Delete<span className="sr-only"> {b.name}</span>
-                          </>
-                        }
-                        triggerVariant="ghost"
-                        triggerSize="sm"
-                        triggerClassName="text-red-700 hover:text-red-800 dark:text-red-400"
-                        title={`Delete “${b.name}”?`}
-                        description={`This permanently deletes the chatbot “${b.name}” with its knowledge, conversations, leads and settings. Websites that embed it will stop showing it. This cannot be undone.`}
-                      >
-                        <IntentForm intent="delete-chatbot" field={{ name: "chatbotId", value: b.id }} busyLabel="Deleting…" variant="danger" className="w-full sm:w-auto">Delete chatbot</IntentForm>
-                      </ConfirmDialog>
-                    ) : null}
-                  </div>
-                </Card>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-
-      {canCreate && chatbots.length > 0 ? (
-        <Card id="new-chatbot">
-          <CardHeader title="New chatbot" description="Start from scratch; you can add knowledge and change its look next." />
-          <CardBody className="space-y-4">
-            {chatbots.length >= getPlan(org.plan).limits.chatbots ? (
-              <p className="text-sm text-zinc-700 dark:text-zinc-300">
-                {`This organisation has ${chatbots.length} of the ${getPlan(org.plan).limits.chatbots} chatbot${getPlan(org.plan).limits.chatbots === 1 ? "" : "s"} the ${getPlan(org.plan).name} plan allows. ${raiseLimitHint(org.plan, "chatbots")} `}
-                <Link to={`/app/plans#org-${org.id}`}>See plans and usage</Link>
-              </p>
-            ) : null}
-            <CreateChatbotForm result={result} />
-          </CardBody>
-        </Card>
-      ) : null}
-
-      {canRenameOrg ? (
-        <Card>
-          <CardHeader title="Organisation" description="The name members see in the organisation switcher and in invitations." />
-          <CardBody>
-            <Form key={org.name} method="post" className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
-              <input type="hidden" name="intent" value="rename-org" />
-              <Field
-                className="flex-1"
-                label="Organisation name"
-                name="name"
-                id="org-name"
-                maxLength={80}
-                autoComplete="organization"
-                defaultValue={orgFailed ? result?.values.name : org.name}
-                error={orgFailed ? result?.fieldErrors.name : undefined}
-                required
-              />
-              <IntentSubmit intent="rename-org" busyLabel="Saving…" variant="secondary" className="sm:mt-7">
-                Rename
-              </IntentSubmit>
-            </Form>
-          </CardBody>
-        </Card>
-      ) : null}
-
-      <Card>
-        <CardHeader
-          title="Leave organisation"
-          description={
-            role === "owner"
-              ? `You lose access to ${org.name} and its chatbots. An organisation keeps at least one owner: if you are the only one, transfer ownership on the Members page first.`
-              : `You lose access to ${org.name} and its chatbots. An admin or owner can invite you again.`
-          }
-          actions={
-            <ConfirmDialog
-              trigger="Leave organisation"
-              triggerVariant="secondary"
-              title={`Leave ${org.name}?`}
-              description={`You will lose access to ${org.name} and its chatbots until someone invites you again.`}
-            >
-              <Form method="post">
-                <input type="hidden" name="intent" value="leave-org" />
-                <IntentSubmit intent="leave-org" busyLabel="Leaving…" variant="danger" className="w-full sm:w-auto">
-                  Leave
-                </IntentSubmit>
-              </Form>
-            </ConfirmDialog>
-          }
-        />
-      </Card>
-    </div>
-  );
+  return <OrgHomeScreen data={data} result={result} />;
 }

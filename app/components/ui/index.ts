@@ -11,3 +11,4 @@ export * from "./table";
 export * from "./intent-submit";
 export * from "./checkbox";
 export * from "./copy";
+export * from "./usage-bar";
