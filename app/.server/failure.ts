@@ -11,6 +11,8 @@ const FAILURE_STATUS = {
   not_found: 404,
   conflict: 409,
   limit_reached: 409,
+  /** A plan limit stops this (knowledge characters, file size, crawl pages): raise the plan. */
+  plan_limit: 403,
   rate_limited: 429,
   /** The plan's monthly bot replies are used up. */
   reply_limit_reached: 429,

@@ -9,6 +9,7 @@ import { deleteChatbotVectors, deleteSourceChunks } from "../retrieval/indexing"
 import { normaliseUrl } from "./crawl";
 import { FILE_KINDS, fileKind } from "./extract";
 import { enqueueIngest } from "./queue";
+import type { Failure as DomainFailure } from "../failure";
 
 // Knowledge sources of one chatbot. Every function takes the organisation and chatbot: a source
 // of another chatbot or organisation is simply not found. Content is processed in the background
@@ -43,7 +44,8 @@ export type SourceSummary = Pick<
 >;
 
 export type Result<T> = { ok: true } & T;
-export type Failure = { ok: false; message: string; field?: string };
+/** A refused knowledge operation (app/.server/failure.ts): plan limits are "plan_limit". */
+export type Failure = { ok: false } & DomainFailure;
 
 const SCHEDULE_INTERVAL_MS: Record<Exclude<SourceSchedule, "off">, number> = {
   daily: 24 * 60 * 60 * 1000,
@@ -119,7 +121,7 @@ export function charLimitMessage(usage: KnowledgeUsage, adding: number): string 
 
 async function checkChars(ctx: KbContext, orgId: string, adding: number): Promise<Failure | null> {
   const usage = await knowledgeUsage(ctx, orgId);
-  if (usage.used + adding > usage.limit) return { ok: false, message: charLimitMessage(usage, adding) };
+  if (usage.used + adding > usage.limit) return { ok: false, code: "plan_limit", message: charLimitMessage(usage, adding) };
   return null;
 }
 
@@ -158,7 +160,7 @@ async function insertAndEnqueue(
 export async function createTextSource(ctx: KbContext, ref: SourceRef, input: { title: string; text: string }) {
   const title = input.title.trim();
   const text = input.text.trim();
-  if (!text) return { ok: false, message: "Enter the text the bot should learn.", field: "text" } satisfies Failure;
+  if (!text) return { ok: false, code: "invalid_input", message: "Enter the text the bot should learn.", field: "text" } satisfies Failure;
   const over = await checkChars(ctx, ref.orgId, text.length);
   if (over) return { ...over, field: "text" };
   return insertAndEnqueue(ctx, ref, { type: "text", title: title || text.slice(0, 60), content: text, charCount: text.length });
@@ -170,9 +172,9 @@ function qaCharCount(pairs: QaPair[]): number {
 
 export async function createQaSource(ctx: KbContext, ref: SourceRef, input: { title?: string; pairs: QaPair[] }) {
   const pairs = input.pairs.map((p) => ({ question: p.question.trim(), answer: p.answer.trim() })).filter((p) => p.question || p.answer);
-  if (!pairs.length) return { ok: false, message: "Add at least one question with its answer.", field: "pairs" } satisfies Failure;
+  if (!pairs.length) return { ok: false, code: "invalid_input", message: "Add at least one question with its answer.", field: "pairs" } satisfies Failure;
   const incomplete = pairs.findIndex((p) => !p.question || !p.answer);
-  if (incomplete >= 0) return { ok: false, message: `Pair ${incomplete + 1} needs both a question and an answer.`, field: "pairs" } satisfies Failure;
+  if (incomplete >= 0) return { ok: false, code: "invalid_input", message: `Pair ${incomplete + 1} needs both a question and an answer.`, field: "pairs" } satisfies Failure;
   const chars = qaCharCount(pairs);
   const over = await checkChars(ctx, ref.orgId, chars);
   if (over) return { ...over, field: "pairs" };
@@ -193,19 +195,20 @@ export type UploadedFile = { name: string; type: string; size: number; arrayBuff
 export async function createFileSource(ctx: KbContext, ref: SourceRef, input: { file: UploadedFile }) {
   const { file } = input;
   const kind = fileKind(file.name, file.type);
-  if (!kind) return { ok: false, field: "file", message: `That type of file is not supported. Upload one of: ${ACCEPTED_FILE_TYPES}.` } satisfies Failure;
-  if (file.size === 0) return { ok: false, field: "file", message: "The file is empty." } satisfies Failure;
+  if (!kind) return { ok: false, code: "invalid_input", field: "file", message: `That type of file is not supported. Upload one of: ${ACCEPTED_FILE_TYPES}.` } satisfies Failure;
+  if (file.size === 0) return { ok: false, code: "invalid_input", field: "file", message: "The file is empty." } satisfies Failure;
   const org = await ctx.db.select({ plan: organisations.plan }).from(organisations).where(eq(organisations.id, ref.orgId)).get();
   const limits = planLimits(org?.plan);
   if (file.size > limits.fileSizeBytes) {
     return {
       ok: false,
+      code: "plan_limit",
       field: "file",
       message: `The file is ${formatBytes(file.size)}, over the ${formatBytes(limits.fileSizeBytes)} file size limit of the ${getPlan(org?.plan).name} plan. ${raiseLimitHint(org?.plan, "fileSizeBytes")}`,
     } satisfies Failure;
   }
   const usage = await knowledgeUsage(ctx, ref.orgId);
-  if (usage.used >= usage.limit) return { ok: false, field: "file", message: charLimitMessage(usage, 1) } satisfies Failure;
+  if (usage.used >= usage.limit) return { ok: false, code: "plan_limit", field: "file", message: charLimitMessage(usage, 1) } satisfies Failure;
   const id = newId("ks_");
   const filename = safeFilename(file.name);
   const key = `org/${ref.orgId}/${ref.chatbotId}/${id}/${filename}`;
@@ -232,10 +235,10 @@ const PRIVATE_V4 = /^(0|10|127|169\.254|172\.(1[6-9]|2\d|3[01])|192\.168)\./;
 export function checkPublicUrl(raw: string): { ok: true; url: string } | Failure {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw.trim()) ? raw.trim() : `https://${raw.trim()}`;
   const url = normaliseUrl(withScheme);
-  if (!url) return { ok: false, field: "url", message: "Enter a web address starting with http:// or https://." };
+  if (!url) return { ok: false, code: "invalid_input", field: "url", message: "Enter a web address starting with http:// or https://." };
   const host = new URL(url).hostname;
   if (BLOCKED_HOSTS.test(host) || PRIVATE_V4.test(host) || host.startsWith("[") || !host.includes("."))
-    return { ok: false, field: "url", message: "Enter the address of a public website (local and private addresses cannot be read)." };
+    return { ok: false, code: "invalid_input", field: "url", message: "Enter the address of a public website (local and private addresses cannot be read)." };
   return { ok: true, url };
 }
 
@@ -243,7 +246,7 @@ export async function createUrlSource(ctx: KbContext, ref: SourceRef, input: { u
   const checked = checkPublicUrl(input.url);
   if (!checked.ok) return checked;
   const usage = await knowledgeUsage(ctx, ref.orgId);
-  if (usage.used >= usage.limit) return { ok: false, field: "url", message: charLimitMessage(usage, 1) } satisfies Failure;
+  if (usage.used >= usage.limit) return { ok: false, code: "plan_limit", field: "url", message: charLimitMessage(usage, 1) } satisfies Failure;
   return insertAndEnqueue(ctx, ref, { type: "url", title: checked.url, location: checked.url });
 }
 
@@ -255,17 +258,18 @@ export async function createSiteSource(ctx: KbContext, ref: SourceRef, input: Si
   const org = await ctx.db.select({ plan: organisations.plan }).from(organisations).where(eq(organisations.id, ref.orgId)).get();
   const limit = planLimits(org?.plan).crawlPagesPerSource;
   const pageCap = input.pageCap ?? limit;
-  if (!Number.isInteger(pageCap) || pageCap < 1) return { ok: false, field: "pageCap", message: "Enter how many pages to crawl (at least 1)." } satisfies Failure;
+  if (!Number.isInteger(pageCap) || pageCap < 1) return { ok: false, code: "invalid_input", field: "pageCap", message: "Enter how many pages to crawl (at least 1)." } satisfies Failure;
   if (pageCap > limit) {
     return {
       ok: false,
+      code: "plan_limit",
       field: "pageCap",
       message: `The ${getPlan(org?.plan).name} plan crawls at most ${formatCount(limit)} pages per source; choose ${formatCount(limit)} or fewer. ${raiseLimitHint(org?.plan, "crawlPagesPerSource")}`,
     } satisfies Failure;
   }
   const clean = (list?: string[]) => (list ?? []).map((p) => p.trim()).filter(Boolean).slice(0, 50);
   const usage = await knowledgeUsage(ctx, ref.orgId);
-  if (usage.used >= usage.limit) return { ok: false, field: "url", message: charLimitMessage(usage, 1) } satisfies Failure;
+  if (usage.used >= usage.limit) return { ok: false, code: "plan_limit", field: "url", message: charLimitMessage(usage, 1) } satisfies Failure;
   return insertAndEnqueue(ctx, ref, {
     type: "site",
     title: new URL(checked.url).host,
@@ -295,8 +299,8 @@ export async function retrySource(ctx: KbContext, ref: SourceRef, sourceId: stri
   const row = await requeue(ctx, ref, sourceId, ["failed"]);
   if (row) return { ok: true, source: row };
   const existing = await getSource(ctx, ref, sourceId);
-  if (!existing) return { ok: false, message: "That source no longer exists." };
-  return { ok: false, message: "Only a failed source can be retried." };
+  if (!existing) return { ok: false, code: "not_found", message: "That source no longer exists." };
+  return { ok: false, code: "conflict", message: "Only a failed source can be retried." };
 }
 
 /** ready | failed → queued: fetch and index again now. */
@@ -304,8 +308,8 @@ export async function resyncSource(ctx: KbContext, ref: SourceRef, sourceId: str
   const row = await requeue(ctx, ref, sourceId, ["ready", "failed"]);
   if (row) return { ok: true, source: row };
   const existing = await getSource(ctx, ref, sourceId);
-  if (!existing) return { ok: false, message: "That source no longer exists." };
-  return { ok: false, message: "This source is already being processed." };
+  if (!existing) return { ok: false, code: "not_found", message: "That source no longer exists." };
+  return { ok: false, code: "conflict", message: "This source is already being processed." };
 }
 
 export async function setSchedule(
@@ -315,9 +319,9 @@ export async function setSchedule(
   schedule: SourceSchedule,
 ): Promise<Result<{ source: SourceSummary }> | Failure> {
   const existing = await getSource(ctx, ref, sourceId);
-  if (!existing) return { ok: false, message: "That source no longer exists." };
+  if (!existing) return { ok: false, code: "not_found", message: "That source no longer exists." };
   if (schedule !== "off" && !SCHEDULABLE_TYPES.includes(existing.type))
-    return { ok: false, message: "Only website sources can be re-synced on a schedule." };
+    return { ok: false, code: "invalid_input", message: "Only website sources can be re-synced on a schedule." };
   const now = Date.now();
   const row = await ctx.db
     .update(knowledgeSources)
@@ -325,14 +329,14 @@ export async function setSchedule(
     .where(scoped(ref, sourceId))
     .returning(summaryColumns)
     .get();
-  if (!row) return { ok: false, message: "That source no longer exists." };
+  if (!row) return { ok: false, code: "not_found", message: "That source no longer exists." };
   return { ok: true, source: row };
 }
 
 /** Removes the source's chunks and vectors, its stored file and the row. */
 export async function deleteSource(ctx: KbContext, ref: SourceRef, sourceId: string): Promise<Result<{ title: string }> | Failure> {
   const existing = await getSource(ctx, ref, sourceId);
-  if (!existing) return { ok: false, message: "That source no longer exists." };
+  if (!existing) return { ok: false, code: "not_found", message: "That source no longer exists." };
   await deleteSourceChunks(ctx, { orgId: ref.orgId, chatbotId: ref.chatbotId, sourceId });
   // Everything stored for the source lives under its prefix (the upload, a crawl's saved state).
   await deleteFiles(ctx, `${filesPrefix(ref)}${sourceId}/`);

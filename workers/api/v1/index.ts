@@ -108,8 +108,7 @@ v1.post("/sources", async (c) => {
           ? await createUrlSource(ctx, ref(c), { url: input.url })
           : await createSiteSource(ctx, ref(c), { url: input.url, pageCap: input.pageCap, include: input.include, exclude: input.exclude });
   if (!result.ok) {
-    const limit = /plan|limit/i.test(result.message);
-    return apiError(c, limit ? 403 : 400, limit ? "plan_limit" : "invalid_input", result.field ? `${result.field}: ${result.message}` : result.message);
+    return apiError(c, failureStatus(result.code), result.code, result.field ? `${result.field}: ${result.message}` : result.message);
   }
   return c.json(toApiSource(result.source), 201);
 });
