@@ -50,7 +50,11 @@ it("answer benchmark", async () => {
     const chatbotId = `cb_ans_${set.name}_${suffix}`;
     const settings = JSON.stringify({ model: benv.BENCH_MODEL || "local" });
     await benv.DB.batch([
-      benv.DB.prepare("INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (?, 'Bench', ?, 'scale', ?)").bind(orgId, `ans-${set.name}-${suffix}`, Date.now()),
+      benv.DB.prepare("INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (?, 'Bench', ?, 'scale', ?)").bind(
+        orgId,
+        `ans-${set.name}-${suffix}`,
+        Date.now(),
+      ),
       benv.DB.prepare("INSERT INTO chatbots (id, org_id, name, settings) VALUES (?, ?, 'Assistant', ?)").bind(chatbotId, orgId, settings),
     ]);
     const ref = { orgId, chatbotId };
@@ -74,12 +78,12 @@ it("answer benchmark", async () => {
       await res.done;
       const refused = !answer.metadata?.answered;
       const missing = q.facts.filter((f) => !hasFact(answer.text, f));
-      const outcome =
-        q.kind !== "answerable" ? (refused ? "refused" : "answered") : refused ? "false-refusal" : missing.length === 0 ? "correct" : "wrong";
+      const outcome = q.kind !== "answerable" ? (refused ? "refused" : "answered") : refused ? "false-refusal" : missing.length === 0 ? "correct" : "wrong";
       let debug = {};
       if (q.half !== "test" && benv.BENCH_DEBUG === "1") {
         // Which of the question's terms (or their lexicon alternatives) the knowledge has, and in how many chunks.
-        const df = async (w: string) => (await benv.DB.prepare("SELECT df FROM term_stats WHERE chatbot_id = ? AND term = ?").bind(chatbotId, stem(w)).first<{ df: number }>())?.df ?? 0;
+        const df = async (w: string) =>
+          (await benv.DB.prepare("SELECT df FROM term_stats WHERE chatbot_id = ? AND term = ?").bind(chatbotId, stem(w)).first<{ df: number }>())?.df ?? 0;
         const terms = [];
         for (const t of queryTerms(q.question)) {
           const alts = [];
@@ -87,7 +91,14 @@ it("answer benchmark", async () => {
           terms.push(`${t.word}:${await df(t.word)}${alts.length ? `(${alts.join(",")})` : ""}`);
         }
         const r = await retrieve(ctx, ref, q.question, { k: 5 });
-        debug = { question: q.question, relevance: r.relevance, terms: terms.join(" "), reply: answer.text, missing, sources: answer.sources.map((s) => s.snippet) };
+        debug = {
+          question: q.question,
+          relevance: r.relevance,
+          terms: terms.join(" "),
+          reply: answer.text,
+          missing,
+          sources: answer.sources.map((s) => s.snippet),
+        };
       }
       rows.push({ id: q.id, half: q.half, kind: q.kind, outcome, ...(q.half === "demo" ? { sources: answer.sources.length } : {}), ...debug });
     }

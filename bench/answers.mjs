@@ -10,11 +10,15 @@ import path from "node:path";
 import { ROOT } from "./cli.mjs";
 
 const started = Date.now();
-const child = spawn(process.execPath, [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "bench/vitest.answers.config.ts", "--reporter=dot"], {
-  cwd: ROOT,
-  env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-  stdio: ["ignore", "pipe", "pipe"],
-});
+const child = spawn(
+  process.execPath,
+  [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "bench/vitest.answers.config.ts", "--reporter=dot"],
+  {
+    cwd: ROOT,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    stdio: ["ignore", "pipe", "pipe"],
+  },
+);
 let out = "";
 let err = "";
 child.stdout.on("data", (d) => (out += d));
@@ -56,9 +60,14 @@ for (const half of ["dev", "test"]) {
 for (const s of result.sets.filter((x) => x.demo.answerable)) {
   const d = s.demo;
   const withSources = s.rows.filter((r) => r.half === "demo" && r.outcome === "correct" && r.sources > 0).length;
-  console.log(`\ndemo knowledge (${s.name}, ${s.documents} docs, ${s.chunks} chunks): ${d.correct}/${d.answerable} answered correctly (${withSources} with sources), ${d.falseRefusal} refused; off-topic refused ${d.offtopicRefused}/${d.offtopic}`);
+  console.log(
+    `\ndemo knowledge (${s.name}, ${s.documents} docs, ${s.chunks} chunks): ${d.correct}/${d.answerable} answered correctly (${withSources} with sources), ${d.falseRefusal} refused; off-topic refused ${d.offtopicRefused}/${d.offtopic}`,
+  );
 }
 mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
 const file = path.join(ROOT, process.env.BENCH_OUT ?? "bench/results/answers.json");
-writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version }, wallMs, ...result }, null, 1) + "\n");
+writeFileSync(
+  file,
+  JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version }, wallMs, ...result }, null, 1) + "\n",
+);
 console.log(`\nwrote ${path.relative(ROOT, file)}`);

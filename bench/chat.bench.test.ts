@@ -89,7 +89,11 @@ async function makeOrgAndBot(suffix: string) {
   const orgId = `org_chatbench_${suffix}`;
   const chatbotId = `cb_chatbench_${suffix}`;
   await benv.DB.batch([
-    benv.DB.prepare("INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (?, 'Bench', ?, 'scale', ?)").bind(orgId, `chatbench-${suffix}`, Date.now()),
+    benv.DB.prepare("INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (?, 'Bench', ?, 'scale', ?)").bind(
+      orgId,
+      `chatbench-${suffix}`,
+      Date.now(),
+    ),
     benv.DB.prepare("INSERT INTO chatbots (id, org_id, name) VALUES (?, ?, 'Docs assistant')").bind(chatbotId, orgId),
   ]);
   return { orgId, chatbotId };
@@ -142,7 +146,14 @@ function benchSite(corpus: Doc[], pages: number) {
 <main><h1>${esc(title)}</h1>${body}<ul>${links.map((l) => `<li><a href="${l}">${l}</a></li>`).join("")}</ul></main>
 <footer>© Bench Docs</footer></body></html>`;
   const routes = new Map<string, string>();
-  routes.set("/", html("Bench Docs", "<p>Documentation index.</p>", Array.from({ length: pages - 1 }, (_, i) => `/p/${i}`)));
+  routes.set(
+    "/",
+    html(
+      "Bench Docs",
+      "<p>Documentation index.</p>",
+      Array.from({ length: pages - 1 }, (_, i) => `/p/${i}`),
+    ),
+  );
   for (let i = 0; i < pages - 1; i++) {
     const d = corpus[i % corpus.length];
     const paras = d.text.split(/\n{2,}|(?<=\.)\s+(?=[A-Z])/).filter(Boolean);
@@ -166,7 +177,10 @@ function benchSite(corpus: Doc[], pages: number) {
 it("chat latency and ingestion throughput", async () => {
   const corpus = JSON.parse(benv.BENCH_CORPUS) as Doc[];
   const allQuestions = JSON.parse(benv.BENCH_EVAL) as Question[];
-  const sizes = benv.BENCH_SIZES.split(",").map(Number).filter((n) => n > 0).sort((a, b) => a - b);
+  const sizes = benv.BENCH_SIZES.split(",")
+    .map(Number)
+    .filter((n) => n > 0)
+    .sort((a, b) => a - b);
   const nQuestions = Math.min(Number(benv.BENCH_QUESTIONS), allQuestions.length);
   const nWarmup = Number(benv.BENCH_WARMUP);
   const maxBuildS = Number(benv.BENCH_MAX_BUILD_S);
@@ -184,7 +198,16 @@ it("chat latency and ingestion throughput", async () => {
   expect(crawled.source?.status).toBe("ready");
   const crawlPages = (crawled.source!.config as { lastCrawl?: { pages: number } }).lastCrawl?.pages ?? site.stats().fetched;
   const crawlChunks = await countChatbotChunks(ctx, crawlRef);
-  const crawl = { pages: crawlPages, fetched: site.stats().fetched, htmlBytes: site.stats().bytes, chunks: crawlChunks, steps: crawled.steps, ms: crawlMs, pagesPerSec: crawlPages / (crawlMs / 1000), chunksPerSec: crawlChunks / (crawlMs / 1000) };
+  const crawl = {
+    pages: crawlPages,
+    fetched: site.stats().fetched,
+    htmlBytes: site.stats().bytes,
+    chunks: crawlChunks,
+    steps: crawled.steps,
+    ms: crawlMs,
+    pagesPerSec: crawlPages / (crawlMs / 1000),
+    chunksPerSec: crawlChunks / (crawlMs / 1000),
+  };
   console.log("BENCH_PROGRESS " + JSON.stringify({ crawl }));
 
   // 2. One chatbot grown to each size through indexChunks; questions asked at each size.
@@ -207,7 +230,10 @@ it("chat latency and ingestion throughput", async () => {
   for (const size of sizes) {
     const projectedS = chunksPerSecLast > 0 ? (size - total) / chunksPerSecLast : 0;
     if (projectedS > maxBuildS) {
-      skipped.push({ size, reason: `building ${size - total} more chunks projected at ${projectedS.toFixed(0)} s (at ${chunksPerSecLast.toFixed(0)} chunks/s) > BENCH_MAX_BUILD_S=${maxBuildS}` });
+      skipped.push({
+        size,
+        reason: `building ${size - total} more chunks projected at ${projectedS.toFixed(0)} s (at ${chunksPerSecLast.toFixed(0)} chunks/s) > BENCH_MAX_BUILD_S=${maxBuildS}`,
+      });
       console.log("BENCH_PROGRESS " + JSON.stringify({ skipped: skipped.at(-1) }));
       continue;
     }

@@ -21,7 +21,8 @@ let out = "";
 let err = "";
 child.stdout.on("data", (d) => {
   out += d;
-  for (const l of String(d).split("\n")) if (l.includes("BENCH_PROGRESS ")) console.error(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${l.slice(l.indexOf("BENCH_PROGRESS ") + 15)}`);
+  for (const l of String(d).split("\n"))
+    if (l.includes("BENCH_PROGRESS ")) console.error(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${l.slice(l.indexOf("BENCH_PROGRESS ") + 15)}`);
 });
 child.stderr.on("data", (d) => (err += d));
 const code = await new Promise((resolve) => child.on("close", resolve));
@@ -35,9 +36,15 @@ const result = JSON.parse(line.slice(line.indexOf("BENCH_RESULT ") + "BENCH_RESU
 const wallMs = Date.now() - started;
 const ms = (x) => x.toFixed(1).padStart(7);
 const c = result.crawl;
-console.log(`\nChat benchmark: ${result.documents} documents → ${result.baseChunks} base chunks (larger sizes: seeded synthetic replicas); wall time ${(wallMs / 1000).toFixed(0)} s`);
-console.log(`crawler + ingestion: ${c.pages} pages (${c.chunks} chunks, ${c.steps} steps) in ${(c.ms / 1000).toFixed(2)} s → ${c.pagesPerSec.toFixed(1)} pages/s\n`);
-console.log("chunks   indexChunks chunks/s  first byte p50 / p95 (ms)   full answer p50 / p95 (ms)  retrieve() alone p50 / p95  recall@3 / MRR@3  goal p95 first byte");
+console.log(
+  `\nChat benchmark: ${result.documents} documents → ${result.baseChunks} base chunks (larger sizes: seeded synthetic replicas); wall time ${(wallMs / 1000).toFixed(0)} s`,
+);
+console.log(
+  `crawler + ingestion: ${c.pages} pages (${c.chunks} chunks, ${c.steps} steps) in ${(c.ms / 1000).toFixed(2)} s → ${c.pagesPerSec.toFixed(1)} pages/s\n`,
+);
+console.log(
+  "chunks   indexChunks chunks/s  first byte p50 / p95 (ms)   full answer p50 / p95 (ms)  retrieve() alone p50 / p95  recall@3 / MRR@3  goal p95 first byte",
+);
 for (const r of result.sizes) {
   const goal = GOALS[r.chunks];
   const verdict = goal === undefined ? "—" : `≤ ${goal} ms: ${r.firstByteMs.p95 <= goal ? "met" : "NOT met"}`;
@@ -51,7 +58,21 @@ const file = path.join(ROOT, "bench/results/chat.json");
 writeFileSync(
   file,
   JSON.stringify(
-    { date: new Date().toISOString(), machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.arch()}` }, corpus: path.relative(ROOT, corpus), eval: path.relative(ROOT, evalFile), goals: { p95FirstByteMs: GOALS }, wallMs, ...result },
+    {
+      date: new Date().toISOString(),
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model,
+        memGB: Math.round(os.totalmem() / 2 ** 30),
+        node: process.version,
+        platform: `${os.platform()} ${os.arch()}`,
+      },
+      corpus: path.relative(ROOT, corpus),
+      eval: path.relative(ROOT, evalFile),
+      goals: { p95FirstByteMs: GOALS },
+      wallMs,
+      ...result,
+    },
     null,
     2,
   ) + "\n",

@@ -213,7 +213,13 @@ async function sendOne(baseURL, visitor, text, conversationId, newConversation, 
   const again = await sendOnce(baseURL, visitor, text, conversationId, newConversation, clientMessageId);
   // Times are the visitor's: from the first attempt.
   const offset = performance.now() - t0 - again.totalMs;
-  return { ...again, retried: true, firstKind: first.kind, firstByteMs: again.firstByteMs == null ? null : again.firstByteMs + offset, totalMs: again.totalMs + offset };
+  return {
+    ...again,
+    retried: true,
+    firstKind: first.kind,
+    firstByteMs: again.firstByteMs == null ? null : again.firstByteMs + offset,
+    totalMs: again.totalMs + offset,
+  };
 }
 
 async function runLevel(baseURL, { visitors, messages }, levelIndex, pgid, heap) {
@@ -267,7 +273,10 @@ async function runLevel(baseURL, { visitors, messages }, levelIndex, pgid, heap)
   const sample = results.find((r) => !r.ok && r.body)?.body;
   // Failures that end within 250 ms of each other form one wave (requests failing together).
   const waves = [];
-  for (const t of results.filter((r) => !r.ok && r.endedAtMs !== undefined).map((r) => r.endedAtMs).sort((a, b) => a - b)) {
+  for (const t of results
+    .filter((r) => !r.ok && r.endedAtMs !== undefined)
+    .map((r) => r.endedAtMs)
+    .sort((a, b) => a - b)) {
     const last = waves.at(-1);
     if (last && t - last.lastMs <= 250) {
       last.failed++;
@@ -342,10 +351,13 @@ async function main() {
   const pgid = worker?.pid ?? null;
   const heap = worker ? await heapSampler(PORT + 1).catch(() => null) : null;
   const levels = [];
-  const hardStop = setTimeout(() => {
-    console.error("[bench:load] overall time limit reached; stopping");
-    worker?.stop().finally(() => process.exit(2));
-  }, LEVELS.length * (LEVEL_TIMEOUT_MS + PAUSE_MS + 30_000) + 60_000);
+  const hardStop = setTimeout(
+    () => {
+      console.error("[bench:load] overall time limit reached; stopping");
+      worker?.stop().finally(() => process.exit(2));
+    },
+    LEVELS.length * (LEVEL_TIMEOUT_MS + PAUSE_MS + 30_000) + 60_000,
+  );
   hardStop.unref();
   try {
     // Warm-up: a few messages so the first level does not measure the isolate's start.
@@ -366,17 +378,37 @@ async function main() {
     heap?.close();
     await worker?.stop();
   }
-  const result = { date: new Date().toISOString(), model: MODEL, rampS: RAMP_MS / 1000, thinkS: [THINK_MIN_MS / 1000, THINK_MAX_MS / 1000], widgetRetry: RETRY, target: process.env.BENCH_URL ? "BENCH_URL" : "wrangler dev (scripts/lib/dev-worker.mjs)", chatbot: CHATBOT, machine: machine(), levels };
+  const result = {
+    date: new Date().toISOString(),
+    model: MODEL,
+    rampS: RAMP_MS / 1000,
+    thinkS: [THINK_MIN_MS / 1000, THINK_MAX_MS / 1000],
+    widgetRetry: RETRY,
+    target: process.env.BENCH_URL ? "BENCH_URL" : "wrangler dev (scripts/lib/dev-worker.mjs)",
+    chatbot: CHATBOT,
+    machine: machine(),
+    levels,
+  };
   mkdirSync(path.dirname(OUT), { recursive: true });
   writeFileSync(OUT, JSON.stringify(result, null, 2) + "\n");
-  console.log(`\nmodel: ${MODEL}${MODEL === "visitors" ? ` (ramp ${RAMP_MS / 1000} s, think ${THINK_MIN_MS / 1000}–${THINK_MAX_MS / 1000} s)` : ""}, widget retry: ${RETRY ? "once" : "off"}`);
-  console.log("\n| visitors × messages | replies | failed | first attempts failed (retried ok) | replies/s | first byte p50 / p95 / p99 | full reply p50 / p95 / p99 | errors | isolate heap used p50 / max (MB) | peak RSS (MB) |");
+  console.log(
+    `\nmodel: ${MODEL}${MODEL === "visitors" ? ` (ramp ${RAMP_MS / 1000} s, think ${THINK_MIN_MS / 1000}–${THINK_MAX_MS / 1000} s)` : ""}, widget retry: ${RETRY ? "once" : "off"}`,
+  );
+  console.log(
+    "\n| visitors × messages | replies | failed | first attempts failed (retried ok) | replies/s | first byte p50 / p95 / p99 | full reply p50 / p95 / p99 | errors | isolate heap used p50 / max (MB) | peak RSS (MB) |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const r of levels) {
     console.log(
       `| ${r.visitors} × ${r.messagesEach} | ${r.replies} | ${r.failed} | ${r.firstAttemptFailed} (${r.retriedOk}) | ${r.repliesPerS} | ${r.firstByteMs.p50} / ${r.firstByteMs.p95} / ${r.firstByteMs.p99} ms | ` +
-        `${r.fullReplyMs.p50} / ${r.fullReplyMs.p95} / ${r.fullReplyMs.p99} ms | ${Object.entries(r.errors).map(([k, v]) => `${k}: ${v}`).join("; ") || "none"} | ` +
-        `${r.isolateHeapMb ? `${r.isolateHeapMb.usedP50} / ${r.isolateHeapMb.usedMax}` : "—"} | ${Object.entries(r.peakRssMb).map(([k, v]) => `${k} ${v}`).join(", ")} |`,
+        `${r.fullReplyMs.p50} / ${r.fullReplyMs.p95} / ${r.fullReplyMs.p99} ms | ${
+          Object.entries(r.errors)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join("; ") || "none"
+        } | ` +
+        `${r.isolateHeapMb ? `${r.isolateHeapMb.usedP50} / ${r.isolateHeapMb.usedMax}` : "—"} | ${Object.entries(r.peakRssMb)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")} |`,
     );
   }
   console.log(`\nwrote ${path.relative(ROOT, OUT)}`);

@@ -8,15 +8,36 @@ import { DEFAULT_TUNING, retrieve, type RetrievalTuning } from "~/.server/retrie
 // Retrieval benchmark (see bench/README.md). Run with `npm run bench:retrieval`, never by `npm test`.
 type Doc = { chunk_link: string; chunk_heading: string; text: string };
 type Question = { id: string; question: string; correct_chunks: string[] };
-type Env = { DB: D1Database; BENCH_CORPUS: string; BENCH_EVAL: string; BENCH_ABLATION: string; BENCH_CONFIGS: string; BENCH_DEBUG?: string; BENCH_RECALL10?: string; BENCH_TARGET?: string };
+type Env = {
+  DB: D1Database;
+  BENCH_CORPUS: string;
+  BENCH_EVAL: string;
+  BENCH_ABLATION: string;
+  BENCH_CONFIGS: string;
+  BENCH_DEBUG?: string;
+  BENCH_RECALL10?: string;
+  BENCH_TARGET?: string;
+};
 const benv = env as unknown as Env;
 const K = 3;
 
 // Cumulative ablation: each row adds one idea to the row above; the last cumulative row is the
 // product default (DEFAULT_TUNING). Then leave-one-out rows and the vector-store alternatives.
 const NONE: Partial<RetrievalTuning> = {
-  wTitle: 1, wHeading: 1, wText: 1, wUrl: 0, ftsLimit: 80, coverage: 0, sentence: 0, phrase: 0, hashedText: 0, hashedTopic: 0,
-  sibling: 0, novelty: 0, samePage: 0, vector: "off",
+  wTitle: 1,
+  wHeading: 1,
+  wText: 1,
+  wUrl: 0,
+  ftsLimit: 80,
+  coverage: 0,
+  sentence: 0,
+  phrase: 0,
+  hashedText: 0,
+  hashedTopic: 0,
+  sibling: 0,
+  novelty: 0,
+  samePage: 0,
+  vector: "off",
 };
 const STEPS: [string, Partial<RetrievalTuning>][] = [
   ["BM25 title+text, equal weights", {}],
@@ -83,15 +104,26 @@ it("retrieval benchmark", async () => {
   const sourceRows = corpus.map((d, i) => ({ id: `ks_bench_${suffix}_${i}`, doc: d }));
   for (let i = 0; i < sourceRows.length; i += 20) {
     await benv.DB.batch(
-      sourceRows.slice(i, i + 20).map((s) =>
-        benv.DB.prepare("INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title, location, status) VALUES (?, ?, ?, 'url', ?, ?, 'ready')").bind(s.id, orgId, chatbotId, s.doc.chunk_heading, s.doc.chunk_link),
-      ),
+      sourceRows
+        .slice(i, i + 20)
+        .map((s) =>
+          benv.DB.prepare("INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title, location, status) VALUES (?, ?, ?, 'url', ?, ?, 'ready')").bind(
+            s.id,
+            orgId,
+            chatbotId,
+            s.doc.chunk_heading,
+            s.doc.chunk_link,
+          ),
+        ),
     );
   }
   let chunkCount = 0;
   for (const s of sourceRows) {
     docOfSource.set(s.id, s.doc.chunk_link);
-    const chunks = chunkDocument({ title: s.doc.chunk_heading, text: s.doc.text, url: s.doc.chunk_link, format: "text" }, benv.BENCH_TARGET ? { targetChars: Number(benv.BENCH_TARGET) } : {});
+    const chunks = chunkDocument(
+      { title: s.doc.chunk_heading, text: s.doc.text, url: s.doc.chunk_link, format: "text" },
+      benv.BENCH_TARGET ? { targetChars: Number(benv.BENCH_TARGET) } : {},
+    );
     chunkCount += chunks.length;
     await indexChunks(ctx, { ...ref, sourceId: s.id }, chunks);
   }
@@ -105,7 +137,11 @@ it("retrieval benchmark", async () => {
       : [...ABLATION];
   const rows = [];
   for (const cfg of configs) {
-    let p = 0, r = 0, m = 0, unanswerable = 0, r10 = 0;
+    let p = 0,
+      r = 0,
+      m = 0,
+      unanswerable = 0,
+      r10 = 0;
     const t1 = performance.now();
     for (const q of questions) {
       const res = await retrieve(ctx, ref, q.question, { k: K, maxPerSource: 1, tuning: cfg.tuning });
@@ -116,7 +152,9 @@ it("retrieval benchmark", async () => {
         if (!docs.includes(d)) docs.push(d);
       }
       const s = score(docs, q.correct_chunks);
-      p += s.precision; r += s.recall; m += s.mrr;
+      p += s.precision;
+      r += s.recall;
+      m += s.mrr;
       if (benv.BENCH_DEBUG === "1") console.log("Q", JSON.stringify({ q: q.question, got: docs, want: q.correct_chunks, mrr: s.mrr, recall: s.recall }));
     }
     const ms = (performance.now() - t1) / questions.length;
@@ -127,7 +165,15 @@ it("retrieval benchmark", async () => {
       r10 += docs.filter((d) => q.correct_chunks.includes(d)).length / q.correct_chunks.length;
     }
     const n = questions.length;
-    rows.push({ name: cfg.name, precision: p / n, recall: r / n, mrr: m / n, msPerQuery: ms, unanswerable, ...(benv.BENCH_RECALL10 === "1" ? { recallAt10: r10 / questions.length } : {}) });
+    rows.push({
+      name: cfg.name,
+      precision: p / n,
+      recall: r / n,
+      mrr: m / n,
+      msPerQuery: ms,
+      unanswerable,
+      ...(benv.BENCH_RECALL10 === "1" ? { recallAt10: r10 / questions.length } : {}),
+    });
   }
   // The relevance floor on questions the corpus cannot answer (generic, written before looking at results).
   const offTopic = [
@@ -151,6 +197,15 @@ it("retrieval benchmark", async () => {
   }
   console.log(
     "BENCH_RESULT " +
-      JSON.stringify({ k: K, documents: corpus.length, chunks: chunkCount, questions: questions.length, ingestMs, defaults: DEFAULT_TUNING, offTopic: { questions: offTopic.length, unanswerable: offTopicUnanswerable, relevance: offTopicRelevance }, rows }),
+      JSON.stringify({
+        k: K,
+        documents: corpus.length,
+        chunks: chunkCount,
+        questions: questions.length,
+        ingestMs,
+        defaults: DEFAULT_TUNING,
+        offTopic: { questions: offTopic.length, unanswerable: offTopicUnanswerable, relevance: offTopicRelevance },
+        rows,
+      }),
   );
 });

@@ -13,18 +13,39 @@ import { arg, args, ROOT } from "./cli.mjs";
 const ablation = !args.includes("--no-ablation");
 const custom = arg("--corpus", null);
 const SETS = custom
-  ? [{ name: path.basename(path.dirname(path.resolve(ROOT, custom))), corpus: path.resolve(ROOT, custom), evalFile: path.resolve(ROOT, arg("--eval", "../shared/bench/anthropic-docs/eval.json")), ablation }]
+  ? [
+      {
+        name: path.basename(path.dirname(path.resolve(ROOT, custom))),
+        corpus: path.resolve(ROOT, custom),
+        evalFile: path.resolve(ROOT, arg("--eval", "../shared/bench/anthropic-docs/eval.json")),
+        ablation,
+      },
+    ]
   : [
-      { name: "anthropic-docs", corpus: path.resolve(ROOT, "../shared/bench/anthropic-docs/corpus.json"), evalFile: path.resolve(ROOT, "../shared/bench/anthropic-docs/eval.json"), ablation },
-      { name: "stackfaq-dev", corpus: path.resolve(ROOT, "../shared/bench/stackfaq/corpus.json"), evalFile: path.resolve(ROOT, "../shared/bench/stackfaq/eval.json"), ablation: false },
+      {
+        name: "anthropic-docs",
+        corpus: path.resolve(ROOT, "../shared/bench/anthropic-docs/corpus.json"),
+        evalFile: path.resolve(ROOT, "../shared/bench/anthropic-docs/eval.json"),
+        ablation,
+      },
+      {
+        name: "stackfaq-dev",
+        corpus: path.resolve(ROOT, "../shared/bench/stackfaq/corpus.json"),
+        evalFile: path.resolve(ROOT, "../shared/bench/stackfaq/eval.json"),
+        ablation: false,
+      },
     ];
 
 async function runSet(set) {
-  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "bench/vitest.retrieval.config.ts", "--reporter=dot"], {
-    cwd: ROOT,
-    env: { ...process.env, BENCH_CORPUS: set.corpus, BENCH_EVAL: set.evalFile, BENCH_ABLATION: set.ablation ? "1" : "0", WRANGLER_SEND_METRICS: "false" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "bench/vitest.retrieval.config.ts", "--reporter=dot"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, BENCH_CORPUS: set.corpus, BENCH_EVAL: set.evalFile, BENCH_ABLATION: set.ablation ? "1" : "0", WRANGLER_SEND_METRICS: "false" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));
@@ -53,7 +74,9 @@ for (const set of SETS) {
   const w = Math.max(...result.rows.map((r) => r.name.length));
   console.log(`${"configuration".padEnd(w)}  precision  recall  MRR    ms/query  unanswerable`);
   for (const r of result.rows)
-    console.log(`${r.name.padEnd(w)}  ${f(r.precision)}      ${f(r.recall)}   ${f(r.mrr)}  ${r.msPerQuery.toFixed(1).padStart(8)}  ${r.unanswerable}${r.recallAt10 !== undefined ? `  (recall@10 ${f(r.recallAt10)})` : ""}`);
+    console.log(
+      `${r.name.padEnd(w)}  ${f(r.precision)}      ${f(r.recall)}   ${f(r.mrr)}  ${r.msPerQuery.toFixed(1).padStart(8)}  ${r.unanswerable}${r.recallAt10 !== undefined ? `  (recall@10 ${f(r.recallAt10)})` : ""}`,
+    );
   console.log(`relevance floor: ${result.offTopic.unanswerable}/${result.offTopic.questions} off-topic questions marked unanswerable (default settings)`);
 }
 if (results.length > 1) {
@@ -61,10 +84,24 @@ if (results.length > 1) {
   console.log("set              recall@3  MRR@3  answerable marked unanswerable  off-topic marked unanswerable");
   for (const r of results) {
     const d = r.rows.find((x) => x.name === "default" || x.name.endsWith("DEFAULT")) ?? r.rows[r.rows.length - 1];
-    console.log(`${r.name.padEnd(16)} ${f(d.recall)}     ${f(d.mrr)}  ${String(d.unanswerable).padStart(4)}/${r.questions}                        ${r.offTopic.unanswerable}/${r.offTopic.questions}`);
+    console.log(
+      `${r.name.padEnd(16)} ${f(d.recall)}     ${f(d.mrr)}  ${String(d.unanswerable).padStart(4)}/${r.questions}                        ${r.offTopic.unanswerable}/${r.offTopic.questions}`,
+    );
   }
 }
 mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
 const file = path.join(ROOT, "bench/results/retrieval.json");
-writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.arch()}` }, wallMs: Date.now() - started, sets: results }, null, 2) + "\n");
+writeFileSync(
+  file,
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      machine: { cpus: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.arch()}` },
+      wallMs: Date.now() - started,
+      sets: results,
+    },
+    null,
+    2,
+  ) + "\n",
+);
 console.log(`\nwrote ${path.relative(ROOT, file)}`);

@@ -35,13 +35,27 @@ async function main() {
   const worker = await startDevWorker({ stateDir: path.join(dir, "site-state"), logFile: path.join(dir, "site-wrangler.log"), port: 8797 });
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM,
-    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    chromeFlags: [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   const rows = [];
   try {
     const paths = process.argv.slice(2).length
       ? process.argv.slice(2)
-      : ["/", "/pricing", await firstLink(worker.baseURL, "/blog", "/blog/[a-z0-9-]+"), await firstLink(worker.baseURL, "/docs", "/docs/[a-z0-9-]+/[a-z0-9-]+")];
+      : [
+          "/",
+          "/pricing",
+          await firstLink(worker.baseURL, "/blog", "/blog/[a-z0-9-]+"),
+          await firstLink(worker.baseURL, "/docs", "/docs/[a-z0-9-]+/[a-z0-9-]+"),
+        ];
     for (const p of paths) {
       const runs = [];
       for (let i = 0; i < RUNS; i++) {
@@ -90,7 +104,10 @@ async function main() {
     );
   for (const r of rows) if (r.failingAudits.length) console.log(`${r.path}: failing audits: ${r.failingAudits.join(", ")}`);
   const out = path.join(ROOT, "bench", "results", "site.json");
-  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version }, chromium: CHROMIUM, rows }, null, 2) + "\n");
+  writeFileSync(
+    out,
+    JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version }, chromium: CHROMIUM, rows }, null, 2) + "\n",
+  );
   console.log(`\nwrote ${path.relative(ROOT, out)}`);
 }
 

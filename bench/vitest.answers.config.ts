@@ -6,7 +6,10 @@ import { benchConfig, ROOT } from "./vitest.shared";
 // knowledge *.md files and questions.json) is read here, in Node, and handed to the worker as one
 // JSON text binding. Knobs come from bench/answers.mjs; see bench/README.md.
 const dir = path.join(ROOT, "bench/answers");
-const only = (process.env.BENCH_SETS ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+const only = (process.env.BENCH_SETS ?? "")
+  .split(",")
+  .map((s) => s.trim())
+  .filter(Boolean);
 const sets = readdirSync(dir)
   .filter((name) => statSync(path.join(dir, name)).isDirectory() && (only.length === 0 || only.includes(name)))
   .sort()
@@ -15,7 +18,11 @@ const sets = readdirSync(dir)
     // repository, one document each: the demo chatbot's knowledge is content/docs.
     const from = path.join(dir, name, "docs-from.txt");
     const base = existsSync(from) ? path.join(ROOT, readFileSync(from, "utf8").trim()) : path.join(dir, name);
-    const files = existsSync(from) ? (readdirSync(base, { recursive: true }) as string[]).filter((f) => f.endsWith(".md")).sort() : readdirSync(base).filter((f) => f.endsWith(".md")).sort();
+    const files = existsSync(from)
+      ? (readdirSync(base, { recursive: true }) as string[]).filter((f) => f.endsWith(".md")).sort()
+      : readdirSync(base)
+          .filter((f) => f.endsWith(".md"))
+          .sort();
     return {
       name,
       documents: files.map((f) => {

@@ -55,7 +55,10 @@ export async function buildWidget() {
       .map(([k, v]) => `export const ${k} = ${JSON.stringify(v)};`)
       .join("\n")}\n`,
   );
-  writeFileSync(path.join(MANIFEST_DIR, "manifest.d.ts"), `export const loader: string;\nexport const loaderHash: string;\nexport const chatJs: string;\nexport const chatCss: string | null;\nexport const version: string;\n`);
+  writeFileSync(
+    path.join(MANIFEST_DIR, "manifest.d.ts"),
+    `export const loader: string;\nexport const loaderHash: string;\nexport const chatJs: string;\nexport const chatCss: string | null;\nexport const version: string;\n`,
+  );
   return manifest;
 }
 

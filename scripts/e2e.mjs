@@ -14,7 +14,9 @@ async function main() {
   if (!existsSync(path.join(ROOT, "build", "server", "index.js"))) await build();
   const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!existsSync(chromium)) {
-    throw new StageError(`Chromium not found at ${chromium}. Install it (sudo apt-get install chromium) or set CHROMIUM_PATH; \`npm test\` installs it when run as root.`);
+    throw new StageError(
+      `Chromium not found at ${chromium}. Install it (sudo apt-get install chromium) or set CHROMIUM_PATH; \`npm test\` installs it when run as root.`,
+    );
   }
   log("End-to-end tests (vitest.e2e.config.ts, Chromium against wrangler dev)…");
   const vitest = bin("vitest");

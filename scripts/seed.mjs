@@ -79,7 +79,9 @@ export async function seed({ persistTo, quiet = true } = {}) {
       await run(wrangler.cmd, args, { env: wranglerEnv({ CI: "true" }), quiet, label: "wrangler d1 execute DB --local (seed)" });
     } catch (err) {
       if (err instanceof StageError && /no such table/i.test(err.output ?? "")) {
-        throw new StageError(`${err.message}: the local database has no tables — apply the migrations first (npm run db:migrate:local${persistTo ? ` -- --persist-to ${persistTo}` : ""}).`);
+        throw new StageError(
+          `${err.message}: the local database has no tables — apply the migrations first (npm run db:migrate:local${persistTo ? ` -- --persist-to ${persistTo}` : ""}).`,
+        );
       }
       throw err;
     }

@@ -57,7 +57,9 @@ async function vitestStage(name, cmd, args, reportFile) {
   const c = count(reportFile);
   if (c) console.log(`[parley] ${name}: ${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ""}`);
   if (code !== 0) {
-    throw new StageError(c?.failed ? `${name}: ${c.failed} test(s) failed` : `${name}: vitest exited with code ${code}${c ? "" : " before writing its report"}`);
+    throw new StageError(
+      c?.failed ? `${name}: ${c.failed} test(s) failed` : `${name}: vitest exited with code ${code}${c ? "" : " before writing its report"}`,
+    );
   }
   if (!c || c.passed === 0) throw new StageError(`${name}: no test ran`);
 }

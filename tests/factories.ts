@@ -44,7 +44,13 @@ export type TestOrganisation = typeof organisations.$inferSelect;
 
 /** An organisation owned by `ownerId`, on the Free plan unless `opts.plan` says otherwise, without chatbots. */
 export async function makeOrgOnly(ownerId: string, name = "Acme", opts: { plan?: PlanId } = {}): Promise<TestOrganisation> {
-  const org = { id: newId("org_"), name, slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${newId()}`, periodStart: Date.now(), plan: opts.plan ?? "free" };
+  const org = {
+    id: newId("org_"),
+    name,
+    slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${newId()}`,
+    periodStart: Date.now(),
+    plan: opts.plan ?? "free",
+  };
   await db.insert(organisations).values(org);
   await db.insert(memberships).values({ orgId: org.id, userId: ownerId, role: "owner" });
   return (await db.select().from(organisations).where(eq(organisations.id, org.id)).get())!;
@@ -80,9 +86,16 @@ export async function makeBot(opts: { plan?: PlanId; sources?: string[] } = {}) 
   const chatbotId = `cb_t_${t}`;
   const sourceIds = (opts.sources ?? []).map((s) => `ks_t_${t}_${s}`);
   await env.DB.batch([
-    env.DB.prepare("INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (?, 'Test org', ?, ?, ?)").bind(orgId, `t-${t}`, opts.plan ?? "free", Date.now()),
+    env.DB.prepare("INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (?, 'Test org', ?, ?, ?)").bind(
+      orgId,
+      `t-${t}`,
+      opts.plan ?? "free",
+      Date.now(),
+    ),
     env.DB.prepare("INSERT INTO chatbots (id, org_id, name) VALUES (?, ?, 'Test bot')").bind(chatbotId, orgId),
-    ...sourceIds.map((id) => env.DB.prepare("INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title) VALUES (?, ?, ?, 'text', 'Src')").bind(id, orgId, chatbotId)),
+    ...sourceIds.map((id) =>
+      env.DB.prepare("INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title) VALUES (?, ?, ?, 'text', 'Src')").bind(id, orgId, chatbotId),
+    ),
   ]);
   const { ctx, sent } = recordingContext();
   return { ctx, sent, ref: { orgId, chatbotId }, sourceIds };

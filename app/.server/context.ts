@@ -28,7 +28,11 @@ export interface AppContext extends ServiceContext {
 }
 
 /** The context of work that has no request. `origin` falls back to APP_URL, then to `fallbackOrigin`. */
-export function createServiceContext(env: Env, waitUntil: (p: Promise<unknown>) => void = () => undefined, fallbackOrigin = "http://localhost:8787"): ServiceContext {
+export function createServiceContext(
+  env: Env,
+  waitUntil: (p: Promise<unknown>) => void = () => undefined,
+  fallbackOrigin = "http://localhost:8787",
+): ServiceContext {
   return {
     env,
     db: createDb(env.DB),

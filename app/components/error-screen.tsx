@@ -10,7 +10,15 @@ const SCREENS: Record<number, { title: string; body: string }> = {
 };
 
 /** The 400/401/403/404/413/415/500 screens; every one has a way back. */
-export function ErrorScreen({ status, message, embedded = false }: { status: number; message?: string; /** Inside a layout that has its own <main>. */ embedded?: boolean }) {
+export function ErrorScreen({
+  status,
+  message,
+  embedded = false,
+}: {
+  status: number;
+  message?: string;
+  /** Inside a layout that has its own <main>. */ embedded?: boolean;
+}) {
   const Root = embedded ? "div" : "main";
   const screen = SCREENS[status] ?? { title: "Something went wrong", body: "Something went wrong on our side. Please try again in a moment." };
   return (
@@ -42,8 +50,7 @@ export function ClientExceptionScreen() {
   return (
     <main className="mx-auto flex min-h-[70vh] max-w-xl items-center px-6">
       <h1 className="text-base font-medium" data-client-exception>
-        Application error: a client-side exception has occurred while loading {host} (see the browser console for more
-        information).
+        Application error: a client-side exception has occurred while loading {host} (see the browser console for more information).
       </h1>
     </main>
   );

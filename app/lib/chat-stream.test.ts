@@ -14,7 +14,13 @@ function body(parts: string[]) {
 describe("chat stream reader", () => {
   it("parses SSE events split across network chunks and stops at [DONE]", async () => {
     const chunks = [];
-    for await (const c of readSseChunks(body(['data: {"type":"start"}\n\nda', 'ta: {"type":"text-delta","id":"t","delta":"Hi"}\r\n\r\n: keep-alive\n\n', 'data: [DONE]\n\ndata: {"type":"x"}\n\n'])))
+    for await (const c of readSseChunks(
+      body([
+        'data: {"type":"start"}\n\nda',
+        'ta: {"type":"text-delta","id":"t","delta":"Hi"}\r\n\r\n: keep-alive\n\n',
+        'data: [DONE]\n\ndata: {"type":"x"}\n\n',
+      ]),
+    ))
       chunks.push(c);
     expect(chunks.map((c) => c.type)).toEqual(["start", "text-delta"]);
   });

@@ -2,9 +2,7 @@ import type { z } from "zod";
 
 export type FieldErrors = Record<string, string[]>;
 
-export type FormResult<T> =
-  | { ok: true; data: T; values: Record<string, string> }
-  | { ok: false; fieldErrors: FieldErrors; values: Record<string, string> };
+export type FormResult<T> = { ok: true; data: T; values: Record<string, string> } | { ok: false; fieldErrors: FieldErrors; values: Record<string, string> };
 
 /** Values echoed back to the form after an error: everything but secrets. */
 export function formValues(form: FormData, omit: string[] = ["password", "confirm", "currentPassword"]) {

@@ -26,8 +26,12 @@ export const FILE_EXTENSIONS: Record<string, FileKind> = {
 };
 
 /** For <input type="file" accept>. */
-export const FILE_ACCEPT = Object.keys(FILE_EXTENSIONS).map((e) => `.${e}`).join(",");
-export const ACCEPTED_FILE_TYPES = Object.values(FILE_KINDS).map((k) => k.label).join(", ");
+export const FILE_ACCEPT = Object.keys(FILE_EXTENSIONS)
+  .map((e) => `.${e}`)
+  .join(",");
+export const ACCEPTED_FILE_TYPES = Object.values(FILE_KINDS)
+  .map((k) => k.label)
+  .join(", ");
 
 export type SourceType = "text" | "qa" | "file" | "url" | "site";
 /** Only sources that can change by themselves are re-synced on a schedule. */

@@ -89,7 +89,19 @@ describe("safeRedirect", () => {
   });
 
   it("falls back for anything that is not a clean path", () => {
-    for (const bad of ["/\t/evil.example", "/\n/x", "/\r/x", "//evil.example", "/\\evil.example", "/.//evil.example", "https://evil.example", "javascript:alert(1)", "", null, undefined])
+    for (const bad of [
+      "/\t/evil.example",
+      "/\n/x",
+      "/\r/x",
+      "//evil.example",
+      "/\\evil.example",
+      "/.//evil.example",
+      "https://evil.example",
+      "javascript:alert(1)",
+      "",
+      null,
+      undefined,
+    ])
       expect(safeRedirect(bad)).toBe("/app");
     expect(safeRedirect("//evil.example", "/login")).toBe("/login");
   });

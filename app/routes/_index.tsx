@@ -116,16 +116,16 @@ export default function Index() {
               Answers from your own knowledge, with the sources to prove it.
             </h1>
             <p className="mt-6 max-w-2xl text-lg text-zinc-700 dark:text-zinc-300">
-              Parley turns your help pages, documents and FAQs into a chatbot for your website. Every answer cites the passages it came from, and
-              when your knowledge has no answer, it says so instead of making one up.
+              Parley turns your help pages, documents and FAQs into a chatbot for your website. Every answer cites the passages it came from, and when your
+              knowledge has no answer, it says so instead of making one up.
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
               <PrimaryLink to="/signup">Start free</PrimaryLink>
               <SecondaryLink to="#demo">Try the live demo</SecondaryLink>
             </div>
             <p className="mt-4 text-sm text-zinc-600 dark:text-zinc-400">
-              Free plan: {formatCount(free.limits.chatbots)} {free.limits.chatbots === 1 ? "chatbot" : "chatbots"}, {formatCount(free.limits.repliesPerMonth)} replies a month,{" "}
-              {formatCount(free.limits.knowledgeChars)} characters of knowledge. No card needed.
+              Free plan: {formatCount(free.limits.chatbots)} {free.limits.chatbots === 1 ? "chatbot" : "chatbots"}, {formatCount(free.limits.repliesPerMonth)}{" "}
+              replies a month, {formatCount(free.limits.knowledgeChars)} characters of knowledge. No card needed.
             </p>
           </div>
           <HowItWorks origin={origin} />
@@ -140,12 +140,12 @@ export default function Index() {
         intro={
           <>
             <p>
-              This is the real chat, not a recording. The demo bot answers from Parley&apos;s own documentation with the built-in engine — no
-              API key involved. Ask it about roles, invitations, knowledge sources, the widget or the REST API.
+              This is the real chat, not a recording. The demo bot answers from Parley&apos;s own documentation with the built-in engine — no API key involved.
+              Ask it about roles, invitations, knowledge sources, the widget or the REST API.
             </p>
             <p className="mt-3">
-              The built-in engine answers by quoting the most relevant sentences of the docs, so its replies read like extracts. Connect an
-              OpenAI or OpenAI-compatible model and the same retrieved passages are written up as fluent answers.
+              The built-in engine answers by quoting the most relevant sentences of the docs, so its replies read like extracts. Connect an OpenAI or
+              OpenAI-compatible model and the same retrieved passages are written up as fluent answers.
             </p>
           </>
         }
@@ -217,13 +217,17 @@ export default function Index() {
         title="Retrieval that finds the right page first"
         intro={
           <p>
-            An answer can only be as good as the passages it is built from. We measure Parley&apos;s retrieval on a public benchmark — 100
-            questions over 232 sections of Anthropic&apos;s documentation, three documents retrieved per question — against the figures
-            published with it.
+            An answer can only be as good as the passages it is built from. We measure Parley&apos;s retrieval on a public benchmark — 100 questions over 232
+            sections of Anthropic&apos;s documentation, three documents retrieved per question — against the figures published with it.
           </p>
         }
       >
-        <div className="relative overflow-x-auto rounded-xl border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-950" role="region" aria-labelledby="bench-caption" tabIndex={0}>
+        <div
+          className="relative overflow-x-auto rounded-xl border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-950"
+          role="region"
+          aria-labelledby="bench-caption"
+          tabIndex={0}
+        >
           <table className="w-full min-w-[560px] text-left text-sm">
             <caption id="bench-caption" className="px-4 pt-4 text-left font-medium text-zinc-900 dark:text-zinc-100">
               Retrieval quality at k = 3 (higher is better)
@@ -260,15 +264,15 @@ export default function Index() {
         </div>
         <div className="mt-6 max-w-3xl space-y-3 text-sm text-zinc-700 dark:text-zinc-300">
           <p>
-            Recall@3: share of the right documents among the three retrieved. MRR@3: how high the first right document ranks (1.0 = always
-            first). The data set and the published figures come from the retrieval guide in Anthropic&apos;s public cookbook (MIT licence);
-            Parley&apos;s figures were measured on 22 November 2026 with no API key and no network.
+            Recall@3: share of the right documents among the three retrieved. MRR@3: how high the first right document ranks (1.0 = always first). The data set
+            and the published figures come from the retrieval guide in Anthropic&apos;s public cookbook (MIT licence); Parley&apos;s figures were measured on 22
+            November 2026 with no API key and no network.
           </p>
           <p>
-            Read them with care: we tuned retrieval on these same 100 questions (there is no separate held-out set), so our numbers are
-            optimistic, and documentation sites suit our ranking better than some other knowledge bases will. The benchmark script is part
-            of Parley&apos;s code (<code className="rounded bg-zinc-200 px-1 py-0.5 dark:bg-zinc-800">npm run bench:retrieval</code>), so
-            anyone running Parley can reproduce the figures.
+            Read them with care: we tuned retrieval on these same 100 questions (there is no separate held-out set), so our numbers are optimistic, and
+            documentation sites suit our ranking better than some other knowledge bases will. The benchmark script is part of Parley&apos;s code (
+            <code className="rounded bg-zinc-200 px-1 py-0.5 dark:bg-zinc-800">npm run bench:retrieval</code>), so anyone running Parley can reproduce the
+            figures.
           </p>
         </div>
       </Section>
@@ -280,9 +284,9 @@ export default function Index() {
         title="Offline on a laptop, or on your own Cloudflare account"
         intro={
           <p>
-            Parley is one Cloudflare Worker: D1 for data and full-text search, R2 for uploaded files, Queues for background ingestion, Durable
-            Objects for chat sessions and Vectorize for embeddings in production. The same code runs locally under <code className="rounded bg-zinc-100 px-1 py-0.5 dark:bg-zinc-800">wrangler dev</code>{" "}
-            with no network at all.
+            Parley is one Cloudflare Worker: D1 for data and full-text search, R2 for uploaded files, Queues for background ingestion, Durable Objects for chat
+            sessions and Vectorize for embeddings in production. The same code runs locally under{" "}
+            <code className="rounded bg-zinc-100 px-1 py-0.5 dark:bg-zinc-800">wrangler dev</code> with no network at all.
           </p>
         }
       >
@@ -290,15 +294,16 @@ export default function Index() {
           <div className="rounded-xl border border-zinc-200 p-5 dark:border-zinc-800">
             <h3 className="font-semibold text-zinc-950 dark:text-white">Try it offline</h3>
             <p className="mt-2 text-sm text-zinc-700 dark:text-zinc-300">
-              <code className="rounded bg-zinc-100 px-1 py-0.5 dark:bg-zinc-800">npm start</code> builds the app, applies the database migrations,
-              seeds a demo organisation with this demo bot and serves everything on localhost.
+              <code className="rounded bg-zinc-100 px-1 py-0.5 dark:bg-zinc-800">npm start</code> builds the app, applies the database migrations, seeds a demo
+              organisation with this demo bot and serves everything on localhost.
             </p>
           </div>
           <div className="rounded-xl border border-zinc-200 p-5 dark:border-zinc-800">
             <h3 className="font-semibold text-zinc-950 dark:text-white">Deploy to your account</h3>
             <p className="mt-2 text-sm text-zinc-700 dark:text-zinc-300">
               Create the D1 database, R2 bucket, queue and Vectorize index once, set the secrets, run{" "}
-              <code className="rounded bg-zinc-100 px-1 py-0.5 dark:bg-zinc-800">npm run deploy</code>. Needs a Workers paid plan; your data stays in your account.
+              <code className="rounded bg-zinc-100 px-1 py-0.5 dark:bg-zinc-800">npm run deploy</code>. Needs a Workers paid plan; your data stays in your
+              account.
             </p>
             <p className="mt-2 text-sm">
               <Link to="/docs/self-hosting/deploy-to-cloudflare" className="font-medium text-brand-700 underline-offset-2 hover:underline dark:text-brand-300">

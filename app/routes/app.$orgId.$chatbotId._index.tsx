@@ -49,7 +49,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
             model: m.model,
             latencyMs: m.latencyMs,
             feedback: m.feedback,
-            sources: m.sources.map((s, i): ChatSource => ({ n: i + 1, title: s.title, url: s.url, snippet: s.snippet, sourceId: s.sourceId, chunkId: s.chunkId })),
+            sources: m.sources.map((s, i): ChatSource => ({
+              n: i + 1,
+              title: s.title,
+              url: s.url,
+              snippet: s.snippet,
+              sourceId: s.sourceId,
+              chunkId: s.chunkId,
+            })),
           })),
         }
       : null,

@@ -74,9 +74,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const input = parsed.data;
   // A refusal about one field is shown at that field; anything else as the page's status line.
   const refused = (r: { message: string; field?: string }) =>
-    r.field
-      ? reply(400, { fieldErrors: { [r.field]: [r.message] }, values })
-      : reply(400, { tone: "error", message: r.message, values });
+    r.field ? reply(400, { fieldErrors: { [r.field]: [r.message] }, values }) : reply(400, { tone: "error", message: r.message, values });
   const added = (r: { source: SourceSummary }) =>
     reply(200, { tone: "success", message: `“${r.source.title}” was added. It is being processed; this page updates by itself.`, addedId: r.source.id });
 
@@ -116,7 +114,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     case "schedule": {
       const r = await setSchedule(ctx, ref, input.sourceId, input.schedule);
       return r.ok
-        ? reply(200, { tone: "success", message: r.source.schedule === "off" ? `“${r.source.title}” is no longer re-synced automatically.` : `“${r.source.title}” will be re-synced ${r.source.schedule}.` })
+        ? reply(200, {
+            tone: "success",
+            message:
+              r.source.schedule === "off"
+                ? `“${r.source.title}” is no longer re-synced automatically.`
+                : `“${r.source.title}” will be re-synced ${r.source.schedule}.`,
+          })
         : refused(r);
     }
     case "delete-source": {

@@ -36,7 +36,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   switch (intent) {
     case "save": {
       const parsed = parseForm(accessFormSchema, form, ACCESS_FORM_FIELDS);
-      if (!parsed.ok) return reply(400, { tone: "error", message: "Check the highlighted fields. Nothing was saved.", fieldErrors: parsed.fieldErrors, values: parsed.values });
+      if (!parsed.ok)
+        return reply(400, {
+          tone: "error",
+          message: "Check the highlighted fields. Nothing was saved.",
+          fieldErrors: parsed.fieldErrors,
+          values: parsed.values,
+        });
       const saved = await saveAccessSettings(ctx, { orgId: org.id, chatbot }, parsed.data);
       if (!saved.ok) return failureReply<{ secret?: string }>(intent, saved, parsed.values, "Check the highlighted fields. Nothing was saved.");
       return reply(200, { tone: "success", message: "Origins & access saved." });
@@ -46,7 +52,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       if (!(await rotateIdentitySecret(ctx, ref))) return reply(404, { tone: "error", message: "That chatbot no longer exists." });
       return reply(200, {
         tone: "success",
-        message: had ? "A new secret replaced the old one. Update your server: hashes made with the old secret no longer verify." : "Identity secret generated.",
+        message: had
+          ? "A new secret replaced the old one. Update your server: hashes made with the old secret no longer verify."
+          : "Identity secret generated.",
         secret: (await revealIdentitySecret(ctx, ref)) ?? undefined,
       });
     }

@@ -11,13 +11,7 @@ import { createChatbotSchema, deleteChatbotSchema, leaveOrgSchema, renameChatbot
 import { requireIntent } from "~/.server/auth/intents";
 import { readForm } from "~/.server/http/read-form";
 
-const actionSchema = z.discriminatedUnion("intent", [
-  createChatbotSchema,
-  renameChatbotSchema,
-  deleteChatbotSchema,
-  renameOrgSchema,
-  leaveOrgSchema,
-]);
+const actionSchema = z.discriminatedUnion("intent", [createChatbotSchema, renameChatbotSchema, deleteChatbotSchema, renameOrgSchema, leaveOrgSchema]);
 
 /** `chatbotId`: the chatbot a rename/create concerned (to reopen the right form, or link to the new bot). */
 type ActionData = OrgHomeActionData;
@@ -54,7 +48,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         chatbotId: parsed.values.chatbotId ?? null,
         ...d,
       },
-      { status }
+      { status },
     );
   if (!parsed.ok) return reply(400, { fieldErrors: parsed.fieldErrors, values: parsed.values });
   const input = parsed.data;

@@ -48,10 +48,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   requireIntent(role, "members", form.get("intent"));
   const parsed = parseForm(actionSchema, form);
   const reply = (status: number, d: Partial<ActionData>) =>
-    data<ActionData>(
-      { intent: parsed.values.intent ?? null, tone: null, message: null, fieldErrors: {}, values: {}, invitationId: null, ...d },
-      { status }
-    );
+    data<ActionData>({ intent: parsed.values.intent ?? null, tone: null, message: null, fieldErrors: {}, values: {}, invitationId: null, ...d }, { status });
   if (!parsed.ok) return reply(400, { fieldErrors: parsed.fieldErrors, values: parsed.values });
   const input = parsed.data;
   const inviter = { id: user.id, name: user.name, role };

@@ -25,8 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context.app, request);
   const parsed = parseForm(actionSchema, await readForm(request));
-  if (!parsed.ok)
-    return data({ fieldErrors: parsed.fieldErrors, values: parsed.values, intent: parsed.values.intent ?? null }, { status: 400 });
+  if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, values: parsed.values, intent: parsed.values.intent ?? null }, { status: 400 });
   const org = await createOrganisation(context.app, user.id, { name: parsed.data.name });
   throw redirect(`/app/${org.id}`);
 }
@@ -111,8 +110,7 @@ export default function Organisations() {
                   <Badge tone={o.role === "owner" ? "brand" : "neutral"}>{ROLE_LABELS[o.role]}</Badge>
                 </div>
                 <p className="mt-3 text-sm text-zinc-600 dark:text-zinc-400">
-                  {o.chatbotCount} {o.chatbotCount === 1 ? "chatbot" : "chatbots"} · {o.memberCount}{" "}
-                  {o.memberCount === 1 ? "member" : "members"}
+                  {o.chatbotCount} {o.chatbotCount === 1 ? "chatbot" : "chatbots"} · {o.memberCount} {o.memberCount === 1 ? "member" : "members"}
                 </p>
                 <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">{o.plan.charAt(0).toUpperCase() + o.plan.slice(1)} plan</p>
               </Link>

@@ -25,7 +25,9 @@ export default function AppFrame() {
             <img src="/favicon.svg" alt="" width={24} height={24} />
             <span className="hidden sm:inline">Parley</span>
           </Link>
-          <span aria-hidden className="text-zinc-300 dark:text-zinc-700">/</span>
+          <span aria-hidden className="text-zinc-300 dark:text-zinc-700">
+            /
+          </span>
           <nav aria-label="Organisation switcher">
             <DropdownMenu label={<span className="max-w-[12rem] truncate">{current?.name ?? "Organisations"}</span>} align="start" variant="ghost">
               {orgs.map((o) => (

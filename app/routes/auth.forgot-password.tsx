@@ -27,7 +27,11 @@ export default function ForgotPassword() {
     <AuthLayout
       title="Reset your password"
       description="Enter the email you signed up with and we will send you a link to choose a new password."
-      footer={<Link className="font-medium text-brand-700 underline dark:text-brand-300" to="/login">Back to sign in</Link>}
+      footer={
+        <Link className="font-medium text-brand-700 underline dark:text-brand-300" to="/login">
+          Back to sign in
+        </Link>
+      }
     >
       {result?.sentTo ? (
         <Alert tone="success" title="Check your email">

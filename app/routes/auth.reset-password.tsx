@@ -41,7 +41,15 @@ export default function ResetPassword() {
     <AuthLayout title="Choose a new password" description="Setting a new password signs you out on every other device.">
       <Form method="post" className="space-y-4" noValidate>
         <input type="hidden" name="token" value={token} />
-        <Field label="New password" name="password" type="password" autoComplete="new-password" error={e.password} hint="8 to 128 characters. Common passwords are refused." required />
+        <Field
+          label="New password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          error={e.password}
+          hint="8 to 128 characters. Common passwords are refused."
+          required
+        />
         <Field label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" error={e.confirm} required />
         <Button type="submit" className="w-full" disabled={busy}>
           Save new password

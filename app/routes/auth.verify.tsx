@@ -27,11 +27,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = intentSchema.safeParse(form.get("intent"));
   const redirectTo = safeRedirect(form.get("redirectTo"));
-  if (!intent.success) return data({ intent: null, fieldErrors: {}, values: {} as Record<string, string>, formError: "Unknown action.", sent: false }, { status: 400 });
+  if (!intent.success)
+    return data({ intent: null, fieldErrors: {}, values: {} as Record<string, string>, formError: "Unknown action.", sent: false }, { status: 400 });
 
   if (intent.data === "token") {
     const done = await verifyEmailByToken(context.app, String(form.get("token") ?? ""));
-    if (!done) return data({ intent: "token", fieldErrors: {}, values: {} as Record<string, string>, formError: "This verification link has expired or was already used. Request a new code below.", sent: false }, { status: 400 });
+    if (!done)
+      return data(
+        {
+          intent: "token",
+          fieldErrors: {},
+          values: {} as Record<string, string>,
+          formError: "This verification link has expired or was already used. Request a new code below.",
+          sent: false,
+        },
+        { status: 400 },
+      );
     throw redirect(redirectTo, { headers: { "Set-Cookie": done.cookie } });
   }
 
@@ -39,16 +50,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const parsed = parseForm(resendSchema, form);
     if (!parsed.ok) return data({ intent: "resend", fieldErrors: parsed.fieldErrors, values: parsed.values, formError: null, sent: false }, { status: 400 });
     const r = await resendVerification(context.app, parsed.data.email);
-    if (r.kind === "throttled") return data({ intent: "resend", fieldErrors: {}, values: parsed.values, formError: throttledMessage(r.retryAfterS), sent: false }, { status: 429 });
+    if (r.kind === "throttled")
+      return data({ intent: "resend", fieldErrors: {}, values: parsed.values, formError: throttledMessage(r.retryAfterS), sent: false }, { status: 429 });
     return { intent: "resend", fieldErrors: {}, values: parsed.values, formError: null, sent: true };
   }
 
   const parsed = parseForm(verifyCodeSchema, form);
   if (!parsed.ok) return data({ intent: "code", fieldErrors: parsed.fieldErrors, values: parsed.values, formError: null, sent: false }, { status: 400 });
   const r = await verifyEmailByCode(context.app, parsed.data.email, parsed.data.code);
-  if (r.kind === "throttled") return data({ intent: "code", fieldErrors: {}, values: parsed.values, formError: throttledMessage(r.retryAfterS), sent: false }, { status: 429 });
+  if (r.kind === "throttled")
+    return data({ intent: "code", fieldErrors: {}, values: parsed.values, formError: throttledMessage(r.retryAfterS), sent: false }, { status: 429 });
   if (r.kind === "invalid")
-    return data({ intent: "code", fieldErrors: { code: ["That code is not right, or it has expired. Check the latest email or send a new code."] }, values: parsed.values, formError: null, sent: false }, { status: 400 });
+    return data(
+      {
+        intent: "code",
+        fieldErrors: { code: ["That code is not right, or it has expired. Check the latest email or send a new code."] },
+        values: parsed.values,
+        formError: null,
+        sent: false,
+      },
+      { status: 400 },
+    );
   throw redirect(redirectTo, { headers: { "Set-Cookie": r.cookie } });
 }
 
@@ -87,10 +109,16 @@ export default function Verify() {
           "Enter your email and the 6-digit code we sent you."
         )
       }
-      footer={<Link className="font-medium text-brand-700 underline dark:text-brand-300" to="/login">Back to sign in</Link>}
+      footer={
+        <Link className="font-medium text-brand-700 underline dark:text-brand-300" to="/login">
+          Back to sign in
+        </Link>
+      }
     >
       <div className="space-y-4">
-        {params.get("unverified") === "1" && !result ? <Alert tone="warning">Verify your email address before signing in. We have sent you a new code.</Alert> : null}
+        {params.get("unverified") === "1" && !result ? (
+          <Alert tone="warning">Verify your email address before signing in. We have sent you a new code.</Alert>
+        ) : null}
         {link === "invalid" || (result?.intent === "token" && result.formError) ? (
           <Alert tone="error">This verification link has expired or was already used. Request a new code below.</Alert>
         ) : null}
@@ -99,7 +127,15 @@ export default function Verify() {
         <Form method="post" className="space-y-4" noValidate>
           <input type="hidden" name="intent" value="code" />
           <input type="hidden" name="redirectTo" value={redirectTo} />
-          <Field label="Email" name="email" type="email" autoComplete="email" defaultValue={email} error={result?.intent === "code" ? e.email : undefined} required />
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            defaultValue={email}
+            error={result?.intent === "code" ? e.email : undefined}
+            required
+          />
           <Field
             label="6-digit code"
             name="code"

@@ -57,7 +57,16 @@ export function loader({ params }: LoaderFunctionArgs) {
     .slice(0, 3)
     .map(({ p }) => ({ url: p.url, title: p.title, summary: p.summary }));
   return {
-    post: { url: post.url, title: post.title, date: post.date, author: post.author, summary: post.summary, tags: post.tags, html: post.html, readingMinutes: post.readingMinutes },
+    post: {
+      url: post.url,
+      title: post.title,
+      date: post.date,
+      author: post.author,
+      summary: post.summary,
+      tags: post.tags,
+      html: post.html,
+      readingMinutes: post.readingMinutes,
+    },
     newer: link(newer),
     older: link(older),
     more,

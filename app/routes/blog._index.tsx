@@ -9,7 +9,12 @@ import { seo } from "~/lib/seo";
 
 // /blog (and /blog?tag=…): posts from content/blog/*.md, newest first; tags filter with plain links.
 
-const querySchema = z.object({ tag: z.string().regex(/^[a-z0-9-]{1,60}$/).optional() });
+const querySchema = z.object({
+  tag: z
+    .string()
+    .regex(/^[a-z0-9-]{1,60}$/)
+    .optional(),
+});
 
 export const handle = { hydrate: false };
 
@@ -32,7 +37,9 @@ export function loader({ request }: LoaderFunctionArgs) {
   // A tag no post carries (or a malformed one) has no page.
   if (!parsed.success || (parsed.data.tag && !blog.tags.some((t) => t.tag === parsed.data.tag))) throw new Response(null, { status: 404 });
   const tag = parsed.data.tag ?? null;
-  const posts = blog.posts.filter((p) => !tag || p.tags.includes(tag)).map(({ slug, url, title, date, author, summary, tags, readingMinutes }) => ({ slug, url, title, date, author, summary, tags, readingMinutes }));
+  const posts = blog.posts
+    .filter((p) => !tag || p.tags.includes(tag))
+    .map(({ slug, url, title, date, author, summary, tags, readingMinutes }) => ({ slug, url, title, date, author, summary, tags, readingMinutes }));
   return { tag, posts, tags: blog.tags };
 }
 
@@ -71,7 +78,10 @@ export default function BlogIndex() {
                     aria-current={t.tag === tag ? "page" : undefined}
                     className={`inline-block rounded-full border px-2.5 py-1 text-xs font-medium ${t.tag === tag ? "border-brand-700 bg-brand-700 text-white" : "border-zinc-300 text-zinc-700 hover:border-zinc-500 dark:border-zinc-700 dark:text-zinc-300"}`}
                   >
-                    {tagLabel(t.tag)} <span className="sr-only">({t.count} {t.count === 1 ? "post" : "posts"})</span>
+                    {tagLabel(t.tag)}{" "}
+                    <span className="sr-only">
+                      ({t.count} {t.count === 1 ? "post" : "posts"})
+                    </span>
                   </Link>
                 </li>
               ))}

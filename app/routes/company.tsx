@@ -26,7 +26,8 @@ const PRINCIPLES: { title: string; body: string; proof: string }[] = [
   {
     title: "Answers come with sources — or not at all",
     body: "A support answer is only useful if you can check it. Parley answers from passages of your own knowledge and cites them. When nothing relevant enough is found, the bot says it does not know and gives your fallback message.",
-    proof: "The built-in engine composes answers only from retrieved sentences; connected models are instructed to cite passage ids and to decline when the passages do not answer.",
+    proof:
+      "The built-in engine composes answers only from retrieved sentences; connected models are instructed to cite passage ids and to decline when the passages do not answer.",
   },
   {
     title: "Status you can trust",
@@ -67,13 +68,13 @@ export default function Company() {
           </h1>
           <div className="mt-6 max-w-2xl space-y-4 text-lg text-zinc-700 dark:text-zinc-300">
             <p>
-              Most questions a support team gets are already answered somewhere — in the help centre, a PDF, a pricing page, last year&apos;s
-              FAQ. Visitors just cannot find it, and people on the team spend their day pasting the same links.
+              Most questions a support team gets are already answered somewhere — in the help centre, a PDF, a pricing page, last year&apos;s FAQ. Visitors just
+              cannot find it, and people on the team spend their day pasting the same links.
             </p>
             <p>
-              Parley lets an organisation turn that knowledge into a chatbot for its website in an afternoon. The bot answers from your
-              material only, shows where each answer came from, and says so when it does not know — so the visitor gets a straight answer
-              and your team gets the questions that actually need a person.
+              Parley lets an organisation turn that knowledge into a chatbot for its website in an afternoon. The bot answers from your material only, shows
+              where each answer came from, and says so when it does not know — so the visitor gets a straight answer and your team gets the questions that
+              actually need a person.
             </p>
           </div>
         </div>
@@ -97,10 +98,10 @@ export default function Company() {
         title="What Parley is, in one paragraph"
         intro={
           <p>
-            A web platform where an organisation creates chatbots, feeds them knowledge — text, Q&amp;A pairs, files, web pages, whole sites —
-            and embeds them on its website with one script tag, an iframe or a share link. Answers stream with citations, from a built-in
-            engine that needs no API key or from OpenAI and compatible servers. Teams work in organisations with owner, admin, editor and agent
-            roles; developers use the REST API. It runs on Cloudflare Workers with D1, R2, Queues, Durable Objects and Vectorize.
+            A web platform where an organisation creates chatbots, feeds them knowledge — text, Q&amp;A pairs, files, web pages, whole sites — and embeds them
+            on its website with one script tag, an iframe or a share link. Answers stream with citations, from a built-in engine that needs no API key or from
+            OpenAI and compatible servers. Teams work in organisations with owner, admin, editor and agent roles; developers use the REST API. It runs on
+            Cloudflare Workers with D1, R2, Queues, Durable Objects and Vectorize.
           </p>
         }
       >
@@ -167,7 +168,10 @@ export default function Company() {
         </dl>
       </Section>
 
-      <SignUpBand title="See whether Parley answers your visitors' questions" text="Add your own pages on the Free plan and ask the questions your team hears every day." />
+      <SignUpBand
+        title="See whether Parley answers your visitors' questions"
+        text="Add your own pages on the Free plan and ask the questions your team hears every day."
+      />
     </SiteLayout>
   );
 }

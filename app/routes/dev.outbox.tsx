@@ -15,7 +15,9 @@ export default function DevOutbox() {
   return (
     <main className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-2xl font-semibold">Dev outbox</h1>
-      <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-300">Mail sent while ENVIRONMENT=development lands here instead of being delivered. Newest first. Also as JSON at /dev/outbox.json.</p>
+      <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-300">
+        Mail sent while ENVIRONMENT=development lands here instead of being delivered. Newest first. Also as JSON at /dev/outbox.json.
+      </p>
       {messages.length === 0 ? <p className="mt-8 text-zinc-600 dark:text-zinc-300">No mail sent yet.</p> : null}
       <ol className="mt-6 space-y-4">
         {messages.map((m) => (

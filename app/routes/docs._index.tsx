@@ -25,7 +25,11 @@ export function loader() {
   const summaries = new Map([...docs.pages.values()].map((p) => [p.url, p.summary]));
   summaries.set(API_REFERENCE.url, "Every endpoint of REST API v1, its parameters, request and response schemas, generated from the API's own validation.");
   const pagesOf = (nodes: DocTreeNode[]): SectionPage[] =>
-    nodes.flatMap((n) => (n.kind === "page" ? [{ url: n.url, title: n.title, summary: summaries.get(n.url) ?? "" }] : [...(n.url ? [{ url: n.url, title: n.label, summary: summaries.get(n.url) ?? "" }] : []), ...pagesOf(n.children)]));
+    nodes.flatMap((n) =>
+      n.kind === "page"
+        ? [{ url: n.url, title: n.title, summary: summaries.get(n.url) ?? "" }]
+        : [...(n.url ? [{ url: n.url, title: n.label, summary: summaries.get(n.url) ?? "" }] : []), ...pagesOf(n.children)],
+    );
   const tree = sidebarTree(docs);
   const sections = tree.map((n) => ({
     id: `section-${n.kind === "folder" ? n.name : n.slug.replaceAll("/", "-")}`,
@@ -46,7 +50,8 @@ export default function DocsHome() {
       <header className="border-b border-zinc-200 pb-6 dark:border-zinc-800">
         <h1 className="text-3xl font-semibold tracking-tight sm:text-4xl">{intro?.title ?? "Parley documentation"}</h1>
         <p className="mt-3 text-lg text-zinc-600 dark:text-zinc-300">
-          {intro?.summary ?? "Run Parley, build a chatbot that answers from your own knowledge, put it on your website safely, and connect your own systems through the REST API."}
+          {intro?.summary ??
+            "Run Parley, build a chatbot that answers from your own knowledge, put it on your website safely, and connect your own systems through the REST API."}
         </p>
       </header>
       {intro?.html ? <Prose html={intro.html} className="mt-8" /> : null}

@@ -7,15 +7,43 @@ import { openApiDocument, ROUTES } from "~/lib/api/v1/openapi";
 
 export const meta: MetaFunction = () => [
   { title: "REST API reference · Parley" },
-  { name: "description", content: "Parley's REST API v1: send messages, read conversations and leads, add knowledge — authentication, rate limits, every endpoint and schema." },
+  {
+    name: "description",
+    content: "Parley's REST API v1: send messages, read conversations and leads, add knowledge — authentication, rate limits, every endpoint and schema.",
+  },
 ];
 
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; description?: string; items?: Schema; enum?: unknown[]; $ref?: string; anyOf?: Schema[]; oneOf?: Schema[]; const?: unknown; default?: unknown; minimum?: number; maximum?: number; maxLength?: number; minLength?: number };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  description?: string;
+  items?: Schema;
+  enum?: unknown[];
+  $ref?: string;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  const?: unknown;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  minLength?: number;
+};
 
 export async function loader({ context }: LoaderFunctionArgs) {
   const doc = openApiDocument(context.app.origin);
   const routes = ROUTES.map((r) => {
-    const op = (doc.paths[r.path] as Record<string, { parameters?: { name: string; in: string; description?: string; schema: Schema }[]; requestBody?: { content: { "application/json": { schema: Schema; example?: unknown } } }; responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }> }>)[r.method];
+    const op = (
+      doc.paths[r.path] as Record<
+        string,
+        {
+          parameters?: { name: string; in: string; description?: string; schema: Schema }[];
+          requestBody?: { content: { "application/json": { schema: Schema; example?: unknown } } };
+          responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }>;
+        }
+      >
+    )[r.method];
     return {
       id: `${r.method}-${r.path.replace(/[^a-z]+/gi, "-")}`.replace(/-+$/, ""),
       method: r.method.toUpperCase(),
@@ -26,7 +54,11 @@ export async function loader({ context }: LoaderFunctionArgs) {
       parameters: op.parameters ?? [],
       body: op.requestBody?.content["application/json"].schema ?? null,
       example: op.requestBody?.content["application/json"].example ?? null,
-      responses: Object.entries(op.responses).map(([status, res]) => ({ status, description: res.description, schema: res.content?.["application/json"]?.schema ?? null })),
+      responses: Object.entries(op.responses).map(([status, res]) => ({
+        status,
+        description: res.description,
+        schema: res.content?.["application/json"]?.schema ?? null,
+      })),
     };
   });
   return { info: doc.info, server: doc.servers[0].url, routes, schemas: doc.components.schemas as Record<string, Schema> };
@@ -77,9 +109,15 @@ function Fields({ schema, schemas }: { schema: Schema; schemas: Record<string, S
     <table className="w-full text-left text-sm">
       <thead>
         <tr className="border-b border-gray-200 dark:border-gray-700">
-          <th scope="col" className="py-1.5 pr-4 font-medium">Field</th>
-          <th scope="col" className="py-1.5 pr-4 font-medium">Type</th>
-          <th scope="col" className="py-1.5 font-medium">Notes</th>
+          <th scope="col" className="py-1.5 pr-4 font-medium">
+            Field
+          </th>
+          <th scope="col" className="py-1.5 pr-4 font-medium">
+            Type
+          </th>
+          <th scope="col" className="py-1.5 font-medium">
+            Notes
+          </th>
         </tr>
       </thead>
       <tbody>

@@ -41,7 +41,11 @@ export default function DocsSearch() {
         </p>
       ) : query && results.length === 0 ? (
         <p className="mt-8 text-zinc-700 dark:text-zinc-300">
-          Nothing in the docs matches “{query}”. Try fewer or different words, or browse the <Link to="/docs" className="font-medium text-brand-700 underline dark:text-brand-300">documentation home</Link>.
+          Nothing in the docs matches “{query}”. Try fewer or different words, or browse the{" "}
+          <Link to="/docs" className="font-medium text-brand-700 underline dark:text-brand-300">
+            documentation home
+          </Link>
+          .
         </p>
       ) : query ? (
         <>

@@ -15,9 +15,7 @@ import { readForm } from "~/.server/http/read-form";
 
 type Invitation = { orgName: string; role: Role; email: string; invitedByName: string | null };
 type LoaderData =
-  | { state: "invalid" }
-  | ({ state: "accept" | "login" | "signup" } & Invitation)
-  | ({ state: "wrong-account"; signedInAs: string } & Invitation);
+  { state: "invalid" } | ({ state: "accept" | "login" | "signup" } & Invitation) | ({ state: "wrong-account"; signedInAs: string } & Invitation);
 
 type ActionData = { intent: string | null; formError: string | null; fieldErrors: FieldErrors; values: Record<string, string> };
 
@@ -47,10 +45,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = form.get("intent");
   const reply = (status: number, d: Partial<ActionData>) =>
-    data<ActionData>(
-      { intent: typeof intent === "string" ? intent : null, formError: null, fieldErrors: {}, values: {}, ...d },
-      { status }
-    );
+    data<ActionData>({ intent: typeof intent === "string" ? intent : null, formError: null, fieldErrors: {}, values: {}, ...d }, { status });
 
   if (intent === "accept") {
     const parsed = parseForm(acceptInviteSchema, form);
@@ -62,8 +57,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
 
   if (intent === "create-account") {
-    if (await ctx.getAuth())
-      return reply(400, { formError: "You are signed in already. Sign out first to create a new account for this invitation." });
+    if (await ctx.getAuth()) return reply(400, { formError: "You are signed in already. Sign out first to create a new account for this invitation." });
     const parsed = parseForm(joinWithNewAccountSchema, form);
     if (!parsed.ok) return reply(400, { fieldErrors: parsed.fieldErrors, values: parsed.values });
     const r = await acceptInvitationAsNewUser(ctx, token, { name: parsed.data.name, password: parsed.data.password });
@@ -128,8 +122,8 @@ export default function AcceptInvitation() {
         {inv.state === "wrong-account" ? (
           <>
             <Alert tone="warning" title="This invitation is for another email address">
-              It was sent to <strong>{inv.email}</strong>, but you are signed in as <strong>{inv.signedInAs}</strong>. Sign out, then open
-              the invitation link again and sign in (or create an account) with {inv.email}.
+              It was sent to <strong>{inv.email}</strong>, but you are signed in as <strong>{inv.signedInAs}</strong>. Sign out, then open the invitation link
+              again and sign in (or create an account) with {inv.email}.
             </Alert>
             <div className="flex flex-wrap gap-3">
               <Form method="post" action="/logout">
@@ -148,8 +142,8 @@ export default function AcceptInvitation() {
         {inv.state === "login" ? (
           <>
             <p className="text-sm text-zinc-600 dark:text-zinc-300">
-              There is already a Parley account for <strong className="text-zinc-900 dark:text-zinc-100">{inv.email}</strong>. Sign in with
-              it to accept the invitation.
+              There is already a Parley account for <strong className="text-zinc-900 dark:text-zinc-100">{inv.email}</strong>. Sign in with it to accept the
+              invitation.
             </p>
             <InviteLoginLink />
           </>
@@ -169,15 +163,7 @@ export default function AcceptInvitation() {
               disabled
               hint="The invitation was sent to this address."
             />
-            <Field
-              label="Your name"
-              name="name"
-              autoComplete="name"
-              defaultValue={values.name}
-              error={errors.name}
-              maxLength={100}
-              required
-            />
+            <Field label="Your name" name="name" autoComplete="name" defaultValue={values.name} error={errors.name} maxLength={100} required />
             <Field
               label="Password"
               name="password"
@@ -189,15 +175,7 @@ export default function AcceptInvitation() {
               maxLength={128}
               required
             />
-            <Field
-              label="Repeat password"
-              name="confirm"
-              type="password"
-              autoComplete="new-password"
-              error={errors.confirm}
-              maxLength={128}
-              required
-            />
+            <Field label="Repeat password" name="confirm" type="password" autoComplete="new-password" error={errors.confirm} maxLength={128} required />
             <Button type="submit" className="w-full" disabled={busy}>
               {busy ? "Creating your account…" : "Create account and join"}
             </Button>

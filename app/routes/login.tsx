@@ -21,8 +21,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = parseForm(loginSchema, form);
   if (!parsed.ok) return data({ fieldErrors: parsed.fieldErrors, values: parsed.values, formError: null }, { status: 400 });
   const result = await logIn(context.app, parsed.data.email, parsed.data.password);
-  if (result.kind === "throttled")
-    return data({ fieldErrors: {}, values: parsed.values, formError: throttledMessage(result.retryAfterS) }, { status: 429 });
+  if (result.kind === "throttled") return data({ fieldErrors: {}, values: parsed.values, formError: throttledMessage(result.retryAfterS) }, { status: 429 });
   if (result.kind === "invalid")
     return data({ fieldErrors: {}, values: parsed.values, formError: "That email and password do not match an account." }, { status: 400 });
   if (result.kind === "unverified") {
@@ -47,7 +46,10 @@ export default function Login() {
       footer={
         <>
           New to Parley?{" "}
-          <Link className="font-medium text-brand-700 underline dark:text-brand-300" to={`/signup${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`}>
+          <Link
+            className="font-medium text-brand-700 underline dark:text-brand-300"
+            to={`/signup${params.get("redirectTo") ? `?redirectTo=${encodeURIComponent(params.get("redirectTo")!)}` : ""}`}
+          >
             Create an account
           </Link>
         </>

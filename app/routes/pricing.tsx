@@ -32,14 +32,13 @@ const FAQ: { q: string; a: ReactNode }[] = [
     a: (
       <>
         <p>
-          Every message the bot sends back is one reply, and one reply is one credit whatever the model — the built-in engine, OpenAI or
-          your own OpenAI-compatible server. A grounded answer, a short answer to “hello” or “thanks”, and your fallback message when the
-          knowledge has no answer all count. Replies on a bot&apos;s test page and through the REST API count the same way as replies in the
-          widget.
+          Every message the bot sends back is one reply, and one reply is one credit whatever the model — the built-in engine, OpenAI or your own
+          OpenAI-compatible server. A grounded answer, a short answer to “hello” or “thanks”, and your fallback message when the knowledge has no answer all
+          count. Replies on a bot&apos;s test page and through the REST API count the same way as replies in the widget.
         </p>
         <p>
-          Two things do not count: a reply that failed because the model returned an error (the credit is given back), and the notice a
-          visitor gets once the month&apos;s replies are used up.
+          Two things do not count: a reply that failed because the model returned an error (the credit is given back), and the notice a visitor gets once the
+          month&apos;s replies are used up.
         </p>
       </>
     ),
@@ -48,8 +47,8 @@ const FAQ: { q: string; a: ReactNode }[] = [
     q: "When does the monthly allowance reset?",
     a: (
       <p>
-        Replies are counted per organisation over a monthly period that starts on the day the organisation was created and renews on the
-        same day each month (on the last day of shorter months). Unused replies do not carry over.
+        Replies are counted per organisation over a monthly period that starts on the day the organisation was created and renews on the same day each month (on
+        the last day of shorter months). Unused replies do not carry over.
       </p>
     ),
   },
@@ -60,24 +59,23 @@ const FAQ: { q: string; a: ReactNode }[] = [
         <p>Nothing fails silently, and nothing is charged automatically. What happens depends on the limit:</p>
         <ul>
           <li>
-            <strong>Bot replies.</strong> The widget shows visitors a polite notice that the assistant cannot answer more questions right now
-            and suggests contacting you another way; the REST API answers <code>429</code> with the code <code>reply_limit_reached</code> and
-            a message naming the limit. These turned-away messages are still stored, so you can see them in the conversation history. Answers
-            resume when the next period starts or when you move to a larger plan.
+            <strong>Bot replies.</strong> The widget shows visitors a polite notice that the assistant cannot answer more questions right now and suggests
+            contacting you another way; the REST API answers <code>429</code> with the code <code>reply_limit_reached</code> and a message naming the limit.
+            These turned-away messages are still stored, so you can see them in the conversation history. Answers resume when the next period starts or when you
+            move to a larger plan.
           </li>
           <li>
-            <strong>Knowledge characters.</strong> A source that would take the organisation past its total is refused with a message saying
-            how many characters it has, how many are left and which plan raises the limit. If a website turns out larger than expected while
-            it is being crawled, that source stops and is marked Failed with the same explanation; sources that are already Ready keep
-            answering.
+            <strong>Knowledge characters.</strong> A source that would take the organisation past its total is refused with a message saying how many characters
+            it has, how many are left and which plan raises the limit. If a website turns out larger than expected while it is being crawled, that source stops
+            and is marked Failed with the same explanation; sources that are already Ready keep answering.
           </li>
           <li>
-            <strong>Crawl pages and file size.</strong> You cannot set a website source&apos;s page cap above your plan&apos;s pages per
-            source, and a file over the plan&apos;s size is refused at upload, each with a message naming the limit.
+            <strong>Crawl pages and file size.</strong> You cannot set a website source&apos;s page cap above your plan&apos;s pages per source, and a file over
+            the plan&apos;s size is refused at upload, each with a message naming the limit.
           </li>
           <li>
-            <strong>Chatbots and members.</strong> Creating one more than the plan allows is refused with a message naming the limit and the
-            plan that raises it. Existing bots keep working.
+            <strong>Chatbots and members.</strong> Creating one more than the plan allows is refused with a message naming the limit and the plan that raises
+            it. Existing bots keep working.
           </li>
         </ul>
       </>
@@ -87,9 +85,9 @@ const FAQ: { q: string; a: ReactNode }[] = [
     q: "How do I change plan?",
     a: (
       <p>
-        An organisation&apos;s owner changes its plan on the <Link to="/app/plans">Plans page</Link> of the dashboard, which also shows the
-        current plan and this period&apos;s usage of replies, chatbots, knowledge and members. Higher limits apply as soon as the plan
-        changes. Each organisation has its own plan, so separate teams or clients can be on different plans.
+        An organisation&apos;s owner changes its plan on the <Link to="/app/plans">Plans page</Link> of the dashboard, which also shows the current plan and
+        this period&apos;s usage of replies, chatbots, knowledge and members. Higher limits apply as soon as the plan changes. Each organisation has its own
+        plan, so separate teams or clients can be on different plans.
       </p>
     ),
   },
@@ -98,13 +96,11 @@ const FAQ: { q: string; a: ReactNode }[] = [
     a: (
       <p>
         {apiPlan ? (
-          <>
-            The REST API (send messages, read conversations, list and create leads, list and add knowledge sources) needs the {apiPlan.name} plan or above.{" "}
-          </>
+          <>The REST API (send messages, read conversations, list and create leads, list and add knowledge sources) needs the {apiPlan.name} plan or above. </>
         ) : null}
         {brandingPlan ? <>Removing “Powered by Parley” from the widget needs the {brandingPlan.name} plan or above. </> : null}
-        Everything else on the <Link to="/">home page</Link> — knowledge sources, hybrid retrieval, answers with sources, the widget with
-        allowed origins, rate limits and identity verification, roles and invitations, model choice — is on every plan, including Free.
+        Everything else on the <Link to="/">home page</Link> — knowledge sources, hybrid retrieval, answers with sources, the widget with allowed origins, rate
+        limits and identity verification, roles and invitations, model choice — is on every plan, including Free.
       </p>
     ),
   },
@@ -112,9 +108,9 @@ const FAQ: { q: string; a: ReactNode }[] = [
     q: "Do replies from OpenAI cost more than the built-in engine's?",
     a: (
       <p>
-        No: one reply is one credit whichever model a chatbot uses. OpenAI and OpenAI-compatible models can be chosen per chatbot once the
-        service&apos;s operator has connected them; on your own installation you connect them yourself with <code>OPENAI_API_KEY</code> or{" "}
-        <code>OPENAI_BASE_URL</code>, and the model provider bills you for its usage separately.
+        No: one reply is one credit whichever model a chatbot uses. OpenAI and OpenAI-compatible models can be chosen per chatbot once the service&apos;s
+        operator has connected them; on your own installation you connect them yourself with <code>OPENAI_API_KEY</code> or <code>OPENAI_BASE_URL</code>, and
+        the model provider bills you for its usage separately.
       </p>
     ),
   },
@@ -124,8 +120,8 @@ const FAQ: { q: string; a: ReactNode }[] = [
       <p>
         Yes. Parley is a single Cloudflare Worker with D1, R2, Queues, Durable Objects and Vectorize. Follow the{" "}
         <Link to="/docs/self-hosting/deploy-to-cloudflare">deployment guide</Link>: create the resources once, set the secrets and run{" "}
-        <code>npm run deploy</code>. Cloudflare bills you for the resources you use (Parley needs the Workers paid plan for password hashing).
-        The plan limits on this page are enforced by the same code on your installation; as its operator you decide which plan each organisation is on.
+        <code>npm run deploy</code>. Cloudflare bills you for the resources you use (Parley needs the Workers paid plan for password hashing). The plan limits
+        on this page are enforced by the same code on your installation; as its operator you decide which plan each organisation is on.
       </p>
     ),
   },
@@ -133,10 +129,10 @@ const FAQ: { q: string; a: ReactNode }[] = [
     q: "Is there a free trial of the paid plans?",
     a: (
       <p>
-        The Free plan has no time limit: {formatCount(PLANS.free.limits.chatbots)} chatbot, {formatCount(PLANS.free.limits.repliesPerMonth)}{" "}
-        replies a month, {formatCount(PLANS.free.limits.knowledgeChars)} knowledge characters, and files up to{" "}
-        {formatBytes(PLANS.free.limits.fileSizeBytes)}. Every feature that is not an extra of a paid plan works on it, so you can build and
-        test a complete bot before paying — then move to {cheapest.name} or above when you need more.
+        The Free plan has no time limit: {formatCount(PLANS.free.limits.chatbots)} chatbot, {formatCount(PLANS.free.limits.repliesPerMonth)} replies a month,{" "}
+        {formatCount(PLANS.free.limits.knowledgeChars)} knowledge characters, and files up to {formatBytes(PLANS.free.limits.fileSizeBytes)}. Every feature that
+        is not an extra of a paid plan works on it, so you can build and test a complete bot before paying — then move to {cheapest.name} or above when you need
+        more.
       </p>
     ),
   },
@@ -151,8 +147,8 @@ export default function Pricing() {
             Pricing
           </h1>
           <p className="mt-4 max-w-2xl text-lg text-zinc-700 dark:text-zinc-300">
-            Prices are per organisation per month, in US dollars. Every plan includes the whole answer engine; plans differ in how much you can
-            put through it. The limits below are the same numbers the product enforces.
+            Prices are per organisation per month, in US dollars. Every plan includes the whole answer engine; plans differ in how much you can put through it.
+            The limits below are the same numbers the product enforces.
           </p>
         </div>
       </section>
@@ -164,7 +160,10 @@ export default function Pricing() {
             Create a free account
           </Link>
           <p className="text-sm text-zinc-700 dark:text-zinc-300">
-            Every account starts on Free. An owner can move the organisation to {cheapest.name}, {ORDERED_PLANS.slice(2).map((p) => p.name).join(" or ")}{" "}
+            Every account starts on Free. An owner can move the organisation to {cheapest.name},{" "}
+            {ORDERED_PLANS.slice(2)
+              .map((p) => p.name)
+              .join(" or ")}{" "}
             from the Plans page.
           </p>
         </div>

@@ -42,7 +42,10 @@ export default function Signup() {
       description="Build chatbots that answer from your organisation's own knowledge."
       footer={
         <>
-          Already have an account? <Link className="font-medium text-brand-700 underline dark:text-brand-300" to="/login">Sign in</Link>
+          Already have an account?{" "}
+          <Link className="font-medium text-brand-700 underline dark:text-brand-300" to="/login">
+            Sign in
+          </Link>
         </>
       }
     >

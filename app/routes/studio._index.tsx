@@ -19,12 +19,15 @@ export default function StudioIndex() {
       <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
         <h1 className="text-3xl font-semibold tracking-tight sm:text-4xl">Studio</h1>
         <p className="mt-4 max-w-3xl text-lg text-zinc-700 dark:text-zinc-300">
-          Free tools for planning and building a support chatbot. They run on the same code as Parley itself — the knowledge-base reader, the
-          widget, the plans — and need no account. Each tool has a fair-use allowance per visitor.
+          Free tools for planning and building a support chatbot. They run on the same code as Parley itself — the knowledge-base reader, the widget, the plans
+          — and need no account. Each tool has a fair-use allowance per visitor.
         </p>
         <ul className="mt-10 grid gap-6 sm:grid-cols-2">
           {STUDIO_TOOLS.map((t) => (
-            <li key={t.slug} className="relative rounded-lg border border-zinc-200 bg-white p-6 shadow-sm hover:border-brand-400 dark:border-zinc-800 dark:bg-zinc-900">
+            <li
+              key={t.slug}
+              className="relative rounded-lg border border-zinc-200 bg-white p-6 shadow-sm hover:border-brand-400 dark:border-zinc-800 dark:bg-zinc-900"
+            >
               <h2 className="text-lg font-semibold">
                 <Link to={`/studio/${t.slug}`} className="after:absolute after:inset-0 focus-visible:underline">
                   {t.name}

@@ -55,7 +55,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.ok) return reply({ fieldErrors: parsed.fieldErrors }, 400);
   const limit = await useStudioTool(ctx, tool.slug);
   if (!limit.ok) return reply({ formError: limit.message }, 429, retryHeaders(limit.retryAfterS));
-  const r = await generateFaq(parsed.data.url ? { kind: "url", url: parsed.data.url } : { kind: "text", text: parsed.data.text }, { production: ctx.production });
+  const r = await generateFaq(parsed.data.url ? { kind: "url", url: parsed.data.url } : { kind: "text", text: parsed.data.text }, {
+    production: ctx.production,
+  });
   if (!r.ok) return reply({ fieldErrors: { [r.field]: [r.message] } }, 422);
   return reply({
     rows: r.pairs.map((p, index) => ({ ...p, index, keep: true })),
@@ -77,22 +79,40 @@ export default function FaqGenerator() {
       wide
       intro={
         <p>
-          Paste a help page, a policy or product notes — or give the address of a public web page — and get question-and-answer pairs built from its
-          headings and first sentences (“Shipping times” → “What are the shipping times?”). Edit them, untick the ones you do not want, then import
-          them into a Parley chatbot, where they become a Q&amp;A knowledge source.
+          Paste a help page, a policy or product notes — or give the address of a public web page — and get question-and-answer pairs built from its headings
+          and first sentences (“Shipping times” → “What are the shipping times?”). Edit them, untick the ones you do not want, then import them into a Parley
+          chatbot, where they become a Q&amp;A knowledge source.
         </p>
       }
     >
       <FormBanner message={result?.formError} />
       <Card>
-        <CardHeader title="Your content" description={`Up to ${FAQ_TEXT_MAX.toLocaleString("en-US")} characters of text, or one web page. At most ${FAQ_MAX_PAIRS} pairs are made.`} />
+        <CardHeader
+          title="Your content"
+          description={`Up to ${FAQ_TEXT_MAX.toLocaleString("en-US")} characters of text, or one web page. At most ${FAQ_MAX_PAIRS} pairs are made.`}
+        />
         <CardBody>
           <Form method="post" noValidate className="space-y-5" aria-label="Content to turn into questions and answers">
             <input type="hidden" name="intent" value="generate" />
             <Field label="Paste text" name="text" error={e.text} hint="Short headings above paragraphs give the best questions.">
-              <Textarea rows={10} defaultValue={v.text} maxLength={FAQ_TEXT_MAX} placeholder={"Shipping times\n\nOrders leave our warehouse within one working day…"} />
+              <Textarea
+                rows={10}
+                defaultValue={v.text}
+                maxLength={FAQ_TEXT_MAX}
+                placeholder={"Shipping times\n\nOrders leave our warehouse within one working day…"}
+              />
             </Field>
-            <Field label="Or the address of a web page" name="url" type="url" inputMode="url" defaultValue={v.url} error={e.url} maxLength={2000} placeholder="https://www.example.com/help/shipping" hint="A public page; it is read once, as Parley's crawler reads pages." />
+            <Field
+              label="Or the address of a web page"
+              name="url"
+              type="url"
+              inputMode="url"
+              defaultValue={v.url}
+              error={e.url}
+              maxLength={2000}
+              placeholder="https://www.example.com/help/shipping"
+              hint="A public page; it is read once, as Parley's crawler reads pages."
+            />
             <Button type="submit" disabled={busy}>
               {busy ? "Reading…" : "Generate questions and answers"}
             </Button>
@@ -114,7 +134,9 @@ function PairsEditor({ rows, source, fieldErrors }: { rows: Row[]; source: Reply
       <Card>
         <CardHeader
           title={<span id="pairs-title">{`${rows.length} question${rows.length === 1 ? "" : "s"} and answers`}</span>}
-          description={source?.url ? `From ${source.title ? `“${source.title}”, ` : ""}${source.url}` : "From the text you pasted. Edit anything before importing."}
+          description={
+            source?.url ? `From ${source.title ? `“${source.title}”, ` : ""}${source.url}` : "From the text you pasted. Edit anything before importing."
+          }
         />
         <CardBody className="space-y-6">
           {fieldErrors.pairs ? <p className="text-sm text-red-600 dark:text-red-400">{fieldErrors.pairs.join(" ")}</p> : null}
@@ -130,7 +152,14 @@ function PairsEditor({ rows, source, fieldErrors }: { rows: Row[]; source: Reply
                     <label htmlFor={`keep-${r.index}`} className="text-sm font-medium">{`Keep pair ${n + 1}`}</label>
                   </div>
                   <div className="grid gap-4 md:grid-cols-2">
-                    <Field label={`Question ${n + 1}`} name={`question.${r.index}`} id={`question-${r.index}`} defaultValue={r.question} maxLength={1000} error={fieldErrors[`question.${r.index}`]} />
+                    <Field
+                      label={`Question ${n + 1}`}
+                      name={`question.${r.index}`}
+                      id={`question-${r.index}`}
+                      defaultValue={r.question}
+                      maxLength={1000}
+                      error={fieldErrors[`question.${r.index}`]}
+                    />
                     <Field label={`Answer ${n + 1}`} name={`answer.${r.index}`} id={`answer-${r.index}`} error={fieldErrors[`answer.${r.index}`]}>
                       <Textarea rows={3} defaultValue={r.answer} maxLength={20_000} />
                     </Field>
@@ -140,7 +169,9 @@ function PairsEditor({ rows, source, fieldErrors }: { rows: Row[]; source: Reply
             </ol>
             <div className="flex flex-wrap items-center gap-3">
               <Button type="submit">Import into a chatbot</Button>
-              <p className="text-sm text-zinc-600 dark:text-zinc-400">You choose the chatbot after signing in; a free account works. The pairs are kept for 24 hours.</p>
+              <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                You choose the chatbot after signing in; a free account works. The pairs are kept for 24 hours.
+              </p>
             </div>
           </Form>
           <CopyField label="All pairs as text" value={asText} multiline hint="Useful for any other tool or document." />

@@ -29,7 +29,11 @@ const importSchema = z.object({
 });
 
 export const meta: MetaFunction = (args) =>
-  seo(args, { title: "Import questions and answers into a chatbot", description: "Add the FAQ generator's questions and answers to one of your chatbots.", noindex: true });
+  seo(args, {
+    title: "Import questions and answers into a chatbot",
+    description: "Add the FAQ generator's questions and answers to one of your chatbots.",
+    noindex: true,
+  });
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const ctx = context.app;
@@ -66,7 +70,13 @@ export default function ImportFaq() {
   const busy = useNavigation().state !== "idle";
   const n = draft.pairs.length;
   return (
-    <StudioPage tool={tool} heading="Import questions and answers into a chatbot" intro={<p>{`Add these ${n} question${n === 1 ? "" : "s"} and answers to one of your chatbots as a Q&A knowledge source. The bot can use them once they are indexed, usually within seconds.`}</p>}>
+    <StudioPage
+      tool={tool}
+      heading="Import questions and answers into a chatbot"
+      intro={
+        <p>{`Add these ${n} question${n === 1 ? "" : "s"} and answers to one of your chatbots as a Q&A knowledge source. The bot can use them once they are indexed, usually within seconds.`}</p>
+      }
+    >
       {result?.formError ? (
         <Alert tone="error" className="mb-6">
           {result.formError}
@@ -78,7 +88,12 @@ export default function ImportFaq() {
           <CardBody>
             {targets.length ? (
               <Form method="post" noValidate className="space-y-5">
-                <Field label="Chatbot" name="target" error={result?.fieldErrors?.target} hint="Chatbots of the organisations where you are an editor, admin or owner.">
+                <Field
+                  label="Chatbot"
+                  name="target"
+                  error={result?.fieldErrors?.target}
+                  hint="Chatbots of the organisations where you are an editor, admin or owner."
+                >
                   <Select defaultValue={result?.values?.target} placeholder="Choose a chatbot">
                     {targets.map((t) => (
                       <optgroup key={t.orgId} label={t.orgName}>

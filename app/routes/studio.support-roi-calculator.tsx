@@ -41,7 +41,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!parsed.ok) return data<LoaderData>({ values: parsed.values, fieldErrors: parsed.fieldErrors, result: null, formError: null }, { status: 400 });
   const limit = await useStudioTool(context.app, tool.slug);
   if (!limit.ok)
-    return data<LoaderData>({ values: parsed.values, fieldErrors: {}, result: null, formError: limit.message }, { status: 429, headers: retryHeaders(limit.retryAfterS) });
+    return data<LoaderData>(
+      { values: parsed.values, fieldErrors: {}, result: null, formError: limit.message },
+      { status: 429, headers: retryHeaders(limit.retryAfterS) },
+    );
   return data<LoaderData>({ values: parsed.values, fieldErrors: {}, result: computeRoi(parsed.data), formError: null });
 }
 
@@ -53,15 +56,24 @@ export default function SupportRoiCalculator() {
       tool={tool}
       intro={
         <p>
-          What a support chatbot saves depends on your numbers, not on an industry average. Enter your own, and see the agent time the bot would free
-          up against the price of the Parley plan that covers its replies. Amounts are in US dollars, like Parley's prices.
+          What a support chatbot saves depends on your numbers, not on an industry average. Enter your own, and see the agent time the bot would free up against
+          the price of the Parley plan that covers its replies. Amounts are in US dollars, like Parley's prices.
         </p>
       }
     >
       <FormBanner message={formError} />
       <div className="grid gap-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <Form method="get" action="/studio/support-roi-calculator" noValidate className="space-y-5" aria-label="Your support numbers">
-          <Field label="Conversations a month" name="conversations" inputMode="numeric" required defaultValue={v.conversations} error={e.conversations} hint="Chats, emails and calls your team answers today." placeholder="e.g. 1500" />
+          <Field
+            label="Conversations a month"
+            name="conversations"
+            inputMode="numeric"
+            required
+            defaultValue={v.conversations}
+            error={e.conversations}
+            hint="Chats, emails and calls your team answers today."
+            placeholder="e.g. 1500"
+          />
           <Field
             label="Share the bot can answer (%)"
             name="share"
@@ -82,13 +94,34 @@ export default function SupportRoiCalculator() {
             hint="How many messages a visitor sends in a typical chat; one reply each."
             placeholder="e.g. 2"
           />
-          <Field label="Agent minutes per conversation" name="minutes" inputMode="decimal" required defaultValue={v.minutes} error={e.minutes} hint="Average handling time, including wrap-up." placeholder="e.g. 6" />
-          <Field label="Loaded hourly cost (USD)" name="hourlyCost" inputMode="decimal" required defaultValue={v.hourlyCost} error={e.hourlyCost} hint="Salary plus taxes, benefits, tools and overhead, per working hour." placeholder="e.g. 32" />
+          <Field
+            label="Agent minutes per conversation"
+            name="minutes"
+            inputMode="decimal"
+            required
+            defaultValue={v.minutes}
+            error={e.minutes}
+            hint="Average handling time, including wrap-up."
+            placeholder="e.g. 6"
+          />
+          <Field
+            label="Loaded hourly cost (USD)"
+            name="hourlyCost"
+            inputMode="decimal"
+            required
+            defaultValue={v.hourlyCost}
+            error={e.hourlyCost}
+            hint="Salary plus taxes, benefits, tools and overhead, per working hour."
+            placeholder="e.g. 32"
+          />
           <Button type="submit">Calculate</Button>
         </Form>
         <section aria-labelledby="roi-result">
           <Card>
-            <CardHeader title={<span id="roi-result">Your estimate</span>} description={result ? "Per month, from the numbers you entered." : "Enter your numbers and press Calculate."} />
+            <CardHeader
+              title={<span id="roi-result">Your estimate</span>}
+              description={result ? "Per month, from the numbers you entered." : "Enter your numbers and press Calculate."}
+            />
             <CardBody>
               {result ? (
                 <div className="space-y-6">
@@ -162,8 +195,8 @@ export default function SupportRoiCalculator() {
                     </tbody>
                   </table>
                   <p className="text-sm text-zinc-600 dark:text-zinc-400">
-                    What this leaves out: the time to write and maintain the knowledge the bot answers from, and conversations the bot starts but a
-                    person finishes (they still cost agent time and are not counted as saved).
+                    What this leaves out: the time to write and maintain the knowledge the bot answers from, and conversations the bot starts but a person
+                    finishes (they still cost agent time and are not counted as saved).
                   </p>
                 </div>
               ) : (
@@ -176,7 +209,11 @@ export default function SupportRoiCalculator() {
                     <li>money saved − the plan's price = net saving.</li>
                   </ol>
                   <p>
-                    Plans: {PLAN_IDS.map((id) => `${PLANS[id].name} ${PLANS[id].limits.repliesPerMonth.toLocaleString("en-US")} replies for $${PLANS[id].priceMonthly}`).join(" · ")} a month.
+                    Plans:{" "}
+                    {PLAN_IDS.map(
+                      (id) => `${PLANS[id].name} ${PLANS[id].limits.repliesPerMonth.toLocaleString("en-US")} replies for $${PLANS[id].priceMonthly}`,
+                    ).join(" · ")}{" "}
+                    a month.
                   </p>
                 </div>
               )}

@@ -45,7 +45,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = parseDesigner(values);
   if (!parsed.ok) return data<Reply>({ values, fieldErrors: parsed.fieldErrors, formError: null, text: null, json: null }, { status: 400 });
   const limit = await useStudioTool(context.app, tool.slug);
-  if (!limit.ok) return data<Reply>({ values, fieldErrors: {}, formError: limit.message, text: null, json: null }, { status: 429, headers: retryHeaders(limit.retryAfterS) });
+  if (!limit.ok)
+    return data<Reply>(
+      { values, fieldErrors: {}, formError: limit.message, text: null, json: null },
+      { status: 429, headers: retryHeaders(limit.retryAfterS) },
+    );
   return data<Reply>({ values, fieldErrors: {}, formError: null, text: settingsAsText(parsed.data), json: settingsAsJson(parsed.data) });
 }
 
@@ -86,8 +90,8 @@ export default function WidgetDesigner() {
       wide
       intro={
         <p>
-          Try your colours and words on the real Parley chat widget — the same interface your visitors would use. When it looks right, copy the
-          settings into your chatbot's <strong>Settings → Widget UI</strong> and add the embed snippet to your site.
+          Try your colours and words on the real Parley chat widget — the same interface your visitors would use. When it looks right, copy the settings into
+          your chatbot's <strong>Settings → Widget UI</strong> and add the embed snippet to your site.
         </p>
       }
     >
@@ -118,11 +122,32 @@ export default function WidgetDesigner() {
                 />
               </Field>
             </div>
-            <Field label="Display name" name="displayName" defaultValue={start.displayName} error={e.displayName} maxLength={40} placeholder={STUDIO_PREVIEW_NAME} hint="The chat header's title. Empty uses the chatbot's name." />
-            <Field label="Welcome message" name="welcomeMessages.0" id="welcomeMessage" error={e["welcomeMessages.0"]} hint="The first bubble a visitor sees when opening the chat.">
+            <Field
+              label="Display name"
+              name="displayName"
+              defaultValue={start.displayName}
+              error={e.displayName}
+              maxLength={40}
+              placeholder={STUDIO_PREVIEW_NAME}
+              hint="The chat header's title. Empty uses the chatbot's name."
+            />
+            <Field
+              label="Welcome message"
+              name="welcomeMessages.0"
+              id="welcomeMessage"
+              error={e["welcomeMessages.0"]}
+              hint="The first bubble a visitor sees when opening the chat."
+            >
               <Textarea rows={2} defaultValue={start["welcomeMessages.0"]} maxLength={300} />
             </Field>
-            <Field label="Message box placeholder" name="placeholder" defaultValue={start.placeholder} error={e.placeholder} maxLength={80} hint="The grey text in the empty message box." />
+            <Field
+              label="Message box placeholder"
+              name="placeholder"
+              defaultValue={start.placeholder}
+              error={e.placeholder}
+              maxLength={80}
+              hint="The grey text in the empty message box."
+            />
             <Button type="submit" disabled={busy}>
               {busy ? "Checking…" : "Get the settings"}
             </Button>
@@ -130,7 +155,10 @@ export default function WidgetDesigner() {
           {result?.text && result.json ? (
             <section aria-labelledby="settings-title">
               <Card>
-                <CardHeader title={<span id="settings-title">Your settings</span>} description="Enter them in Settings → Widget UI, or keep the JSON for your records." />
+                <CardHeader
+                  title={<span id="settings-title">Your settings</span>}
+                  description="Enter them in Settings → Widget UI, or keep the JSON for your records."
+                />
                 <CardBody className="space-y-4">
                   <CopyField label="Settings for Settings → Widget UI" value={result.text} multiline />
                   <CopyField label="Settings as JSON" value={result.json} multiline />

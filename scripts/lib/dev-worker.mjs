@@ -43,7 +43,11 @@ export async function startDevWorker({ stateDir, logFile, port = 8799, strictPor
   await seed({ persistTo: stateDir, quiet: true });
   if (sql) {
     const w = bin("wrangler");
-    await run(w.cmd, [...w.pre, "d1", "execute", "DB", "--local", "--yes", "--persist-to", stateDir, "--command", sql], { env: wranglerEnv({ CI: "true" }), quiet: true, label: "wrangler d1 execute DB --local (extra sql)" });
+    await run(w.cmd, [...w.pre, "d1", "execute", "DB", "--local", "--yes", "--persist-to", stateDir, "--command", sql], {
+      env: wranglerEnv({ CI: "true" }),
+      quiet: true,
+      label: "wrangler d1 execute DB --local (extra sql)",
+    });
   }
 
   const logStream = createWriteStream(logFile);
@@ -52,7 +56,20 @@ export async function startDevWorker({ stateDir, logFile, port = 8799, strictPor
   const varArgs = Object.entries({ ENVIRONMENT: "development", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
     wrangler.cmd,
-    [...wrangler.pre, "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", stateDir, ...varArgs, "--show-interactive-dev-session=false", "--test-scheduled", ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : [])],
+    [
+      ...wrangler.pre,
+      "dev",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      stateDir,
+      ...varArgs,
+      "--show-interactive-dev-session=false",
+      "--test-scheduled",
+      ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : []),
+    ],
     { cwd: ROOT, env: wranglerEnv({ CI: "true", NO_COLOR: "1", FORCE_COLOR: "0" }), stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   for (const stream of [child.stdout, child.stderr]) {

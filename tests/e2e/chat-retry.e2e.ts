@@ -74,7 +74,8 @@ describe("a failed send is retried, never lost", () => {
       await p.route("**/api/chat/*", async (route) => {
         if (!chatPost(route.request())) return route.continue();
         sent.push(route.request());
-        if (failing) return route.fulfill({ status: 503, contentType: "text/plain", body: "Your worker restarted mid-request. Please try sending the request again." });
+        if (failing)
+          return route.fulfill({ status: 503, contentType: "text/plain", body: "Your worker restarted mid-request. Please try sending the request again." });
         return route.continue();
       });
       const question = "Which file types can I upload to the knowledge base?";
@@ -108,7 +109,11 @@ describe("a failed send is retried, never lost", () => {
       await p.route("**/api/chat/*", async (route) => {
         if (!chatPost(route.request())) return route.continue();
         posts++;
-        return route.fulfill({ status: 429, contentType: "application/json", body: JSON.stringify({ error: { code: "rate_limited", message: "Slow down." } }) });
+        return route.fulfill({
+          status: 429,
+          contentType: "application/json",
+          body: JSON.stringify({ error: { code: "rate_limited", message: "Slow down." } }),
+        });
       });
       const input = p.getByLabel("Your message");
       await input.fill("hello");

@@ -34,7 +34,13 @@ describe("dashboard transcript", () => {
     const settings = {
       ui: {
         humanHandoff: true,
-        leadForm: { timing: "before-chat", name: "optional", email: "optional", phone: "optional", custom: [{ label: "Company" }, { label: `<b onmouseover=x>Role</b>` }] },
+        leadForm: {
+          timing: "before-chat",
+          name: "optional",
+          email: "optional",
+          phone: "optional",
+          custom: [{ label: "Company" }, { label: `<b onmouseover=x>Role</b>` }],
+        },
       },
     };
     await executeD1(
@@ -44,7 +50,10 @@ describe("dashboard transcript", () => {
     let conversationId = "";
     let botMessageId = "";
     for (const payload of PAYLOADS.slice(0, 4)) {
-      const r = (await api(`/api/chat/${CHATBOT_ID}`, { visitorId: VISITOR, message: `Hi ${payload}`, stream: false, channel: "widget" })) as { conversationId: string; message: { id: string } };
+      const r = (await api(`/api/chat/${CHATBOT_ID}`, { visitorId: VISITOR, message: `Hi ${payload}`, stream: false, channel: "widget" })) as {
+        conversationId: string;
+        message: { id: string };
+      };
       conversationId = r.conversationId;
       botMessageId = r.message.id;
     }
@@ -69,7 +78,12 @@ describe("dashboard transcript", () => {
       await p.getByRole("heading", { name: "XSS check", level: 1 }).waitFor();
       await p.getByText("Waiting for a human").first().waitFor();
       expect(await p.locator("table").textContent()).toContain(`Hi ${PAYLOADS[0]}`);
-      expect(await p.evaluate(() => ({ pwned: (window as unknown as { __pwned?: unknown }).__pwned, injected: document.querySelectorAll('main img[src="x"], main svg[onload]').length }))).toEqual({
+      expect(
+        await p.evaluate(() => ({
+          pwned: (window as unknown as { __pwned?: unknown }).__pwned,
+          injected: document.querySelectorAll('main img[src="x"], main svg[onload]').length,
+        })),
+      ).toEqual({
         pwned: undefined,
         injected: 0,
       });
@@ -93,7 +107,9 @@ describe("dashboard transcript", () => {
         jsLinks: [...document.querySelectorAll("[href], [src], [action], [formaction]")]
           .map((el) => el.getAttribute("href") ?? el.getAttribute("src") ?? el.getAttribute("action") ?? el.getAttribute("formaction") ?? "")
           .filter((v) => /^\s*javascript:/i.test(v)),
-        injected: document.querySelectorAll('#transcript img[src="x"], #transcript svg[onload], #transcript script, #transcript [onerror], #transcript [onmouseover], #transcript b').length,
+        injected: document.querySelectorAll(
+          '#transcript img[src="x"], #transcript svg[onload], #transcript script, #transcript [onerror], #transcript [onmouseover], #transcript b',
+        ).length,
       }));
       expect(state).toEqual({ pwned: undefined, jsLinks: [], injected: 0 });
 

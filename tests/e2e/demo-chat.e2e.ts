@@ -28,7 +28,10 @@ describe("demo chatbot", () => {
       // The retrieval preview finds the roles page.
       await p.getByLabel("Question").fill("Which roles can manage members?");
       await p.getByRole("button", { name: "Search knowledge" }).click();
-      await p.getByText(/score \d\.\d{3}/).first().waitFor();
+      await p
+        .getByText(/score \d\.\d{3}/)
+        .first()
+        .waitFor();
 
       // Ask the bot on its public test page.
       await p.goto(`/test/${DEMO.chatbotId}`);

@@ -57,7 +57,10 @@ describe("form validation", () => {
       await p.getByLabel("Email address").fill("not-an-email");
       await submitAndWait(p, "Send invitation");
       expect(await p.getByLabel("Email address").inputValue()).toBe("not-an-email");
-      await p.getByText(/valid email/i).first().waitFor();
+      await p
+        .getByText(/valid email/i)
+        .first()
+        .waitFor();
       await p.getByText("No pending invitations").waitFor();
     } finally {
       await t.close();

@@ -156,7 +156,10 @@ describe("widget settings screens", () => {
       expect(await p.getByLabel("Require verified visitors").isChecked()).toBe(true);
 
       await p.getByRole("button", { name: "Rotate secret" }).click();
-      await p.getByRole("dialog").getByText(/stop verifying/).waitFor();
+      await p
+        .getByRole("dialog")
+        .getByText(/stop verifying/)
+        .waitFor();
       await submit(p, "Rotate now");
       await p.getByText(/hashes made with the old secret no longer verify/).waitFor();
       const rotated = await p.getByLabel("Identity secret", { exact: true }).inputValue();

@@ -102,7 +102,9 @@ describe("studio", () => {
       await settled(p);
       await p
         .getByLabel("Paste text")
-        .fill("Shipping times\n\nOrders leave our warehouse within one working day. Delivery in the UK takes 2 to 3 days.\n\nReturns\n\nYou can return anything within 30 days.");
+        .fill(
+          "Shipping times\n\nOrders leave our warehouse within one working day. Delivery in the UK takes 2 to 3 days.\n\nReturns\n\nYou can return anything within 30 days.",
+        );
       await submitAndWait(p, "Generate questions and answers");
       await p.getByTestId("faq-pair").first().waitFor();
       expect(await p.getByTestId("faq-pair").count()).toBe(2);

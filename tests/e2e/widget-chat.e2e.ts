@@ -23,7 +23,6 @@ const PAYLOAD =
   `<a href="javascript:window.__pwned=1">a</a> [x](JAVASCRIPT:window.__pwned=1) [y](&#106;avascript:window.__pwned=1) ` +
   `![i](javascript:window.__pwned=1) <script>window.__pwned=1</script> [safe](https://example.com/safe)`;
 
-
 let server: Server;
 let loaderSite: Server;
 const LOADER_HOST = `http://localhost:${HOST_PORT + 1}`;
@@ -56,7 +55,9 @@ beforeAll(async () => {
   loaderSite = createServer((_req, res) => {
     res
       .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
-      .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>Shop</h1>${embedSnippet(baseURL(), DEMO.chatbotId)}</body></html>`);
+      .end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>Shop</h1>${embedSnippet(baseURL(), DEMO.chatbotId)}</body></html>`,
+      );
   });
   await new Promise<void>((resolve) => loaderSite.listen(HOST_PORT + 1, "localhost", resolve));
 
@@ -69,7 +70,14 @@ beforeAll(async () => {
       welcomeMessages: [`Hi <svg onload=window.__pwned=1> [x](javascript:window.__pwned=1)`],
       suggestedQuestions: ["Do you ship abroad?"],
       humanHandoff: true,
-      leadForm: { timing: "on-fallback", title: "Leave your email", name: "optional", email: "required", phone: "off", custom: [{ label: "Company", required: false }] },
+      leadForm: {
+        timing: "on-fallback",
+        title: "Leave your email",
+        name: "optional",
+        email: "required",
+        phone: "off",
+        custom: [{ label: "Company", required: false }],
+      },
     },
   };
   const rate = { access: { rateLimitPerMinute: 1 } };
@@ -261,7 +269,13 @@ describe("chat UI in the widget iframe on another origin", () => {
       await answers(f).first().waitFor({ timeout: 20_000 });
       expect(await f.getByLabel("Your message").inputValue()).toBe("");
       await expect
-        .poll(() => p.evaluate(() => (window as unknown as { __msgs: { type: string; message?: { role: string } }[] }).__msgs.filter((m) => m.type === "message").map((m) => m.message?.role)))
+        .poll(() =>
+          p.evaluate(() =>
+            (window as unknown as { __msgs: { type: string; message?: { role: string } }[] }).__msgs
+              .filter((m) => m.type === "message")
+              .map((m) => m.message?.role),
+          ),
+        )
         .toEqual(["visitor", "bot"]);
       // The frame hands its visitor id to the host (the impostor's identify above was ignored).
       const visitorId = await p.evaluate((id) => localStorage.getItem(`parley:visitor:${id}`), DEMO.chatbotId);
@@ -283,9 +297,14 @@ describe("chat UI in the widget iframe on another origin", () => {
       for (let i = 0; i < 14; i++) {
         await p.keyboard.press("Tab");
         expect(await p.evaluate(() => document.activeElement?.id)).toBe("chat");
-        seen.push(await frame.evaluate(() => document.activeElement?.getAttribute("aria-label") || document.activeElement?.textContent?.trim() || document.activeElement?.tagName || ""));
+        seen.push(
+          await frame.evaluate(
+            () => document.activeElement?.getAttribute("aria-label") || document.activeElement?.textContent?.trim() || document.activeElement?.tagName || "",
+          ),
+        );
       }
-      for (const name of ["New conversation", "Close chat", "Conversation", "Helpful", "Not helpful", "Report a problem", "Powered by Parley"]) expect(seen).toContain(name);
+      for (const name of ["New conversation", "Close chat", "Conversation", "Helpful", "Not helpful", "Report a problem", "Powered by Parley"])
+        expect(seen).toContain(name);
       expect(seen.filter((s) => s === "Close chat").length).toBeGreaterThanOrEqual(2);
       // Focus is visible.
       expect(await frame.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe("none");
@@ -314,8 +333,14 @@ describe("chat UI in the widget iframe on another origin", () => {
         const all = Array.from(document.querySelectorAll("*"));
         return {
           pwned: (window as unknown as { __pwned?: unknown }).__pwned,
-          handlers: all.flatMap((el) => Array.from(el.attributes).filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName} ${a.name}`)),
-          scriptLinks: Array.from(document.querySelectorAll("a")).filter((a) => !/^(https?:|mailto:)/i.test(a.getAttribute("href") ?? "")).map((a) => a.outerHTML),
+          handlers: all.flatMap((el) =>
+            Array.from(el.attributes)
+              .filter((a) => /^on/i.test(a.name))
+              .map((a) => `${el.tagName} ${a.name}`),
+          ),
+          scriptLinks: Array.from(document.querySelectorAll("a"))
+            .filter((a) => !/^(https?:|mailto:)/i.test(a.getAttribute("href") ?? ""))
+            .map((a) => a.outerHTML),
           injected: document.querySelectorAll("#parley-root img, #parley-root svg:not([aria-hidden]), #parley-root script, #parley-root iframe").length,
           text: document.querySelector(".pc-bot:last-of-type .pc-md")?.textContent ?? "",
           title: document.querySelector("h1")?.textContent,
@@ -347,7 +372,9 @@ describe("chat UI in the widget iframe on another origin", () => {
       const f = p.frameLocator("#chat");
       await chatFrame(p);
       // The host identifies the visitor: the form is prefilled.
-      await p.evaluate(() => (window as unknown as { tell: (m: unknown) => void }).tell({ parley: 1, type: "identify", id: "v_known_customer_42", name: "Ada Lovelace", email: "" }));
+      await p.evaluate(() =>
+        (window as unknown as { tell: (m: unknown) => void }).tell({ parley: 1, type: "identify", id: "v_known_customer_42", name: "Ada Lovelace", email: "" }),
+      );
       await ask(f, "Can I pay by cheque?");
       const form = f.locator("form.pc-lead");
       await form.getByText("Leave your email").waitFor();
@@ -372,7 +399,10 @@ describe("chat UI in the widget iframe on another origin", () => {
 
       // Talk to a human.
       await f.getByRole("button", { name: "Talk to a human" }).click();
-      await f.getByRole("log").getByText(/Your conversation has been passed to our team/).waitFor();
+      await f
+        .getByRole("log")
+        .getByText(/Your conversation has been passed to our team/)
+        .waitFor();
 
       // Reloaded: the conversation is back and the form is not offered again.
       await p.reload();
@@ -415,23 +445,35 @@ describe("chat UI in the widget iframe on another origin", () => {
       const chatCalls: string[] = [];
       p.on("request", (r) => r.url().includes("/api/chat/") && chatCalls.push(r.url()));
       await p.goto("/login");
-      await p.evaluate((src) => {
-        const f = document.createElement("iframe");
-        f.id = "chat";
-        f.title = "Preview";
-        f.src = src;
-        f.style.cssText = "width:380px;height:600px";
-        document.body.appendChild(f);
-      }, `/widget/frame/${DEMO.chatbotId}?host=${encodeURIComponent(baseURL())}&preview=1`);
+      await p.evaluate(
+        (src) => {
+          const f = document.createElement("iframe");
+          f.id = "chat";
+          f.title = "Preview";
+          f.src = src;
+          f.style.cssText = "width:380px;height:600px";
+          document.body.appendChild(f);
+        },
+        `/widget/frame/${DEMO.chatbotId}?host=${encodeURIComponent(baseURL())}&preview=1`,
+      );
       const f = p.frameLocator("#chat");
       await chatFrame(p);
       await p.evaluate(
-        ([ui, origin]) => (document.getElementById("chat") as HTMLIFrameElement).contentWindow!.postMessage({ parley: 1, type: "preview-settings", name: "Preview bot", ui }, origin as string),
-        [{ ...DEFAULT_UI_SETTINGS, theme: "dark", brandColor: "#fde047", welcomeMessages: ["Preview hello"], suggestedQuestions: ["What does it cost?"] }, baseURL()] as const,
+        ([ui, origin]) =>
+          (document.getElementById("chat") as HTMLIFrameElement).contentWindow!.postMessage(
+            { parley: 1, type: "preview-settings", name: "Preview bot", ui },
+            origin as string,
+          ),
+        [
+          { ...DEFAULT_UI_SETTINGS, theme: "dark", brandColor: "#fde047", welcomeMessages: ["Preview hello"], suggestedQuestions: ["What does it cost?"] },
+          baseURL(),
+        ] as const,
       );
       await f.getByRole("heading", { name: "Preview bot" }).waitFor();
       await f.getByText("Preview hello").waitFor();
-      expect(await f.locator(".pc-root").evaluate((el) => [el.classList.contains("pc-dark"), getComputedStyle(el).getPropertyValue("--pc-on-brand").trim()])).toEqual([true, "#111827"]);
+      expect(
+        await f.locator(".pc-root").evaluate((el) => [el.classList.contains("pc-dark"), getComputedStyle(el).getPropertyValue("--pc-on-brand").trim()]),
+      ).toEqual([true, "#111827"]);
       await f.getByRole("button", { name: "What does it cost?" }).click();
       await f.getByText("This is a preview — messages are not sent.").waitFor();
       expect(chatCalls).toEqual([]);

@@ -172,7 +172,10 @@ describe("the widget on another origin", () => {
       await ask(frame, "Where is my order?");
       const log = frame.getByRole("log", { name: "Conversation" });
       // No knowledge yet: the fallback answer — but an answer, not a refusal.
-      await log.getByText(/don't know the answer/).first().waitFor({ timeout: 15_000 });
+      await log
+        .getByText(/don't know the answer/)
+        .first()
+        .waitFor({ timeout: 15_000 });
       expect(await frame.getByText("Please sign in on the website to chat with us.").count()).toBe(0);
     } finally {
       await t.close();

@@ -98,15 +98,25 @@ describe("API body-size limit", async () => {
 
   it("v1 router: a 1 MB text source is accepted (the route that needs more), 13 MB is not", async () => {
     const text = "Our returns policy allows thirty days. ".repeat(27_000); // ≈ 1 MB
-    const ok = await request("/api/v1/sources", { method: "POST", headers: { ...json, Authorization: `Bearer ${key}` }, body: JSON.stringify({ type: "text", title: "Policy", text }) });
+    const ok = await request("/api/v1/sources", {
+      method: "POST",
+      headers: { ...json, Authorization: `Bearer ${key}` },
+      body: JSON.stringify({ type: "text", title: "Policy", text }),
+    });
     expect(ok.status).toBeLessThan(300);
     await expectTooLarge(
-      await request("/api/v1/sources", { method: "POST", headers: { ...json, Authorization: `Bearer ${key}` }, body: JSON.stringify({ type: "text", title: "Huge", text: "x".repeat(13 * 1024 * 1024) }) }),
+      await request("/api/v1/sources", {
+        method: "POST",
+        headers: { ...json, Authorization: `Bearer ${key}` },
+        body: JSON.stringify({ type: "text", title: "Huge", text: "x".repeat(13 * 1024 * 1024) }),
+      }),
     );
   });
 
   it("stripe router: an event over 512 KB → 413", async () => {
-    await expectTooLarge(await request("/api/stripe/webhook", { method: "POST", headers: { ...json, "Stripe-Signature": "t=1,v1=00" }, body: big(600 * 1024) }));
+    await expectTooLarge(
+      await request("/api/stripe/webhook", { method: "POST", headers: { ...json, "Stripe-Signature": "t=1,v1=00" }, body: big(600 * 1024) }),
+    );
   });
 
   it("health router: a body on an endpoint that takes none is still capped", async () => {

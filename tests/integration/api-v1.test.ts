@@ -25,7 +25,13 @@ async function setup(plan: PlanId = "starter") {
   const sourceId = newId("ks_");
   await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "Hours", status: "ready" });
   await indexChunks({ env: env as unknown as Env, db }, { orgId: org.id, chatbotId: bot.id, sourceId }, [
-    { title: "Opening hours", heading: null, url: "https://shop.example/hours", text: "Our shop in Lyon is open Monday to Saturday from 9:00 to 19:00.", position: 0 },
+    {
+      title: "Opening hours",
+      heading: null,
+      url: "https://shop.example/hours",
+      text: "Our shop in Lyon is open Monday to Saturday from 9:00 to 19:00.",
+      position: 0,
+    },
   ]);
   return { owner, org, bot, key: created.key, keyId: created.row.id };
 }
@@ -33,7 +39,11 @@ async function setup(plan: PlanId = "starter") {
 const call = (path: string, key: string | null, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
   request(`/api/v1${path}`, {
     method: init.method ?? (init.body !== undefined ? "POST" : "GET"),
-    headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(init.body !== undefined ? { "Content-Type": "application/json" } : {}), ...init.headers },
+    headers: {
+      ...(key ? { Authorization: `Bearer ${key}` } : {}),
+      ...(init.body !== undefined ? { "Content-Type": "application/json" } : {}),
+      ...init.headers,
+    },
     body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
   });
 
@@ -86,7 +96,11 @@ describe("REST API v1: endpoints", () => {
     const { key } = await setup();
     const res = await call("/chat", key, { body: { message: "When is the shop in Lyon open?", visitorId: "customer_0001" } });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { conversationId: string; visitorId: string; message: { content: string; answered: boolean; sources: { title: string; url: string }[] } };
+    const body = (await res.json()) as {
+      conversationId: string;
+      visitorId: string;
+      message: { content: string; answered: boolean; sources: { title: string; url: string }[] };
+    };
     expect(body.visitorId).toBe("customer_0001");
     expect(body.message.answered).toBe(true);
     expect(body.message.content).toMatch(/Monday to Saturday/);
@@ -142,7 +156,9 @@ describe("REST API v1: endpoints", () => {
     const leads = (await (await call("/leads", key)).json()) as { data: { name: string }[] };
     expect(leads.data.map((l) => l.name)).toEqual(["Ada"]);
 
-    const created = await call("/sources", key, { body: { type: "qa", title: "Returns", pairs: [{ question: "Can I return an item?", answer: "Yes, within 30 days." }] } });
+    const created = await call("/sources", key, {
+      body: { type: "qa", title: "Returns", pairs: [{ question: "Can I return an item?", answer: "Yes, within 30 days." }] },
+    });
     expect(created.status).toBe(201);
     const source = (await created.json()) as { id: string; status: string; type: string };
     expect(source).toMatchObject({ type: "qa", status: "queued" });
@@ -167,7 +183,11 @@ describe("REST API v1: OpenAPI document and docs page", () => {
   it("documents every route the router answers, as OpenAPI 3.1", async () => {
     const res = await request("/api/v1/openapi.json");
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> } };
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+      components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+    };
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["Error", "ChatRequest", "ChatResponse", "Lead", "KnowledgeSource"]));

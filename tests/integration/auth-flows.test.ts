@@ -205,7 +205,10 @@ describe("sessions", () => {
     const row = await db.select().from(sessions).where(eq(sessions.userId, user.id)).get();
     expect(row!.expiresAt).toBeGreaterThan(Date.now() + 29 * 24 * 60 * 60 * 1000);
 
-    await db.update(sessions).set({ expiresAt: Date.now() - 1 }).where(eq(sessions.userId, user.id));
+    await db
+      .update(sessions)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(eq(sessions.userId, user.id));
     expect((await request("/app", { cookie: user.cookie })).status).toBe(302);
   });
 

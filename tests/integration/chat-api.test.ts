@@ -51,11 +51,26 @@ async function botWithKnowledge(opts: { visibility?: "public" | "private"; fallb
   const { org, bot } = await makeOrg(owner.id, "Chat");
   await db
     .update(chatbots)
-    .set({ visibility: opts.visibility ?? "public", settings: { general: { fallbackMessage: opts.fallback ?? "I'm not sure about that — please contact support@shop.example." } } })
+    .set({
+      visibility: opts.visibility ?? "public",
+      settings: { general: { fallbackMessage: opts.fallback ?? "I'm not sure about that — please contact support@shop.example." } },
+    })
     .where(eq(chatbots.id, bot.id));
   const sourceId = newId("ks_");
-  await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "Store FAQ", content: KNOWLEDGE.map((k) => k.text).join("\n\n"), status: "ready" });
-  await indexChunks({ env: env as unknown as Env, db }, { orgId: org.id, chatbotId: bot.id, sourceId }, KNOWLEDGE.map((k, position) => ({ ...k, position })));
+  await db.insert(knowledgeSources).values({
+    id: sourceId,
+    orgId: org.id,
+    chatbotId: bot.id,
+    type: "text",
+    title: "Store FAQ",
+    content: KNOWLEDGE.map((k) => k.text).join("\n\n"),
+    status: "ready",
+  });
+  await indexChunks(
+    { env: env as unknown as Env, db },
+    { orgId: org.id, chatbotId: bot.id, sourceId },
+    KNOWLEDGE.map((k, position) => ({ ...k, position })),
+  );
   return { owner, org, bot, sourceId };
 }
 
@@ -78,7 +93,14 @@ describe("POST /api/chat/:chatbotId", async () => {
     expect(reply.metadata).toMatchObject({ answered: true, kind: "answer", conversationId: expect.stringMatching(/^cv_/) });
 
     const conv = await db.select().from(conversations).where(eq(conversations.id, reply.metadata.conversationId!)).get();
-    expect(conv).toMatchObject({ visitorId, channel: "test", messageCount: 2, title: "How much does express shipping cost?", chatbotId: pub.bot.id, orgId: pub.org.id });
+    expect(conv).toMatchObject({
+      visitorId,
+      channel: "test",
+      messageCount: 2,
+      title: "How much does express shipping cost?",
+      chatbotId: pub.bot.id,
+      orgId: pub.org.id,
+    });
     const rows = await db.select().from(messages).where(eq(messages.conversationId, conv!.id)).orderBy(messages.createdAt).all();
     expect(rows.map((r) => r.role)).toEqual(["visitor", "bot"]);
     expect(rows[0].content).toBe("How much does express shipping cost?");
@@ -111,7 +133,10 @@ describe("POST /api/chat/:chatbotId", async () => {
 
   it("with 'answer only from knowledge' off, the model is asked (the local engine still says it does not know)", async () => {
     const open = await botWithKnowledge({ fallback: "No idea, sorry." });
-    await db.update(chatbots).set({ settings: { general: { fallbackMessage: "No idea, sorry.", onlyFromKnowledge: false } } }).where(eq(chatbots.id, open.bot.id));
+    await db
+      .update(chatbots)
+      .set({ settings: { general: { fallbackMessage: "No idea, sorry.", onlyFromKnowledge: false } } })
+      .where(eq(chatbots.id, open.bot.id));
     const reply = await readReply((await post(open.bot.id, { visitorId: visitor(), message: "Who won the football world cup in 1954?" })).body!);
     expect(reply.text).toBe("No idea, sorry.");
     expect(reply.metadata).toMatchObject({ answered: false, kind: "fallback" });
@@ -193,7 +218,12 @@ describe("credits", async () => {
     await db.insert(usageCounters).values({ orgId: org.id, period, replies: 98 });
     const visitorId = visitor();
     await readReply((await post(bot.id, { visitorId, message: "How long does standard shipping take?" })).body!);
-    const counter = () => db.select().from(usageCounters).where(and(eq(usageCounters.orgId, org.id), eq(usageCounters.period, period))).get();
+    const counter = () =>
+      db
+        .select()
+        .from(usageCounters)
+        .where(and(eq(usageCounters.orgId, org.id), eq(usageCounters.period, period)))
+        .get();
     expect((await counter())?.replies).toBe(99);
     await readReply((await post(bot.id, { visitorId, message: "hi" })).body!);
     expect((await counter())?.replies).toBe(100);
@@ -209,7 +239,10 @@ describe("credits", async () => {
 
     const json = await post(bot.id, { visitorId, message: "Can I return an item?", stream: false });
     expect(json.status).toBe(429);
-    expect(((await json.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "reply_limit_reached", message: expect.stringContaining("100 bot replies") });
+    expect(((await json.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "reply_limit_reached",
+      message: expect.stringContaining("100 bot replies"),
+    });
   });
 });
 
@@ -238,7 +271,10 @@ describe("GET /api/chat/:chatbotId/history", async () => {
     const first = await readReply((await post(bot.id, { visitorId, message: "hello", channel: "widget" })).body!);
     const second = await readReply((await post(bot.id, { visitorId, message: "thanks", channel: "widget", newConversation: true })).body!);
     expect(second.metadata.conversationId).not.toBe(first.metadata.conversationId);
-    const json = (await (await get(`/api/chat/${bot.id}/history?visitorId=${visitorId}&channel=widget`)).json()) as { conversationId: string; messages: { content: string }[] };
+    const json = (await (await get(`/api/chat/${bot.id}/history?visitorId=${visitorId}&channel=widget`)).json()) as {
+      conversationId: string;
+      messages: { content: string }[];
+    };
     expect(json.conversationId).toBe(second.metadata.conversationId);
     expect(json.messages[0].content).toBe("thanks");
   });
@@ -250,10 +286,15 @@ describe("GET /api/chat/:chatbotId/history", async () => {
       .set({ settings: { ui: { leadForm: { timing: "after-first-answer", email: "required" } } } })
       .where(eq(chatbots.id, withForm.bot.id));
     const visitorId = visitor();
-    const history = async () => ((await (await get(`/api/chat/${withForm.bot.id}/history?visitorId=${visitorId}`)).json()) as { leadCaptured: boolean }).leadCaptured;
+    const history = async () =>
+      ((await (await get(`/api/chat/${withForm.bot.id}/history?visitorId=${visitorId}`)).json()) as { leadCaptured: boolean }).leadCaptured;
     expect(await history()).toBe(false);
     const lead = await worker.fetch(
-      new Request(`${BASE}/api/widget/${withForm.bot.id}/leads`, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.9.0.2" }, body: JSON.stringify({ visitorId, email: "ada@example.com" }) }),
+      new Request(`${BASE}/api/widget/${withForm.bot.id}/leads`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.9.0.2" },
+        body: JSON.stringify({ visitorId, email: "ada@example.com" }),
+      }),
     );
     expect(lead.status).toBe(201);
     expect(await history()).toBe(true);

@@ -23,7 +23,9 @@ function send(botId: string, body: Record<string, unknown>, opts: { origin?: str
   const headers: Record<string, string> = { "Content-Type": "application/json", "CF-Connecting-IP": opts.ip ?? randomIp() };
   if (opts.origin) headers.Origin = opts.origin;
   if (opts.cookie) headers.Cookie = opts.cookie;
-  return worker.fetch(new Request(`${BASE}/api/chat/${botId}`, { method: "POST", headers, body: JSON.stringify({ message: "Hello!", stream: false, ...body }) }));
+  return worker.fetch(
+    new Request(`${BASE}/api/chat/${botId}`, { method: "POST", headers, body: JSON.stringify({ message: "Hello!", stream: false, ...body }) }),
+  );
 }
 function history(botId: string, query: string, opts: { origin?: string } = {}) {
   const headers: Record<string, string> = { "CF-Connecting-IP": randomIp() };

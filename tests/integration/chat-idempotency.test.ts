@@ -88,7 +88,11 @@ describe("POST /api/chat/:chatbotId with clientMessageId", async () => {
     const [a, b] = await Promise.all([post(bot.id, body), post(bot.id, body)]);
     const replies = await Promise.all([readReply(a.body!), readReply(b.body!)]);
     for (const r of replies) expect(r.text.length).toBeGreaterThan(0);
-    const rows = await db.select().from(messages).where(and(eq(messages.conversationId, conversationId), eq(messages.clientMessageId, clientMessageId))).all();
+    const rows = await db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversationId), eq(messages.clientMessageId, clientMessageId)))
+      .all();
     expect(rows).toHaveLength(1);
     expect(await creditsUsed(org.id)).toBe(used + 1);
   });
@@ -96,8 +100,14 @@ describe("POST /api/chat/:chatbotId with clientMessageId", async () => {
   it("answers the JSON API's retry from what was stored", async () => {
     const visitorId = visitor();
     const clientMessageId = clientId();
-    const a = (await (await post(bot.id, { visitorId, message: "thanks!", clientMessageId, stream: false })).json()) as { conversationId: string; message: { id: string; content: string } };
-    const b = (await (await post(bot.id, { visitorId, message: "thanks!", clientMessageId, stream: false })).json()) as { conversationId: string; message: { id: string; content: string; replayed?: boolean } };
+    const a = (await (await post(bot.id, { visitorId, message: "thanks!", clientMessageId, stream: false })).json()) as {
+      conversationId: string;
+      message: { id: string; content: string };
+    };
+    const b = (await (await post(bot.id, { visitorId, message: "thanks!", clientMessageId, stream: false })).json()) as {
+      conversationId: string;
+      message: { id: string; content: string; replayed?: boolean };
+    };
     expect(b).toMatchObject({ conversationId: a.conversationId, message: { id: a.message.id, content: a.message.content, replayed: true } });
   });
 
@@ -113,7 +123,11 @@ describe("POST /api/chat/:chatbotId with clientMessageId", async () => {
     const visitorId = visitor();
     const a = await readReply((await post(bot.id, { visitorId, message: "hi" })).body!);
     await readReply((await post(bot.id, { visitorId, message: "hi", conversationId: a.metadata.conversationId })).body!);
-    const rows = await db.select().from(messages).where(and(eq(messages.conversationId, a.metadata.conversationId!), eq(messages.role, "visitor"))).all();
+    const rows = await db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversationId, a.metadata.conversationId!), eq(messages.role, "visitor")))
+      .all();
     expect(rows).toHaveLength(2);
   });
 

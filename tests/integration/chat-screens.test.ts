@@ -34,7 +34,13 @@ async function setup() {
   const sourceId = newId("ks_");
   await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "Hours", status: "ready" });
   await indexChunks({ env: env as unknown as Env, db }, { orgId: org.id, chatbotId: bot.id, sourceId }, [
-    { title: "Opening hours", heading: null, url: "https://shop.example/hours", text: "Our shop in Lyon is open Monday to Saturday from 9:00 to 19:00.", position: 0 },
+    {
+      title: "Opening hours",
+      heading: null,
+      url: "https://shop.example/hours",
+      text: "Our shop in Lyon is open Monday to Saturday from 9:00 to 19:00.",
+      position: 0,
+    },
   ]);
   return { owner, org, bot, member };
 }
@@ -140,7 +146,10 @@ describe("settings/general", async () => {
   });
 
   it("saves the name and the general section, leaving other sections alone", async () => {
-    await db.update(chatbots).set({ settings: { ui: { theme: "dark" } } }).where(eq(chatbots.id, bot.id));
+    await db
+      .update(chatbots)
+      .set({ settings: { ui: { theme: "dark" } } })
+      .where(eq(chatbots.id, bot.id));
     const res = await request(path, { cookie: editor.cookie, form: valid });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Settings saved.");
@@ -185,7 +194,10 @@ describe("settings/general", async () => {
   });
 
   it("duplicates settings (not knowledge) and deletes with the right roles", async () => {
-    await db.update(chatbots).set({ settings: { general: { language: "de" } } }).where(eq(chatbots.id, bot.id));
+    await db
+      .update(chatbots)
+      .set({ settings: { general: { language: "de" } } })
+      .where(eq(chatbots.id, bot.id));
     // Free plan: one chatbot. The duplicate is refused with the limit and how to raise it.
     const refused = await request(path, { cookie: editor.cookie, form: { intent: "duplicate" } });
     expect(refused.status).toBe(409);

@@ -72,12 +72,23 @@ describe("the conversation core", async () => {
   it("the chat API and the REST API both honour it", async () => {
     const visitorId = "v_turn_api_00001";
     const res = await worker.fetch(
-      new Request(`${BASE}/api/chat/${bot.id}`, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.8.0.1" }, body: JSON.stringify({ visitorId, message: "hi", stream: false }) }),
+      new Request(`${BASE}/api/chat/${bot.id}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.8.0.1" },
+        body: JSON.stringify({ visitorId, message: "hi", stream: false }),
+      }),
     );
     const { conversationId } = (await res.json()) as { conversationId: string };
-    await db.update(conversations).set({ status: "human" }).where(and(eq(conversations.id, conversationId), eq(conversations.chatbotId, bot.id)));
+    await db
+      .update(conversations)
+      .set({ status: "human" })
+      .where(and(eq(conversations.id, conversationId), eq(conversations.chatbotId, bot.id)));
     const held = await worker.fetch(
-      new Request(`${BASE}/api/chat/${bot.id}`, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.8.0.1" }, body: JSON.stringify({ visitorId, message: "anyone?", stream: false }) }),
+      new Request(`${BASE}/api/chat/${bot.id}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.8.0.1" },
+        body: JSON.stringify({ visitorId, message: "anyone?", stream: false }),
+      }),
     );
     expect(held.status).toBe(200);
     expect(await held.json()).toEqual({ conversationId, message: null });

@@ -15,7 +15,8 @@ const html = async (path: string) => {
   return { res, body: await res.text() };
 };
 const titleOf = (body: string) => body.match(/<title>([^<]*)<\/title>/)?.[1];
-const decode = (s: string) => s.replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#x27;", "'").replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">");
+const decode = (s: string) =>
+  s.replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#x27;", "'").replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">");
 
 describe("docs pages", () => {
   const docs = loadDocs();
@@ -44,7 +45,8 @@ describe("docs pages", () => {
     if (nested.headings.length >= 2) expect(body).toContain("On this page");
     const i = docs.ordered.indexOf(nested);
     if (docs.ordered[i + 1]) expect(body).toMatch(new RegExp(`href="${docs.ordered[i + 1].url}" rel="next"|rel="next"[^>]*href="${docs.ordered[i + 1].url}"`));
-    if (docs.ordered[i - 1] && docs.ordered[i - 1].slug) expect(body).toMatch(new RegExp(`href="${docs.ordered[i - 1].url}"[^>]*rel="prev"|rel="prev"[^>]*href="${docs.ordered[i - 1].url}"`));
+    if (docs.ordered[i - 1] && docs.ordered[i - 1].slug)
+      expect(body).toMatch(new RegExp(`href="${docs.ordered[i - 1].url}"[^>]*rel="prev"|rel="prev"[^>]*href="${docs.ordered[i - 1].url}"`));
     expect(body).not.toContain("Edit this page"); // DOCS_EDIT_URL is empty in wrangler.toml
     expect(body).not.toMatch(/<script(?![^>]*application\/ld\+json)/);
   });

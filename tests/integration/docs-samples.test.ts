@@ -24,7 +24,13 @@ async function apiKey() {
   const sourceId = newId("ks_");
   await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "Account help", status: "ready" });
   await indexChunks({ env: env as unknown as Env, db }, { orgId: org.id, chatbotId: bot.id, sourceId }, [
-    { title: "Passwords", heading: "Reset your password", url: null, text: "To reset your password, open the sign-in page, choose Forgot password and follow the link we email you. The link works for one hour.", position: 0 },
+    {
+      title: "Passwords",
+      heading: "Reset your password",
+      url: null,
+      text: "To reset your password, open the sign-in page, choose Forgot password and follow the link we email you. The link works for one hour.",
+      position: 0,
+    },
   ]);
   return created.key;
 }
@@ -48,7 +54,8 @@ describe("runnable shell samples in the docs", () => {
           const json = JSON.parse(text) as Record<string, unknown>;
           expect(json.error, text).toBeUndefined();
           // The chat sample's answer comes from the knowledge indexed above, with its source.
-          if (req.url.endsWith("/api/v1/chat")) expect(json).toMatchObject({ message: { answered: true, sources: [expect.objectContaining({ title: expect.stringContaining("Passwords") })] } });
+          if (req.url.endsWith("/api/v1/chat"))
+            expect(json).toMatchObject({ message: { answered: true, sources: [expect.objectContaining({ title: expect.stringContaining("Passwords") })] } });
         }
       }
     });

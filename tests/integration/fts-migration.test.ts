@@ -12,10 +12,16 @@ describe("chunks_fts", () => {
     const other = await makeOrg(owner.id, "FtsOther");
     await env.DB.batch([
       env.DB.prepare("INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title) VALUES (?, ?, ?, 'text', 'Returns')").bind("ks_fts1", org.id, bot.id),
-      env.DB.prepare("INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title) VALUES (?, ?, ?, 'text', 'Returns')").bind("ks_fts2", org.id, other.bot.id),
+      env.DB.prepare("INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title) VALUES (?, ?, ?, 'text', 'Returns')").bind(
+        "ks_fts2",
+        org.id,
+        other.bot.id,
+      ),
     ]);
     const insert = (source: string, chatbot: string, text: string) =>
-      env.DB.prepare("INSERT INTO chunks (source_id, chatbot_id, org_id, position, title, heading, text) VALUES (?, ?, ?, 0, 'Returns policy', 'Refunds', ?) RETURNING id")
+      env.DB.prepare(
+        "INSERT INTO chunks (source_id, chatbot_id, org_id, position, title, heading, text) VALUES (?, ?, ?, 0, 'Returns policy', 'Refunds', ?) RETURNING id",
+      )
         .bind(source, chatbot, org.id, text)
         .first<{ id: number }>();
     const a = await insert("ks_fts1", bot.id, "Customers may return items within 30 days for a full refund.");
@@ -35,13 +41,19 @@ describe("chunks_fts", () => {
   it("indexes a URL's path but not its host, and the chatbot id as one token", async () => {
     const owner = await makeUser();
     const { org, bot } = await makeOrg(owner.id, "FtsUrl");
-    await env.DB.prepare("INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title) VALUES (?, ?, ?, 'site', 'Docs')").bind(`ks_url_${bot.id}`, org.id, bot.id).run();
+    await env.DB.prepare("INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title) VALUES (?, ?, ?, 'site', 'Docs')")
+      .bind(`ks_url_${bot.id}`, org.id, bot.id)
+      .run();
     const { id } = (await env.DB.prepare(
       "INSERT INTO chunks (source_id, chatbot_id, org_id, position, title, heading, url, text) VALUES (?, ?, ?, 0, 'Guide', NULL, 'https://hostword.example.com/guides/quokka-care#feeding', 'Feed them leaves.') RETURNING id",
     )
       .bind(`ks_url_${bot.id}`, bot.id, org.id)
       .first<{ id: number }>())!;
-    const count = (match: string) => env.DB.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?").bind(match).first<{ n: number }>().then((r) => r!.n);
+    const count = (match: string) =>
+      env.DB.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?")
+        .bind(match)
+        .first<{ n: number }>()
+        .then((r) => r!.n);
     const mine = `chatbot_id:"${ftsChatbotToken(bot.id)}"`;
     expect(await count(`${mine} AND url:(quokka)`)).toBe(1);
     expect(await count(`${mine} AND url:(guides)`)).toBe(1);

@@ -47,7 +47,10 @@ describe("knowledge screen", async () => {
   });
 
   it("adds a text source that the queue consumer ingests to ready; the table shows it", async () => {
-    const res = await request(path, { cookie: owner.cookie, form: { intent: "add-text", title: "Opening hours", text: "We are open from 9 to 5 on weekdays." } });
+    const res = await request(path, {
+      cookie: owner.cookie,
+      form: { intent: "add-text", title: "Opening hours", text: "We are open from 9 to 5 on weekdays." },
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("“Opening hours” was added");
     const [source] = (await sourcesOf(bot.id)).filter((s) => s.title === "Opening hours");
@@ -107,7 +110,10 @@ describe("knowledge screen", async () => {
     expect(r1.status).toBe(400);
     expect(await r1.text()).toContain("That type of file is not supported");
 
-    const r2 = await request(path, { cookie: owner.cookie, form: { intent: "add-site", url: "https://docs.example.test", pageCap: "51", include: "", exclude: "" } });
+    const r2 = await request(path, {
+      cookie: owner.cookie,
+      form: { intent: "add-site", url: "https://docs.example.test", pageCap: "51", include: "", exclude: "" },
+    });
     expect(r2.status).toBe(400);
     const t2 = await r2.text();
     expect(t2).toContain("The Free plan crawls at most 50 pages per source");

@@ -77,6 +77,8 @@ describe("layers point one way", () => {
       "/app/routes/x.tsx": 'import { api } from "../../workers/api";',
     };
     expect(violations(wrong)).toHaveLength(5);
-    expect(violations({ "/app/routes/y.tsx": 'import { Button } from "~/components/ui";\nimport { getChatbot } from "~/.server/chatbots/chatbots";' })).toEqual([]);
+    expect(violations({ "/app/routes/y.tsx": 'import { Button } from "~/components/ui";\nimport { getChatbot } from "~/.server/chatbots/chatbots";' })).toEqual(
+      [],
+    );
   });
 });

@@ -18,7 +18,10 @@ type Params = Record<string, string>;
 
 /** A flat-route file name as a URL path ("app.$orgId.members.tsx" → "/app/org_…/members"). */
 function routePath(file: string, params: Params): string {
-  const name = file.split("/").pop()!.replace(/\.tsx$/, "");
+  const name = file
+    .split("/")
+    .pop()!
+    .replace(/\.tsx$/, "");
   const segments = name
     .replace(/\[\.\]/g, "\u0000")
     .split(".")
@@ -47,8 +50,18 @@ async function setup() {
 const MALFORMED: { name: string; contentType: string; body: string; status: number }[] = [
   { name: "JSON", contentType: "application/json", body: "{}", status: 415 },
   { name: "text/plain", contentType: "text/plain", body: "intent=save", status: 415 },
-  { name: "multipart without a boundary", contentType: "multipart/form-data", body: "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--x--\r\n", status: 400 },
-  { name: "truncated multipart", contentType: "multipart/form-data; boundary=----parley", body: "------parley\r\nContent-Disposition: form-data; name=\"intent\"\r\n\r\nsa", status: 400 },
+  {
+    name: "multipart without a boundary",
+    contentType: "multipart/form-data",
+    body: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n',
+    status: 400,
+  },
+  {
+    name: "truncated multipart",
+    contentType: "multipart/form-data; boundary=----parley",
+    body: '------parley\r\nContent-Disposition: form-data; name="intent"\r\n\r\nsa',
+    status: 400,
+  },
 ];
 
 describe("every page action refuses a body that is not a form (400/415, never 500)", async () => {
@@ -110,7 +123,9 @@ describe("redirect targets after sign-in, sign-up, verification and logout stay 
   it("logout and signup refuse the same variants", async () => {
     const out = await request("/logout", { form: { redirectTo: "/\t/evil.example" }, cookie: user.cookie });
     expect(out.headers.get("Location")).toBe("/login");
-    const up = await request("/signup", { form: { name: "New", email: `n-${Date.now()}@example.test`, password: "another perfectly fine password", redirectTo: "/\\evil.example" } });
+    const up = await request("/signup", {
+      form: { name: "New", email: `n-${Date.now()}@example.test`, password: "another perfectly fine password", redirectTo: "/\\evil.example" },
+    });
     expect(up.status).toBe(302);
     expect(up.headers.get("Location")).not.toContain("evil");
   });
@@ -119,9 +134,11 @@ describe("redirect targets after sign-in, sign-up, verification and logout stay 
 /** Runs `jobs` a few at a time: the Worker answers concurrent requests, and the crawl stays quick. */
 async function inPool<T>(items: T[], run: (item: T) => Promise<void>, size = 8) {
   let next = 0;
-  await Promise.all(Array.from({ length: size }, async () => {
-    while (next < items.length) await run(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: size }, async () => {
+      while (next < items.length) await run(items[next++]);
+    }),
+  );
 }
 
 // Odd values for every path parameter, odd queries, every method, on every page and API endpoint.
@@ -145,7 +162,16 @@ describe("a crawl of every route with malformed input answers below 500", async 
   for (const p of basePaths) oddPaths.delete(p);
 
   const apiRoutes = api.routes.filter((r) => !(r.method === "ALL" && r.path === "/*"));
-  const apiBase = [...new Set(apiRoutes.map((r) => `/api${r.path}`.replace(/\/\*$/, "").replace(/:chatbotId/g, params.chatbotId).replace(/:id/g, "x")))];
+  const apiBase = [
+    ...new Set(
+      apiRoutes.map((r) =>
+        `/api${r.path}`
+          .replace(/\/\*$/, "")
+          .replace(/:chatbotId/g, params.chatbotId)
+          .replace(/:id/g, "x"),
+      ),
+    ),
+  ];
   const apiOdd = new Set<string>();
   for (const r of apiRoutes) for (const odd of ODD) apiOdd.add(`/api${r.path}`.replace(/\/\*$/, "").replace(/:[a-zA-Z]+/g, odd));
 
@@ -204,7 +230,18 @@ describe("a crawl of every route with malformed input answers below 500", async 
       { contentType: "application/json", body: "{" },
       { contentType: "application/json", body: "null" },
       { contentType: "application/json", body: "[]" },
-      { contentType: "application/json", body: JSON.stringify({ visitorId: "\u0000", message: { nested: true }, conversationId: 12, fields: "x", messageId: [], type: "url", url: "file:///etc/passwd" }) },
+      {
+        contentType: "application/json",
+        body: JSON.stringify({
+          visitorId: "\u0000",
+          message: { nested: true },
+          conversationId: 12,
+          fields: "x",
+          messageId: [],
+          type: "url",
+          url: "file:///etc/passwd",
+        }),
+      },
       { contentType: "application/json", body: JSON.stringify({ visitorId: "v".repeat(5000), message: "x".repeat(60_000) }) },
       { contentType: "text/plain", body: "hello" },
       { contentType: "multipart/form-data", body: "--x" },

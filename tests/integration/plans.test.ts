@@ -22,7 +22,11 @@ type Worker = { fetch: (r: Request, env?: Env, ctx?: ExecutionContext) => Promis
  * `exports.default` is bound to the configured env, so this imports the entry module and calls
  * its fetch with a copy of the env.
  */
-async function requestWithEnv(overrides: Partial<Env>, path: string, init: { method?: string; form?: Record<string, string>; body?: string; headers?: Record<string, string>; cookie?: string } = {}) {
+async function requestWithEnv(
+  overrides: Partial<Env>,
+  path: string,
+  init: { method?: string; form?: Record<string, string>; body?: string; headers?: Record<string, string>; cookie?: string } = {},
+) {
   const { default: worker } = (await import("../../workers/app")) as unknown as { default: Worker };
   const headers = new Headers(init.headers);
   headers.set("Host", new URL(BASE).host);
@@ -67,7 +71,9 @@ describe("reachable limits refuse with their message; changing plan in developme
     const email = `invitee-${newId()}@example.test`;
     const refused = await request(`/app/${org.id}/members`, { cookie: owner.cookie, form: { intent: "invite", email, role: "agent" } });
     expect(refused.status).toBe(400);
-    expect(await refused.text()).toContain("The Free plan allows 1 member; this organisation has 1 member. An owner can raise it by moving to the Starter plan (3 members)");
+    expect(await refused.text()).toContain(
+      "The Free plan allows 1 member; this organisation has 1 member. An owner can raise it by moving to the Starter plan (3 members)",
+    );
     expect(await db.select().from(invitations).where(eq(invitations.orgId, org.id)).all()).toEqual([]);
 
     expect((await changePlan(owner.cookie, org.id, "starter")).status).toBe(200);
@@ -106,8 +112,16 @@ describe("reachable limits refuse with their message; changing plan in developme
     const { org, bot } = await makeOrg(owner.id, "Know");
     const now = Date.now();
     await db.insert(knowledgeSources).values({
-      id: newId("ks_"), orgId: org.id, chatbotId: bot.id, type: "text", title: "Big manual", content: "x", charCount: 999_990,
-      status: "ready", createdAt: now, updatedAt: now,
+      id: newId("ks_"),
+      orgId: org.id,
+      chatbotId: bot.id,
+      type: "text",
+      title: "Big manual",
+      content: "x",
+      charCount: 999_990,
+      status: "ready",
+      createdAt: now,
+      updatedAt: now,
     });
     const path = `/app/${org.id}/${bot.id}/kb`;
     const form = { intent: "add-text", title: "Opening hours", text: "We are open from nine to five on weekdays." };
@@ -144,7 +158,11 @@ describe("reachable limits refuse with their message; changing plan in developme
     expect((await changePlan(owner.cookie, org.id, "starter")).status).toBe(200);
     const answer = await readReply((await ask()).body!);
     expect(answer.metadata.kind).not.toBe("limit");
-    const counter = await db.select().from(usageCounters).where(and(eq(usageCounters.orgId, org.id), eq(usageCounters.period, period))).get();
+    const counter = await db
+      .select()
+      .from(usageCounters)
+      .where(and(eq(usageCounters.orgId, org.id), eq(usageCounters.period, period)))
+      .get();
     expect(counter?.replies).toBe(101);
   });
 });
@@ -160,11 +178,22 @@ describe("/app/plans", () => {
     const now = Date.now();
     for (const chars of [1200, 34]) {
       await db.insert(knowledgeSources).values({
-        id: newId("ks_"), orgId: org.id, chatbotId: bot.id, type: "text", title: `S${chars}`, content: "x", charCount: chars, status: "ready", createdAt: now, updatedAt: now,
+        id: newId("ks_"),
+        orgId: org.id,
+        chatbotId: bot.id,
+        type: "text",
+        title: `S${chars}`,
+        content: "x",
+        charCount: chars,
+        status: "ready",
+        createdAt: now,
+        updatedAt: now,
       });
     }
     await addMember(org.id, (await makeUser()).id, "editor");
-    await db.insert(invitations).values({ id: newId("inv_"), orgId: org.id, email: "pending@example.test", role: "agent", tokenHash: newId(), expiresAt: now + 1e6, createdAt: now });
+    await db
+      .insert(invitations)
+      .values({ id: newId("inv_"), orgId: org.id, email: "pending@example.test", role: "agent", tokenHash: newId(), expiresAt: now + 1e6, createdAt: now });
     const other = await makeUser();
     const { org: foreign } = await makeOrg(other.id, "Foreign Secret Org");
 
@@ -266,7 +295,12 @@ function stubStripe(handler: (req: Request) => Response | Promise<Response>) {
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const req = new Request(input as RequestInfo, init);
     if (!req.url.startsWith(STRIPE_BASE)) return real(input as RequestInfo, init);
-    calls.push({ method: req.method, path: new URL(req.url).pathname, auth: req.headers.get("Authorization"), form: new URLSearchParams(await req.clone().text()) });
+    calls.push({
+      method: req.method,
+      path: new URL(req.url).pathname,
+      auth: req.headers.get("Authorization"),
+      form: new URLSearchParams(await req.clone().text()),
+    });
     return handler(req);
   });
   return calls;
@@ -313,7 +347,9 @@ describe("Stripe Checkout", () => {
     });
     expect(res.status).toBe(502);
     const html = await res.text();
-    expect(html, html.match(/Stripe[^<]*/g)?.join(" | ")).toContain("Stripe refused the request: No such price: &#x27;price_growth&#x27;. The plan was not changed.");
+    expect(html, html.match(/Stripe[^<]*/g)?.join(" | ")).toContain(
+      "Stripe refused the request: No such price: &#x27;price_growth&#x27;. The plan was not changed.",
+    );
     expect(await planOf(org.id)).toBe("free");
   });
 });
@@ -322,13 +358,28 @@ describe("POST /api/stripe/webhook", () => {
   const send = async (event: unknown, opts: { secret?: string; timestamp?: number; header?: string } = {}) => {
     const body = JSON.stringify(event);
     const header = opts.header ?? (await signStripePayload(opts.secret ?? WEBHOOK_SECRET, body, opts.timestamp));
-    return requestWithEnv(STRIPE_ENV, "/api/stripe/webhook", { method: "POST", body, headers: { "Content-Type": "application/json", "Stripe-Signature": header } });
+    return requestWithEnv(STRIPE_ENV, "/api/stripe/webhook", {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "application/json", "Stripe-Signature": header },
+    });
   };
   const completed = (orgId: string, plan: string, id = `evt_${newId()}`, created = Math.floor(Date.now() / 1000)) => ({
     id,
     type: "checkout.session.completed",
     created,
-    data: { object: { id: "cs_1", object: "checkout.session", mode: "subscription", payment_status: "paid", client_reference_id: orgId, customer: `cus_${orgId}`, subscription: `sub_${orgId}`, metadata: { orgId, plan } } },
+    data: {
+      object: {
+        id: "cs_1",
+        object: "checkout.session",
+        mode: "subscription",
+        payment_status: "paid",
+        client_reference_id: orgId,
+        customer: `cus_${orgId}`,
+        subscription: `sub_${orgId}`,
+        metadata: { orgId, plan },
+      },
+    },
   });
 
   it("a valid signature updates the plan and stores the Stripe ids", async () => {
@@ -394,7 +445,16 @@ describe("POST /api/stripe/webhook", () => {
       id: `evt_${newId()}`,
       type: "customer.subscription.updated",
       created: now,
-      data: { object: { id: `sub_${org.id}`, object: "subscription", customer: `cus_${org.id}`, status: "active", metadata: { orgId: org.id }, items: { data: [{ id: "si_1", price: { id: "price_scale" } }] } } },
+      data: {
+        object: {
+          id: `sub_${org.id}`,
+          object: "subscription",
+          customer: `cus_${org.id}`,
+          status: "active",
+          metadata: { orgId: org.id },
+          items: { data: [{ id: "si_1", price: { id: "price_scale" } }] },
+        },
+      },
     };
     expect((await send(upgraded)).status).toBe(200);
     expect(await planOf(org.id)).toBe("scale");
@@ -410,7 +470,13 @@ describe("POST /api/stripe/webhook", () => {
     expect(await planOf(org.id)).toBe("scale");
 
     // Cancelling the subscription returns the organisation to Free and forgets the subscription.
-    const deleted = { ...upgraded, id: `evt_${newId()}`, type: "customer.subscription.deleted", created: now + 1, data: { object: { ...upgraded.data.object, status: "canceled" } } };
+    const deleted = {
+      ...upgraded,
+      id: `evt_${newId()}`,
+      type: "customer.subscription.deleted",
+      created: now + 1,
+      data: { object: { ...upgraded.data.object, status: "canceled" } },
+    };
     expect((await send(deleted)).status).toBe(200);
     const row = await db.select().from(organisations).where(eq(organisations.id, org.id)).get();
     expect(row).toMatchObject({ plan: "free", stripeSubscriptionId: null, stripeCustomerId: `cus_${org.id}` });

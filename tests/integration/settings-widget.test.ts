@@ -20,7 +20,11 @@ async function setup(name: string) {
   const outsider = await makeUser({ name: "Outsider" });
   await makeOrg(outsider.id, `${name} elsewhere`);
   const row = () => db.select().from(chatbots).where(eq(chatbots.id, bot.id)).get();
-  const setPlan = (plan: string) => db.update(organisations).set({ plan: plan as "free" }).where(eq(organisations.id, org.id));
+  const setPlan = (plan: string) =>
+    db
+      .update(organisations)
+      .set({ plan: plan as "free" })
+      .where(eq(organisations.id, org.id));
   return { owner, org, bot, member, outsider, row, setPlan };
 }
 
@@ -70,7 +74,10 @@ describe("settings/ui", async () => {
   });
 
   it("saves every field and reads them back; only $.ui changes", async () => {
-    await db.update(chatbots).set({ settings: { general: { language: "fr" }, access: { rateLimitPerMinute: 5 } } }).where(eq(chatbots.id, bot.id));
+    await db
+      .update(chatbots)
+      .set({ settings: { general: { language: "fr" }, access: { rateLimitPerMinute: 5 } } })
+      .where(eq(chatbots.id, bot.id));
     const res = await request(path, { cookie: editor.cookie, form: valid });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Look &amp; feel saved.");
@@ -267,10 +274,16 @@ describe("settings/oryg", async () => {
   const valid = { intent: "save", visibility: "private", allowedOrigins: "", rateLimitPerMinute: "20", rateLimitPerHour: "300" };
 
   it("saves visibility, normalised origins and rate limits; only $.access changes", async () => {
-    await db.update(chatbots).set({ settings: { ui: { theme: "dark" } } }).where(eq(chatbots.id, bot.id));
+    await db
+      .update(chatbots)
+      .set({ settings: { ui: { theme: "dark" } } })
+      .where(eq(chatbots.id, bot.id));
     const res = await request(path, {
       cookie: editor.cookie,
-      form: { ...valid, allowedOrigins: "https://Shop.Example.com/checkout?x=1\n\n  *.example.org  \nlocalhost:8080\nshop.example.com\nhttps://shop.example.com" },
+      form: {
+        ...valid,
+        allowedOrigins: "https://Shop.Example.com/checkout?x=1\n\n  *.example.org  \nlocalhost:8080\nshop.example.com\nhttps://shop.example.com",
+      },
     });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Origins &amp; access saved.");

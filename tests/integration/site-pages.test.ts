@@ -58,7 +58,8 @@ describe("public site pages", () => {
       expect(text(skip), path).toBe("Skip to content");
       expect(doc.querySelector("main#main"), path).not.toBeNull();
       const hrefs = new Set(doc.querySelectorAll("header a, footer a").map((a) => a.getAttribute("href")));
-      for (const to of ["/", "/pricing", "/docs", "/blog", "/studio", "/company", "/privacy", "/signup", "/login"]) expect(hrefs.has(to), `${path} links to ${to}`).toBe(true);
+      for (const to of ["/", "/pricing", "/docs", "/blog", "/studio", "/company", "/privacy", "/signup", "/login"])
+        expect(hrefs.has(to), `${path} links to ${to}`).toBe(true);
       // The small-screen menu is a <details>: it opens without JavaScript and holds every section.
       const menu = doc.querySelector("header details");
       expect(text(menu?.querySelector("summary")), path).toBe("Menu");

@@ -16,7 +16,14 @@ describe("discoverability", () => {
     for (const loc of locs) expect(loc.startsWith(`${BASE}/`)).toBe(true);
     const paths = locs.map((l) => new URL(l).pathname);
     const expected = [
-      "/", "/pricing", "/company", "/privacy", "/blog", "/docs", "/docs/api", "/studio",
+      "/",
+      "/pricing",
+      "/company",
+      "/privacy",
+      "/blog",
+      "/docs",
+      "/docs/api",
+      "/studio",
       ...loadBlog().posts.map((p) => p.url),
       ...loadDocs().ordered.map((d) => d.url),
       ...STUDIO_TOOLS.map((t) => `/studio/${t.slug}`),

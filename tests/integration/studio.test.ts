@@ -12,7 +12,14 @@ import { request } from "./helpers";
 // errors that keep the input, the per-visitor allowance (429 with a message), the FAQ generator's
 // import into a chatbot after sign-in, and 404 for unknown tools.
 
-const decode = (html: string) => html.replace(/<!-- -->/g, "").replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+const decode = (html: string) =>
+  html
+    .replace(/<!-- -->/g, "")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">");
 const text = async (res: Response) => decode(await res.text());
 const uniqueIp = () => `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 
@@ -147,7 +154,14 @@ describe("support ROI calculator", () => {
 
 describe("widget designer", () => {
   const path = "/studio/widget-designer";
-  const form = { brandColor: "#0F766E", theme: "dark", position: "bottom-left", displayName: "Ada", "welcomeMessages.0": "Hello there!", placeholder: "Type here" };
+  const form = {
+    brandColor: "#0F766E",
+    theme: "dark",
+    position: "bottom-left",
+    displayName: "Ada",
+    "welcomeMessages.0": "Hello there!",
+    placeholder: "Type here",
+  };
 
   it("returns the settings under the dashboard's names, the JSON and the embed snippet", async () => {
     const res = await request(path, { form, ip: uniqueIp() });

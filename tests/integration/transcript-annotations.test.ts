@@ -11,20 +11,35 @@ import { BASE, request } from "./helpers";
 
 const worker = (exports as unknown as { default: { fetch: (r: Request) => Promise<Response> } }).default;
 const post = (path: string, body: unknown) =>
-  worker.fetch(new Request(BASE + path, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.50.0.1" }, body: JSON.stringify(body) }));
+  worker.fetch(
+    new Request(BASE + path, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.50.0.1" }, body: JSON.stringify(body) }),
+  );
 
 describe("transcript annotations", async () => {
   const owner = await makeUser({ name: "Owner" });
   const { org, bot } = await makeOrg(owner.id, "Notes");
   await db
     .update(chatbots)
-    .set({ settings: { ui: { humanHandoff: true, leadForm: { timing: "before-chat", name: "optional", email: "optional", phone: "optional", custom: [{ label: "Company" }] } } } })
+    .set({
+      settings: {
+        ui: { humanHandoff: true, leadForm: { timing: "before-chat", name: "optional", email: "optional", phone: "optional", custom: [{ label: "Company" }] } },
+      },
+    })
     .where(eq(chatbots.id, bot.id));
   const visitorId = `v_${newId().slice(0, 20)}`;
   const PAYLOAD = `<img src=x onerror=alert(1)>`;
 
-  const chat = (await (await post(`/api/chat/${bot.id}`, { visitorId, message: `Hello! ${PAYLOAD}`, stream: false })).json()) as { conversationId: string; message: { id: string } };
-  await post(`/api/widget/${bot.id}/leads`, { visitorId, name: `Ann ${PAYLOAD}`, email: "ann@example.com", phone: "+33 1 23 45 67 89", custom: { Company: `<svg onload=alert(1)>` } });
+  const chat = (await (await post(`/api/chat/${bot.id}`, { visitorId, message: `Hello! ${PAYLOAD}`, stream: false })).json()) as {
+    conversationId: string;
+    message: { id: string };
+  };
+  await post(`/api/widget/${bot.id}/leads`, {
+    visitorId,
+    name: `Ann ${PAYLOAD}`,
+    email: "ann@example.com",
+    phone: "+33 1 23 45 67 89",
+    custom: { Company: `<svg onload=alert(1)>` },
+  });
   await post(`/api/widget/${bot.id}/feedback`, { visitorId, messageId: chat.message.id, value: -1 });
   await post(`/api/widget/${bot.id}/bug-reports`, { visitorId, messageId: chat.message.id, comment: `Wrong! ${PAYLOAD}` });
   await post(`/api/widget/${bot.id}/handoff`, { visitorId });
@@ -33,7 +48,16 @@ describe("transcript annotations", async () => {
     const res = await request(`/app/${org.id}/${bot.id}?c=${chat.conversationId}`, { cookie: owner.cookie });
     expect(res.status).toBe(200);
     const html = await res.text();
-    for (const text of ["Waiting for a human", "Not helpful", "Rated down", "Problem reported by the visitor (open)", "The visitor asked to talk to a person.", "Company", "mailto:ann@example.com", "tel:+33123456789"]) {
+    for (const text of [
+      "Waiting for a human",
+      "Not helpful",
+      "Rated down",
+      "Problem reported by the visitor (open)",
+      "The visitor asked to talk to a person.",
+      "Company",
+      "mailto:ann@example.com",
+      "tel:+33123456789",
+    ]) {
       expect(html, text).toContain(text);
     }
     expect(html).toContain("Ann &lt;img src=x onerror=alert(1)&gt;");

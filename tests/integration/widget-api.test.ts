@@ -17,7 +17,10 @@ const worker = (exports as unknown as { default: { fetch: (r: Request) => Promis
 type ErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } };
 
 function post(path: string, body: unknown, opts: { origin?: string; ip?: string; cookie?: string } = {}) {
-  const headers: Record<string, string> = { "Content-Type": "application/json", "CF-Connecting-IP": opts.ip ?? `10.20.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` };
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    "CF-Connecting-IP": opts.ip ?? `10.20.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+  };
   if (opts.origin) headers.Origin = opts.origin;
   if (opts.cookie) headers.Cookie = opts.cookie;
   return worker.fetch(new Request(BASE + path, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) }));
@@ -98,13 +101,30 @@ describe("POST /api/widget/:chatbotId/leads", async () => {
     const { lead } = (await res.json()) as { lead: { id: string; conversationId: string } };
     expect(lead.conversationId).toBe(conversationId);
     const row = await db.select().from(leads).where(eq(leads.id, lead.id)).get();
-    expect(row).toMatchObject({ orgId: org.id, chatbotId: bot.id, conversationId, visitorId, name: "Ann Lee", email: "ann@example.com", phone: "+33 1 23 45 67 89", custom: { Company: "Acme" }, source: "widget", status: "new" });
+    expect(row).toMatchObject({
+      orgId: org.id,
+      chatbotId: bot.id,
+      conversationId,
+      visitorId,
+      name: "Ann Lee",
+      email: "ann@example.com",
+      phone: "+33 1 23 45 67 89",
+      custom: { Company: "Acme" },
+      source: "widget",
+      status: "new",
+    });
   });
 
   it("does not link another visitor's conversation", async () => {
     const other = await chatOnce(bot.id, visitor());
     const visitorId = visitor();
-    const res = await post(`/api/widget/${bot.id}/leads`, { visitorId, conversationId: other.conversationId, name: "Eve", email: "eve@example.com", custom: { Company: "E" } });
+    const res = await post(`/api/widget/${bot.id}/leads`, {
+      visitorId,
+      conversationId: other.conversationId,
+      name: "Eve",
+      email: "eve@example.com",
+      custom: { Company: "E" },
+    });
     expect(res.status).toBe(201);
     const { lead } = (await res.json()) as { lead: { id: string; conversationId: string | null } };
     expect(lead.conversationId).toBeNull();
@@ -171,14 +191,26 @@ describe("POST /api/widget/:chatbotId/bug-reports", async () => {
     expect(res.status).toBe(201);
     const { bugReport } = (await res.json()) as { bugReport: { id: string } };
     const row = await db.select().from(bugReports).where(eq(bugReports.id, bugReport.id)).get();
-    expect(row).toMatchObject({ orgId: org.id, chatbotId: bot.id, conversationId: chat.conversationId, messageId: chat.botMessageId, reporter: "visitor", visitorId, comment: "The price is wrong.", status: "open" });
+    expect(row).toMatchObject({
+      orgId: org.id,
+      chatbotId: bot.id,
+      conversationId: chat.conversationId,
+      messageId: chat.botMessageId,
+      reporter: "visitor",
+      visitorId,
+      comment: "The price is wrong.",
+      status: "open",
+    });
   });
 
   it("without a message, attaches to the visitor's conversation", async () => {
     const res = await post(`/api/widget/${bot.id}/bug-reports`, { visitorId, comment: "The chat is slow." });
     expect(res.status).toBe(201);
     const { bugReport } = (await res.json()) as { bugReport: { id: string } };
-    expect((await db.select().from(bugReports).where(eq(bugReports.id, bugReport.id)).get())).toMatchObject({ conversationId: chat.conversationId, messageId: null });
+    expect(await db.select().from(bugReports).where(eq(bugReports.id, bugReport.id)).get()).toMatchObject({
+      conversationId: chat.conversationId,
+      messageId: null,
+    });
   });
 
   it("refuses another visitor's message (404) and an empty comment (400)", async () => {
@@ -213,7 +245,11 @@ describe("POST /api/widget/:chatbotId/handoff", async () => {
     expect(again.status).toBe(200);
     const conv = await db.select().from(conversations).where(eq(conversations.id, chat.conversationId)).get();
     expect(conv).toMatchObject({ status: "waiting", messageCount: 3 });
-    const notes = await db.select().from(messages).where(and(eq(messages.conversationId, chat.conversationId), eq(messages.role, "system"))).all();
+    const notes = await db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversationId, chat.conversationId), eq(messages.role, "system")))
+      .all();
     expect(notes.map((n) => n.content)).toEqual(["The visitor asked to talk to a person."]);
   });
 
@@ -237,11 +273,19 @@ describe("POST /api/widget/:chatbotId/handoff", async () => {
 });
 
 describe("every widget endpoint", async () => {
-  const { bot } = await setup({ ui: { humanHandoff: true, leadForm: { timing: "before-chat" } }, access: { allowedOrigins: ["https://shop.example.com", "*.example.org"] } });
+  const { bot } = await setup({
+    ui: { humanHandoff: true, leadForm: { timing: "before-chat" } },
+    access: { allowedOrigins: ["https://shop.example.com", "*.example.org"] },
+  });
   const priv = await setup({ ui: { humanHandoff: true } }, "private");
   const endpoints = ["leads", "feedback", "bug-reports", "handoff"];
   const bodyFor = (endpoint: string, visitorId: string) =>
-    ({ leads: { visitorId, email: "x@example.com" }, feedback: { visitorId, messageId: "msg_x", value: 1 }, "bug-reports": { visitorId, comment: "Wrong" }, handoff: { visitorId } })[endpoint];
+    ({
+      leads: { visitorId, email: "x@example.com" },
+      feedback: { visitorId, messageId: "msg_x", value: 1 },
+      "bug-reports": { visitorId, comment: "Wrong" },
+      handoff: { visitorId },
+    })[endpoint];
 
   it("answers 404 for an unknown chatbot and for a private one to strangers", async () => {
     for (const endpoint of endpoints) {
@@ -289,7 +333,10 @@ describe("every widget endpoint", async () => {
 describe("with 'require verified visitors'", async () => {
   const SECRET = "idsec_widget_actions";
   const { bot } = await setup({ ui: { humanHandoff: true, leadForm: { timing: "before-chat" } }, access: { requireVerified: true } });
-  await db.update(chatbots).set({ identitySecret: await sealSecret(env as unknown as Env, SECRET) }).where(eq(chatbots.id, bot.id));
+  await db
+    .update(chatbots)
+    .set({ identitySecret: await sealSecret(env as unknown as Env, SECRET) })
+    .where(eq(chatbots.id, bot.id));
 
   it("refuses actions of an unverified visitor, accepts a right visitorHash or an already verified conversation", async () => {
     const visitorId = visitor();

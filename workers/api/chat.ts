@@ -125,7 +125,14 @@ chat.get("/:chatbotId/history", async (c) => {
     role: m.role as HistoryMessage["role"],
     content: m.content,
     createdAt: m.createdAt,
-    sources: (m.sources ?? []).map((s, i): ChatSource => ({ n: i + 1, title: s.title, url: s.url, snippet: s.snippet, sourceId: s.sourceId, chunkId: s.chunkId })),
+    sources: (m.sources ?? []).map((s, i): ChatSource => ({
+      n: i + 1,
+      title: s.title,
+      url: s.url,
+      snippet: s.snippet,
+      sourceId: s.sourceId,
+      chunkId: s.chunkId,
+    })),
   }));
   return c.json({ conversationId: history.conversation.id, messages, leadCaptured });
 });

@@ -29,7 +29,10 @@ function invalid(c: C, fields: Record<string, string>, message?: string) {
 }
 
 /** Parses the JSON body with the schema, finds the chatbot and admits the visitor; or answers the error. */
-async function prepare<S extends z.ZodType<{ visitorId: string; visitorHash?: string }>>(c: C, schema: S): Promise<Response | { target: ChatTarget; input: z.output<S> }> {
+async function prepare<S extends z.ZodType<{ visitorId: string; visitorHash?: string }>>(
+  c: C,
+  schema: S,
+): Promise<Response | { target: ChatTarget; input: z.output<S> }> {
   let body: unknown;
   try {
     body = await c.req.json();

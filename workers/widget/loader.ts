@@ -125,7 +125,10 @@ type Api = ((method: string, ...args: unknown[]) => void) & Record<string, unkno
       bubble.setAttribute("role", "status");
       bubble.textContent = welcome;
       bubble.onclick = open;
-      const x = el("button", "position:absolute;top:4px;right:4px;border:0;background:none;font-size:18px;line-height:1;cursor:pointer;color:#555;padding:4px;");
+      const x = el(
+        "button",
+        "position:absolute;top:4px;right:4px;border:0;background:none;font-size:18px;line-height:1;cursor:pointer;color:#555;padding:4px;",
+      );
       x.type = "button";
       x.setAttribute("aria-label", "Dismiss");
       x.textContent = "×";
@@ -174,5 +177,7 @@ type Api = ((method: string, ...args: unknown[]) => void) & Record<string, unkno
 
   fetch(`${base}/api/widget/${encodeURIComponent(id)}/config`)
     .then((r) => r.json().then((body) => (r.ok ? draw(body as Config) : Promise.reject(body))))
-    .catch((err: { error?: { message?: string } }) => console.warn(`[Parley] The chat is not shown: ${err?.error?.message ?? "the chatbot could not be loaded."}`));
+    .catch((err: { error?: { message?: string } }) =>
+      console.warn(`[Parley] The chat is not shown: ${err?.error?.message ?? "the chatbot could not be loaded."}`),
+    );
 })();

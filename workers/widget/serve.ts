@@ -35,7 +35,11 @@ widgetPages.get("/widget.js", (c) => {
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 /** JSON inside <script type="application/json">: "<" escaped so no text can close the element. */
-const jsonForScript = (v: unknown) => JSON.stringify(v).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+const jsonForScript = (v: unknown) =>
+  JSON.stringify(v)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 
 function csp(nonce: string, ancestors: string) {
   return [
@@ -60,8 +64,7 @@ function page(c: Context<HonoEnv>, status: 200 | 403 | 404, opts: { title: strin
   return c.html(html, status, { "Content-Security-Policy": csp(nonce, opts.ancestors), "Cache-Control": "private, no-cache" });
 }
 
-const notice = (text: string) =>
-  `<main style="font:15px/1.5 system-ui,sans-serif;padding:24px;color:#444;text-align:center"><p>${esc(text)}</p></main>`;
+const notice = (text: string) => `<main style="font:15px/1.5 system-ui,sans-serif;padding:24px;color:#444;text-align:center"><p>${esc(text)}</p></main>`;
 
 function chatPage(c: Context<HonoEnv>, boot: WidgetBoot, lang: string, ancestors: string) {
   return page(c, 200, {
@@ -97,8 +100,14 @@ widgetPages.get("/widget/frame/:chatbotId", async (c) => {
   const lang = langOf(target.chatbot.settings);
   if (c.req.query("preview") === "1") {
     // The dashboard's live preview (settings/ui): only Parley itself may frame it.
-    if (host !== ctx.origin) return page(c, 403, { title: "Preview unavailable", lang, ancestors: "frame-ancestors 'self'", body: notice("The preview only opens inside Parley.") });
-    return chatPage(c, { mode: "preview", chatbotId: target.chatbot.id, hostOrigin: host, channel: "widget", config: widgetConfigFor(target) }, lang, "frame-ancestors 'self'");
+    if (host !== ctx.origin)
+      return page(c, 403, { title: "Preview unavailable", lang, ancestors: "frame-ancestors 'self'", body: notice("The preview only opens inside Parley.") });
+    return chatPage(
+      c,
+      { mode: "preview", chatbotId: target.chatbot.id, hostOrigin: host, channel: "widget", config: widgetConfigFor(target) },
+      lang,
+      "frame-ancestors 'self'",
+    );
   }
   const ancestors = frameAncestors(access);
   if (!host || !isOriginAllowed(host, access)) return page(c, 403, { title: "Chat unavailable", lang, ancestors, body: notice(ORIGIN_REFUSED_MESSAGE) });
@@ -108,8 +117,19 @@ widgetPages.get("/widget/frame/:chatbotId", async (c) => {
 widgetPages.get("/test/:chatbotId", async (c) => {
   const ctx = c.get("app");
   const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"));
-  if (!target) return page(c, 404, { title: "Not found · Parley", lang: "en", ancestors: "frame-ancestors 'self'", body: notice("This chatbot does not exist, or it is private.") });
-  return chatPage(c, { mode: "page", chatbotId: target.chatbot.id, hostOrigin: null, channel: "test", config: widgetConfigFor(target) }, langOf(target.chatbot.settings), "frame-ancestors 'self'");
+  if (!target)
+    return page(c, 404, {
+      title: "Not found · Parley",
+      lang: "en",
+      ancestors: "frame-ancestors 'self'",
+      body: notice("This chatbot does not exist, or it is private."),
+    });
+  return chatPage(
+    c,
+    { mode: "page", chatbotId: target.chatbot.id, hostOrigin: null, channel: "test", config: widgetConfigFor(target) },
+    langOf(target.chatbot.settings),
+    "frame-ancestors 'self'",
+  );
 });
 
 /**
@@ -121,7 +141,13 @@ widgetPages.get("/test/:chatbotId", async (c) => {
 function studioPreview(c: Context<HonoEnv>) {
   const ctx = c.get("app");
   const host = validOrigin(c.req.query("host"));
-  if (host !== ctx.origin) return page(c, 403, { title: "Preview unavailable", lang: "en", ancestors: "frame-ancestors 'self'", body: notice("The preview only opens inside Parley.") });
+  if (host !== ctx.origin)
+    return page(c, 403, {
+      title: "Preview unavailable",
+      lang: "en",
+      ancestors: "frame-ancestors 'self'",
+      body: notice("The preview only opens inside Parley."),
+    });
   let raw: unknown = {};
   try {
     raw = JSON.parse((c.req.query("ui") ?? "{}").slice(0, 4000));

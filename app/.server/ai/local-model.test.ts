@@ -25,7 +25,11 @@ const PASSAGES: PromptPassage[] = [
 ];
 
 function system(passages = PASSAGES, settings: Partial<GeneralSettings> = {}) {
-  return buildSystemPrompt({ botName: "Acme Helper", settings: { ...DEFAULT_GENERAL_SETTINGS, fallbackMessage: "I don't know that one.", ...settings }, passages });
+  return buildSystemPrompt({
+    botName: "Acme Helper",
+    settings: { ...DEFAULT_GENERAL_SETTINGS, fallbackMessage: "I don't know that one.", ...settings },
+    passages,
+  });
 }
 
 async function stream(question: string, opts: { passages?: PromptPassage[]; settings?: Partial<GeneralSettings> } = {}) {
@@ -58,7 +62,13 @@ describe("local model (LanguageModelV3 through streamText)", () => {
 
   it("a how-to question keeps the steps that follow the best match", async () => {
     const steps: PromptPassage[] = [
-      { id: 1, title: "Identity", heading: null, url: null, text: "Identity verification proves who a visitor is. Sign the visitor id with HMAC-SHA256 and pass the signature to the widget. Our office is in Lyon." },
+      {
+        id: 1,
+        title: "Identity",
+        heading: null,
+        url: null,
+        text: "Identity verification proves who a visitor is. Sign the visitor id with HMAC-SHA256 and pass the signature to the widget. Our office is in Lyon.",
+      },
     ];
     const { text } = await stream("How do I verify a visitor's identity?", { passages: steps });
     expect(text).toBe("Identity verification proves who a visitor is. Sign the visitor id with HMAC-SHA256 and pass the signature to the widget [1].");
@@ -163,16 +173,17 @@ describe("sentence splitting for composed answers", () => {
       "A source that would go over a limit is refused with a message naming the limit and the plan that raises it.",
     ]);
     // A wrapped list item continues; records, headings and new items do not join.
-    expect(splitSentences("- Retry a failed source from its row on the knowledge page, after fixing\n  the cause it names.\n- Delete it").map((s) => s.text)).toEqual([
-      "Retry a failed source from its row on the knowledge page, after fixing the cause it names.",
-      "Delete it",
-    ]);
+    expect(
+      splitSentences("- Retry a failed source from its row on the knowledge page, after fixing\n  the cause it names.\n- Delete it").map((s) => s.text),
+    ).toEqual(["Retry a failed source from its row on the knowledge page, after fixing the cause it names.", "Delete it"]);
     expect(splitSentences("name: Blue widget with a longer description that runs past fifty chars\nprice: 10 EUR").map((s) => s.text)).toEqual([
       "name: Blue widget with a longer description that runs past fifty chars",
       "price: 10 EUR",
     ]);
     // A chunk that starts mid-sentence after a repeated heading still drops its leading fragment.
-    expect(splitSentences("## Limits\nfile you can upload. A source over a limit is refused.").map((s) => s.text)).toEqual(["A source over a limit is refused."]);
+    expect(splitSentences("## Limits\nfile you can upload. A source over a limit is refused.").map((s) => s.text)).toEqual([
+      "A source over a limit is refused.",
+    ]);
   });
 
   it("skips a leading mid-sentence fragment left by chunk overlap", () => {
@@ -194,7 +205,13 @@ describe("answers that start with the answer (issue #12)", () => {
         "Returns\nYou may return unworn items within 30 days of delivery. If something arrives damaged, send us a photo within 14 days of delivery.",
     },
   ];
-  const ask = (question: string, passages = SHOP) => composeAnswer(parsePrompt([{ role: "system", content: system(passages) }, { role: "user", content: [{ type: "text", text: question }] }]));
+  const ask = (question: string, passages = SHOP) =>
+    composeAnswer(
+      parsePrompt([
+        { role: "system", content: system(passages) },
+        { role: "user", content: [{ type: "text", text: question }] },
+      ]),
+    );
 
   it("never quotes a heading line, and leads with the sentence that answers", () => {
     // Before: "Shipping within Ireland. Orders over €80 ship free within Ireland [1]."
@@ -213,13 +230,22 @@ describe("answers that start with the answer (issue #12)", () => {
 
   it("a “how long” question prefers the sentence with a duration", () => {
     const passages: PromptPassage[] = [
-      { id: 1, title: "Refunds", heading: null, url: null, text: "We inspect returned items carefully. Refunds go back to the original payment method within 5 business days of the inspection." },
+      {
+        id: 1,
+        title: "Refunds",
+        heading: null,
+        url: null,
+        text: "We inspect returned items carefully. Refunds go back to the original payment method within 5 business days of the inspection.",
+      },
     ];
     expect(ask("How long does a refund take?", passages).text).toMatch(/^Refunds go back to the original payment method within 5 business days/);
   });
 
   it("cites the sentence it quoted under each source", () => {
-    const snippets = citedSnippets({ question: "What does shipping within Ireland cost?" }, SHOP.map((p) => ({ id: p.id, title: p.title, text: p.text })));
+    const snippets = citedSnippets(
+      { question: "What does shipping within Ireland cost?" },
+      SHOP.map((p) => ({ id: p.id, title: p.title, text: p.text })),
+    );
     expect(snippets.get(1)).toMatch(/^Delivery within Ireland costs €6\./);
   });
 

@@ -77,8 +77,8 @@ export function parsePrompt(prompt: LanguageModelV3Prompt): ParsedPrompt {
 // ——— Sentence scoring ———
 
 const STOPWORDS = new Set(
+  // en
   (
-    // en
     "a an the and or but if then else of to in on at by for with about as from into over under is are was were be been being am do does did " +
     "have has had i you he she it we they me my your yours our their this that these those what which who whom whose when where why how " +
     "can could would should will shall may might must not no yes so than too very just also there here any some all each such only own same " +
@@ -144,7 +144,8 @@ function detectLanguage(text: string): string | null {
   return best;
 }
 
-const PROCEDURAL = /^(how (do|can|should|to|would)|what (are the )?steps|explain|comment (puis|faire|on)|wie (kann|mache|funktioniert)|c[oó]mo (puedo|se|hago)|jak (mog[eę]|zrobi[cć]|to))\b/i;
+const PROCEDURAL =
+  /^(how (do|can|should|to|would)|what (are the )?steps|explain|comment (puis|faire|on)|wie (kann|mache|funktioniert)|c[oó]mo (puedo|se|hago)|jak (mog[eę]|zrobi[cć]|to))\b/i;
 
 type Sentence = { passage: number; rank: number; position: number; text: string; bullet: boolean; stems: string[]; headingStems: string[]; score: number };
 
@@ -161,7 +162,8 @@ function unwrapLines(text: string): string[] {
   let prev = "";
   for (const raw of text.split("\n")) {
     const line = raw.trim();
-    const wrapped = prev.length >= 50 && !/[.!?:;…]$/.test(prev) && !/^#{1,6}\s|^\|/.test(prev) && line && !STRUCTURAL_LINE.test(line) && !/^[^\s:]{1,40}:\s/.test(line);
+    const wrapped =
+      prev.length >= 50 && !/[.!?:;…]$/.test(prev) && !/^#{1,6}\s|^\|/.test(prev) && line && !STRUCTURAL_LINE.test(line) && !/^[^\s:]{1,40}:\s/.test(line);
     if (wrapped) out[out.length - 1] += ` ${line}`;
     else out.push(line);
     prev = wrapped ? out[out.length - 1] : line;
@@ -203,19 +205,36 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
     first = false;
     // Chunk overlap can start mid-sentence: a leading fragment is not something to quote.
     if (wasFirst && /^[\p{Ll},;:)\]"”»?!]/u.test(line) && !/^[^\s:]{1,40}:\s/.test(line)) {
-      const rest = line.split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u).slice(1).join(" ");
+      const rest = line
+        .split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u)
+        .slice(1)
+        .join(" ");
       if (rest) out.push(...splitSentences(rest).map((s) => ({ ...s, heading: s.heading ?? heading })));
       continue;
     }
     // Markdown table rows read as "First cell: other cells."; separator rows are dropped.
     if (/^\|.*\|$/.test(line)) {
       if (/^\|[\s:|-]+\|$/.test(line)) continue;
-      const cells = line.slice(1, -1).split("|").map((c) => c.trim()).filter(Boolean);
-      if (cells.length >= 2) out.push({ text: `${cells[0]}: ${cells.slice(1).join("; ").replace(/[.;:]?$/, ".")}`, bullet: true, ...(heading ? { heading } : {}) });
+      const cells = line
+        .slice(1, -1)
+        .split("|")
+        .map((c) => c.trim())
+        .filter(Boolean);
+      if (cells.length >= 2)
+        out.push({
+          text: `${cells[0]}: ${cells
+            .slice(1)
+            .join("; ")
+            .replace(/[.;:]?$/, ".")}`,
+          bullet: true,
+          ...(heading ? { heading } : {}),
+        });
       continue;
     }
     const bullet = /^([-*•·]|\d{1,2}[.)])\s+/.test(line);
-    const body = line.replace(/^([-*•·]|\d{1,2}[.)])\s+/, "").replace(/^(q|a|question|answer|réponse|antwort|frage|pregunta|respuesta|pytanie|odpowiedz|odpowiedź)\s*:\s*/i, "");
+    const body = line
+      .replace(/^([-*•·]|\d{1,2}[.)])\s+/, "")
+      .replace(/^(q|a|question|answer|réponse|antwort|frage|pregunta|respuesta|pytanie|odpowiedz|odpowiedź)\s*:\s*/i, "");
     const parts = bullet ? [body] : body.split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u);
     for (const p of parts) {
       const s = p.replace(/^(q|a|question|answer)\s*:\s*/i, "").trim();
@@ -229,10 +248,22 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
 // "How long…" wants a duration, "how much…" an amount, "where…" a place: a sentence that has one
 // answers better than one that only shares the question's words.
 const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
-  { ask: /\bhow (long(?! (can|could|should|may|must)\b)|quickly|fast|soon)\b|\bwhen will\b|\bby when\b|\bhow many (days|weeks|hours|months|minutes)\b/, has: /\b\d+(\.\d+)?(\s*(to|-|–|or)\s*\d+)?\s*(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|working days?|business days?)\b|\bsame day\b|\bnext (working |business )?day\b|\b(one|two|three|four|five|six|seven|ten|a few) (minutes?|hours?|days?|weeks?|months?|working days?|business days?)\b|\b\d+-(day|hour|week|month)\b/i },
-  { ask: /\bhow much (is|are|does|do|did|will|would|to|for|extra|money|it|for)\b|\bhow much\W*$|\b(cost|costs|price|prices|pricing|fee|fees|charge|charges|expensive|cheap)\b/, has: /[£€$¥]\s?\d|\d\s?(€|eur|euros?|usd|dollars?|gbp|pounds?)\b|\bfree\b|\d+(\.\d+)?\s?%/i },
-  { ask: /\bwhat time\b|\b(opening )?hours\b|\b(till|until) when\b|\bwhen (do|does|are|is) (you|it|the \w+) (open|close|shut)|\bare you open\b|\bopen (on|at|in)\b/, has: /\b\d{1,2}([.:]\d{2})?\s?(am|pm)\b|\bnoon\b|\bmidnight\b|\bclosed\b|\b24-hour\b/i },
-  { ask: /\bwhere\b/, has: /\b\d+[a-z]?\s+(\p{Lu}[\p{L}'-]+\s+){1,3}(street|st|road|rd|lane|ln|avenue|ave|square|sq|place|way|drive|quay|row|hill)\b|\b(based|located) in\b/iu },
+  {
+    ask: /\bhow (long(?! (can|could|should|may|must)\b)|quickly|fast|soon)\b|\bwhen will\b|\bby when\b|\bhow many (days|weeks|hours|months|minutes)\b/,
+    has: /\b\d+(\.\d+)?(\s*(to|-|–|or)\s*\d+)?\s*(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|working days?|business days?)\b|\bsame day\b|\bnext (working |business )?day\b|\b(one|two|three|four|five|six|seven|ten|a few) (minutes?|hours?|days?|weeks?|months?|working days?|business days?)\b|\b\d+-(day|hour|week|month)\b/i,
+  },
+  {
+    ask: /\bhow much (is|are|does|do|did|will|would|to|for|extra|money|it|for)\b|\bhow much\W*$|\b(cost|costs|price|prices|pricing|fee|fees|charge|charges|expensive|cheap)\b/,
+    has: /[£€$¥]\s?\d|\d\s?(€|eur|euros?|usd|dollars?|gbp|pounds?)\b|\bfree\b|\d+(\.\d+)?\s?%/i,
+  },
+  {
+    ask: /\bwhat time\b|\b(opening )?hours\b|\b(till|until) when\b|\bwhen (do|does|are|is) (you|it|the \w+) (open|close|shut)|\bare you open\b|\bopen (on|at|in)\b/,
+    has: /\b\d{1,2}([.:]\d{2})?\s?(am|pm)\b|\bnoon\b|\bmidnight\b|\bclosed\b|\b24-hour\b/i,
+  },
+  {
+    ask: /\bwhere\b/,
+    has: /\b\d+[a-z]?\s+(\p{Lu}[\p{L}'-]+\s+){1,3}(street|st|road|rd|lane|ln|avenue|ave|square|sq|place|way|drive|quay|row|hill)\b|\b(based|located) in\b/iu,
+  },
   { ask: /\b(phone|call|ring|telephone|number)\b/, has: /(\+?\d[\d ]{7,}\d)/ },
   { ask: /\b(e-?mail|write to|contact)\b/, has: /[\w.+-]+@[\w-]+\.[\w.]+/ },
   { ask: /\bwhen (was|were|did)\b/, has: /\b(1[89]|20)\d\d\b/ },
@@ -271,12 +302,26 @@ function slotIn(slot: Slot, stems: string[]): number {
 }
 
 /** The answer composed from the passages' best sentences, with [n] citations. */
-export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: number[]; citedSentences: Map<number, string[]>; bestSentence: Map<number, string> } {
+export function composeAnswer(parsed: ParsedPrompt): {
+  text: string;
+  cited: number[];
+  citedSentences: Map<number, string[]>;
+  bestSentence: Map<number, string>;
+} {
   const maxSentences = LENGTH_GUIDE[parsed.length].sentences;
   const sentences: Sentence[] = [];
   parsed.passages.forEach((p, rank) => {
     splitSentences(p.text).forEach((s, position) =>
-      sentences.push({ passage: p.id, rank, position, text: s.text, bullet: s.bullet, stems: contentStems(s.text), headingStems: s.heading ? contentStems(s.heading) : [], score: 0 }),
+      sentences.push({
+        passage: p.id,
+        rank,
+        position,
+        text: s.text,
+        bullet: s.bullet,
+        stems: contentStems(s.text),
+        headingStems: s.heading ? contentStems(s.heading) : [],
+        score: 0,
+      }),
     );
   });
   if (!sentences.length) return { text: parsed.fallback, cited: [], citedSentences: new Map(), bestSentence: new Map() };
@@ -284,7 +329,8 @@ export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: numb
   // Question slots; a short follow-up ("and for Germany?") borrows the previous question's at half weight.
   const slots = questionSlots(parsed.question, 1);
   if (slots.length < 2 && parsed.previousQuestions.length) {
-    for (const s of questionSlots(parsed.previousQuestions.at(-1)!, 0.5)) if (![...s.forms.keys()].some((f) => slots.some((x) => x.forms.has(f)))) slots.push(s);
+    for (const s of questionSlots(parsed.previousQuestions.at(-1)!, 0.5))
+      if (![...s.forms.keys()].some((f) => slots.some((x) => x.forms.has(f)))) slots.push(s);
   }
   if (!slots.length) for (const w of normalizeWords(parsed.question)) slots.push({ forms: new Map([[stem(w), 1]]), weight: 1, own: stem(w) });
 
@@ -348,9 +394,7 @@ export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: numb
   // a part of the question the ones before do not (a two-part question), it is the next step of a
   // how-to, or it has the kind of answer asked for ("how long" → a duration) that they lack. A long
   // answer also takes the other close matches.
-  const ranked = sentences
-    .filter((s) => s.score > 0 && !s.text.endsWith("?"))
-    .sort((a, b) => b.score - a.score || a.rank - b.rank || a.position - b.position);
+  const ranked = sentences.filter((s) => s.score > 0 && !s.text.endsWith("?")).sort((a, b) => b.score - a.score || a.rank - b.rank || a.position - b.position);
   const picked: Sentence[] = [];
   const best = ranked[0]?.score ?? 0;
   const covered = slots.map(() => 0);
@@ -384,7 +428,12 @@ export function composeAnswer(parsed: ParsedPrompt): { text: string; cited: numb
   for (const s of picked) {
     if (ordered.includes(s)) continue;
     ordered.push(s);
-    for (let next = picked.find((p) => p.passage === s.passage && p.position === s.position + 1 && continues.has(p)); next && !ordered.includes(next); next = picked.find((p) => p.passage === next!.passage && p.position === next!.position + 1 && continues.has(p))) ordered.push(next);
+    for (
+      let next = picked.find((p) => p.passage === s.passage && p.position === s.position + 1 && continues.has(p));
+      next && !ordered.includes(next);
+      next = picked.find((p) => p.passage === next!.passage && p.position === next!.position + 1 && continues.has(p))
+    )
+      ordered.push(next);
   }
 
   // Consecutive sentences of one passage share its citation, after the last of them.

@@ -22,7 +22,11 @@ export const LENGTH_GUIDE: Record<AnswerLength, { sentences: number; text: strin
 
 /** Attribute-safe text: no quotes, angle brackets or line breaks. */
 function attr(value: string) {
-  return value.replace(/[\r\n]+/g, " ").replace(/"/g, "'").replace(/[<>]/g, " ").trim();
+  return value
+    .replace(/[\r\n]+/g, " ")
+    .replace(/"/g, "'")
+    .replace(/[<>]/g, " ")
+    .trim();
 }
 /** Body-safe text: a passage cannot close its own tag. */
 function body(value: string) {

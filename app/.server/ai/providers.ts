@@ -57,7 +57,10 @@ export function isKnownModel(id: string) {
 }
 
 class ModelUnavailableError extends Error {
-  constructor(readonly modelId: string, reason: string) {
+  constructor(
+    readonly modelId: string,
+    reason: string,
+  ) {
     super(`Model "${modelId}" is not available: ${reason}`);
     this.name = "ModelUnavailableError";
   }

@@ -19,7 +19,19 @@ const PHRASES: Record<SmallTalkKind, Partial<Record<SmallTalkLanguage | "any", s
     pl: ["czesc", "dzien dobry", "witam", "witaj", "hej", "siema", "dobry wieczor"],
   },
   thanks: {
-    en: ["thanks", "thank you", "thx", "ty", "cheers", "many thanks", "thanks a lot", "thank you so much", "thank you very much", "thanks so much", "much appreciated"],
+    en: [
+      "thanks",
+      "thank you",
+      "thx",
+      "ty",
+      "cheers",
+      "many thanks",
+      "thanks a lot",
+      "thank you so much",
+      "thank you very much",
+      "thanks so much",
+      "much appreciated",
+    ],
     fr: ["merci", "merci beaucoup", "merci bien"],
     de: ["danke", "danke schon", "danke sehr", "vielen dank"],
     es: ["gracias", "muchas gracias"],
@@ -34,9 +46,25 @@ const PHRASES: Record<SmallTalkKind, Partial<Record<SmallTalkLanguage | "any", s
   },
   identity: {
     en: [
-      "who are you", "what are you", "what is your name", "whats your name", "what s your name", "are you a bot", "are you a robot",
-      "are you human", "are you a human", "are you real", "are you an ai", "are you a person", "who am i talking to", "who am i speaking to",
-      "what can you do", "how can you help", "how can you help me", "what do you do", "tell me about yourself",
+      "who are you",
+      "what are you",
+      "what is your name",
+      "whats your name",
+      "what s your name",
+      "are you a bot",
+      "are you a robot",
+      "are you human",
+      "are you a human",
+      "are you real",
+      "are you an ai",
+      "are you a person",
+      "who am i talking to",
+      "who am i speaking to",
+      "what can you do",
+      "how can you help",
+      "how can you help me",
+      "what do you do",
+      "tell me about yourself",
     ],
     fr: ["qui es tu", "qui etes vous", "tu es qui", "es tu un robot", "etes vous un robot", "que peux tu faire", "comment tu t appelles"],
     de: ["wer bist du", "wer sind sie", "bist du ein bot", "bist du ein mensch", "was kannst du", "wie heisst du"],
@@ -60,7 +88,32 @@ const PHRASES: Record<SmallTalkKind, Partial<Record<SmallTalkLanguage | "any", s
 };
 
 /** Words that may surround small talk without making it a question ("hi there", "thanks again"). */
-const FILLER = new Set(["there", "again", "so", "much", "very", "a", "lot", "bot", "assistant", "please", "all", "everyone", "and", "oh", "well", "you", "for", "that", "the", "help", "your", "mate", "friend", "guys"]);
+const FILLER = new Set([
+  "there",
+  "again",
+  "so",
+  "much",
+  "very",
+  "a",
+  "lot",
+  "bot",
+  "assistant",
+  "please",
+  "all",
+  "everyone",
+  "and",
+  "oh",
+  "well",
+  "you",
+  "for",
+  "that",
+  "the",
+  "help",
+  "your",
+  "mate",
+  "friend",
+  "guys",
+]);
 
 const ALL: Phrase[] = Object.entries(PHRASES)
   .flatMap(([kind, byLang]) =>
@@ -119,7 +172,8 @@ const REPLIES: Record<SmallTalkLanguage, Record<SmallTalkKind, (name: string) =>
     greeting: (n) => `Hi! I'm ${n}. How can I help you today?`,
     thanks: () => "You're welcome! Is there anything else I can help you with?",
     bye: () => "Goodbye, and thanks for stopping by!",
-    identity: (n) => `I'm ${n}, a virtual assistant. I answer questions from this website's knowledge base and show the sources I used. What would you like to know?`,
+    identity: (n) =>
+      `I'm ${n}, a virtual assistant. I answer questions from this website's knowledge base and show the sources I used. What would you like to know?`,
     howareyou: () => "I'm doing well, thanks for asking! What can I help you with?",
     ack: () => "Great! Let me know if you have any other question.",
   },
@@ -127,7 +181,8 @@ const REPLIES: Record<SmallTalkLanguage, Record<SmallTalkKind, (name: string) =>
     greeting: (n) => `Bonjour ! Je suis ${n}. Comment puis-je vous aider ?`,
     thanks: () => "Avec plaisir ! Puis-je vous aider pour autre chose ?",
     bye: () => "Au revoir, et merci de votre visite !",
-    identity: (n) => `Je suis ${n}, un assistant virtuel. Je réponds à vos questions à partir des informations de ce site et j'indique mes sources. Que souhaitez-vous savoir ?`,
+    identity: (n) =>
+      `Je suis ${n}, un assistant virtuel. Je réponds à vos questions à partir des informations de ce site et j'indique mes sources. Que souhaitez-vous savoir ?`,
     howareyou: () => "Très bien, merci ! Comment puis-je vous aider ?",
     ack: () => "Parfait ! N'hésitez pas si vous avez une autre question.",
   },
@@ -135,7 +190,8 @@ const REPLIES: Record<SmallTalkLanguage, Record<SmallTalkKind, (name: string) =>
     greeting: (n) => `Hallo! Ich bin ${n}. Wie kann ich Ihnen helfen?`,
     thanks: () => "Gern geschehen! Kann ich sonst noch helfen?",
     bye: () => "Auf Wiedersehen und danke für Ihren Besuch!",
-    identity: (n) => `Ich bin ${n}, ein virtueller Assistent. Ich beantworte Fragen anhand der Informationen dieser Website und nenne meine Quellen. Was möchten Sie wissen?`,
+    identity: (n) =>
+      `Ich bin ${n}, ein virtueller Assistent. Ich beantworte Fragen anhand der Informationen dieser Website und nenne meine Quellen. Was möchten Sie wissen?`,
     howareyou: () => "Mir geht es gut, danke der Nachfrage! Wie kann ich helfen?",
     ack: () => "Prima! Melden Sie sich, wenn Sie noch eine Frage haben.",
   },
@@ -143,7 +199,8 @@ const REPLIES: Record<SmallTalkLanguage, Record<SmallTalkKind, (name: string) =>
     greeting: (n) => `¡Hola! Soy ${n}. ¿En qué puedo ayudarte?`,
     thanks: () => "¡De nada! ¿Puedo ayudarte con algo más?",
     bye: () => "¡Adiós y gracias por tu visita!",
-    identity: (n) => `Soy ${n}, un asistente virtual. Respondo preguntas con la información de este sitio web y muestro las fuentes que uso. ¿Qué te gustaría saber?`,
+    identity: (n) =>
+      `Soy ${n}, un asistente virtual. Respondo preguntas con la información de este sitio web y muestro las fuentes que uso. ¿Qué te gustaría saber?`,
     howareyou: () => "¡Muy bien, gracias por preguntar! ¿En qué puedo ayudarte?",
     ack: () => "¡Perfecto! Avísame si tienes otra pregunta.",
   },

@@ -20,7 +20,14 @@ export type ApiKeyRow = { id: string; name: string; prefix: string; createdAt: n
 
 export async function listApiKeys(ctx: Ctx, ref: Ref): Promise<ApiKeyRow[]> {
   return ctx.db
-    .select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt })
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      prefix: apiKeys.prefix,
+      createdAt: apiKeys.createdAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+    })
     .from(apiKeys)
     .where(and(eq(apiKeys.orgId, ref.orgId), eq(apiKeys.chatbotId, ref.chatbotId)))
     .orderBy(desc(apiKeys.createdAt))
@@ -31,7 +38,8 @@ export type CreatedApiKey = { ok: true; key: string; row: ApiKeyRow } | { ok: fa
 
 export async function createApiKey(ctx: Ctx, ref: Ref, input: { name: string; userId: string | null }): Promise<CreatedApiKey> {
   const live = (await listApiKeys(ctx, ref)).filter((k) => !k.revokedAt).length;
-  if (live >= API_KEYS_PER_CHATBOT) return { ok: false, message: `A chatbot can have at most ${API_KEYS_PER_CHATBOT} active keys. Revoke one you no longer use first.` };
+  if (live >= API_KEYS_PER_CHATBOT)
+    return { ok: false, message: `A chatbot can have at most ${API_KEYS_PER_CHATBOT} active keys. Revoke one you no longer use first.` };
   const key = API_KEY_PREFIX + randomToken(20); // 160 bits, base32 → 32 characters
   const now = Date.now();
   const row = { id: newId("key_"), name: input.name.trim(), prefix: key.slice(0, 10), createdAt: now, lastUsedAt: null, revokedAt: null };
@@ -43,7 +51,11 @@ export async function createApiKey(ctx: Ctx, ref: Ref, input: { name: string; us
 export const API_FEATURE = "The REST API";
 
 /** A new key for the chatbot, on a plan that includes the API (createApiKey itself does not look at plans: an org that moved down keeps its keys, refused at use). */
-export async function issueApiKey(ctx: Ctx, ref: { org: Pick<Organisation, "id" | "plan">; chatbotId: string }, input: { name: string; userId: string | null }): Promise<Result<{ key: string; row: ApiKeyRow }>> {
+export async function issueApiKey(
+  ctx: Ctx,
+  ref: { org: Pick<Organisation, "id" | "plan">; chatbotId: string },
+  input: { name: string; userId: string | null },
+): Promise<Result<{ key: string; row: ApiKeyRow }>> {
   if (!planExtras(ref.org.plan).api) return fail("plan_required", extraPlanHint("api", API_FEATURE));
   const created = await createApiKey(ctx, { orgId: ref.org.id, chatbotId: ref.chatbotId }, input);
   return created.ok ? created : fail("limit_reached", created.message);

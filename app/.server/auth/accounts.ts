@@ -83,7 +83,11 @@ export async function verifyEmailByToken(ctx: AppContext, token: string): Promis
   return { cookie: await startSession(ctx, row.userId) };
 }
 
-export async function verifyEmailByCode(ctx: AppContext, email: string, code: string): Promise<{ kind: "ok"; cookie: string } | { kind: "invalid" } | Throttled> {
+export async function verifyEmailByCode(
+  ctx: AppContext,
+  email: string,
+  code: string,
+): Promise<{ kind: "ok"; cookie: string } | { kind: "invalid" } | Throttled> {
   const t = await hitAll(ctx.db, [
     [`verify:ip:${ctx.ip}`, LIMITS.loginPerIp],
     [`verify:email:${email}`, LIMITS.verifyPerUser],
@@ -135,7 +139,11 @@ export async function isResetTokenLive(ctx: AppContext, token: string) {
 }
 
 /** Sets the new password, ends every session of the user, and signs this browser in afresh. */
-export async function resetPassword(ctx: AppContext, token: string, password: string): Promise<{ kind: "ok"; cookie: string } | { kind: "invalid" } | { kind: "weak"; message: string }> {
+export async function resetPassword(
+  ctx: AppContext,
+  token: string,
+  password: string,
+): Promise<{ kind: "ok"; cookie: string } | { kind: "invalid" } | { kind: "weak"; message: string }> {
   const row = await findLiveToken(ctx.db, token, "reset");
   if (!row) return { kind: "invalid" };
   const user = await ctx.db.select().from(users).where(eq(users.id, row.userId)).get();
@@ -145,8 +153,10 @@ export async function resetPassword(ctx: AppContext, token: string, password: st
   if (!(await consumeToken(ctx.db, row.id))) return { kind: "invalid" };
   const passwordHash = await hashPassword(password);
   // Following the link proves control of the inbox, so it also verifies the address.
-  await ctx.db.update(users).set({ passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? Date.now() }).where(eq(users.id, user.id));
+  await ctx.db
+    .update(users)
+    .set({ passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? Date.now() })
+    .where(eq(users.id, user.id));
   await invalidateUserSessions(ctx.db, user.id);
   return { kind: "ok", cookie: await startSession(ctx, user.id) };
 }
-

@@ -32,7 +32,11 @@ export async function issueEmailToken(db: Db, userId: string, purpose: Purpose, 
 
 /** Finds a live token by its raw value without using it. */
 export async function findLiveToken(db: Db, token: string, purpose: Purpose, now = Date.now()) {
-  const row = await db.select().from(emailTokens).where(eq(emailTokens.tokenHash, sha256Hex(token))).get();
+  const row = await db
+    .select()
+    .from(emailTokens)
+    .where(eq(emailTokens.tokenHash, sha256Hex(token)))
+    .get();
   if (!row || row.purpose !== purpose || row.usedAt !== null || row.expiresAt <= now) return null;
   return row;
 }

@@ -36,5 +36,4 @@ export async function verifyPassword(stored: string, password: string): Promise<
 }
 
 /** A hash of a random password, used to spend the same time when the email is unknown. */
-export const DUMMY_HASH =
-  "pbkdf2-sha256$6x100000$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+export const DUMMY_HASH = "pbkdf2-sha256$6x100000$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";

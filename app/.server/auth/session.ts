@@ -71,13 +71,7 @@ export function sessionCookieName(production: boolean) {
 }
 
 export function serializeSessionCookie(token: string, expiresAt: number, production: boolean) {
-  const parts = [
-    `${sessionCookieName(production)}=${token}`,
-    "Path=/",
-    "HttpOnly",
-    "SameSite=Lax",
-    `Expires=${new Date(expiresAt).toUTCString()}`,
-  ];
+  const parts = [`${sessionCookieName(production)}=${token}`, "Path=/", "HttpOnly", "SameSite=Lax", `Expires=${new Date(expiresAt).toUTCString()}`];
   if (production) parts.push("Secure");
   return parts.join("; ");
 }

@@ -28,7 +28,15 @@ async function countMembers(ctx: Ctx, orgId: string): Promise<number> {
 async function countPendingInvitations(ctx: Ctx, orgId: string, exceptEmail?: string): Promise<number> {
   const conditions = [eq(invitations.orgId, orgId), isNull(invitations.acceptedAt)];
   if (exceptEmail) conditions.push(sql`lower(${invitations.email}) != ${exceptEmail.toLowerCase()}`);
-  return (await ctx.db.select({ n: count() }).from(invitations).where(and(...conditions)).get())?.n ?? 0;
+  return (
+    (
+      await ctx.db
+        .select({ n: count() })
+        .from(invitations)
+        .where(and(...conditions))
+        .get()
+    )?.n ?? 0
+  );
 }
 
 function chatbotLimitMessage(plan: string, existing: number): string {
@@ -84,7 +92,10 @@ export type OrgUsage = {
 };
 
 /** Everything the Plans page shows for one organisation, counted from the data. */
-export async function getOrgUsage(ctx: Pick<AppContext, "db" | "env">, org: Pick<typeof organisations.$inferSelect, "id" | "plan" | "periodStart">): Promise<OrgUsage> {
+export async function getOrgUsage(
+  ctx: Pick<AppContext, "db" | "env">,
+  org: Pick<typeof organisations.$inferSelect, "id" | "plan" | "periodStart">,
+): Promise<OrgUsage> {
   const limits = planLimits(org.plan);
   const [replies, bots, members, pending, knowledge] = await Promise.all([
     getReplyUsage(ctx, org),
@@ -114,15 +125,28 @@ export function overLimits(usage: OrgUsage, plan: PlanId): string[] {
     const limit = limits[item.key];
     const used = item.used;
     if (item.key === "repliesPerMonth") {
-      if (used >= limit) out.push(`${formatCount(used)} bot replies were used this period; the ${name} plan includes ${formatCount(limit)}, so the widget answers with its polite fallback until the next period.`);
+      if (used >= limit)
+        out.push(
+          `${formatCount(used)} bot replies were used this period; the ${name} plan includes ${formatCount(limit)}, so the widget answers with its polite fallback until the next period.`,
+        );
     } else if (item.key === "chatbots") {
-      if (used > limit) out.push(`${plural(used, "chatbot")}; the ${name} plan allows ${formatCount(limit)}. They all keep working, but new chatbots are refused until you are under the limit.`);
+      if (used > limit)
+        out.push(
+          `${plural(used, "chatbot")}; the ${name} plan allows ${formatCount(limit)}. They all keep working, but new chatbots are refused until you are under the limit.`,
+        );
     } else if (item.key === "members") {
-      if (used > limit) out.push(`${plural(used, "member")}; the ${name} plan allows ${formatCount(limit)}. Nobody is removed, but new invitations are refused until you are under the limit.`);
+      if (used > limit)
+        out.push(
+          `${plural(used, "member")}; the ${name} plan allows ${formatCount(limit)}. Nobody is removed, but new invitations are refused until you are under the limit.`,
+        );
       else if (used + usage.pendingInvitations > limit)
-        out.push(`${plural(usage.pendingInvitations, "pending invitation")} with ${plural(used, "member")}; the ${name} plan allows ${formatCount(limit)} members, so invitations beyond that cannot be accepted.`);
+        out.push(
+          `${plural(usage.pendingInvitations, "pending invitation")} with ${plural(used, "member")}; the ${name} plan allows ${formatCount(limit)} members, so invitations beyond that cannot be accepted.`,
+        );
     } else if (used > limit) {
-      out.push(`${formatCount(used)} knowledge characters; the ${name} plan allows ${formatCount(limit)}. Existing sources keep answering, but new sources are refused until you are under the limit.`);
+      out.push(
+        `${formatCount(used)} knowledge characters; the ${name} plan allows ${formatCount(limit)}. Existing sources keep answering, but new sources are refused until you are under the limit.`,
+      );
     }
   }
   return out;

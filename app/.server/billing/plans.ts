@@ -5,7 +5,15 @@ import type { AppContext } from "../context";
 import { memberships, organisations } from "../db/schema";
 import { isDevelopment, type Env } from "../env";
 import { getOrgUsage, overLimits, type OrgUsage } from "./limits";
-import { cancelSubscriptionAtPeriodEnd, changeSubscriptionPlan, createCheckoutSession, priceFor, StripeError, stripeConfigured, type PaidPlanId } from "./stripe";
+import {
+  cancelSubscriptionAtPeriodEnd,
+  changeSubscriptionPlan,
+  createCheckoutSession,
+  priceFor,
+  StripeError,
+  stripeConfigured,
+  type PaidPlanId,
+} from "./stripe";
 
 // Changing an organisation's plan: through Stripe when STRIPE_SECRET_KEY is set, directly in
 // development without it, and not at all in production without it. Nothing is ever deleted on a
@@ -110,7 +118,8 @@ export async function changePlan(
       };
     }
     const paid = plan as PaidPlanId;
-    if (!priceFor(ctx.env, paid)) return { ok: false, status: 503, message: `The ${target.name} plan has no Stripe price configured on this server (STRIPE_PRICE_${paid.toUpperCase()}).` };
+    if (!priceFor(ctx.env, paid))
+      return { ok: false, status: 503, message: `The ${target.name} plan has no Stripe price configured on this server (STRIPE_PRICE_${paid.toUpperCase()}).` };
     if (org.stripeSubscriptionId) {
       const sub = await changeSubscriptionPlan(ctx.env, org.stripeSubscriptionId, paid, fetchImpl);
       if (sub.status === "active" || sub.status === "trialing") {
@@ -123,9 +132,18 @@ export async function changePlan(
           over: await explainOver(ctx, org, plan),
         };
       }
-      return { ok: true, kind: "pending", message: `Stripe is processing the change to the ${target.name} plan; this page shows it once Stripe confirms.`, over: [] };
+      return {
+        ok: true,
+        kind: "pending",
+        message: `Stripe is processing the change to the ${target.name} plan; this page shows it once Stripe confirms.`,
+        over: [],
+      };
     }
-    const session = await createCheckoutSession(ctx.env, { orgId: org.id, plan: paid, origin: ctx.origin, customerId: org.stripeCustomerId, email: input.email }, fetchImpl);
+    const session = await createCheckoutSession(
+      ctx.env,
+      { orgId: org.id, plan: paid, origin: ctx.origin, customerId: org.stripeCustomerId, email: input.email },
+      fetchImpl,
+    );
     return { ok: true, kind: "redirect", url: session.url };
   } catch (err) {
     if (err instanceof StripeError) return { ok: false, status: 502, message: `${err.message} The plan was not changed.` };

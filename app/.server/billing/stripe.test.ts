@@ -28,7 +28,9 @@ describe("Stripe signature verification (Stripe's manual scheme)", () => {
     expect(constantTimeEqual("abc", "abd")).toBe(false);
     expect(constantTimeEqual("abc", "abcd")).toBe(false);
     expect(constantTimeEqual("", "")).toBe(true);
-    expect(formEncode({ "line_items[0][price]": "price_1", mode: "subscription", skip: undefined })).toBe("line_items%5B0%5D%5Bprice%5D=price_1&mode=subscription");
+    expect(formEncode({ "line_items[0][price]": "price_1", mode: "subscription", skip: undefined })).toBe(
+      "line_items%5B0%5D%5Bprice%5D=price_1&mode=subscription",
+    );
     expect(planForPrice({ STRIPE_PRICE_GROWTH: "price_g" }, "price_g")).toBe("growth");
     expect(planForPrice({ STRIPE_PRICE_GROWTH: "price_g" }, "price_x")).toBeNull();
   });

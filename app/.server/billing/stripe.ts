@@ -53,7 +53,13 @@ export function formEncode(params: Record<string, string | number | undefined | 
   return body.toString();
 }
 
-async function stripeRequest<T>(env: Partial<StripeEnv>, method: "GET" | "POST" | "DELETE", path: string, params: Record<string, string | number | undefined | null> = {}, fetchImpl: Fetch = fetch): Promise<T> {
+async function stripeRequest<T>(
+  env: Partial<StripeEnv>,
+  method: "GET" | "POST" | "DELETE",
+  path: string,
+  params: Record<string, string | number | undefined | null> = {},
+  fetchImpl: Fetch = fetch,
+): Promise<T> {
   if (!env.STRIPE_SECRET_KEY) throw new StripeError("Stripe is not configured (STRIPE_SECRET_KEY is not set).", 500);
   const base = (env.STRIPE_API_BASE || STRIPE_DEFAULT_API_BASE).replace(/\/$/, "");
   const encoded = formEncode(params);
@@ -122,7 +128,12 @@ type StripeSubscription = {
 };
 
 /** Moves an existing subscription to another paid plan's price (prorated by Stripe). */
-export async function changeSubscriptionPlan(env: Partial<StripeEnv>, subscriptionId: string, plan: PaidPlanId, fetchImpl: Fetch = fetch): Promise<StripeSubscription> {
+export async function changeSubscriptionPlan(
+  env: Partial<StripeEnv>,
+  subscriptionId: string,
+  plan: PaidPlanId,
+  fetchImpl: Fetch = fetch,
+): Promise<StripeSubscription> {
   const price = priceFor(env, plan);
   if (!price) throw new StripeError(`No Stripe price is configured for the ${PLANS[plan].name} plan (STRIPE_PRICE_${plan.toUpperCase()}).`, 500);
   const sub = await stripeRequest<StripeSubscription>(env, "GET", `/v1/subscriptions/${encodeURIComponent(subscriptionId)}`, {}, fetchImpl);
@@ -197,7 +208,8 @@ export async function verifyStripeSignature(
   for (const s of signatures) if (constantTimeEqual(expected, s)) match = true; // no early exit
   if (!match) return { ok: false, reason: "No signature matches the payload." };
   const now = opts.nowS ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - timestamp) > (opts.toleranceS ?? SIGNATURE_TOLERANCE_S)) return { ok: false, reason: "The signature's timestamp is outside the tolerance." };
+  if (Math.abs(now - timestamp) > (opts.toleranceS ?? SIGNATURE_TOLERANCE_S))
+    return { ok: false, reason: "The signature's timestamp is outside the tolerance." };
   return { ok: true };
 }
 
@@ -210,7 +222,8 @@ export type EventOutcome = { handled: boolean; duplicate?: boolean; orgId?: stri
 type Ctx = Pick<AppContext, "db">;
 
 const str = (v: unknown): string | null => (typeof v === "string" && v ? v : null);
-const meta = (o: Record<string, unknown>): Record<string, unknown> => (o.metadata && typeof o.metadata === "object" ? (o.metadata as Record<string, unknown>) : {});
+const meta = (o: Record<string, unknown>): Record<string, unknown> =>
+  o.metadata && typeof o.metadata === "object" ? (o.metadata as Record<string, unknown>) : {};
 
 async function findOrg(ctx: Ctx, ids: { orgId?: string | null; subscriptionId?: string | null; customerId?: string | null }) {
   const cols = { id: organisations.id, plan: organisations.plan, stripeSubscriptionId: organisations.stripeSubscriptionId };
@@ -270,7 +283,12 @@ export async function applyStripeEvent(ctx: Ctx, env: Partial<StripeEnv>, event:
   if (event.type !== "checkout.session.completed" && org.stripeSubscriptionId && target.subscriptionId && org.stripeSubscriptionId !== target.subscriptionId)
     return { handled: false, orgId: org.id, note: "The event is about another subscription of this organisation." };
 
-  const claimed = await ctx.db.insert(stripeEvents).values({ id: event.id, type: event.type, orgId: org.id }).onConflictDoNothing().returning({ id: stripeEvents.id }).get();
+  const claimed = await ctx.db
+    .insert(stripeEvents)
+    .values({ id: event.id, type: event.type, orgId: org.id })
+    .onConflictDoNothing()
+    .returning({ id: stripeEvents.id })
+    .get();
   if (!claimed) return { handled: true, duplicate: true, orgId: org.id, note: "Event already handled." };
 
   const createdMs = (Number(event.created) || 0) * 1000;

@@ -32,7 +32,12 @@ async function setup() {
   const org = await createOrganisation(ctx, user.id, { name: "Answer Co" });
   const bot = await ctx.db
     .insert(chatbots)
-    .values({ id: newId("cb_"), orgId: org.id, name: "Helper", settings: { general: { instructions: "Always be polite.", language: "fr", answerLength: "short" } } })
+    .values({
+      id: newId("cb_"),
+      orgId: org.id,
+      name: "Helper",
+      settings: { general: { instructions: "Always be polite.", language: "fr", answerLength: "short" } },
+    })
     .returning()
     .get();
   const sourceId = newId("ks_");
@@ -59,7 +64,13 @@ describe("answerMessage with a real-model stand-in", () => {
         ]),
       }),
     });
-    const answer = await answerMessage(ctx, { chatbot: bot, org, conversation, text: "Combien coûte la livraison express ?", model: { id: "gpt-4o-mini", model } });
+    const answer = await answerMessage(ctx, {
+      chatbot: bot,
+      org,
+      conversation,
+      text: "Combien coûte la livraison express ?",
+      model: { id: "gpt-4o-mini", model },
+    });
     const result = await collectAnswer(answer.stream);
     expect(result.text).toBe("La livraison express coûte 9 euros [1].");
     expect(result.sources[0]).toMatchObject({ n: 1, title: "Livraison", url: "https://x.example/livraison" });
@@ -91,7 +102,13 @@ describe("answerMessage with a real-model stand-in", () => {
         ]),
       }),
     });
-    const answer = await answerMessage(ctx, { chatbot: bot, org, conversation, text: "Combien coûte la livraison express ?", model: { id: "gpt-4o-mini", model } });
+    const answer = await answerMessage(ctx, {
+      chatbot: bot,
+      org,
+      conversation,
+      text: "Combien coûte la livraison express ?",
+      model: { id: "gpt-4o-mini", model },
+    });
     const result = await collectAnswer(answer.stream);
     expect(result.error).toMatch(/something went wrong/i);
     expect(result.error).not.toContain("secret");

@@ -31,8 +31,7 @@ export const PASSAGES_K = 5;
 const SNIPPET_CHARS = 220;
 const MAX_TOKENS = { short: 250, medium: 500, long: 1000 } as const;
 
-export const LIMIT_REPLY =
-  "Sorry, this assistant cannot answer more questions right now. Please try again later or contact the team another way.";
+export const LIMIT_REPLY = "Sorry, this assistant cannot answer more questions right now. Please try again later or contact the team another way.";
 const ERROR_REPLY = "Sorry, something went wrong while answering. Please try again in a moment.";
 
 export type AnswerKind = NonNullable<ChatMessageMetadata["kind"]>;
@@ -62,10 +61,32 @@ export function snippetOf(text: string, max = SNIPPET_CHARS) {
  * passage (for a passage it does not cite, the passage's sentence that matches the question best),
  * not the passage's opening.
  */
-function toSources(passages: Passage[], question: { question: string; previousQuestions: string[]; language: string; length: GeneralSettings["answerLength"] }): { chat: ChatSource[]; stored: MessageSource[] } {
-  const cited = passages.length ? citedSnippets(question, passages.map((p, i) => ({ id: i + 1, title: p.title, text: p.text }))) : new Map<number, string>();
-  const chat = passages.map((p, i) => ({ n: i + 1, title: p.heading && p.heading !== p.title ? `${p.title} — ${p.heading}` : p.title, url: p.url, snippet: snippetOf(cited.get(i + 1) ?? p.text), sourceId: p.sourceId, chunkId: p.chunkId }));
-  const stored = passages.map((p, i) => ({ sourceId: p.sourceId, chunkId: p.chunkId, title: chat[i].title, url: p.url, snippet: chat[i].snippet, score: p.score }));
+function toSources(
+  passages: Passage[],
+  question: { question: string; previousQuestions: string[]; language: string; length: GeneralSettings["answerLength"] },
+): { chat: ChatSource[]; stored: MessageSource[] } {
+  const cited = passages.length
+    ? citedSnippets(
+        question,
+        passages.map((p, i) => ({ id: i + 1, title: p.title, text: p.text })),
+      )
+    : new Map<number, string>();
+  const chat = passages.map((p, i) => ({
+    n: i + 1,
+    title: p.heading && p.heading !== p.title ? `${p.title} — ${p.heading}` : p.title,
+    url: p.url,
+    snippet: snippetOf(cited.get(i + 1) ?? p.text),
+    sourceId: p.sourceId,
+    chunkId: p.chunkId,
+  }));
+  const stored = passages.map((p, i) => ({
+    sourceId: p.sourceId,
+    chunkId: p.chunkId,
+    title: chat[i].title,
+    url: p.url,
+    snippet: chat[i].snippet,
+    score: p.score,
+  }));
   return { chat, stored };
 }
 
@@ -113,9 +134,7 @@ export async function answerMessage(
   const text = input.text.trim();
   const askedAt = input.startedAt ?? Date.now();
   const ref = { orgId: chatbot.orgId, chatbotId: chatbot.id };
-  const org =
-    input.org ??
-    (await ctx.db.query.organisations.findFirst({ where: (o, { eq }) => eq(o.id, chatbot.orgId) }));
+  const org = input.org ?? (await ctx.db.query.organisations.findFirst({ where: (o, { eq }) => eq(o.id, chatbot.orgId) }));
   if (!org) throw new Error("chatbot without organisation");
   const settings = readGeneralSettings(chatbot.settings);
   const messageId = newId("msg_");
@@ -161,7 +180,17 @@ export async function answerMessage(
       await store({
         visitorText: text,
         askedAt,
-        bot: { id: messageId, at: Date.now(), content: LIMIT_REPLY, sources: [], answered: false, model: null, latencyMs: Date.now() - askedAt, firstTokenMs: null, credits: 0 },
+        bot: {
+          id: messageId,
+          at: Date.now(),
+          content: LIMIT_REPLY,
+          sources: [],
+          answered: false,
+          model: null,
+          latencyMs: Date.now() - askedAt,
+          firstTokenMs: null,
+          credits: 0,
+        },
       });
       writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind: "limit" }) });
     });
@@ -199,7 +228,17 @@ export async function answerMessage(
       await store({
         visitorText: text,
         askedAt,
-        bot: { id: messageId, at: Date.now(), content: settings.fallbackMessage, sources: [], answered: false, model: null, latencyMs: Date.now() - askedAt, firstTokenMs: null, credits: 1 },
+        bot: {
+          id: messageId,
+          at: Date.now(),
+          content: settings.fallbackMessage,
+          sources: [],
+          answered: false,
+          model: null,
+          latencyMs: Date.now() - askedAt,
+          firstTokenMs: null,
+          credits: 1,
+        },
       });
       writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind }) });
       return;
@@ -259,7 +298,11 @@ export async function answerMessage(
         credits: 1,
       },
     });
-    writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered, kind: answered ? "answer" : kind === "small-talk" ? kind : "fallback" }) });
+    writer.write({
+      type: "finish",
+      finishReason: "stop",
+      messageMetadata: meta({ answered, kind: answered ? "answer" : kind === "small-talk" ? kind : "fallback" }),
+    });
   });
   return { stream, done, conversationId: conversation.id, messageId, limited: false };
 }
@@ -270,7 +313,12 @@ export async function answerMessage(
  */
 export function replayExchange(stored: StoredExchange): AnswerStream {
   const messageId = stored.reply?.id ?? newId("msg_");
-  const meta = (extra: Partial<ChatMessageMetadata> = {}): ChatMessageMetadata => ({ conversationId: stored.conversationId, messageId, replayed: true, ...extra });
+  const meta = (extra: Partial<ChatMessageMetadata> = {}): ChatMessageMetadata => ({
+    conversationId: stored.conversationId,
+    messageId,
+    replayed: true,
+    ...extra,
+  });
   const stream = createUIMessageStream({
     execute: ({ writer }) => {
       writer.write({ type: "start", messageId, messageMetadata: meta() });
@@ -280,7 +328,14 @@ export function replayExchange(stored: StoredExchange): AnswerStream {
         writer.write({ type: "finish", finishReason: "error", messageMetadata: meta({ answered: false }) });
         return;
       }
-      const sources: ChatSource[] = (reply.sources ?? []).map((src, i) => ({ n: i + 1, title: src.title, url: src.url, snippet: src.snippet, sourceId: src.sourceId, chunkId: src.chunkId }));
+      const sources: ChatSource[] = (reply.sources ?? []).map((src, i) => ({
+        n: i + 1,
+        title: src.title,
+        url: src.url,
+        snippet: src.snippet,
+        sourceId: src.sourceId,
+        chunkId: src.chunkId,
+      }));
       if (sources.length) writer.write({ type: "data-sources", id: "sources", data: sources });
       writeText(writer, reply.content);
       writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: reply.answered ?? false }) });
@@ -327,7 +382,8 @@ export async function collectAnswer(stream: ReadableStream<UIMessageChunk>): Pro
     if (value.type === "text-delta") out.text += value.delta;
     else if (value.type === "data-sources") out.sources = value.data as ChatSource[];
     else if (value.type === "error") out.error = value.errorText;
-    else if ((value.type === "start" || value.type === "finish") && value.messageMetadata) out.metadata = { ...out.metadata, ...(value.messageMetadata as ChatMessageMetadata) };
+    else if ((value.type === "start" || value.type === "finish") && value.messageMetadata)
+      out.metadata = { ...out.metadata, ...(value.messageMetadata as ChatMessageMetadata) };
   }
   return out;
 }

@@ -20,7 +20,16 @@ describe("getOrCreateConversation (one round trip)", () => {
   it("creates a conversation for a new visitor, then keeps returning it", async () => {
     const ref = await bot();
     const first = await getOrCreateConversation(ctx, ref, { visitorId: "v_one", channel: "widget" });
-    expect(first).toMatchObject({ isNew: true, orgId: ref.orgId, chatbotId: ref.chatbotId, visitorId: "v_one", channel: "widget", status: "bot", verified: false, messageCount: 0 });
+    expect(first).toMatchObject({
+      isNew: true,
+      orgId: ref.orgId,
+      chatbotId: ref.chatbotId,
+      visitorId: "v_one",
+      channel: "widget",
+      status: "bot",
+      verified: false,
+      messageCount: 0,
+    });
     const again = await getOrCreateConversation(ctx, ref, { visitorId: "v_one", channel: "widget" });
     expect(again.id).toBe(first.id);
     expect(again.isNew).toBeUndefined();

@@ -98,7 +98,9 @@ export async function recordExchange(
   const added = input.bot ? 2 : 1;
   const last = input.bot?.at ?? input.askedAt;
   const title = conversation.title ?? input.visitorText.slice(0, 140);
-  const visitorInsert = ctx.db.insert(messages).values({ ...base, id: visitorId, role: "visitor", content: input.visitorText, clientMessageId: input.clientMessageId ?? null, createdAt: input.askedAt });
+  const visitorInsert = ctx.db
+    .insert(messages)
+    .values({ ...base, id: visitorId, role: "visitor", content: input.visitorText, clientMessageId: input.clientMessageId ?? null, createdAt: input.askedAt });
   const update = ctx.db
     .update(conversations)
     .set({ messageCount: sql`${conversations.messageCount} + ${added}`, lastMessageAt: last, title: sql`coalesce(${conversations.title}, ${title})` })
@@ -172,14 +174,14 @@ export type ConversationRow = {
 };
 
 /** The chatbot's conversations, most recent activity first, with their first question and last message. */
-export async function listConversations(
-  ctx: Ctx,
-  ref: ChatbotRef,
-  opts: { limit?: number; before?: number } = {},
-): Promise<ConversationRow[]> {
+export async function listConversations(ctx: Ctx, ref: ChatbotRef, opts: { limit?: number; before?: number } = {}): Promise<ConversationRow[]> {
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
-  const lastMessage = sql<string | null>`(select m.content from messages m where m.conversation_id = ${conversations.id} order by m.created_at desc, m.id desc limit 1)`;
-  const lastRole = sql<Message["role"] | null>`(select m.role from messages m where m.conversation_id = ${conversations.id} order by m.created_at desc, m.id desc limit 1)`;
+  const lastMessage = sql<
+    string | null
+  >`(select m.content from messages m where m.conversation_id = ${conversations.id} order by m.created_at desc, m.id desc limit 1)`;
+  const lastRole = sql<
+    Message["role"] | null
+  >`(select m.role from messages m where m.conversation_id = ${conversations.id} order by m.created_at desc, m.id desc limit 1)`;
   return ctx.db
     .select({
       id: conversations.id,

@@ -8,7 +8,15 @@ import type { ChatbotRef, Conversation } from "./conversations";
 
 type Ctx = Pick<AppContext, "db">;
 
-export type TranscriptLead = { id: string; name: string | null; email: string | null; phone: string | null; custom: Record<string, string>; status: string; createdAt: number };
+export type TranscriptLead = {
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  custom: Record<string, string>;
+  status: string;
+  createdAt: number;
+};
 export type TranscriptBugReport = { id: string; messageId: string | null; comment: string; reporter: string; status: string; createdAt: number };
 
 export async function getTranscriptAnnotations(
@@ -19,7 +27,15 @@ export async function getTranscriptAnnotations(
   const scope = (t: typeof leads | typeof bugReports) => and(eq(t.orgId, ref.orgId), eq(t.chatbotId, ref.chatbotId));
   const [leadRows, reportRows] = await Promise.all([
     ctx.db
-      .select({ id: leads.id, name: leads.name, email: leads.email, phone: leads.phone, custom: leads.custom, status: leads.status, createdAt: leads.createdAt })
+      .select({
+        id: leads.id,
+        name: leads.name,
+        email: leads.email,
+        phone: leads.phone,
+        custom: leads.custom,
+        status: leads.status,
+        createdAt: leads.createdAt,
+      })
       .from(leads)
       .where(
         and(
@@ -32,7 +48,14 @@ export async function getTranscriptAnnotations(
       .limit(20)
       .all(),
     ctx.db
-      .select({ id: bugReports.id, messageId: bugReports.messageId, comment: bugReports.comment, reporter: bugReports.reporter, status: bugReports.status, createdAt: bugReports.createdAt })
+      .select({
+        id: bugReports.id,
+        messageId: bugReports.messageId,
+        comment: bugReports.comment,
+        reporter: bugReports.reporter,
+        status: bugReports.status,
+        createdAt: bugReports.createdAt,
+      })
       .from(bugReports)
       .where(and(scope(bugReports), eq(bugReports.conversationId, conversation.id)))
       .orderBy(asc(bugReports.createdAt))

@@ -39,13 +39,15 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
   const startedAt = turn.startedAt ?? Date.now();
   const ref = { orgId: turn.target.org.id, chatbotId: turn.target.chatbot.id };
   const findConversation = () =>
-    getOrCreateConversation(ctx, ref, { visitorId: turn.visitorId, channel: turn.channel, conversationId: turn.conversationId, fresh: turn.fresh }).then(async (c) => {
-      if (turn.verified && !c.verified) {
-        await markConversationVerified(ctx, c.id);
-        c.verified = true;
-      }
-      return c;
-    });
+    getOrCreateConversation(ctx, ref, { visitorId: turn.visitorId, channel: turn.channel, conversationId: turn.conversationId, fresh: turn.fresh }).then(
+      async (c) => {
+        if (turn.verified && !c.verified) {
+          await markConversationVerified(ctx, c.id);
+          c.verified = true;
+        }
+        return c;
+      },
+    );
   // A retried send (same client message id) is answered with what was stored. The look-up overlaps
   // the conversation's, except for "new conversation", which must not create one for a retry.
   const storedDone = turn.clientMessageId ? findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId) : null;

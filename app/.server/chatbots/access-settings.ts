@@ -21,7 +21,11 @@ export async function saveAccessSettings(
   input: { visibility: "public" | "private"; access: AccessSettings },
 ): Promise<Result<object>> {
   if (input.access.requireVerified && !ref.chatbot.identitySecret)
-    return fail("invalid_input", "Generate an identity secret first: without one, no visitor could be verified and the chat would refuse everyone.", "requireVerified");
+    return fail(
+      "invalid_input",
+      "Generate an identity secret first: without one, no visitor could be verified and the chat would refuse everyone.",
+      "requireVerified",
+    );
   const row = await ctx.db
     .update(chatbots)
     .set({

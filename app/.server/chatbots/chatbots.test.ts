@@ -50,7 +50,8 @@ describe("chatbots", () => {
     const refused = await createChatbot(ctx, theirs.id, { name: "Second" });
     expect(refused).toEqual({
       ok: false,
-      message: "The Free plan allows 1 chatbot and this organisation has 1. An owner can raise it by moving to the Starter plan (3 chatbots) on the Plans page.",
+      message:
+        "The Free plan allows 1 chatbot and this organisation has 1. An owner can raise it by moving to the Starter plan (3 chatbots) on the Plans page.",
     });
     expect(await listChatbots(ctx, theirs.id)).toHaveLength(1);
   });

@@ -93,6 +93,9 @@ export async function chatbotForApiKey(ctx: Pick<ServiceContext, "db">, token: s
   const found = await loadChatbot(ctx, key.chatbotId);
   if (!found || found.org.id !== key.orgId) return fail("unauthorized", "This API key is not valid or has been revoked.");
   if (!planExtras(found.org.plan).api)
-    return fail("plan_required", `The REST API is included from the ${cheapestWithApi.name} plan ($${cheapestWithApi.priceMonthly}/month). The owner can change plan in Parley.`);
+    return fail(
+      "plan_required",
+      `The REST API is included from the ${cheapestWithApi.name} plan ($${cheapestWithApi.priceMonthly}/month). The owner can change plan in Parley.`,
+    );
   return { ok: true, ...found, key };
 }

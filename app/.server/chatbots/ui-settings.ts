@@ -18,7 +18,8 @@ export const BRANDING_FEATURE = "Removing “Powered by Parley”";
  * `$.ui` (json_set), so a concurrent save of another section is never overwritten.
  */
 export async function saveUiSettings(ctx: Ctx, ref: { org: Pick<Organisation, "id" | "plan">; chatbotId: string }, ui: UiSettings): Promise<Result<object>> {
-  if (ui.removeBranding && !planExtras(ref.org.plan).removeBranding) return fail("plan_required", extraPlanHint("removeBranding", BRANDING_FEATURE), "removeBranding");
+  if (ui.removeBranding && !planExtras(ref.org.plan).removeBranding)
+    return fail("plan_required", extraPlanHint("removeBranding", BRANDING_FEATURE), "removeBranding");
   const row = await ctx.db
     .update(chatbots)
     .set({

@@ -2,7 +2,10 @@ import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Times are stored as integer milliseconds since the epoch (Date.now()).
-const createdAt = () => integer("created_at").notNull().default(sql`(unixepoch() * 1000)`);
+const createdAt = () =>
+  integer("created_at")
+    .notNull()
+    .default(sql`(unixepoch() * 1000)`);
 
 export const users = sqliteTable(
   "users",
@@ -57,7 +60,9 @@ export const organisations = sqliteTable(
     id: text("id").primaryKey(),
     name: text("name").notNull(),
     slug: text("slug").notNull(),
-    plan: text("plan", { enum: ["free", "starter", "growth", "scale"] }).notNull().default("free"),
+    plan: text("plan", { enum: ["free", "starter", "growth", "scale"] })
+      .notNull()
+      .default("free"),
     periodStart: integer("period_start").notNull(),
     /** Stripe ids once the organisation has paid through Checkout (app/.server/billing/stripe.ts). */
     stripeCustomerId: text("stripe_customer_id"),
@@ -74,7 +79,9 @@ export const stripeEvents = sqliteTable("stripe_events", {
   id: text("id").primaryKey(),
   type: text("type").notNull(),
   orgId: text("org_id"),
-  receivedAt: integer("received_at").notNull().default(sql`(unixepoch() * 1000)`),
+  receivedAt: integer("received_at")
+    .notNull()
+    .default(sql`(unixepoch() * 1000)`),
 });
 
 export const ROLES = ["owner", "admin", "editor", "agent"] as const;
@@ -121,14 +128,18 @@ export const chatbots = sqliteTable(
       .notNull()
       .references(() => organisations.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
-    visibility: text("visibility", { enum: ["public", "private"] }).notNull().default("public"),
+    visibility: text("visibility", { enum: ["public", "private"] })
+      .notNull()
+      .default("public"),
     // One JSON document per settings section (general, ui, access, notifications, voice…);
     // each section is validated by its own zod schema in app/lib.
     settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
     /** Identity-verification secret, encrypted at rest (app/.server/crypto/secret-box.ts); null until generated. */
     identitySecret: text("identity_secret"),
     createdAt: createdAt(),
-    updatedAt: integer("updated_at").notNull().default(sql`(unixepoch() * 1000)`),
+    updatedAt: integer("updated_at")
+      .notNull()
+      .default(sql`(unixepoch() * 1000)`),
   },
   (t) => [index("chatbots_org_idx").on(t.orgId)],
 );
@@ -179,7 +190,9 @@ export const knowledgeSources = sqliteTable(
     error: text("error"),
     charCount: integer("char_count").notNull().default(0),
     chunkCount: integer("chunk_count").notNull().default(0),
-    schedule: text("schedule", { enum: ["off", "daily", "weekly"] }).notNull().default("off"),
+    schedule: text("schedule", { enum: ["off", "daily", "weekly"] })
+      .notNull()
+      .default("off"),
     lastSyncedAt: integer("last_synced_at"),
     nextSyncAt: integer("next_sync_at"),
     /** Resumable ingestion state (JSON): which step, cursor, pending URLs… */
@@ -188,7 +201,9 @@ export const knowledgeSources = sqliteTable(
     heartbeatAt: integer("heartbeat_at"),
     attempts: integer("attempts").notNull().default(0),
     createdAt: createdAt(),
-    updatedAt: integer("updated_at").notNull().default(sql`(unixepoch() * 1000)`),
+    updatedAt: integer("updated_at")
+      .notNull()
+      .default(sql`(unixepoch() * 1000)`),
   },
   (t) => [index("knowledge_sources_chatbot_idx").on(t.chatbotId), index("knowledge_sources_status_idx").on(t.status, t.heartbeatAt)],
 );
@@ -267,7 +282,9 @@ export const conversations = sqliteTable(
     title: text("title"),
     messageCount: integer("message_count").notNull().default(0),
     createdAt: createdAt(),
-    lastMessageAt: integer("last_message_at").notNull().default(sql`(unixepoch() * 1000)`),
+    lastMessageAt: integer("last_message_at")
+      .notNull()
+      .default(sql`(unixepoch() * 1000)`),
   },
   (t) => [index("conversations_chatbot_idx").on(t.chatbotId, t.lastMessageAt), index("conversations_visitor_idx").on(t.chatbotId, t.visitorId)],
 );
@@ -366,7 +383,9 @@ export const leads = sqliteTable(
     /** widget | api | … — where the lead was captured. */
     source: text("source").notNull().default("widget"),
     createdAt: createdAt(),
-    updatedAt: integer("updated_at").notNull().default(sql`(unixepoch() * 1000)`),
+    updatedAt: integer("updated_at")
+      .notNull()
+      .default(sql`(unixepoch() * 1000)`),
   },
   (t) => [index("leads_chatbot_idx").on(t.chatbotId, t.createdAt), index("leads_visitor_idx").on(t.chatbotId, t.visitorId)],
 );

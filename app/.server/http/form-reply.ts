@@ -12,7 +12,12 @@ export function formReply<Extra extends object = Record<never, never>>(intent: s
 }
 
 /** `banner`: what the page says above a field error (default: CHECK_FIELDS). */
-export function failureReply<Extra extends object = Record<never, never>>(intent: string | null, failure: Failure, values: Record<string, string> = {}, banner = CHECK_FIELDS) {
+export function failureReply<Extra extends object = Record<never, never>>(
+  intent: string | null,
+  failure: Failure,
+  values: Record<string, string> = {},
+  banner = CHECK_FIELDS,
+) {
   // A refusal shown at a field is a form error (400) whatever its cause; otherwise the failure's status.
   return formReply<Extra>(intent, failure.field ? 400 : failureStatus(failure.code), {
     tone: "error",

@@ -5,16 +5,9 @@ const para = (n: number, word = "alpha") => Array.from({ length: n }, (_, i) => 
 
 describe("chunkDocument", () => {
   it("records the nearest heading path for markdown sections", () => {
-    const md = [
-      "# Guide",
-      para(6, "intro"),
-      "## Pricing",
-      para(8, "pricing"),
-      "### Annual plans",
-      para(8, "annual"),
-      "## Support",
-      para(8, "support"),
-    ].join("\n\n");
+    const md = ["# Guide", para(6, "intro"), "## Pricing", para(8, "pricing"), "### Annual plans", para(8, "annual"), "## Support", para(8, "support")].join(
+      "\n\n",
+    );
     const chunks = chunkDocument({ title: "Guide", text: md, url: "https://x.test/guide", format: "markdown" });
     const headingOf = (w: string) => chunks.find((c) => c.text.includes(`about ${w}`))?.heading;
     expect(headingOf("intro")).toBeNull(); // the H1 equal to the title adds nothing
@@ -73,7 +66,21 @@ describe("chunkDocument", () => {
   });
 
   it("drops YAML front matter and labels merged sibling sections by their parent, keeping their headings in the text", () => {
-    const md = ["---", "title: Accounts", "---", "# Accounts", "## Sign up", para(8, "signup"), "## Access", "### Reset", "Use the reset link.", "### Delete", "Ask support to delete.", "## Billing", para(8, "billing")].join("\n");
+    const md = [
+      "---",
+      "title: Accounts",
+      "---",
+      "# Accounts",
+      "## Sign up",
+      para(8, "signup"),
+      "## Access",
+      "### Reset",
+      "Use the reset link.",
+      "### Delete",
+      "Ask support to delete.",
+      "## Billing",
+      para(8, "billing"),
+    ].join("\n");
     const chunks = chunkDocument({ title: "Accounts", text: md, format: "markdown" });
     expect(chunks.some((c) => c.text.includes("title: Accounts"))).toBe(false);
     expect(chunks.find((c) => c.text.includes("about signup"))?.heading).toBe("Sign up");

@@ -23,7 +23,11 @@ export function chunkDocument(doc: ChunkDocumentInput, opts: ChunkOptions = {}):
   const title = doc.title.trim();
   const url = doc.url ?? null;
 
-  const sections = mergeTiny(doc.format === "markdown" ? markdownSections(doc.text, title) : [{ path: [], body: normalise(doc.text), headingLine: null }], minSection, target);
+  const sections = mergeTiny(
+    doc.format === "markdown" ? markdownSections(doc.text, title) : [{ path: [], body: normalise(doc.text), headingLine: null }],
+    minSection,
+    target,
+  );
 
   const out: ChunkInput[] = [];
   for (const s of sections) {
@@ -45,7 +49,9 @@ function headingOf(path: string[]): string | null {
   if (path.length === 0) return null;
   return path
     .slice(-2)
-    .map((p) => (p.length > MAX_HEADING_PART ? p.slice(0, p.lastIndexOf(" ", MAX_HEADING_PART) > 20 ? p.lastIndexOf(" ", MAX_HEADING_PART) : MAX_HEADING_PART) + "…" : p))
+    .map((p) =>
+      p.length > MAX_HEADING_PART ? p.slice(0, p.lastIndexOf(" ", MAX_HEADING_PART) > 20 ? p.lastIndexOf(" ", MAX_HEADING_PART) : MAX_HEADING_PART) + "…" : p,
+    )
     .join(SEP);
 }
 
@@ -59,7 +65,9 @@ function cleanHeading(raw: string): string {
 
 function markdownSections(text: string, title: string): Section[] {
   // YAML front matter is metadata, not content.
-  const lines = normalise(text).replace(/^---\n[\s\S]*?\n---(\n|$)/, "").split("\n");
+  const lines = normalise(text)
+    .replace(/^---\n[\s\S]*?\n---(\n|$)/, "")
+    .split("\n");
   const sections: Section[] = [];
   const stack: { level: number; text: string }[] = [];
   let body: string[] = [];
@@ -98,13 +106,17 @@ function mergeTiny(sections: Section[], minChars: number, target: number): Secti
   for (const s of sections) {
     let cur = s;
     if (carry) {
-      const related = isPrefix(carry.path, cur.path) || isPrefix(parentOf(carry.path), parentOf(cur.path)) && parentOf(carry.path).length === parentOf(cur.path).length;
+      const related =
+        isPrefix(carry.path, cur.path) || (isPrefix(parentOf(carry.path), parentOf(cur.path)) && parentOf(carry.path).length === parentOf(cur.path).length);
       if (related && carry.body.length + cur.body.length <= target * 1.5) {
         // A parent's intro merged into its child reads as the child's section; merged siblings are
         // labelled by their parent, and each keeps its own heading line in the text.
         const intoChild = isPrefix(carry.path, cur.path);
         const path = intoChild ? cur.path : parentOf(carry.path).length ? parentOf(carry.path) : carry.path;
-        const first = !intoChild && path !== carry.path && carry.headingLine && !carry.body.startsWith(carry.headingLine) ? `${carry.headingLine}\n${carry.body}` : carry.body;
+        const first =
+          !intoChild && path !== carry.path && carry.headingLine && !carry.body.startsWith(carry.headingLine)
+            ? `${carry.headingLine}\n${carry.body}`
+            : carry.body;
         const body = [first, cur.headingLine && cur.body ? `${cur.headingLine}\n${cur.body}` : cur.body].filter(Boolean).join("\n\n");
         cur = { path, body, headingLine: carry.headingLine };
       } else {

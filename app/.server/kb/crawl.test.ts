@@ -44,7 +44,9 @@ describe("fetchUrl", () => {
     expect(r).toMatchObject({ ok: true, url: `${SITE}/guide/moved-here` });
   });
   it("detects redirect loops, off-site redirects and too many hops", async () => {
-    const hops = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`/hop${i}`, () => new Response(null, { status: 302, headers: { Location: `/hop${i + 1}` } })]));
+    const hops = Object.fromEntries(
+      Array.from({ length: 8 }, (_, i) => [`/hop${i}`, () => new Response(null, { status: 302, headers: { Location: `/hop${i + 1}` } })]),
+    );
     const { fetcher } = testSite(hops);
     expect(await fetchUrl(`${SITE}/loop-a`, { fetcher, host })).toMatchObject({ ok: false, reason: "it redirects in a loop" });
     expect(await fetchUrl(`${SITE}/away`, { fetcher, host })).toMatchObject({ ok: false, reason: expect.stringContaining("another site") });
@@ -56,7 +58,10 @@ describe("fetchUrl", () => {
     expect(await fetchUrl(`${SITE}/manual.pdf`, { fetcher, host })).toMatchObject({ ok: false, reason: "not an HTML page (application/pdf)" });
     expect(await fetchUrl(`${SITE}/huge`, { fetcher, host })).toMatchObject({ ok: false, reason: "the page is larger than 2 MB" });
     const slowFetcher = async (req: Request) => (new URL(req.url).pathname === "/slow" ? new Promise<Response>(() => {}) : fetcher(req));
-    expect(await fetchUrl(`${SITE}/slow`, { fetcher: slowFetcher, host, timeoutMs: 50 })).toMatchObject({ ok: false, reason: expect.stringContaining("did not answer") });
+    expect(await fetchUrl(`${SITE}/slow`, { fetcher: slowFetcher, host, timeoutMs: 50 })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("did not answer"),
+    });
   });
 });
 

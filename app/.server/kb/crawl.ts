@@ -180,8 +180,7 @@ export function robotsAllows(rules: RobotsRules, url: string): boolean {
 // ——— fetching ———
 
 export type FetchResult =
-  | { ok: true; url: string; status: number; contentType: string; body: string }
-  | { ok: false; url: string; reason: string; status?: number };
+  { ok: true; url: string; status: number; contentType: string; body: string } | { ok: false; url: string; reason: string; status?: number };
 
 type FetchOptions = { fetcher?: Fetcher; timeoutMs?: number; maxBytes?: number; host: string; accept?: "html" | "text" };
 
@@ -286,17 +285,18 @@ async function loadRobots(origin: string, opts: Omit<FetchOptions, "host" | "acc
 function xmlLocs(xml: string, tag: "url" | "sitemap"): string[] {
   const out: string[] = [];
   const re = new RegExp(`<${tag}[\\s>][\\s\\S]*?<loc>\\s*([\\s\\S]*?)\\s*<\\/loc>`, "gi");
-  for (const m of xml.matchAll(re)) out.push(m[1].replace(/<!\[CDATA\[([\s\S]*?)\]\]>/, "$1").replace(/&amp;/g, "&").trim());
+  for (const m of xml.matchAll(re))
+    out.push(
+      m[1]
+        .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/, "$1")
+        .replace(/&amp;/g, "&")
+        .trim(),
+    );
   return out;
 }
 
 /** Page URLs listed by the site's sitemaps (robots.txt Sitemap lines, else /sitemap.xml); sitemap indexes are followed. */
-async function loadSitemapUrls(
-  origin: string,
-  robots: RobotsRules,
-  opts: Omit<FetchOptions, "host" | "accept">,
-  limit: number,
-): Promise<string[]> {
+async function loadSitemapUrls(origin: string, robots: RobotsRules, opts: Omit<FetchOptions, "host" | "accept">, limit: number): Promise<string[]> {
   const host = new URL(origin).host;
   const queue = robots.sitemaps.map((s) => normaliseUrl(s, origin)).filter((s): s is string => !!s && sameHost(s, host));
   if (!queue.length) queue.push(new URL("/sitemap.xml", origin).href);

@@ -28,7 +28,9 @@ const file = (name: string, data: Uint8Array<ArrayBuffer>, type = "") => new Fil
 
 async function vectorsOf(ids: number[]) {
   if (!ids.length) return 0;
-  const r = await env.DB.prepare(`SELECT count(*) AS n FROM chunk_vectors WHERE chunk_id IN (${ids.map(() => "?").join(",")})`).bind(...ids).first<{ n: number }>();
+  const r = await env.DB.prepare(`SELECT count(*) AS n FROM chunk_vectors WHERE chunk_id IN (${ids.map(() => "?").join(",")})`)
+    .bind(...ids)
+    .first<{ n: number }>();
   return r?.n ?? 0;
 }
 
@@ -250,7 +252,10 @@ describe("resumable ingestion and the sweeper", () => {
     // Heartbeat fresh: the sweeper leaves it alone.
     expect((await sweepIngestion(ctx)).resumed).not.toContain(r.source.id);
     // Heartbeat stale (and a crashed step still holding its lease): resumed.
-    await patchSource(r.source.id, { heartbeatAt: Date.now() - STALE_AFTER_MS - 1000, jobState: { ...(mid.jobState as object), lease: { id: "dead", until: Date.now() + 3_600_000 } } });
+    await patchSource(r.source.id, {
+      heartbeatAt: Date.now() - STALE_AFTER_MS - 1000,
+      jobState: { ...(mid.jobState as object), lease: { id: "dead", until: Date.now() + 3_600_000 } },
+    });
     const swept = await sweepIngestion(ctx);
     expect(swept.resumed).toContain(r.source.id);
     expect(sent).toEqual([{ kind: "ingest", sourceId: r.source.id }]);
@@ -296,7 +301,10 @@ describe("resumable ingestion and the sweeper", () => {
     const ref = (await makeBot()).ref;
     const r = await createTextSource(ctx, ref, { title: "T", text: "Some text for the lease test." });
     if (!r.ok) throw new Error(r.message);
-    await patchSource(r.source.id, { status: "processing", jobState: { v: 1, oldMaxChunkId: 0, phase: "start", cursor: 0, totalChunks: 0, position: 0, chars: 0, lease: { id: "x", until: Date.now() + 60_000 } } });
+    await patchSource(r.source.id, {
+      status: "processing",
+      jobState: { v: 1, oldMaxChunkId: 0, phase: "start", cursor: 0, totalChunks: 0, position: 0, chars: 0, lease: { id: "x", until: Date.now() + 60_000 } },
+    });
     expect(await runIngestStep(ctx, r.source.id)).toMatchObject({ busy: true, done: false });
     expect(await chunkRows(r.source.id)).toHaveLength(0);
   });
@@ -310,7 +318,9 @@ describe("resumable ingestion and the sweeper", () => {
     const s = await setSchedule(ctx, ref, r.source.id, "daily");
     if (!s.ok) throw new Error(s.message);
     expect(s.source.nextSyncAt! - s.source.lastSyncedAt!).toBe(24 * 60 * 60 * 1000);
-    expect(await setSchedule(ctx, ref, (await createTextSource(ctx, ref, { title: "x", text: "y" }) as { source: { id: string } }).source.id, "weekly")).toMatchObject({ ok: false });
+    expect(
+      await setSchedule(ctx, ref, ((await createTextSource(ctx, ref, { title: "x", text: "y" })) as { source: { id: string } }).source.id, "weekly"),
+    ).toMatchObject({ ok: false });
     sent.length = 0;
     expect((await sweepIngestion(ctx)).scheduled).not.toContain(r.source.id);
     await patchSource(r.source.id, { nextSyncAt: Date.now() - 1 });
@@ -327,7 +337,7 @@ describe("plan limits on knowledge characters", () => {
     const { ctx } = recordingContext();
     const ref = (await makeBot({ plan: "free" })).ref;
     await createTextSource(ctx, ref, { title: "Big", text: "a".repeat(900_000) });
-    const other = { orgId: ref.orgId, chatbotId: ((await makeBot()).ref).chatbotId }; // limit is per organisation
+    const other = { orgId: ref.orgId, chatbotId: (await makeBot()).ref.chatbotId }; // limit is per organisation
     const r = await createTextSource(ctx, ref, { title: "Too much", text: "b".repeat(200_000) });
     expect(r).toMatchObject({ ok: false, field: "text" });
     const msg = r.ok ? "" : r.message;
@@ -366,12 +376,14 @@ describe("deleting", () => {
     expect(await deleteSource(ctx, { orgId: stranger.orgId, chatbotId: ref.chatbotId }, r.source.id)).toMatchObject({ ok: false });
     expect(await chunkRows(r.source.id)).toHaveLength(ids.length);
 
-    expect(await deleteSource(ctx, ref, r.source.id)).toMatchObject({ ok: true, title: "Warranty" }) // the title extracted from the file;
+    expect(await deleteSource(ctx, ref, r.source.id)).toMatchObject({ ok: true, title: "Warranty" }); // the title extracted from the file;
     expect(await chunkRows(r.source.id)).toHaveLength(0);
     expect(await vectorsOf(ids)).toBe(0);
     expect(await env.FILES.head(r.source.location!)).toBeNull();
     expect(await getSource(ctx, ref, r.source.id)).toBeNull();
-    const fts = await env.DB.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?").bind(`chatbot_id:"${ftsChatbotToken(ref.chatbotId)}"`).first<{ n: number }>();
+    const fts = await env.DB.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?")
+      .bind(`chatbot_id:"${ftsChatbotToken(ref.chatbotId)}"`)
+      .first<{ n: number }>();
     expect(fts?.n).toBe(0);
   });
 

@@ -85,7 +85,9 @@ async function deleteChunkRange(ctx: KbContext, row: KnowledgeSource, range: { u
     await store.remove(ids);
     for (let i = 0; i < ids.length; i += 90) {
       const part = ids.slice(i, i + 90);
-      await ctx.env.DB.prepare(`DELETE FROM chunks WHERE id IN (${part.map(() => "?").join(",")})`).bind(...part).run();
+      await ctx.env.DB.prepare(`DELETE FROM chunks WHERE id IN (${part.map(() => "?").join(",")})`)
+        .bind(...part)
+        .run();
     }
   }
 }
@@ -234,7 +236,13 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
     let finished = false;
     if (row.type === "site") {
       const cfg = row.config as { pageCap?: number; include?: string[]; exclude?: string[] };
-      const crawlOpts: CrawlOptions = { fetcher: opts.fetcher, maxPages: cfg.pageCap ?? 50, include: cfg.include, exclude: cfg.exclude, timeoutMs: PAGE_TIMEOUT_MS };
+      const crawlOpts: CrawlOptions = {
+        fetcher: opts.fetcher,
+        maxPages: cfg.pageCap ?? 50,
+        include: cfg.include,
+        exclude: cfg.exclude,
+        timeoutMs: PAGE_TIMEOUT_MS,
+      };
       if (js.phase === "crawl") {
         const saved = await loadCrawlState(ctx, row);
         if (!saved) {
@@ -252,7 +260,8 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
         js.crawl = await crawlStep(js.crawl!, crawlOpts, PAGES_PER_STEP, async (page) => {
           const doc = extractHtml(page.html, page.url);
           if (!doc.text) return;
-          if (usage.used + js.chars + doc.text.length > usage.limit) throw new IngestError(charLimitMessage({ ...usage, used: usage.used + js.chars }, doc.text.length));
+          if (usage.used + js.chars + doc.text.length > usage.limit)
+            throw new IngestError(charLimitMessage({ ...usage, used: usage.used + js.chars }, doc.text.length));
           const chunks = chunksOf([{ ...doc, url: page.url }], js.position);
           await indexChunks(ctx, ref, chunks);
           js.position += chunks.length;
@@ -317,7 +326,10 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
     const syncedAt = Date.now();
     const config =
       row.type === "site" && js.crawl
-        ? { ...row.config, lastCrawl: { pages: js.crawl.pagesDone, skippedCount: js.crawl.skippedCount, skipped: js.crawl.skipped.slice(0, 20) as SkippedRecord[] } }
+        ? {
+            ...row.config,
+            lastCrawl: { pages: js.crawl.pagesDone, skippedCount: js.crawl.skippedCount, skipped: js.crawl.skipped.slice(0, 20) as SkippedRecord[] },
+          }
         : row.config;
     row = await save(ctx, row, leaseId, {
       status: "ready",
@@ -453,4 +465,3 @@ export async function sweepIngestion(ctx: KbContext, opts: { now?: number; limit
   }
   return out;
 }
-

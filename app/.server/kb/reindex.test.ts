@@ -14,7 +14,9 @@ describe("re-index when the embedding model changes", () => {
     const { org, bot } = await makeOrg(owner.id, "Reindex");
     await db.insert(knowledgeSources).values({ id: "ks_reidx", orgId: org.id, chatbotId: bot.id, type: "text", title: "T", content: "x", status: "ready" });
     const [chunk] = await db.insert(chunks).values({ sourceId: "ks_reidx", chatbotId: bot.id, orgId: org.id, position: 0, title: "T", text: "x" }).returning();
-    await db.insert(chunkVectors).values({ chunkId: chunk.id, chatbotId: bot.id, model: "text-embedding-3-small", vector: Buffer.from(new Float32Array(4).buffer) });
+    await db
+      .insert(chunkVectors)
+      .values({ chunkId: chunk.id, chatbotId: bot.id, model: "text-embedding-3-small", vector: Buffer.from(new Float32Array(4).buffer) });
 
     const ctx = createServiceContext(env as unknown as Env);
     const first = await reindexForEmbeddingModel(ctx, { enqueue: false, limit: 500 });

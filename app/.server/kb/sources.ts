@@ -97,9 +97,7 @@ export type KnowledgeUsage = { plan: string; planName: string; used: number; lim
 /** Knowledge characters used by all of the organisation's sources (optionally leaving one out) against its plan. */
 export async function knowledgeUsage(ctx: KbContext, orgId: string, exceptSourceId?: string): Promise<KnowledgeUsage> {
   const org = await ctx.db.select({ plan: organisations.plan }).from(organisations).where(eq(organisations.id, orgId)).get();
-  const where = exceptSourceId
-    ? and(eq(knowledgeSources.orgId, orgId), ne(knowledgeSources.id, exceptSourceId))
-    : eq(knowledgeSources.orgId, orgId);
+  const where = exceptSourceId ? and(eq(knowledgeSources.orgId, orgId), ne(knowledgeSources.id, exceptSourceId)) : eq(knowledgeSources.orgId, orgId);
   const row = await ctx.db
     .select({ used: sql<number>`coalesce(sum(${knowledgeSources.charCount}), 0)` })
     .from(knowledgeSources)
@@ -130,7 +128,15 @@ async function checkChars(ctx: KbContext, orgId: string, adding: number): Promis
 async function insertAndEnqueue(
   ctx: KbContext,
   ref: SourceRef,
-  values: { id?: string; type: SourceType; title: string; location?: string | null; content?: string | null; config?: Record<string, unknown>; charCount?: number },
+  values: {
+    id?: string;
+    type: SourceType;
+    title: string;
+    location?: string | null;
+    content?: string | null;
+    config?: Record<string, unknown>;
+    charCount?: number;
+  },
 ): Promise<Result<{ source: SourceSummary }>> {
   const now = Date.now();
   const source = await ctx.db
@@ -174,7 +180,8 @@ export async function createQaSource(ctx: KbContext, ref: SourceRef, input: { ti
   const pairs = input.pairs.map((p) => ({ question: p.question.trim(), answer: p.answer.trim() })).filter((p) => p.question || p.answer);
   if (!pairs.length) return { ok: false, code: "invalid_input", message: "Add at least one question with its answer.", field: "pairs" } satisfies Failure;
   const incomplete = pairs.findIndex((p) => !p.question || !p.answer);
-  if (incomplete >= 0) return { ok: false, code: "invalid_input", message: `Pair ${incomplete + 1} needs both a question and an answer.`, field: "pairs" } satisfies Failure;
+  if (incomplete >= 0)
+    return { ok: false, code: "invalid_input", message: `Pair ${incomplete + 1} needs both a question and an answer.`, field: "pairs" } satisfies Failure;
   const chars = qaCharCount(pairs);
   const over = await checkChars(ctx, ref.orgId, chars);
   if (over) return { ...over, field: "pairs" };
@@ -182,10 +189,12 @@ export async function createQaSource(ctx: KbContext, ref: SourceRef, input: { ti
   return insertAndEnqueue(ctx, ref, { type: "qa", title: title.slice(0, 200), content: JSON.stringify(pairs), charCount: chars });
 }
 
-
 function safeFilename(name: string): string {
   const base = (name.split(/[\\/]/).pop() ?? "file").normalize("NFKD");
-  const cleaned = base.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "").slice(-120);
+  const cleaned = base
+    .replace(/[^A-Za-z0-9._-]+/g, "_")
+    .replace(/^[._]+/, "")
+    .slice(-120);
   return cleaned || "file";
 }
 
@@ -195,7 +204,13 @@ export type UploadedFile = { name: string; type: string; size: number; arrayBuff
 export async function createFileSource(ctx: KbContext, ref: SourceRef, input: { file: UploadedFile }) {
   const { file } = input;
   const kind = fileKind(file.name, file.type);
-  if (!kind) return { ok: false, code: "invalid_input", field: "file", message: `That type of file is not supported. Upload one of: ${ACCEPTED_FILE_TYPES}.` } satisfies Failure;
+  if (!kind)
+    return {
+      ok: false,
+      code: "invalid_input",
+      field: "file",
+      message: `That type of file is not supported. Upload one of: ${ACCEPTED_FILE_TYPES}.`,
+    } satisfies Failure;
   if (file.size === 0) return { ok: false, code: "invalid_input", field: "file", message: "The file is empty." } satisfies Failure;
   const org = await ctx.db.select({ plan: organisations.plan }).from(organisations).where(eq(organisations.id, ref.orgId)).get();
   const limits = planLimits(org?.plan);
@@ -213,7 +228,10 @@ export async function createFileSource(ctx: KbContext, ref: SourceRef, input: { 
   const filename = safeFilename(file.name);
   const key = `org/${ref.orgId}/${ref.chatbotId}/${id}/${filename}`;
   const mime = FILE_KINDS[kind].mime[0];
-  await ctx.env.FILES.put(key, await file.arrayBuffer(), { httpMetadata: { contentType: mime }, customMetadata: { sourceId: id, originalName: file.name.slice(0, 200) } });
+  await ctx.env.FILES.put(key, await file.arrayBuffer(), {
+    httpMetadata: { contentType: mime },
+    customMetadata: { sourceId: id, originalName: file.name.slice(0, 200) },
+  });
   try {
     return await insertAndEnqueue(ctx, ref, {
       id,
@@ -258,7 +276,8 @@ export async function createSiteSource(ctx: KbContext, ref: SourceRef, input: Si
   const org = await ctx.db.select({ plan: organisations.plan }).from(organisations).where(eq(organisations.id, ref.orgId)).get();
   const limit = planLimits(org?.plan).crawlPagesPerSource;
   const pageCap = input.pageCap ?? limit;
-  if (!Number.isInteger(pageCap) || pageCap < 1) return { ok: false, code: "invalid_input", field: "pageCap", message: "Enter how many pages to crawl (at least 1)." } satisfies Failure;
+  if (!Number.isInteger(pageCap) || pageCap < 1)
+    return { ok: false, code: "invalid_input", field: "pageCap", message: "Enter how many pages to crawl (at least 1)." } satisfies Failure;
   if (pageCap > limit) {
     return {
       ok: false,
@@ -267,7 +286,11 @@ export async function createSiteSource(ctx: KbContext, ref: SourceRef, input: Si
       message: `The ${getPlan(org?.plan).name} plan crawls at most ${formatCount(limit)} pages per source; choose ${formatCount(limit)} or fewer. ${raiseLimitHint(org?.plan, "crawlPagesPerSource")}`,
     } satisfies Failure;
   }
-  const clean = (list?: string[]) => (list ?? []).map((p) => p.trim()).filter(Boolean).slice(0, 50);
+  const clean = (list?: string[]) =>
+    (list ?? [])
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .slice(0, 50);
   const usage = await knowledgeUsage(ctx, ref.orgId);
   if (usage.used >= usage.limit) return { ok: false, code: "plan_limit", field: "url", message: charLimitMessage(usage, 1) } satisfies Failure;
   return insertAndEnqueue(ctx, ref, {
@@ -349,7 +372,7 @@ export async function deleteSource(ctx: KbContext, ref: SourceRef, sourceId: str
 const filesPrefix = (ref: SourceRef) => `org/${ref.orgId}/${ref.chatbotId}/`;
 
 async function deleteFiles(ctx: KbContext, prefix: string) {
-  for (let cursor: string | undefined; ; ) {
+  for (let cursor: string | undefined; ;) {
     const list = await ctx.env.FILES.list({ prefix, cursor });
     if (list.objects.length) await ctx.env.FILES.delete(list.objects.map((o) => o.key));
     if (!list.truncated) break;

@@ -23,7 +23,11 @@ const blankToNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() 
 
 export async function createLead(ctx: Ctx, ref: Ref, input: NewLead): Promise<Lead> {
   const now = Date.now();
-  const custom = Object.fromEntries(Object.entries(input.custom ?? {}).filter(([, v]) => v.trim()).map(([k, v]) => [k, v.trim()]));
+  const custom = Object.fromEntries(
+    Object.entries(input.custom ?? {})
+      .filter(([, v]) => v.trim())
+      .map(([k, v]) => [k, v.trim()]),
+  );
   return ctx.db
     .insert(leads)
     .values({
@@ -49,7 +53,13 @@ export async function listLeads(ctx: Ctx, ref: Ref, opts: { limit?: number; befo
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
   const where = [eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId)];
   if (opts.before) where.push(lt(leads.createdAt, opts.before));
-  return ctx.db.select().from(leads).where(and(...where)).orderBy(desc(leads.createdAt)).limit(limit).all();
+  return ctx.db
+    .select()
+    .from(leads)
+    .where(and(...where))
+    .orderBy(desc(leads.createdAt))
+    .limit(limit)
+    .all();
 }
 
 /** Whether this visitor already left contact details for the chatbot (the widget then stops asking). */

@@ -217,12 +217,7 @@ describe("invitations", () => {
     expect(again.invitation.expiresAt).toBeGreaterThan(Date.now() + INVITATION_TTL_MS - 60_000);
     expect(await findInvitationByToken(ctx, first.token)).toBeNull();
     expect(await findInvitationByToken(ctx, again.token)).toMatchObject({ id: first.invitation.id, role: "editor" });
-    const mails = await ctx.db
-      .select()
-      .from(devOutbox)
-      .where(eq(devOutbox.to, email.toLowerCase()))
-      .orderBy(desc(devOutbox.createdAt))
-      .all();
+    const mails = await ctx.db.select().from(devOutbox).where(eq(devOutbox.to, email.toLowerCase())).orderBy(desc(devOutbox.createdAt)).all();
     expect(mails).toHaveLength(2);
     expect(mails.some((m) => m.text.includes(`/invite/${again.token}`))).toBe(true);
 
@@ -273,7 +268,10 @@ describe("invitations", () => {
     const inviter = { id: owner.id, name: owner.name, role: "owner" as const };
     const refused = await inviteMember(ctx, { orgId: org.id, inviter, email: uniqueEmail(), role: "agent" });
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect(refused.message).toMatch(/^The Free plan allows 1 member; this organisation has 1 member\. An owner can raise it by moving to the Starter plan \(3 members\)/);
+    if (!refused.ok)
+      expect(refused.message).toMatch(
+        /^The Free plan allows 1 member; this organisation has 1 member\. An owner can raise it by moving to the Starter plan \(3 members\)/,
+      );
     await ctx.db.update(organisations).set({ plan: "starter" }).where(eq(organisations.id, org.id));
     invited(await inviteMember(ctx, { orgId: org.id, inviter, email: uniqueEmail(), role: "agent" }));
   });

@@ -76,7 +76,7 @@ async function orgName(ctx: AppContext, orgId: string) {
  */
 export async function inviteMember(
   ctx: AppContext,
-  input: { orgId: string; inviter: Inviter; email: string; role: Role }
+  input: { orgId: string; inviter: Inviter; email: string; role: Role },
 ): Promise<Result<{ invitation: PendingInvitation; token: string; mailError: string | null }>> {
   const email = input.email.trim().toLowerCase();
   if (!assignableRoles(input.inviter.role).includes(input.role))
@@ -171,12 +171,11 @@ const GONE = "That invitation no longer exists: it was accepted or revoked.";
 /** New token and a fresh 72 hours; the old link stops working. */
 export async function resendInvitation(
   ctx: AppContext,
-  input: { orgId: string; invitationId: string; inviter: Inviter }
+  input: { orgId: string; invitationId: string; inviter: Inviter },
 ): Promise<Result<{ invitation: PendingInvitation; token: string; mailError: string | null }>> {
   const inv = await pendingInvitation(ctx, input.orgId, input.invitationId);
   if (!inv) return { ok: false, message: GONE };
-  if (!assignableRoles(input.inviter.role).includes(inv.role))
-    return { ok: false, message: "Only an owner can manage an invitation to become owner." };
+  if (!assignableRoles(input.inviter.role).includes(inv.role)) return { ok: false, message: "Only an owner can manage an invitation to become owner." };
   const throttled = await throttleInvites(ctx, input.orgId);
   if (throttled) return throttled;
   const token = randomToken();
@@ -211,14 +210,10 @@ export async function resendInvitation(
   };
 }
 
-export async function revokeInvitation(
-  ctx: AppContext,
-  input: { orgId: string; invitationId: string; actorRole: Role }
-): Promise<Result<{ email: string }>> {
+export async function revokeInvitation(ctx: AppContext, input: { orgId: string; invitationId: string; actorRole: Role }): Promise<Result<{ email: string }>> {
   const inv = await pendingInvitation(ctx, input.orgId, input.invitationId);
   if (!inv) return { ok: false, message: GONE };
-  if (!assignableRoles(input.actorRole).includes(inv.role))
-    return { ok: false, message: "Only an owner can manage an invitation to become owner." };
+  if (!assignableRoles(input.actorRole).includes(inv.role)) return { ok: false, message: "Only an owner can manage an invitation to become owner." };
   const deleted = await ctx.db
     .delete(invitations)
     .where(and(eq(invitations.id, inv.id), eq(invitations.orgId, input.orgId), isNull(invitations.acceptedAt)))
@@ -269,7 +264,7 @@ function insertMembershipFromInvitation(ctx: AppContext, invitationId: string, u
           createdAt: sql<number>`${now}`.as("created_at"),
         })
         .from(invitations)
-        .where(isLive(invitationId, now))
+        .where(isLive(invitationId, now)),
     )
     .onConflictDoNothing();
 }
@@ -304,7 +299,7 @@ async function joinRefusal(ctx: AppContext, orgId: string, userId: string | null
 export async function acceptInvitation(
   ctx: AppContext,
   token: string,
-  user: { id: string; email: string }
+  user: { id: string; email: string },
 ): Promise<{ ok: true; orgId: string } | AcceptRefusal> {
   const now = Date.now();
   const inv = await findInvitationByToken(ctx, token, now);
@@ -323,9 +318,7 @@ export async function acceptInvitation(
     ctx.db
       .update(users)
       .set({ lastOrgId: inv.orgId })
-      .where(
-        and(eq(users.id, user.id), sql`EXISTS (SELECT 1 FROM ${memberships} m WHERE m.org_id = ${inv.orgId} AND m.user_id = ${user.id})`)
-      ),
+      .where(and(eq(users.id, user.id), sql`EXISTS (SELECT 1 FROM ${memberships} m WHERE m.org_id = ${inv.orgId} AND m.user_id = ${user.id})`)),
   ]);
   if (accepted.length === 0) return { ok: false, reason: "invalid", message: NO_LONGER_VALID };
   return { ok: true, orgId: inv.orgId };
@@ -339,7 +332,7 @@ export async function acceptInvitation(
 export async function acceptInvitationAsNewUser(
   ctx: AppContext,
   token: string,
-  input: { name: string; password: string }
+  input: { name: string; password: string },
 ): Promise<{ ok: true; orgId: string; userId: string; cookie: string } | AcceptRefusal> {
   const inv = await findInvitationByToken(ctx, token);
   if (!inv) return { ok: false, reason: "invalid", message: NO_LONGER_VALID };
@@ -371,7 +364,7 @@ export async function acceptInvitationAsNewUser(
             createdAt: sql<number>`${now}`.as("created_at"),
           })
           .from(invitations)
-          .where(isLive(inv.id, now))
+          .where(isLive(inv.id, now)),
       ),
       insertMembershipFromInvitation(ctx, inv.id, userId, now),
       markAccepted(ctx, inv.id, now),

@@ -47,10 +47,7 @@ const anotherOwnerExists = (orgId: string, userId: string) =>
  * Changes a member's role. `actorRole` is the role of whoever asks: admins can neither make anyone
  * an owner nor change an owner's role; the last owner cannot be demoted.
  */
-export async function changeRole(
-  ctx: AppContext,
-  input: { orgId: string; actorRole: Role; userId: string; role: Role }
-): Promise<Result<{ member: Member }>> {
+export async function changeRole(ctx: AppContext, input: { orgId: string; actorRole: Role; userId: string; role: Role }): Promise<Result<{ member: Member }>> {
   const member = await getMember(ctx, input.orgId, input.userId);
   if (!member) return { ok: false, message: NOT_A_MEMBER };
   if (member.role === "owner" && input.actorRole !== "owner") return { ok: false, message: "Only an owner can change an owner's role." };
@@ -83,10 +80,7 @@ export async function changeRole(
  * Removes a member from the organisation (only the membership: their account, and everything they
  * made, stay). Admins cannot remove owners; the last owner cannot be removed.
  */
-export async function removeMember(
-  ctx: AppContext,
-  input: { orgId: string; actorRole: Role; userId: string }
-): Promise<Result<{ member: Member }>> {
+export async function removeMember(ctx: AppContext, input: { orgId: string; actorRole: Role; userId: string }): Promise<Result<{ member: Member }>> {
   const member = await getMember(ctx, input.orgId, input.userId);
   if (!member) return { ok: false, message: NOT_A_MEMBER };
   if (member.role === "owner" && input.actorRole !== "owner") return { ok: false, message: "Only an owner can remove an owner." };
@@ -103,9 +97,7 @@ export async function removeMember(
     return {
       ok: false,
       message:
-        input.actorRole === "owner"
-          ? `${member.name} is the last owner and cannot be removed. ${LAST_OWNER_MESSAGE}`
-          : "Only an owner can remove an owner.",
+        input.actorRole === "owner" ? `${member.name} is the last owner and cannot be removed. ${LAST_OWNER_MESSAGE}` : "Only an owner can remove an owner.",
     };
   }
   return { ok: true, member };
@@ -115,13 +107,7 @@ export async function removeMember(
 export async function leaveOrganisation(ctx: AppContext, orgId: string, userId: string): Promise<Result> {
   const left = await ctx.db
     .delete(memberships)
-    .where(
-      and(
-        eq(memberships.orgId, orgId),
-        eq(memberships.userId, userId),
-        sql`(${memberships.role} != 'owner' OR ${anotherOwnerExists(orgId, userId)})`
-      )
-    )
+    .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId), sql`(${memberships.role} != 'owner' OR ${anotherOwnerExists(orgId, userId)})`))
     .returning({ userId: memberships.userId })
     .get();
   if (left) return { ok: true };
@@ -136,12 +122,7 @@ export async function leaveOrganisation(ctx: AppContext, orgId: string, userId: 
  * Hands ownership from `fromUserId` (who must be an owner) to another member: the target becomes
  * owner and the previous owner becomes admin, in one batch.
  */
-export async function transferOwnership(
-  ctx: AppContext,
-  orgId: string,
-  fromUserId: string,
-  toUserId: string
-): Promise<Result<{ to: Member }>> {
+export async function transferOwnership(ctx: AppContext, orgId: string, fromUserId: string, toUserId: string): Promise<Result<{ to: Member }>> {
   if (fromUserId === toUserId) return { ok: false, message: "Choose another member to transfer ownership to." };
   const [from, to] = await Promise.all([getMember(ctx, orgId, fromUserId), getMember(ctx, orgId, toUserId)]);
   if (!from || from.role !== "owner") return { ok: false, message: "Only an owner can transfer ownership." };
@@ -158,8 +139,8 @@ export async function transferOwnership(
         and(
           eq(memberships.orgId, orgId),
           eq(memberships.userId, toUserId),
-          sql`EXISTS (SELECT 1 FROM ${memberships} f WHERE f.org_id = ${orgId} AND f.user_id = ${fromUserId} AND f.role = 'owner')`
-        )
+          sql`EXISTS (SELECT 1 FROM ${memberships} f WHERE f.org_id = ${orgId} AND f.user_id = ${fromUserId} AND f.role = 'owner')`,
+        ),
       )
       .returning({ userId: memberships.userId }),
     ctx.db
@@ -170,11 +151,10 @@ export async function transferOwnership(
           eq(memberships.orgId, orgId),
           eq(memberships.userId, fromUserId),
           eq(memberships.role, "owner"),
-          sql`EXISTS (SELECT 1 FROM ${memberships} t WHERE t.org_id = ${orgId} AND t.user_id = ${toUserId} AND t.role = 'owner')`
-        )
+          sql`EXISTS (SELECT 1 FROM ${memberships} t WHERE t.org_id = ${orgId} AND t.user_id = ${toUserId} AND t.role = 'owner')`,
+        ),
       ),
   ]);
-  if (promoted.length === 0)
-    return { ok: false, message: "Ownership could not be transferred: the members changed meanwhile. Reload and try again." };
+  if (promoted.length === 0) return { ok: false, message: "Ownership could not be transferred: the members changed meanwhile. Reload and try again." };
   return { ok: true, to: { ...to, role: "owner" } };
 }

@@ -93,8 +93,8 @@ export async function rememberLastOrganisation(ctx: AppContext, userId: string, 
       and(
         eq(users.id, userId),
         sql`${users.lastOrgId} IS NOT ${orgId}`,
-        sql`EXISTS (SELECT 1 FROM ${memberships} m WHERE m.org_id = ${orgId} AND m.user_id = ${userId})`
-      )
+        sql`EXISTS (SELECT 1 FROM ${memberships} m WHERE m.org_id = ${orgId} AND m.user_id = ${userId})`,
+      ),
     );
 }
 

@@ -156,7 +156,11 @@ export function featureBytes(f: ChunkFeatures): number {
   return n * 1.5;
 }
 // ~16 MB at most per isolate (byte-bounded, app/.server/cache/byte-lru.ts), and FEATURE_CACHE_MAX chunks.
-const featureCache = new ByteLru<string, ChunkFeatures>({ maxBytes: 16 * 1024 * 1024, maxEntries: FEATURE_CACHE_MAX, sizeOf: (key, f) => stringBytes(key) + featureBytes(f) });
+const featureCache = new ByteLru<string, ChunkFeatures>({
+  maxBytes: 16 * 1024 * 1024,
+  maxEntries: FEATURE_CACHE_MAX,
+  sizeOf: (key, f) => stringBytes(key) + featureBytes(f),
+});
 
 /**
  * A chunk's features, memoised (least recently used out, ~10 KB each). Chunk rows are immutable — a

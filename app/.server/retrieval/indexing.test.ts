@@ -10,8 +10,15 @@ import type { ChunkInput } from "./types";
 
 const chunk = (i: number, text: string): ChunkInput => ({ title: "Handbook", heading: `Part ${i}`, url: "https://x.test/h", text, position: i });
 const ftsCount = (chatbotId: string, word: string) =>
-  env.DB.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?").bind(`chatbot_id:"${ftsChatbotToken(chatbotId)}" AND "${word}"`).first<{ n: number }>().then((r) => r!.n);
-const vectorCount = (chatbotId: string) => env.DB.prepare("SELECT count(*) AS n FROM chunk_vectors WHERE chatbot_id = ?").bind(chatbotId).first<{ n: number }>().then((r) => r!.n);
+  env.DB.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?")
+    .bind(`chatbot_id:"${ftsChatbotToken(chatbotId)}" AND "${word}"`)
+    .first<{ n: number }>()
+    .then((r) => r!.n);
+const vectorCount = (chatbotId: string) =>
+  env.DB.prepare("SELECT count(*) AS n FROM chunk_vectors WHERE chatbot_id = ?")
+    .bind(chatbotId)
+    .first<{ n: number }>()
+    .then((r) => r!.n);
 
 describe("indexChunks / deleteSourceChunks", () => {
   it("stores chunks in batches, embeds them, and deleting a source removes rows, FTS entries and vectors", async () => {
@@ -21,7 +28,9 @@ describe("indexChunks / deleteSourceChunks", () => {
     expect(chunkIds).toHaveLength(40);
     expect(new Set(chunkIds).size).toBe(40);
     // ids map to the right rows (by position)
-    const row = await env.DB.prepare("SELECT position, text, heading, url FROM chunks WHERE id = ?").bind(chunkIds[17]).first<{ position: number; text: string }>();
+    const row = await env.DB.prepare("SELECT position, text, heading, url FROM chunks WHERE id = ?")
+      .bind(chunkIds[17])
+      .first<{ position: number; text: string }>();
     expect(row).toMatchObject({ position: 17, text: "Paragraph 17 about zebras and the savannah.", heading: "Part 17", url: "https://x.test/h" });
     await indexChunks(ctx, { ...ref, sourceId: sourceIds[1] }, [chunk(0, "Penguins live in Antarctica.")]);
 
@@ -43,12 +52,16 @@ describe("indexChunks / deleteSourceChunks", () => {
   it("keeps term_stats exact: each stem's chunk count and #chunks, through inserts, deletes and updates", async () => {
     const { ctx, ref, sourceIds } = await makeBot({ sources: ["a", "b"] });
     const stats = async () => {
-      const { results } = await env.DB.prepare("SELECT term, df FROM term_stats WHERE chatbot_id = ? AND df > 0").bind(ref.chatbotId).all<{ term: string; df: number }>();
+      const { results } = await env.DB.prepare("SELECT term, df FROM term_stats WHERE chatbot_id = ? AND df > 0")
+        .bind(ref.chatbotId)
+        .all<{ term: string; df: number }>();
       return Object.fromEntries(results.map((r) => [r.term, r.df]));
     };
     // What the statistics must say: recounted from the chunks' own features.
     const recount = async () => {
-      const { results } = await env.DB.prepare("SELECT id, title, heading, url, text, features FROM chunks WHERE chatbot_id = ?").bind(ref.chatbotId).all<Parameters<typeof chunkFeatures>[0]>();
+      const { results } = await env.DB.prepare("SELECT id, title, heading, url, text, features FROM chunks WHERE chatbot_id = ?")
+        .bind(ref.chatbotId)
+        .all<Parameters<typeof chunkFeatures>[0]>();
       const want: Record<string, number> = results.length ? { "#chunks": results.length } : {};
       for (const r of results) for (const term of chunkFeatures(r).termSet) want[term] = (want[term] ?? 0) + 1;
       return want;

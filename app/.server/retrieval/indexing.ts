@@ -37,7 +37,19 @@ export async function indexChunks(
         .prepare(
           `INSERT INTO chunks (source_id, chatbot_id, org_id, position, title, heading, url, text, features) VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} RETURNING id, position`,
         )
-        .bind(...rows.flatMap((c) => [ref.sourceId, ref.chatbotId, ref.orgId, c.position, c.title, c.heading ?? null, c.url ?? null, c.text, serializeChunkFeatures(c)])),
+        .bind(
+          ...rows.flatMap((c) => [
+            ref.sourceId,
+            ref.chatbotId,
+            ref.orgId,
+            c.position,
+            c.title,
+            c.heading ?? null,
+            c.url ?? null,
+            c.text,
+            serializeChunkFeatures(c),
+          ]),
+        ),
     );
   }
   const chunkIds: number[] = [];
@@ -69,7 +81,9 @@ export async function indexChunks(
 
 /** Removes the vectors of the chunks `where` selects (Vectorize has no cascade); how many chunks that was. */
 async function removeVectors(ctx: IndexContext, where: string, ...params: string[]): Promise<number> {
-  const { results } = await ctx.env.DB.prepare(`SELECT id FROM chunks WHERE ${where}`).bind(...params).all<{ id: number }>();
+  const { results } = await ctx.env.DB.prepare(`SELECT id FROM chunks WHERE ${where}`)
+    .bind(...params)
+    .all<{ id: number }>();
   if (results.length) await createVectorStore(ctx.env, ctx.db).remove(results.map((r) => r.id));
   return results.length;
 }
@@ -90,6 +104,8 @@ export async function deleteChatbotVectors(ctx: IndexContext, ref: ChatbotRef): 
 }
 
 export async function countChatbotChunks(ctx: IndexContext, ref: ChatbotRef): Promise<number> {
-  const row = await ctx.env.DB.prepare("SELECT count(*) AS n FROM chunks WHERE chatbot_id = ? AND org_id = ?").bind(ref.chatbotId, ref.orgId).first<{ n: number }>();
+  const row = await ctx.env.DB.prepare("SELECT count(*) AS n FROM chunks WHERE chatbot_id = ? AND org_id = ?")
+    .bind(ref.chatbotId, ref.orgId)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }

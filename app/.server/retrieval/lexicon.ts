@@ -12,18 +12,88 @@
 
 /** Words customers type for other words (chat spelling, contractions without the apostrophe). */
 const CHAT_SPELLING: Record<string, string> = {
-  whats: "what is", hows: "how is", wheres: "where is", whens: "when is", whos: "who is", whys: "why is",
-  ur: "your", u: "you", r: "are", ya: "you", yr: "your", pls: "please", plz: "please", thx: "thanks",
-  im: "i am", ive: "i have", dont: "do not", cant: "cannot", wont: "will not", doesnt: "does not",
-  isnt: "is not", arent: "are not", didnt: "did not", havent: "have not", hasnt: "has not", wasnt: "was not", shouldnt: "should not",
-  couldnt: "could not", wouldnt: "would not", theres: "there is", thats: "that is", whatre: "what are", youre: "you are", theyre: "they are",
-  wanna: "want to", gonna: "going to", gotta: "have to", abt: "about", b4: "before", tmrw: "tomorrow", tmr: "tomorrow", tomoz: "tomorrow",
-  tonite: "tonight", nite: "night", appt: "appointment", acct: "account", pw: "password", msg: "message", pic: "photo", pics: "photos",
-  ppl: "people", thru: "through", cuz: "because", coz: "because", bc: "because", asap: "urgently", info: "information",
-  hrs: "hours", hr: "hour", mins: "minutes", wk: "week", wks: "weeks", tues: "tuesday",
-  thurs: "thursday", fri: "friday", xmas: "christmas", bday: "birthday", esp: "especially", approx: "about",
-  incl: "including", inc: "including", cert: "certificate", certs: "certificates", max: "maximum", dr: "doctor",
-  pcs: "pieces", qty: "quantity", ref: "reference", acc: "account", addr: "address", tel: "telephone", mob: "mobile",
+  whats: "what is",
+  hows: "how is",
+  wheres: "where is",
+  whens: "when is",
+  whos: "who is",
+  whys: "why is",
+  ur: "your",
+  u: "you",
+  r: "are",
+  ya: "you",
+  yr: "your",
+  pls: "please",
+  plz: "please",
+  thx: "thanks",
+  im: "i am",
+  ive: "i have",
+  dont: "do not",
+  cant: "cannot",
+  wont: "will not",
+  doesnt: "does not",
+  isnt: "is not",
+  arent: "are not",
+  didnt: "did not",
+  havent: "have not",
+  hasnt: "has not",
+  wasnt: "was not",
+  shouldnt: "should not",
+  couldnt: "could not",
+  wouldnt: "would not",
+  theres: "there is",
+  thats: "that is",
+  whatre: "what are",
+  youre: "you are",
+  theyre: "they are",
+  wanna: "want to",
+  gonna: "going to",
+  gotta: "have to",
+  abt: "about",
+  b4: "before",
+  tmrw: "tomorrow",
+  tmr: "tomorrow",
+  tomoz: "tomorrow",
+  tonite: "tonight",
+  nite: "night",
+  appt: "appointment",
+  acct: "account",
+  pw: "password",
+  msg: "message",
+  pic: "photo",
+  pics: "photos",
+  ppl: "people",
+  thru: "through",
+  cuz: "because",
+  coz: "because",
+  bc: "because",
+  asap: "urgently",
+  info: "information",
+  hrs: "hours",
+  hr: "hour",
+  mins: "minutes",
+  wk: "week",
+  wks: "weeks",
+  tues: "tuesday",
+  thurs: "thursday",
+  fri: "friday",
+  xmas: "christmas",
+  bday: "birthday",
+  esp: "especially",
+  approx: "about",
+  incl: "including",
+  inc: "including",
+  cert: "certificate",
+  certs: "certificates",
+  max: "maximum",
+  dr: "doctor",
+  pcs: "pieces",
+  qty: "quantity",
+  ref: "reference",
+  acc: "account",
+  addr: "address",
+  tel: "telephone",
+  mob: "mobile",
 };
 
 /**
@@ -55,8 +125,22 @@ function headOf(phrase: string[]): string | undefined {
 
 /** Question shapes that say what kind of answer is wanted, not what it is about; they make no slot. */
 const QUESTION_SHAPES = [
-  "how long", "how quickly", "how fast", "how soon", "how often", "how many", "how far", "what time", "till when", "until when", "by when",
-  "what hours", "which days", "what days", "how early", "how late",
+  "how long",
+  "how quickly",
+  "how fast",
+  "how soon",
+  "how often",
+  "how many",
+  "how far",
+  "what time",
+  "till when",
+  "until when",
+  "by when",
+  "what hours",
+  "which days",
+  "what days",
+  "how early",
+  "how late",
 ].map((p) => p.split(" "));
 
 const MODALS = new Set(["can", "could", "should", "may", "must"]);
@@ -75,14 +159,50 @@ const SYNONYMS: string[][] = [
   ["exchange", "exchanges", "swap", "swapped", "replace", "replacement", "switch"],
   ["damaged", "broken", "faulty", "defective", "torn", "ripped", "smashed", "cracked", "dented", "damage", "broke"],
   // delivery
-  ["delivery", "deliver", "delivered", "deliveries", "shipping", "ship", "shipped", "ships", "postage", "post", "posted", "dispatch", "dispatched", "courier", "send out", "sent out", "mail out"],
+  [
+    "delivery",
+    "deliver",
+    "delivered",
+    "deliveries",
+    "shipping",
+    "ship",
+    "shipped",
+    "ships",
+    "postage",
+    "post",
+    "posted",
+    "dispatch",
+    "dispatched",
+    "courier",
+    "send out",
+    "sent out",
+    "mail out",
+  ],
   ["parcel", "parcels", "package", "packages", "shipment"],
   ["track", "tracking", "trace", "where is my order", "where is my parcel"],
   ["customs", "import duty", "duty", "duties", "import tax", "import fee"],
   ["fast", "faster", "quick", "quicker", "quickly", "express", "speedy", "rush", "soon", "sooner"],
   // money
   ["cost", "costs", "price", "prices", "priced", "pricing", "charge", "charges", "charged", "fee", "fees", "rate", "rates", "tariff", "how much"],
-  ["cheap", "cheaper", "save", "saves", "saving", "savings", "discount", "discounts", "discounted", "reduction", "concession", "deal", "deals", "promo", "promotion", "coupon", "less"],
+  [
+    "cheap",
+    "cheaper",
+    "save",
+    "saves",
+    "saving",
+    "savings",
+    "discount",
+    "discounts",
+    "discounted",
+    "reduction",
+    "concession",
+    "deal",
+    "deals",
+    "promo",
+    "promotion",
+    "coupon",
+    "less",
+  ],
   ["pay", "paying", "payment", "payments", "paid"],
   ["instalment", "instalments", "installment", "installments", "spread the cost", "pay monthly", "payment plan", "finance", "financing", "pay later", "klarna"],
   ["deposit", "upfront", "up front", "in advance", "advance payment", "prepay", "prepayment"],
@@ -118,7 +238,22 @@ const SYNONYMS: string[][] = [
   ["address", "location", "located", "based", "find you", "where are you"],
   ["parking", "park", "car park", "parking lot", "parking space", "parked"],
   ["train", "railway", "rail", "station"],
-  ["visit", "visiting", "come in", "drop in", "pop in", "showroom", "in person", "walk in", "walk ins", "walk-in", "turn up", "just turn up", "without a reservation", "without booking"],
+  [
+    "visit",
+    "visiting",
+    "come in",
+    "drop in",
+    "pop in",
+    "showroom",
+    "in person",
+    "walk in",
+    "walk ins",
+    "walk-in",
+    "turn up",
+    "just turn up",
+    "without a reservation",
+    "without booking",
+  ],
   // people and needs
   ["child", "children", "kid", "kids", "baby", "babies", "toddler", "toddlers", "infant", "under 12s", "son", "daughter", "family"],
   ["dog", "dogs", "pet", "pets", "puppy", "puppies"],
@@ -186,28 +321,124 @@ const SYNONYMS: string[][] = [
 
 /** One-way: a specific word also looks for the general one (a question about England is about the UK). */
 const BROADER: [string[], string[]][] = [
-  [["england", "scotland", "wales", "northern ireland", "london", "manchester", "birmingham", "liverpool", "leeds", "glasgow", "edinburgh", "cardiff", "belfast", "bristol", "english", "scottish", "welsh"], ["uk", "united kingdom", "britain"]],
   [
-    ["germany", "france", "spain", "italy", "netherlands", "holland", "belgium", "portugal", "austria", "poland", "sweden", "denmark", "finland", "greece", "czechia", "czech republic", "hungary", "romania", "croatia", "slovakia", "slovenia", "luxembourg", "estonia", "latvia", "lithuania", "bulgaria", "malta", "cyprus", "paris", "berlin", "madrid", "rome", "amsterdam", "german", "french", "spanish", "italian", "dutch"],
+    [
+      "england",
+      "scotland",
+      "wales",
+      "northern ireland",
+      "london",
+      "manchester",
+      "birmingham",
+      "liverpool",
+      "leeds",
+      "glasgow",
+      "edinburgh",
+      "cardiff",
+      "belfast",
+      "bristol",
+      "english",
+      "scottish",
+      "welsh",
+    ],
+    ["uk", "united kingdom", "britain"],
+  ],
+  [
+    [
+      "germany",
+      "france",
+      "spain",
+      "italy",
+      "netherlands",
+      "holland",
+      "belgium",
+      "portugal",
+      "austria",
+      "poland",
+      "sweden",
+      "denmark",
+      "finland",
+      "greece",
+      "czechia",
+      "czech republic",
+      "hungary",
+      "romania",
+      "croatia",
+      "slovakia",
+      "slovenia",
+      "luxembourg",
+      "estonia",
+      "latvia",
+      "lithuania",
+      "bulgaria",
+      "malta",
+      "cyprus",
+      "paris",
+      "berlin",
+      "madrid",
+      "rome",
+      "amsterdam",
+      "german",
+      "french",
+      "spanish",
+      "italian",
+      "dutch",
+    ],
     ["eu", "europe", "european"],
   ],
   [["japan", "china", "india", "singapore", "korea", "hong kong", "thailand", "vietnam", "malaysia", "indonesia", "philippines", "taiwan", "tokyo"], ["asia"]],
   [["nigeria", "kenya", "egypt", "morocco", "south africa", "ghana"], ["africa"]],
   [["brazil", "argentina", "chile", "colombia", "peru"], ["south america"]],
-  [["new york", "california", "texas", "florida"], ["usa", "united states"]],
+  [
+    ["new york", "california", "texas", "florida"],
+    ["usa", "united states"],
+  ],
   [["toronto", "vancouver", "montreal"], ["canada"]],
   [["sydney", "melbourne"], ["australia"]],
-  [["saturday", "saturdays", "sunday", "sundays"], ["weekend", "weekends"]],
-  [["weekend", "weekends"], ["saturday", "saturdays", "sunday", "sundays"]],
-  [["weekday", "weekdays"], ["monday", "friday", "working day", "business day"]],
-  [["christmas", "christmas day", "boxing day", "new year", "new years"], ["december", "january", "christmas"]],
-  [["today", "same day"], ["same day", "today"]],
-  [["address", "location", "located", "where are you", "where are you based", "where is the shop", "where is your office"], ["street", "road", "lane", "avenue", "square"]],
-  [["tomorrow", "next day"], ["next working day", "next day"]],
-  [["evening", "tonight", "night", "nights"], ["evening", "dinner", "pm"]],
-  [["lunchtime", "midday"], ["lunch", "noon"]],
-  [["arrive", "arrives", "arrival", "get here", "get to me", "receive", "take to arrive"], ["delivery", "takes"]],
-  [["worldwide", "internationally", "international", "abroad", "overseas"], ["countries", "world"]],
+  [
+    ["saturday", "saturdays", "sunday", "sundays"],
+    ["weekend", "weekends"],
+  ],
+  [
+    ["weekend", "weekends"],
+    ["saturday", "saturdays", "sunday", "sundays"],
+  ],
+  [
+    ["weekday", "weekdays"],
+    ["monday", "friday", "working day", "business day"],
+  ],
+  [
+    ["christmas", "christmas day", "boxing day", "new year", "new years"],
+    ["december", "january", "christmas"],
+  ],
+  [
+    ["today", "same day"],
+    ["same day", "today"],
+  ],
+  [
+    ["address", "location", "located", "where are you", "where are you based", "where is the shop", "where is your office"],
+    ["street", "road", "lane", "avenue", "square"],
+  ],
+  [
+    ["tomorrow", "next day"],
+    ["next working day", "next day"],
+  ],
+  [
+    ["evening", "tonight", "night", "nights"],
+    ["evening", "dinner", "pm"],
+  ],
+  [
+    ["lunchtime", "midday"],
+    ["lunch", "noon"],
+  ],
+  [
+    ["arrive", "arrives", "arrival", "get here", "get to me", "receive", "take to arrive"],
+    ["delivery", "takes"],
+  ],
+  [
+    ["worldwide", "internationally", "international", "abroad", "overseas"],
+    ["countries", "world"],
+  ],
   [["upfront", "up front"], ["deposit"]],
   [["two factor", "2fa"], ["two-factor"]],
   [["money back", "refund"], ["refunds"]],
@@ -265,11 +496,20 @@ function add(phrase: string[], all: string[][], broader = false) {
 }
 for (const group of SYNONYMS) {
   const members = group.map(norm).filter((m) => m.length);
-  for (const m of members) add(m, members.filter((x) => x.join(" ") !== m.join(" ")));
+  for (const m of members)
+    add(
+      m,
+      members.filter((x) => x.join(" ") !== m.join(" ")),
+    );
 }
 for (const [from, to] of BROADER) {
   const targets = to.map(norm);
-  for (const f of from) add(norm(f), targets.filter((t) => t.join(" ") !== norm(f).join(" ")), true);
+  for (const f of from)
+    add(
+      norm(f),
+      targets.filter((t) => t.join(" ") !== norm(f).join(" ")),
+      true,
+    );
 }
 
 /** British/American spelling variants of a word (organise/organize, colour/color, centre/center, cancelled/canceled). */
@@ -326,7 +566,7 @@ export type LexicalSlot = {
 export function lexicalSlots(text: string, isStop: (w: string) => boolean): LexicalSlot[] {
   const ws = questionWords(text);
   const slots: LexicalSlot[] = [];
-  for (let i = 0; i < ws.length; ) {
+  for (let i = 0; i < ws.length;) {
     // "how long can a password be" asks for a length, not a duration.
     const shape = QUESTION_SHAPES.find((q) => q.every((p, j) => ws[i + j] === p) && !(q[1] === "long" && MODALS.has(ws[i + 2])));
     if (shape) {
@@ -358,7 +598,13 @@ export function lexicalSlots(text: string, isStop: (w: string) => boolean): Lexi
       if (content.length) {
         for (const c of content) for (const v of spellingVariants(c)) alternatives.add(v);
         const head = headOf(content) ?? content[0];
-        slots.push({ word: head, alternatives: [...alternatives], consumed: content.filter((w) => w !== head), broader, ...(content.length > 1 && alternatives.size ? { phrase: content } : {}) });
+        slots.push({
+          word: head,
+          alternatives: [...alternatives],
+          consumed: content.filter((w) => w !== head),
+          broader,
+          ...(content.length > 1 && alternatives.size ? { phrase: content } : {}),
+        });
       } else if (alternatives.size && hit.phrase.length > 1) {
         // A phrase of function words only ("how much") still says what is asked.
         const [first, ...rest] = [...alternatives];

@@ -23,13 +23,24 @@ async function kb() {
   const bot = await makeBot({ sources: ["returns", "shipping", "pricing", "copy"] });
   const other = await makeBot({ sources: ["secret"] });
   const add = async (b: typeof bot, i: number, title: string, text: string) =>
-    (await indexChunks(b.ctx, { ...b.ref, sourceId: b.sourceIds[i] }, chunkDocument({ title, text, url: `https://shop.test/${title.toLowerCase()}`, format: "markdown" }))).chunkIds;
+    (
+      await indexChunks(
+        b.ctx,
+        { ...b.ref, sourceId: b.sourceIds[i] },
+        chunkDocument({ title, text, url: `https://shop.test/${title.toLowerCase()}`, format: "markdown" }),
+      )
+    ).chunkIds;
   const ids = {
     returns: await add(bot, 0, "Returns", RETURNS),
     shipping: await add(bot, 1, "Shipping", SHIPPING),
     pricing: await add(bot, 2, "Plans", PRICING),
     copy: await add(bot, 3, "Returns", RETURNS), // the same page added twice
-    secret: await add(other, 0, "Flamingo", "# Flamingo\n## Feeding\nOur flamingo colony eats brine shrimp and algae. Refunds are never possible for flamingo adoption."),
+    secret: await add(
+      other,
+      0,
+      "Flamingo",
+      "# Flamingo\n## Feeding\nOur flamingo colony eats brine shrimp and algae. Refunds are never possible for flamingo adoption.",
+    ),
   };
   return { bot, other, ids };
 }
@@ -48,15 +59,28 @@ describe("retrieve", () => {
 
   it("reads its statistics from term_stats, and still finds chunks indexed before features existed", async () => {
     const { bot } = await kb();
-    const df = (term: string) => env.DB.prepare("SELECT df FROM term_stats WHERE chatbot_id = ? AND term = ?").bind(bot.ref.chatbotId, term).first<{ df: number }>().then((r) => r?.df);
+    const df = (term: string) =>
+      env.DB.prepare("SELECT df FROM term_stats WHERE chatbot_id = ? AND term = ?")
+        .bind(bot.ref.chatbotId, term)
+        .first<{ df: number }>()
+        .then((r) => r?.df);
     expect(await df("refund")).toBe(2); // the Refunds section of the page added twice
     expect(await df("#chunks")).toBe(await countChatbotChunks(bot.ctx, bot.ref));
     // A row as migrations before 0005 left it: no features, so no term counts (only #chunks).
     const legacy = await makeBot({ sources: ["old", "new"] });
-    await env.DB.prepare("INSERT INTO chunks (source_id, chatbot_id, org_id, position, title, heading, url, text) VALUES (?, ?, ?, 0, 'Guarantee', NULL, NULL, ?)")
-      .bind(legacy.sourceIds[0], legacy.ref.chatbotId, legacy.ref.orgId, "Every product carries a two-year warranty against defects in materials and workmanship.")
+    await env.DB.prepare(
+      "INSERT INTO chunks (source_id, chatbot_id, org_id, position, title, heading, url, text) VALUES (?, ?, ?, 0, 'Guarantee', NULL, NULL, ?)",
+    )
+      .bind(
+        legacy.sourceIds[0],
+        legacy.ref.chatbotId,
+        legacy.ref.orgId,
+        "Every product carries a two-year warranty against defects in materials and workmanship.",
+      )
       .run();
-    await indexChunks(legacy.ctx, { ...legacy.ref, sourceId: legacy.sourceIds[1] }, [{ title: "Kettles", heading: null, url: null, text: "Our kettle boils a litre of water in two minutes.", position: 0 }]);
+    await indexChunks(legacy.ctx, { ...legacy.ref, sourceId: legacy.sourceIds[1] }, [
+      { title: "Kettles", heading: null, url: null, text: "Our kettle boils a litre of water in two minutes.", position: 0 },
+    ]);
     // "warranty" is in no counted chunk (df 0), "kettle" in one: both are searched.
     const res = await retrieve(legacy.ctx, legacy.ref, "What warranty does the kettle have?", { k: 3 });
     expect(res.passages.map((p) => p.title).sort()).toEqual(["Guarantee", "Kettles"]);
@@ -91,7 +115,10 @@ describe("retrieve", () => {
       for (const p of res.passages) expect(bot.sourceIds).toContain(p.sourceId);
     }
     // operators are dropped or quoted: the expression only ever ORs quoted words inside content columns
-    const m = ftsMatch("cb_x", queryTerms(`refund" OR chatbot_id:cb_y NEAR(a b) *`).map((t) => t.word));
+    const m = ftsMatch(
+      "cb_x",
+      queryTerms(`refund" OR chatbot_id:cb_y NEAR(a b) *`).map((t) => t.word),
+    );
     expect(m).toBe(`chatbot_id:"63625f78" AND {title heading text url}:("refund" OR "chatbot" OR "id" OR "cb" OR "near")`);
     // the chatbot id is one hex token, whatever it contains
     expect(ftsMatch('cb"x', ["a"])).toBe(`chatbot_id:"63622278" AND {title heading text url}:("a")`);
@@ -149,7 +176,13 @@ describe("chooseMatchWords", () => {
     expect(chooseMatchWords([...words, { word: "expiry", df: 900 }], 100_000).words).toEqual(["ttl", "caching", "expiry", "absent"]);
     expect(chooseMatchWords(words.slice(0, 2), 100_000)).toEqual({ words: ["prompt"], pairs: [] });
     const common = ["claude", "models", "api", "prompt"].map((word, i) => ({ word, df: 20_000 + i }));
-    expect(chooseMatchWords(common, 100_000)).toEqual({ words: ["claude"], pairs: [["models", "api"], ["models", "prompt"]] });
+    expect(chooseMatchWords(common, 100_000)).toEqual({
+      words: ["claude"],
+      pairs: [
+        ["models", "api"],
+        ["models", "prompt"],
+      ],
+    });
   });
   it("keeps words the statistics do not know (they cost nothing to search)", () => {
     expect(chooseMatchWords([{ word: "zzz", df: 0 }], 100_000)).toEqual({ words: ["zzz"], pairs: [] });

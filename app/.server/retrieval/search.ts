@@ -101,7 +101,16 @@ export type RetrieveOptions = {
 
 type Ctx = Pick<ServiceContext, "env" | "db">;
 
-type Row = { id: number; source_id: string; title: string; heading: string | null; url: string | null; text: string; position: number; features: string | null };
+type Row = {
+  id: number;
+  source_id: string;
+  title: string;
+  heading: string | null;
+  url: string | null;
+  text: string;
+  position: number;
+  features: string | null;
+};
 type Candidate = Row & {
   bm25: number;
   cosine: number;
@@ -269,8 +278,14 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   if (!oneTrip && qTerms.length && counted > 0) {
     // The question's own words compete for the budget; a lexicon alternative is searched only for a
     // word the knowledge never uses (rare alternatives would otherwise crowd out the question's words).
-    const forms = qTerms.flatMap((q) => [{ word: q.word, df: dfOf(q.stem) }, ...(dfOf(q.stem) > 0 ? [] : q.alts.map((a) => ({ word: a.word, df: dfOf(a.stem) })))]);
-    const chosen = chooseMatchWords(forms.filter((x, i) => forms.findIndex((y) => y.word === x.word) === i), counted);
+    const forms = qTerms.flatMap((q) => [
+      { word: q.word, df: dfOf(q.stem) },
+      ...(dfOf(q.stem) > 0 ? [] : q.alts.map((a) => ({ word: a.word, df: dfOf(a.stem) }))),
+    ]);
+    const chosen = chooseMatchWords(
+      forms.filter((x, i) => forms.findIndex((y) => y.word === x.word) === i),
+      counted,
+    );
     ftsRows = (await ftsStatement(chosen.words, ftsLimitFor(counted, t.ftsLimit), chosen.pairs).all<Row & { score: number }>()).results;
   }
   const eagerHits = await eagerVector;
@@ -282,17 +297,29 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   if (total === 0) return { passages: [], answerable: false };
   // 3. Candidates: FTS hits plus vector hits that FTS missed (fetched in one query).
   const cands = new Map<number, Candidate>();
-  const toCandidate = (r: Row, bm25: number, cosine: number): Candidate => ({ ...r, bm25, cosine, f: chunkFeatures(r), score: 0, page: pageOf(r.url, r.source_id) });
+  const toCandidate = (r: Row, bm25: number, cosine: number): Candidate => ({
+    ...r,
+    bm25,
+    cosine,
+    f: chunkFeatures(r),
+    score: 0,
+    page: pageOf(r.url, r.source_id),
+  });
   for (const r of ftsRows) cands.set(r.id, toCandidate(r, -r.score, 0));
   const cosineById = new Map(vectorHits.map((h) => [h.chunkId, h.score]));
   for (const [id, cos] of cosineById) {
     const c = cands.get(id);
     if (c) c.cosine = cos;
   }
-  const missing = vectorHits.filter((h) => !cands.has(h.chunkId)).map((h) => h.chunkId).slice(0, 90);
+  const missing = vectorHits
+    .filter((h) => !cands.has(h.chunkId))
+    .map((h) => h.chunkId)
+    .slice(0, 90);
   if (missing.length) {
     const { results } = await d1
-      .prepare(`SELECT id, source_id, title, heading, url, text, position, features FROM chunks WHERE chatbot_id = ? AND org_id = ? AND id IN (${missing.map(() => "?").join(",")})`)
+      .prepare(
+        `SELECT id, source_id, title, heading, url, text, position, features FROM chunks WHERE chatbot_id = ? AND org_id = ? AND id IN (${missing.map(() => "?").join(",")})`,
+      )
       .bind(ref.chatbotId, ref.orgId, ...missing)
       .all<Row>();
     for (const r of results) cands.set(r.id, toCandidate(r, 0, cosineById.get(r.id) ?? 0));
@@ -396,7 +423,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // Adjacent pairs of query content words ("time to first token" → time·first, first·token).
   const qSeq = terms(questionWords(query).join(" "));
   const qBigrams = new Map<string, number>();
-  for (let i = 1; i < qSeq.length; i++) if (qSeq[i] !== qSeq[i - 1]) qBigrams.set(`${qSeq[i - 1]} ${qSeq[i]}`, (idf.get(qSeq[i - 1]) ?? 0) + (idf.get(qSeq[i]) ?? 0));
+  for (let i = 1; i < qSeq.length; i++)
+    if (qSeq[i] !== qSeq[i - 1]) qBigrams.set(`${qSeq[i - 1]} ${qSeq[i]}`, (idf.get(qSeq[i - 1]) ?? 0) + (idf.get(qSeq[i]) ?? 0));
   const bigramSum = [...qBigrams.values()].reduce((a, b) => a + b, 0) || 1;
   const qVec = t.hashedText > 0 || t.hashedTopic > 0 ? hashEmbed(query) : null;
   const coverageOf = new Map<number, number>();
@@ -468,10 +496,12 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // names (nor any word of the lexicon for it) — whatever else of the question it covers. Only in
   // knowledge bases below FLOOR_LARGE_KB chunks, like the raised floors: on StackFAQ (362 chunks of
   // how-to answers) it refused three answerable "is there any …" questions.
-  const missingObject = total < FLOOR_LARGE_KB && availabilityObject(query).some((w) => {
-    const q = qTerms.find((x) => x.word === w || x.phrase?.includes(stem(w)));
-    return q !== undefined && !isLightWord(q.word) && dfOf(q.stem) === 0 && q.alts.every((a) => a.compound || dfOf(a.stem) === 0);
-  });
+  const missingObject =
+    total < FLOOR_LARGE_KB &&
+    availabilityObject(query).some((w) => {
+      const q = qTerms.find((x) => x.word === w || x.phrase?.includes(stem(w)));
+      return q !== undefined && !isLightWord(q.word) && dfOf(q.stem) === 0 && q.alts.every((a) => a.compound || dfOf(a.stem) === 0);
+    });
   const answerable = !missingObject && (relevance >= floor || list.some((c) => c.cosine >= FLOOR_COSINE));
 
   // 7. Greedy selection: score + novelty of query terms not yet covered; distinct sources first;
@@ -564,7 +594,11 @@ const CHUNK_COUNT_TERM = "#chunks";
 const STAT_TTL_MS = 60_000;
 const STAT_CACHE_MAX = 20_000;
 // Byte-bounded (~2 MB) as well as by entries (app/.server/cache/byte-lru.ts).
-const statCache = new ByteLru<string, { n: number; at: number }>({ maxBytes: 2 * 1024 * 1024, maxEntries: STAT_CACHE_MAX, sizeOf: (key) => stringBytes(key) + 32 });
+const statCache = new ByteLru<string, { n: number; at: number }>({
+  maxBytes: 2 * 1024 * 1024,
+  maxEntries: STAT_CACHE_MAX,
+  sizeOf: (key) => stringBytes(key) + 32,
+});
 /** Drops a chatbot's memoised statistics in this isolate (its knowledge just changed here). */
 export function forgetChatbotStats(chatbotId: string) {
   const prefix = `${chatbotId}\u0000`;
@@ -594,7 +628,8 @@ export function relevanceFloor(t: Pick<RetrievalTuning, "floor" | "floorSmall" |
   return t.floor + (small - t.floor) * share;
 }
 
-const AVAILABILITY = /^(?:(?:please|hi|hello|hey)\s+)?(?:do|does|will|would|can|could)\s+(?:you|u|ya|they|the\s+\w+)\s+(?:guys\s+)?(?:offer|sell|have|do|install|fit|provide|stock|carry|make|accept|take|serve|supply|repair|fix|support|allow|hire|rent|run|host|organise|organize|arrange|cater|cater\s+for)\s+(.+)$|^(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(.+)$|^(?:can|could|may)\s+(?:i|we)\s+(?:get|buy|order|bring|hire|rent|have|use)\s+(.+)$/;
+const AVAILABILITY =
+  /^(?:(?:please|hi|hello|hey)\s+)?(?:do|does|will|would|can|could)\s+(?:you|u|ya|they|the\s+\w+)\s+(?:guys\s+)?(?:offer|sell|have|do|install|fit|provide|stock|carry|make|accept|take|serve|supply|repair|fix|support|allow|hire|rent|run|host|organise|organize|arrange|cater|cater\s+for)\s+(.+)$|^(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(.+)$|^(?:can|could|may)\s+(?:i|we)\s+(?:get|buy|order|bring|hire|rent|have|use)\s+(.+)$/;
 const OBJECT_END = new Set("to for at in on with from by of into during before after when if while so as or and because about like than this next".split(" "));
 const DETERMINERS = new Set("a an any some my our your the their his her its".split(" "));
 

@@ -92,7 +92,10 @@ export function d1VectorStore(d1: D1Database): VectorStore {
     },
     async query(chatbotId, vector, topK) {
       // Exact search: one read of this chatbot's vectors, cosine as a dot product of unit vectors.
-      const { results } = await d1.prepare("SELECT chunk_id, vector FROM chunk_vectors WHERE chatbot_id = ?").bind(chatbotId).all<{ chunk_id: number; vector: ArrayBuffer | number[] }>();
+      const { results } = await d1
+        .prepare("SELECT chunk_id, vector FROM chunk_vectors WHERE chatbot_id = ?")
+        .bind(chatbotId)
+        .all<{ chunk_id: number; vector: ArrayBuffer | number[] }>();
       let qn = Math.sqrt(dot(vector, vector, vector.length)) || 1;
       const q = qn === 1 ? vector : vector.map((x) => x / qn);
       qn = 1;

@@ -101,7 +101,13 @@ function sections(markdown: string): Section[] {
     const m = !inFence && /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
     if (m) {
       if (cur.heading || cur.body.trim()) out.push(cur);
-      cur = { heading: m[1].replace(/[*_`]/g, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").trim(), body: "" };
+      cur = {
+        heading: m[1]
+          .replace(/[*_`]/g, "")
+          .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+          .trim(),
+        body: "",
+      };
     } else cur.body += `${line}\n`;
   }
   if (cur.heading || cur.body.trim()) out.push(cur);
@@ -141,11 +147,15 @@ const WORKS_TOPICS =
 
 const MASS_TOPICS = /^(shipping|delivery|pricing|billing|invoicing|installation|checkout|ordering|sign-up|registration)$/;
 
-const SKIP_HEADINGS = /^(faq|faqs|frequently asked questions|questions|contents|table of contents|overview|introduction|summary|home|menu|navigation|related|see also|more|share|comments?)$/i;
+const SKIP_HEADINGS =
+  /^(faq|faqs|frequently asked questions|questions|contents|table of contents|overview|introduction|summary|home|menu|navigation|related|see also|more|share|comments?)$/i;
 
 /** A visitor's question for a heading, or null when the heading is not something one would ask about. */
 export function questionFromHeading(raw: string): string | null {
-  const h = raw.replace(/\s+/g, " ").replace(/[:.]+$/, "").trim();
+  const h = raw
+    .replace(/\s+/g, " ")
+    .replace(/[:.]+$/, "")
+    .trim();
   if (h.length < 3 || h.length > 120 || SKIP_HEADINGS.test(h)) return null;
   if (/\?$/.test(h)) return h;
   const view = visitorView(h);
@@ -189,7 +199,13 @@ export function questionFromStatement(sentence: string): string | null {
   if (m) return `Where do you ${m[1].toLowerCase()}?`;
   m = /^we (accept|offer|support|sell|provide) (.+)$/i.exec(s);
   if (m) {
-    const what = m[2].replace(/[.!]$/, "").split(/[,;:(]| and | or /)[0].trim().split(" ").slice(-2).join(" ");
+    const what = m[2]
+      .replace(/[.!]$/, "")
+      .split(/[,;:(]| and | or /)[0]
+      .trim()
+      .split(" ")
+      .slice(-2)
+      .join(" ");
     return what ? `Which ${what} do you ${m[1].toLowerCase()}?` : null;
   }
   m = /^we are open (.+)$/i.exec(s);
@@ -227,7 +243,10 @@ export function pairsFromMarkdown(markdown: string, pageTitle: string | null = n
   const seen = new Set<string>();
   const add = (question: string | null, answer: string) => {
     if (!question || !answer || answer.length < 10) return;
-    const key = question.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+    const key = question
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
     if (seen.has(key) || pairs.length >= FAQ_MAX_PAIRS) return;
     seen.add(key);
     pairs.push({ question: question.slice(0, 300), answer: answer.slice(0, ANSWER_MAX + 200) });
@@ -274,7 +293,14 @@ export function pairsFromMarkdown(markdown: string, pageTitle: string | null = n
       const sentences = splitSentences(p);
       for (let k = 0; k < sentences.length; k++) {
         const q = questionFromStatement(sentences[k].text);
-        if (q) add(q, sentences.slice(k, k + 2).map((x) => x.text).join(" "));
+        if (q)
+          add(
+            q,
+            sentences
+              .slice(k, k + 2)
+              .map((x) => x.text)
+              .join(" "),
+          );
       }
     }
   }

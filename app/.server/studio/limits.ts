@@ -33,9 +33,9 @@ export async function useStudioTool(ctx: Pick<AppContext, "db" | "ip">, tool: St
 }
 
 function studioLimitMessage(label: string, limit: Limit, retryAfterS: number): string {
-  const per = limit.windowMs >= HOUR ? (limit.windowMs === HOUR ? "an hour" : `${limit.windowMs / HOUR} hours`) : `${Math.round(limit.windowMs / MINUTE)} minutes`;
-  const wait =
-    retryAfterS <= 90 ? `${retryAfterS} ${retryAfterS === 1 ? "second" : "seconds"}` : `about ${Math.ceil(retryAfterS / 60)} minutes`;
+  const per =
+    limit.windowMs >= HOUR ? (limit.windowMs === HOUR ? "an hour" : `${limit.windowMs / HOUR} hours`) : `${Math.round(limit.windowMs / MINUTE)} minutes`;
+  const wait = retryAfterS <= 90 ? `${retryAfterS} ${retryAfterS === 1 ? "second" : "seconds"}` : `about ${Math.ceil(retryAfterS / 60)} minutes`;
   return `You have used the free ${label} ${limit.max} times in ${per}, its allowance per visitor. Please wait ${wait} and try again — what you entered is kept below.`;
 }
 

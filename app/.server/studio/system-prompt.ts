@@ -6,7 +6,10 @@ import type { SystemPromptInput, Tone } from "~/lib/studio/schemas";
 // defaults for everything left empty, and the result always fits the Instructions field.
 
 const TONE_LINES: Record<Tone, string[]> = {
-  friendly: ["Be warm, friendly and encouraging, like a helpful colleague.", "Use plain, everyday words; a light touch of personality is welcome, jokes are not."],
+  friendly: [
+    "Be warm, friendly and encouraging, like a helpful colleague.",
+    "Use plain, everyday words; a light touch of personality is welcome, jokes are not.",
+  ],
   professional: ["Be professional, precise and courteous.", "Prefer exact terms, numbers and names from your knowledge over approximations."],
   concise: ["Be brief and direct: lead with the answer, then only the detail that matters.", "No small talk or filler phrases."],
   casual: ["Be relaxed and conversational, as in a chat with a friend who knows the subject.", "Short sentences; contractions are fine."],
@@ -45,7 +48,10 @@ function sentence(s: string): string {
 
 /** "sells handmade shoes" / "We sell handmade shoes." / "Handmade shoes" → a sentence about the organisation. */
 function offeringSentence(org: string, offering: string): string {
-  const t = offering.trim().replace(/\s+/g, " ").replace(/[.!]+$/, "");
+  const t = offering
+    .trim()
+    .replace(/\s+/g, " ")
+    .replace(/[.!]+$/, "");
   if (/^(we|our|the|it|they|this)\b/i.test(t) || t.toLowerCase().startsWith(org.toLowerCase())) return sentence(t);
   if (/^[a-z]+s\b/.test(t)) return sentence(`${org} ${t}`); // "sells…", "offers…", "helps…"
   return sentence(`${org} offers ${t[0].toLocaleLowerCase() === t[0] ? t : t[0].toLocaleLowerCase() + t.slice(1)}`);
@@ -70,7 +76,9 @@ export function composeSystemPrompt(input: SystemPromptInput): string {
     [
       `You are the virtual assistant of ${org}, answering visitors in the chat on ${possessive(org)} website.`,
       offeringSentence(org, input.offering),
-      audience ? `The people you talk to are mostly ${audience[0].toLocaleLowerCase() === audience[0] ? audience : audience[0].toLocaleLowerCase() + audience.slice(1)}.` : "",
+      audience
+        ? `The people you talk to are mostly ${audience[0].toLocaleLowerCase() === audience[0] ? audience : audience[0].toLocaleLowerCase() + audience.slice(1)}.`
+        : "",
     ]
       .filter(Boolean)
       .join(" "),

@@ -17,7 +17,11 @@ describe("chat message limits", () => {
     const keys = chatMessageLimits(access, bot, "visitor_a", "203.0.113.1");
     for (let i = 0; i < 3; i++) expect((await checkLimits(db, keys, T0 + i * 1000)).ok).toBe(true);
     const refused = await checkLimits(db, keys, T0 + 15_000);
-    expect(refused).toEqual({ ok: false, retryAfterS: 45, message: "You're sending messages faster than this chat allows. Please wait 45 seconds and try again." });
+    expect(refused).toEqual({
+      ok: false,
+      retryAfterS: 45,
+      message: "You're sending messages faster than this chat allows. Please wait 45 seconds and try again.",
+    });
     // The next minute the visitor may write again…
     expect((await checkLimits(db, keys, T0 + MINUTE)).ok).toBe(true);
   });

@@ -19,7 +19,12 @@ export const ACTION_LIMITS = {
 
 type Key = [string, Limit];
 
-export function chatMessageLimits(access: Pick<AccessSettings, "rateLimitPerMinute" | "rateLimitPerHour">, chatbotId: string, visitorId: string, ip: string): Key[] {
+export function chatMessageLimits(
+  access: Pick<AccessSettings, "rateLimitPerMinute" | "rateLimitPerHour">,
+  chatbotId: string,
+  visitorId: string,
+  ip: string,
+): Key[] {
   return [
     [`chat:v:${chatbotId}:${visitorId}:m`, { max: access.rateLimitPerMinute, windowMs: MINUTE }],
     [`chat:v:${chatbotId}:${visitorId}:h`, { max: access.rateLimitPerHour, windowMs: HOUR }],
@@ -49,10 +54,7 @@ export async function checkLimits(
 
 /** "…Please wait 42 seconds and try again." / "…Please wait about 15 minutes and try again." */
 export function rateLimitMessage(retryAfterS: number, what: "messages" | "actions" = "messages"): string {
-  const wait =
-    retryAfterS <= 90
-      ? `${retryAfterS} ${retryAfterS === 1 ? "second" : "seconds"}`
-      : `about ${Math.ceil(retryAfterS / 60)} minutes`;
+  const wait = retryAfterS <= 90 ? `${retryAfterS} ${retryAfterS === 1 ? "second" : "seconds"}` : `about ${Math.ceil(retryAfterS / 60)} minutes`;
   const doing = what === "messages" ? "sending messages" : "doing that";
   return `You're ${doing} faster than this chat allows. Please wait ${wait} and try again.`;
 }

@@ -17,27 +17,37 @@ type Ctx = Pick<AppContext, "db">;
 async function findVisitorConversation(ctx: Ctx, ref: ChatbotRef, visitorId: string, conversationId?: string | null): Promise<Conversation | null> {
   const mine = and(eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId), eq(conversations.visitorId, visitorId));
   if (conversationId) {
-    const named = await ctx.db.select().from(conversations).where(and(mine, eq(conversations.id, conversationId))).get();
+    const named = await ctx.db
+      .select()
+      .from(conversations)
+      .where(and(mine, eq(conversations.id, conversationId)))
+      .get();
     if (named) return named;
   }
   return (
-    (await ctx.db.select().from(conversations).where(and(mine, ne(conversations.status, "closed"))).orderBy(desc(conversations.lastMessageAt)).limit(1).get()) ?? null
+    (await ctx.db
+      .select()
+      .from(conversations)
+      .where(and(mine, ne(conversations.status, "closed")))
+      .orderBy(desc(conversations.lastMessageAt))
+      .limit(1)
+      .get()) ?? null
   );
 }
 
 /** A message of one of this visitor's conversations on this chatbot, or null. */
-async function findVisitorMessage(ctx: Ctx, ref: ChatbotRef, visitorId: string, messageId: string): Promise<{ message: Message; conversation: Conversation } | null> {
+async function findVisitorMessage(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  visitorId: string,
+  messageId: string,
+): Promise<{ message: Message; conversation: Conversation } | null> {
   const row = await ctx.db
     .select({ message: messages, conversation: conversations })
     .from(messages)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
     .where(
-      and(
-        eq(messages.id, messageId),
-        eq(conversations.orgId, ref.orgId),
-        eq(conversations.chatbotId, ref.chatbotId),
-        eq(conversations.visitorId, visitorId),
-      ),
+      and(eq(messages.id, messageId), eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId), eq(conversations.visitorId, visitorId)),
     )
     .get();
   return row ?? null;
@@ -63,7 +73,13 @@ export async function captureLead(ctx: Ctx, ref: ChatbotRef, input: LeadInput, f
  * Thumbs on one bot message (null clears). The conversation's rating follows: -1 when any answer
  * was rated down (what the inbox's "rated down" filter looks for), 1 when only thumbs up, null when none.
  */
-export async function setMessageFeedback(ctx: Ctx, ref: ChatbotRef, visitorId: string, messageId: string, value: 1 | -1 | null): Promise<{ conversationId: string; rating: number | null } | null> {
+export async function setMessageFeedback(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  visitorId: string,
+  messageId: string,
+  value: 1 | -1 | null,
+): Promise<{ conversationId: string; rating: number | null } | null> {
   const found = await findVisitorMessage(ctx, ref, visitorId, messageId);
   if (!found || found.message.role !== "bot") return null;
   const conversationId = found.conversation.id;
@@ -132,7 +148,15 @@ export async function requestHuman(
   if (conversation.status === "waiting" || conversation.status === "human") return { conversation, alreadyRequested: true, hasEmail };
   const now = Math.max(Date.now(), conversation.lastMessageAt + 1);
   await ctx.db.batch([
-    ctx.db.insert(messages).values({ id: newId("msg_"), conversationId: conversation.id, orgId: ref.orgId, chatbotId: ref.chatbotId, role: "system", content: HANDOFF_SYSTEM_NOTE, createdAt: now }),
+    ctx.db.insert(messages).values({
+      id: newId("msg_"),
+      conversationId: conversation.id,
+      orgId: ref.orgId,
+      chatbotId: ref.chatbotId,
+      role: "system",
+      content: HANDOFF_SYSTEM_NOTE,
+      createdAt: now,
+    }),
     ctx.db
       .update(conversations)
       .set({ status: "waiting", messageCount: sql`${conversations.messageCount} + 1`, lastMessageAt: now })

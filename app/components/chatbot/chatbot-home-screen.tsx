@@ -1,6 +1,13 @@
 import { Link } from "@remix-run/react";
 import { AnswerText, SourceList } from "~/components/chat/answer-text";
-import { BugReportNotes, ConversationStatusBadge, FeedbackMark, LeadCard, type BugReportView, type LeadView } from "~/components/conversations/transcript-parts";
+import {
+  BugReportNotes,
+  ConversationStatusBadge,
+  FeedbackMark,
+  LeadCard,
+  type BugReportView,
+  type LeadView,
+} from "~/components/conversations/transcript-parts";
 import { Badge, ButtonLink, Card, CardBody, CardHeader, EmptyState, PageHeader, Table, TBody, TD, TH, THead, TR } from "~/components/ui";
 import type { ChatSource } from "~/lib/schemas/chat";
 
@@ -58,8 +65,8 @@ function Transcript({ data, base }: { data: TranscriptData; base: string }) {
         title="Transcript"
         description={
           <>
-            Visitor <span className="font-mono">{conversation.visitorId.slice(0, 12)}</span> · {CHANNEL_LABELS[conversation.channel] ?? conversation.channel} · started{" "}
-            {dateTime.format(conversation.createdAt)} UTC{" "}
+            Visitor <span className="font-mono">{conversation.visitorId.slice(0, 12)}</span> · {CHANNEL_LABELS[conversation.channel] ?? conversation.channel} ·
+            started {dateTime.format(conversation.createdAt)} UTC{" "}
             <span className="ml-1 inline-flex flex-wrap gap-1 align-middle">
               <ConversationStatusBadge status={conversation.status} />
               {conversation.verified ? <Badge tone="success">Verified visitor</Badge> : null}
@@ -132,11 +139,17 @@ export function ChatbotHomeScreen({ data }: { data: ChatbotHomeScreenData }) {
         title={chatbot.name}
         description={
           <>
-            Conversations with visitors, newest first. <Badge tone={chatbot.visibility === "public" ? "success" : "neutral"}>{chatbot.visibility === "public" ? "Public" : "Private"}</Badge>
+            Conversations with visitors, newest first.{" "}
+            <Badge tone={chatbot.visibility === "public" ? "success" : "neutral"}>{chatbot.visibility === "public" ? "Public" : "Private"}</Badge>
           </>
         }
         actions={
-          <a className="inline-flex h-10 items-center rounded-lg bg-brand-600 px-4 text-sm font-medium text-white hover:bg-brand-700" href={`/test/${chatbot.id}`} target="_blank" rel="noopener">
+          <a
+            className="inline-flex h-10 items-center rounded-lg bg-brand-600 px-4 text-sm font-medium text-white hover:bg-brand-700"
+            href={`/test/${chatbot.id}`}
+            target="_blank"
+            rel="noopener"
+          >
             Try it on the test page
           </a>
         }

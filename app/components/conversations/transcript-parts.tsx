@@ -47,7 +47,10 @@ export function BugReportNotes({ reports, format }: { reports: BugReportView[]; 
   return (
     <ul className="mt-2 space-y-1.5" aria-label="Problem reports">
       {reports.map((r) => (
-        <li key={r.id} className="rounded-md border border-amber-300 bg-amber-50 px-2.5 py-1.5 text-xs text-amber-900 dark:border-amber-400/30 dark:bg-amber-400/10 dark:text-amber-200">
+        <li
+          key={r.id}
+          className="rounded-md border border-amber-300 bg-amber-50 px-2.5 py-1.5 text-xs text-amber-900 dark:border-amber-400/30 dark:bg-amber-400/10 dark:text-amber-200"
+        >
           <span className="font-semibold">{`Problem reported by the ${r.reporter === "member" ? "team" : "visitor"} (${REPORT_STATUS[r.status] ?? r.status}) · ${format(r.createdAt)}`}</span>
           <span className="mt-0.5 block whitespace-pre-line [overflow-wrap:anywhere]">{r.comment}</span>
         </li>
@@ -56,7 +59,15 @@ export function BugReportNotes({ reports, format }: { reports: BugReportView[]; 
   );
 }
 
-export type LeadView = { id: string; name: string | null; email: string | null; phone: string | null; custom: Record<string, string>; status: string; createdAt: number };
+export type LeadView = {
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  custom: Record<string, string>;
+  status: string;
+  createdAt: number;
+};
 
 // Only a well-formed address becomes a mailto:/tel: link; anything else stays text.
 const EMAIL_RE = /^[^\s@<>"'()]+@[^\s@<>"'()]+\.[^\s@<>"'()]+$/;
@@ -89,7 +100,10 @@ export function LeadCard({ lead, format }: { lead: LeadView; format: (ms: number
     ]);
   for (const [label, value] of Object.entries(lead.custom)) rows.push([label, value]);
   return (
-    <section aria-label="Contact details left by the visitor" className="rounded-lg border border-emerald-300 bg-emerald-50/60 px-4 py-3 text-sm dark:border-emerald-400/30 dark:bg-emerald-400/5">
+    <section
+      aria-label="Contact details left by the visitor"
+      className="rounded-lg border border-emerald-300 bg-emerald-50/60 px-4 py-3 text-sm dark:border-emerald-400/30 dark:bg-emerald-400/5"
+    >
       <p className="mb-2 flex flex-wrap items-center gap-2 text-xs font-semibold uppercase tracking-wide text-emerald-800 dark:text-emerald-300">
         {`Lead · ${format(lead.createdAt)}`} <Badge tone="neutral">{lead.status}</Badge>
       </p>

@@ -133,7 +133,9 @@ function AddSource({ tab, result, plan }: { tab: TabKey; result: KbActionData | 
             <Textarea rows={8} defaultValue={values?.text} placeholder="Paste policies, product details, opening hours…" />
           </Field>
           <div className="flex justify-end">
-            <IntentSubmit intent="add-text" busyLabel="Adding…">Add text</IntentSubmit>
+            <IntentSubmit intent="add-text" busyLabel="Adding…">
+              Add text
+            </IntentSubmit>
           </div>
         </Form>
       );
@@ -144,7 +146,9 @@ function AddSource({ tab, result, plan }: { tab: TabKey; result: KbActionData | 
           <Field label="Title" name="title" id="qa-title" defaultValue={values?.title} error={errors?.title} hint="Optional: names this set of answers." />
           <QaRows initial={initialPairs} error={errors?.pairs} />
           <div className="flex justify-end">
-            <IntentSubmit intent="add-qa" busyLabel="Adding…">Add questions and answers</IntentSubmit>
+            <IntentSubmit intent="add-qa" busyLabel="Adding…">
+              Add questions and answers
+            </IntentSubmit>
           </div>
         </Form>
       );
@@ -162,7 +166,9 @@ function AddSource({ tab, result, plan }: { tab: TabKey; result: KbActionData | 
             required
           />
           <div className="flex justify-end">
-            <IntentSubmit intent="add-file" busyLabel="Uploading…">Upload file</IntentSubmit>
+            <IntentSubmit intent="add-file" busyLabel="Uploading…">
+              Upload file
+            </IntentSubmit>
           </div>
         </Form>
       );
@@ -170,9 +176,21 @@ function AddSource({ tab, result, plan }: { tab: TabKey; result: KbActionData | 
       return (
         <Form key={formKey} method="post" className="space-y-4" noValidate>
           <input type="hidden" name="intent" value="add-url" />
-          <Field label="Page address" name="url" id="url-single" type="url" placeholder="https://example.com/faq" defaultValue={values?.url} error={errors?.url} hint="One page. To read a whole site, use “Whole site”." required />
+          <Field
+            label="Page address"
+            name="url"
+            id="url-single"
+            type="url"
+            placeholder="https://example.com/faq"
+            defaultValue={values?.url}
+            error={errors?.url}
+            hint="One page. To read a whole site, use “Whole site”."
+            required
+          />
           <div className="flex justify-end">
-            <IntentSubmit intent="add-url" busyLabel="Adding…">Add page</IntentSubmit>
+            <IntentSubmit intent="add-url" busyLabel="Adding…">
+              Add page
+            </IntentSubmit>
           </div>
         </Form>
       );
@@ -181,8 +199,29 @@ function AddSource({ tab, result, plan }: { tab: TabKey; result: KbActionData | 
         <Form key={formKey} method="post" className="space-y-4" noValidate>
           <input type="hidden" name="intent" value="add-site" />
           <div className="grid gap-4">
-            <Field label="Start address" name="url" id="url-site" type="url" placeholder="https://example.com" defaultValue={values?.url} error={errors?.url} hint="Pages on the same site are followed from here and from its sitemap.xml; robots.txt is respected." required />
-            <Field label="Page cap" name="pageCap" type="number" min={1} max={plan.crawlPages} defaultValue={values?.pageCap ?? String(plan.crawlPages)} error={errors?.pageCap} hint={`At most ${formatCount(plan.crawlPages)} pages on your plan.`} inputClassName="max-w-40" required />
+            <Field
+              label="Start address"
+              name="url"
+              id="url-site"
+              type="url"
+              placeholder="https://example.com"
+              defaultValue={values?.url}
+              error={errors?.url}
+              hint="Pages on the same site are followed from here and from its sitemap.xml; robots.txt is respected."
+              required
+            />
+            <Field
+              label="Page cap"
+              name="pageCap"
+              type="number"
+              min={1}
+              max={plan.crawlPages}
+              defaultValue={values?.pageCap ?? String(plan.crawlPages)}
+              error={errors?.pageCap}
+              hint={`At most ${formatCount(plan.crawlPages)} pages on your plan.`}
+              inputClassName="max-w-40"
+              required
+            />
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field label="Only pages matching" name="include" error={errors?.include} hint="One pattern per line, e.g. /docs/* (empty: every page).">
@@ -193,7 +232,9 @@ function AddSource({ tab, result, plan }: { tab: TabKey; result: KbActionData | 
             </Field>
           </div>
           <div className="flex justify-end">
-            <IntentSubmit intent="add-site" busyLabel="Adding…">Crawl site</IntentSubmit>
+            <IntentSubmit intent="add-site" busyLabel="Adding…">
+              Crawl site
+            </IntentSubmit>
           </div>
         </Form>
       );
@@ -277,10 +318,14 @@ function SourceRow({ source }: { source: KbSource }) {
       <TD>
         <div className="flex flex-wrap justify-end gap-2">
           {source.status === "failed" ? (
-            <IntentForm intent="retry" field={{ name: "sourceId", value: source.id }} size="sm" variant="secondary" busyLabel="Retrying…">Retry</IntentForm>
+            <IntentForm intent="retry" field={{ name: "sourceId", value: source.id }} size="sm" variant="secondary" busyLabel="Retrying…">
+              Retry
+            </IntentForm>
           ) : null}
           {source.status === "ready" && (source.type === "url" || source.type === "site") ? (
-            <IntentForm intent="resync" field={{ name: "sourceId", value: source.id }} size="sm" variant="ghost" busyLabel="Syncing…">Sync now</IntentForm>
+            <IntentForm intent="resync" field={{ name: "sourceId", value: source.id }} size="sm" variant="ghost" busyLabel="Syncing…">
+              Sync now
+            </IntentForm>
           ) : null}
           <ConfirmDialog
             trigger="Delete"
@@ -289,7 +334,9 @@ function SourceRow({ source }: { source: KbSource }) {
             title={`Delete “${source.title}”?`}
             description="The bot stops answering from it at once. Its text, chunks and any uploaded file are removed; this cannot be undone."
           >
-            <IntentForm intent="delete-source" field={{ name: "sourceId", value: source.id }} variant="danger" busyLabel="Deleting…">Delete source</IntentForm>
+            <IntentForm intent="delete-source" field={{ name: "sourceId", value: source.id }} variant="danger" busyLabel="Deleting…">
+              Delete source
+            </IntentForm>
           </ConfirmDialog>
         </div>
       </TD>
@@ -388,7 +435,10 @@ export function KnowledgeScreen({ data, result }: { data: KnowledgeScreenData; r
             </Table>
           ) : (
             <div className="p-4 sm:p-6">
-              <EmptyState title="No knowledge yet" description="Add text, questions and answers, a file or a website above; the bot answers only from what it knows." />
+              <EmptyState
+                title="No knowledge yet"
+                description="Add text, questions and answers, a file or a website above; the bot answers only from what it knows."
+              />
             </div>
           )}
         </CardBody>

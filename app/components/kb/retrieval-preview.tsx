@@ -21,7 +21,14 @@ export function RetrievalPreview({ preview }: { preview: RetrievalPreviewData })
           <label htmlFor="retrieval-q" className="sr-only">
             Question
           </label>
-          <Input id="retrieval-q" name="q" maxLength={500} defaultValue={preview?.query ?? ""} placeholder="e.g. How do I invite a colleague?" className="flex-1" />
+          <Input
+            id="retrieval-q"
+            name="q"
+            maxLength={500}
+            defaultValue={preview?.query ?? ""}
+            placeholder="e.g. How do I invite a colleague?"
+            className="flex-1"
+          />
           <Button type="submit" variant="secondary" disabled={busy}>
             {busy ? "Searching…" : "Search knowledge"}
           </Button>
@@ -29,9 +36,7 @@ export function RetrievalPreview({ preview }: { preview: RetrievalPreviewData })
         {preview ? (
           <div className="space-y-3" aria-live="polite">
             {preview.answerable ? null : (
-              <Alert tone="warning">
-                Nothing clears the relevance floor: the bot would reply with its fallback message instead of answering.
-              </Alert>
+              <Alert tone="warning">Nothing clears the relevance floor: the bot would reply with its fallback message instead of answering.</Alert>
             )}
             {preview.passages.length === 0 ? (
               <p className="text-sm text-zinc-600 dark:text-zinc-300">No passage matches this question.</p>

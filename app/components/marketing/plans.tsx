@@ -57,7 +57,12 @@ function Check({ on }: { on: boolean }) {
 /** The full comparison table for /pricing: one column per plan. */
 export function PlanTable() {
   return (
-    <div className="relative overflow-x-auto rounded-xl border border-zinc-200 dark:border-zinc-800" role="region" aria-labelledby="plan-table-caption" tabIndex={0}>
+    <div
+      className="relative overflow-x-auto rounded-xl border border-zinc-200 dark:border-zinc-800"
+      role="region"
+      aria-labelledby="plan-table-caption"
+      tabIndex={0}
+    >
       <table className="w-full min-w-[640px] border-collapse text-left text-sm">
         <caption id="plan-table-caption" className="sr-only">
           Plans compared: price and limits per month

@@ -77,10 +77,7 @@ export function SignUpBand({ title, text }: { title: string; text: ReactNode }) 
           <Link to="/signup" className="inline-flex min-h-11 items-center rounded-lg bg-white px-5 font-medium text-brand-900 hover:bg-brand-50">
             Create a free account
           </Link>
-          <Link
-            to="/docs"
-            className="inline-flex min-h-11 items-center rounded-lg border border-brand-300 px-5 font-medium text-white hover:bg-brand-700"
-          >
+          <Link to="/docs" className="inline-flex min-h-11 items-center rounded-lg border border-brand-300 px-5 font-medium text-white hover:bg-brand-700">
             Read the docs
           </Link>
         </div>

@@ -83,9 +83,7 @@ export function MembersScreen({ data, result }: { data: MembersScreenData; resul
   const { org, role, meId, members, invitations } = data;
   const roles = assignableRoles(role);
   // Invite fields show their own messages; anything else invalid (a tampered hidden field) is one status line.
-  const otherErrors = Object.entries(result?.fieldErrors ?? {}).filter(
-    ([k]) => !(result?.intent === "invite" && (k === "email" || k === "role"))
-  );
+  const otherErrors = Object.entries(result?.fieldErrors ?? {}).filter(([k]) => !(result?.intent === "invite" && (k === "email" || k === "role")));
 
   return (
     <div className="space-y-6">
@@ -184,7 +182,14 @@ export function MembersScreen({ data, result }: { data: MembersScreenData; resul
                             title={`Transfer ownership to ${m.name}?`}
                             description={`${m.name} becomes an owner of ${org.name} and you become an admin: you keep managing members and chatbots, but no longer billing, ownership or deleting the organisation.`}
                           >
-                            <IntentForm intent="transfer-ownership" field={{ name: "userId", value: m.userId }} busyLabel="Transferring…" className="w-full sm:w-auto">Transfer ownership</IntentForm>
+                            <IntentForm
+                              intent="transfer-ownership"
+                              field={{ name: "userId", value: m.userId }}
+                              busyLabel="Transferring…"
+                              className="w-full sm:w-auto"
+                            >
+                              Transfer ownership
+                            </IntentForm>
                           </ConfirmDialog>
                         ) : null}
                         {editable ? (
@@ -199,7 +204,15 @@ export function MembersScreen({ data, result }: { data: MembersScreenData; resul
                             title={`Remove ${m.name}?`}
                             description={`${m.name} (${m.email}) loses access to ${org.name} and its chatbots at once. Their account stays, and you can invite them again later.`}
                           >
-                            <IntentForm intent="remove-member" field={{ name: "userId", value: m.userId }} busyLabel="Removing…" variant="danger" className="w-full sm:w-auto">Remove member</IntentForm>
+                            <IntentForm
+                              intent="remove-member"
+                              field={{ name: "userId", value: m.userId }}
+                              busyLabel="Removing…"
+                              variant="danger"
+                              className="w-full sm:w-auto"
+                            >
+                              Remove member
+                            </IntentForm>
                           </ConfirmDialog>
                         ) : null}
                       </div>
@@ -219,11 +232,7 @@ export function MembersScreen({ data, result }: { data: MembersScreenData; resul
         />
         <CardBody className={invitations.length ? "px-0 py-0 sm:px-0" : undefined}>
           {invitations.length === 0 ? (
-            <EmptyState
-              as="h3"
-              title="No pending invitations"
-              description="Invite a teammate above; their invitation shows here until they accept it."
-            />
+            <EmptyState as="h3" title="No pending invitations" description="Invite a teammate above; their invitation shows here until they accept it." />
           ) : (
             <Table wrapperClassName="rounded-none border-0">
               <THead>
@@ -241,9 +250,7 @@ export function MembersScreen({ data, result }: { data: MembersScreenData; resul
                     <TR key={i.id}>
                       <TD>
                         <div className="font-medium text-zinc-900 dark:text-zinc-100">{i.email}</div>
-                        {i.invitedByName ? (
-                          <div className="text-xs text-zinc-600 dark:text-zinc-400">Invited by {i.invitedByName}</div>
-                        ) : null}
+                        {i.invitedByName ? <div className="text-xs text-zinc-600 dark:text-zinc-400">Invited by {i.invitedByName}</div> : null}
                       </TD>
                       <TD>
                         <Badge tone={i.role === "owner" ? "brand" : "neutral"}>{ROLE_LABELS[i.role]}</Badge>
@@ -258,8 +265,12 @@ export function MembersScreen({ data, result }: { data: MembersScreenData; resul
                       <TD>
                         {manageable ? (
                           <div className="flex flex-wrap justify-end gap-2">
-                            <IntentForm intent="resend-invite" field={{ name: "invitationId", value: i.id }} busyLabel="Sending…" variant="ghost" size="sm">Resend<span className="sr-only"> invitation to {i.email}</span></IntentForm>
-                            <IntentForm intent="revoke-invite" field={{ name: "invitationId", value: i.id }} busyLabel="Revoking…" variant="ghost" size="sm">Revoke<span className="sr-only"> invitation to {i.email}</span></IntentForm>
+                            <IntentForm intent="resend-invite" field={{ name: "invitationId", value: i.id }} busyLabel="Sending…" variant="ghost" size="sm">
+                              Resend<span className="sr-only"> invitation to {i.email}</span>
+                            </IntentForm>
+                            <IntentForm intent="revoke-invite" field={{ name: "invitationId", value: i.id }} busyLabel="Revoking…" variant="ghost" size="sm">
+                              Revoke<span className="sr-only"> invitation to {i.email}</span>
+                            </IntentForm>
                           </div>
                         ) : (
                           <p className="text-right text-xs text-zinc-500 dark:text-zinc-400">Only an owner can manage this invitation.</p>

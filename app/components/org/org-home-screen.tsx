@@ -95,8 +95,7 @@ export function OrgHomeScreen({ data, result }: { data: OrgHomeScreenData; resul
   const canRenameOrg = can(role, "org:rename");
   const base = `/app/${org.id}`;
   const orgFailed = result?.intent === "rename-org" && Object.keys(result.fieldErrors).length > 0;
-  const created =
-    result?.intent === "create-chatbot" && result.tone === "success" ? chatbots.find((b) => b.id === result.chatbotId) : undefined;
+  const created = result?.intent === "create-chatbot" && result.tone === "success" ? chatbots.find((b) => b.id === result.chatbotId) : undefined;
   // Field errors show next to their field; other outcomes (and invalid hidden fields) as one status line.
   const generalError =
     result && !result.message && Object.keys(result.fieldErrors).some((k) => k !== "name")
@@ -163,9 +162,7 @@ export function OrgHomeScreen({ data, result }: { data: OrgHomeScreenData; resul
                           {b.name}
                         </Link>
                       </h3>
-                      <Badge tone={b.visibility === "public" ? "success" : "neutral"}>
-                        {b.visibility === "public" ? "Public" : "Private"}
-                      </Badge>
+                      <Badge tone={b.visibility === "public" ? "success" : "neutral"}>{b.visibility === "public" ? "Public" : "Private"}</Badge>
                     </div>
                     <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
                       Created <time dateTime={new Date(b.createdAt).toISOString()}>{dateFormat.format(b.createdAt)}</time>
@@ -189,7 +186,15 @@ export function OrgHomeScreen({ data, result }: { data: OrgHomeScreenData; resul
                         title={`Delete “${b.name}”?`}
                         description={`This permanently deletes the chatbot “${b.name}” with its knowledge, conversations, leads and settings. Websites that embed it will stop showing it. This cannot be undone.`}
                       >
-                        <IntentForm intent="delete-chatbot" field={{ name: "chatbotId", value: b.id }} busyLabel="Deleting…" variant="danger" className="w-full sm:w-auto">Delete chatbot</IntentForm>
+                        <IntentForm
+                          intent="delete-chatbot"
+                          field={{ name: "chatbotId", value: b.id }}
+                          busyLabel="Deleting…"
+                          variant="danger"
+                          className="w-full sm:w-auto"
+                        >
+                          Delete chatbot
+                        </IntentForm>
                       </ConfirmDialog>
                     ) : null}
                   </div>

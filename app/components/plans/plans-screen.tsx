@@ -82,15 +82,19 @@ export function PlansScreen({ data, result }: { data: PlansScreenData; result: P
 
       {mode === "direct" ? (
         <Alert tone="warning" title="Billing is not configured">
-          This server runs in development without Stripe: an owner&apos;s plan change takes effect immediately and nothing is
-          charged. Set STRIPE_SECRET_KEY to take payments through Stripe Checkout.
+          This server runs in development without Stripe: an owner&apos;s plan change takes effect immediately and nothing is charged. Set STRIPE_SECRET_KEY to
+          take payments through Stripe Checkout.
         </Alert>
       ) : null}
-      {mode === "unavailable" ? <Alert tone="info" title="Billing is not configured">{unavailable}</Alert> : null}
+      {mode === "unavailable" ? (
+        <Alert tone="info" title="Billing is not configured">
+          {unavailable}
+        </Alert>
+      ) : null}
       {checkout === "success" ? (
         <Alert tone="success">
-          Payment received{checkoutOrg ? ` for ${checkoutOrg.name}` : ""}. The new plan shows here as soon as Stripe confirms it, usually
-          within seconds: reload the page if it has not changed yet.
+          Payment received{checkoutOrg ? ` for ${checkoutOrg.name}` : ""}. The new plan shows here as soon as Stripe confirms it, usually within seconds: reload
+          the page if it has not changed yet.
         </Alert>
       ) : null}
       {checkout === "cancelled" ? <Alert tone="info">Checkout was cancelled; the plan has not changed.</Alert> : null}
@@ -115,12 +119,15 @@ export function PlansScreen({ data, result }: { data: PlansScreenData; result: P
               title={<span id={`org-${org.id}-name`}>{org.name}</span>}
               description={
                 <>
-                  <Badge tone="brand">{`${plan.name} plan`}</Badge>{" "}
-                  {plan.priceMonthly > 0 ? `$${plan.priceMonthly} a month` : "no charge"} · your role: {ROLE_LABELS[org.role]} · this period:{" "}
-                  {dateFormat.format(org.usage.period.start)} – {dateFormat.format(periodEnd)}
+                  <Badge tone="brand">{`${plan.name} plan`}</Badge> {plan.priceMonthly > 0 ? `$${plan.priceMonthly} a month` : "no charge"} · your role:{" "}
+                  {ROLE_LABELS[org.role]} · this period: {dateFormat.format(org.usage.period.start)} – {dateFormat.format(periodEnd)}
                 </>
               }
-              actions={<Link to={`/app/${org.id}`} className="text-sm">Open organisation</Link>}
+              actions={
+                <Link to={`/app/${org.id}`} className="text-sm">
+                  Open organisation
+                </Link>
+              }
             />
             <CardBody className="space-y-5">
               {mine ? (
@@ -184,9 +191,7 @@ export function PlansScreen({ data, result }: { data: PlansScreenData; result: P
               {PLAN_IDS.map((id) => (
                 <TH key={id}>
                   {PLANS[id].name}
-                  <span className="block text-xs font-normal text-zinc-600 dark:text-zinc-400">
-                    {`$${PLANS[id].priceMonthly} / month`}
-                  </span>
+                  <span className="block text-xs font-normal text-zinc-600 dark:text-zinc-400">{`$${PLANS[id].priceMonthly} / month`}</span>
                 </TH>
               ))}
             </TR>
@@ -205,9 +210,8 @@ export function PlansScreen({ data, result }: { data: PlansScreenData; result: P
           </TBody>
         </Table>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          One bot reply is one credit whatever the model. Past a limit nothing is deleted: the dashboard says which limit was hit, and the
-          widget answers visitors with a polite fallback once the replies are used up. Details in{" "}
-          <Link to="/docs/account/plans-and-limits">Plans and limits</Link>.
+          One bot reply is one credit whatever the model. Past a limit nothing is deleted: the dashboard says which limit was hit, and the widget answers
+          visitors with a polite fallback once the replies are used up. Details in <Link to="/docs/account/plans-and-limits">Plans and limits</Link>.
         </p>
       </section>
     </main>

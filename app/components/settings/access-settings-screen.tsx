@@ -40,7 +40,10 @@ export function AccessSettingsScreen({ data, result }: { data: AccessSettingsScr
 
   return (
     <div className="space-y-6">
-      <PageHeader title="Origins & access" description={`Who may chat with ${chatbot.name}, from which websites, how often, and whether visitors must be verified by your server.`} />
+      <PageHeader
+        title="Origins & access"
+        description={`Who may chat with ${chatbot.name}, from which websites, how often, and whether visitors must be verified by your server.`}
+      />
       {result?.message ? (
         <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"}>
           {result.message}
@@ -58,7 +61,11 @@ export function AccessSettingsScreen({ data, result }: { data: AccessSettingsScr
                 {(
                   [
                     ["public", "Public", "Anyone on an allowed website can chat, and the share link works for everyone."],
-                    ["private", "Private", "Only signed-in members of your organisation can chat, e.g. to try it out before launch. Everyone else is told the chatbot does not exist."],
+                    [
+                      "private",
+                      "Private",
+                      "Only signed-in members of your organisation can chat, e.g. to try it out before launch. Everyone else is told the chatbot does not exist.",
+                    ],
                   ] as const
                 ).map(([value, label, hint]) => (
                   <div key={value} className="flex items-start gap-3">
@@ -100,7 +107,13 @@ export function AccessSettingsScreen({ data, result }: { data: AccessSettingsScr
               error={err("allowedOrigins")}
               hint={`One per line (up to ${ORIGINS_MAX}): an exact host (shop.example.com), with a scheme or port (https://shop.example.com:8443), or every subdomain (*.example.com). Leave empty to allow any website. Other websites cannot show the widget or use the chat.`}
             >
-              <Textarea rows={6} defaultValue={v("allowedOrigins", access.allowedOrigins.join("\n"))} spellCheck={false} placeholder={"shop.example.com\n*.example.com"} className="font-mono" />
+              <Textarea
+                rows={6}
+                defaultValue={v("allowedOrigins", access.allowedOrigins.join("\n"))}
+                spellCheck={false}
+                placeholder={"shop.example.com\n*.example.com"}
+                className="font-mono"
+              />
             </Field>
           </CardBody>
         </Card>

@@ -79,11 +79,18 @@ export function EmbedSettingsScreen({ data, result }: { data: EmbedSettingsScree
       ) : null}
 
       <Card>
-        <CardHeader title="Chat bubble on your website" description="Paste this before </body> on every page that should show the chat. It adds the launcher and loads the chat only when a visitor opens it." />
+        <CardHeader
+          title="Chat bubble on your website"
+          description="Paste this before </body> on every page that should show the chat. It adds the launcher and loads the chat only when a visitor opens it."
+        />
         <CardBody className="space-y-4">
           {chatbot.visibility === "private" ? (
             <Alert tone="warning">
-              This chatbot is private: the widget refuses visitors until you make it public under <Link to="../oryg" relative="path">Origins &amp; access</Link>.
+              This chatbot is private: the widget refuses visitors until you make it public under{" "}
+              <Link to="../oryg" relative="path">
+                Origins &amp; access
+              </Link>
+              .
             </Alert>
           ) : null}
           <CopyField label="Script snippet" value={scriptSnippet} multiline />
@@ -126,7 +133,11 @@ export function EmbedSettingsScreen({ data, result }: { data: EmbedSettingsScree
           <CopyField
             label="Share link"
             value={shareLink}
-            hint={chatbot.visibility === "private" ? "This chatbot is private: the link works only for signed-in members of your organisation." : "Anyone with the link can chat."}
+            hint={
+              chatbot.visibility === "private"
+                ? "This chatbot is private: the link works only for signed-in members of your organisation."
+                : "Anyone with the link can chat."
+            }
           />
         </CardBody>
       </Card>
@@ -139,7 +150,10 @@ export function EmbedSettingsScreen({ data, result }: { data: EmbedSettingsScree
         <CardBody className="space-y-5">
           {result?.created ? (
             <Alert tone="warning" title={`Copy the key “${result.created.name}” now`}>
-              <p className="mb-3">This is the only time the full key is shown. Parley keeps only a fingerprint of it, so it cannot be shown again; if you lose it, create a new key and revoke this one.</p>
+              <p className="mb-3">
+                This is the only time the full key is shown. Parley keeps only a fingerprint of it, so it cannot be shown again; if you lose it, create a new
+                key and revoke this one.
+              </p>
               <CopyField label="New API key" value={result.created.key} />
             </Alert>
           ) : null}
@@ -170,7 +184,10 @@ export function EmbedSettingsScreen({ data, result }: { data: EmbedSettingsScree
           )}
 
           {keys.length === 0 ? (
-            <EmptyState title="No API keys yet" description={canUseApi ? "Create one above when your server needs to call the API." : "Keys you create will be listed here."} />
+            <EmptyState
+              title="No API keys yet"
+              description={canUseApi ? "Create one above when your server needs to call the API." : "Keys you create will be listed here."}
+            />
           ) : (
             <Table>
               <caption className="sr-only">API keys</caption>
@@ -197,7 +214,11 @@ export function EmbedSettingsScreen({ data, result }: { data: EmbedSettingsScree
                     <TD className="text-right">
                       {k.revokedAt ? null : (
                         <ConfirmDialog
-                          trigger={<span>Revoke<span className="sr-only">{` key “${k.name}”`}</span></span>}
+                          trigger={
+                            <span>
+                              Revoke<span className="sr-only">{` key “${k.name}”`}</span>
+                            </span>
+                          }
                           triggerSize="sm"
                           triggerVariant="secondary"
                           title={`Revoke the key “${k.name}”?`}
@@ -206,7 +227,13 @@ export function EmbedSettingsScreen({ data, result }: { data: EmbedSettingsScree
                           <Form method="post">
                             <input type="hidden" name="intent" value="revoke-key" />
                             <input type="hidden" name="keyId" value={k.id} />
-                            <IntentSubmit intent="revoke-key" match={{ name: "keyId", value: k.id }} busyLabel="Revoking…" variant="danger" className="w-full sm:w-auto">
+                            <IntentSubmit
+                              intent="revoke-key"
+                              match={{ name: "keyId", value: k.id }}
+                              busyLabel="Revoking…"
+                              variant="danger"
+                              className="w-full sm:w-auto"
+                            >
                               Revoke key
                             </IntentSubmit>
                           </Form>

@@ -46,7 +46,12 @@ export function GeneralSettingsScreen({ data, result }: { data: GeneralSettingsS
           <Form key={formKey} method="post" className="space-y-5" noValidate>
             <input type="hidden" name="intent" value="save" />
             <Field label="Name" name="name" defaultValue={v("name", chatbot.name)} error={err("name")} maxLength={80} required />
-            <Field label="Language" name="language" error={err("language")} hint="The language answers are written in. Automatic replies in the visitor's language.">
+            <Field
+              label="Language"
+              name="language"
+              error={err("language")}
+              hint="The language answers are written in. Automatic replies in the visitor's language."
+            >
               <Select defaultValue={v("language", settings.language)} options={LANGUAGES.map((l) => ({ value: l.code, label: l.label }))} />
             </Field>
             <Field
@@ -55,7 +60,12 @@ export function GeneralSettingsScreen({ data, result }: { data: GeneralSettingsS
               error={err("instructions")}
               hint={`Tone, persona and rules for the bot (up to ${INSTRUCTIONS_MAX} characters). The built-in engine answers from your knowledge only; instructions shape the answers of OpenAI and compatible models.`}
             >
-              <Textarea rows={6} maxLength={INSTRUCTIONS_MAX} defaultValue={v("instructions", settings.instructions)} placeholder="e.g. You are the friendly assistant of Acme. Be concise." />
+              <Textarea
+                rows={6}
+                maxLength={INSTRUCTIONS_MAX}
+                defaultValue={v("instructions", settings.instructions)}
+                placeholder="e.g. You are the friendly assistant of Acme. Be concise."
+              />
             </Field>
             <Field label="Model" name="model" error={err("model")} hint="Models that are not configured on the server are shown but cannot be chosen.">
               <Select
@@ -102,7 +112,13 @@ export function GeneralSettingsScreen({ data, result }: { data: GeneralSettingsS
                 </p>
               </div>
             </div>
-            <Field label="Fallback message" name="fallbackMessage" error={err("fallbackMessage")} hint={`What the bot says when it does not know (up to ${FALLBACK_MAX} characters).`} required>
+            <Field
+              label="Fallback message"
+              name="fallbackMessage"
+              error={err("fallbackMessage")}
+              hint={`What the bot says when it does not know (up to ${FALLBACK_MAX} characters).`}
+              required
+            >
               <Textarea rows={3} maxLength={FALLBACK_MAX} defaultValue={v("fallbackMessage", settings.fallbackMessage)} />
             </Field>
             <div className="flex justify-end">

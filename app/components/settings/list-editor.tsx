@@ -62,7 +62,11 @@ export function ListEditor({
                     onChange(items.map((i) => (i.index === item.index ? { ...i, value } : i)));
                   }}
                 />
-                <Button variant="ghost" onClick={() => onChange(items.filter((i) => i.index !== item.index))} aria-label={`Remove ${itemLabel.toLowerCase()} ${position + 1}`}>
+                <Button
+                  variant="ghost"
+                  onClick={() => onChange(items.filter((i) => i.index !== item.index))}
+                  aria-label={`Remove ${itemLabel.toLowerCase()} ${position + 1}`}
+                >
                   Remove
                 </Button>
               </div>

@@ -30,7 +30,10 @@ export function UiSettingsScreen({ data, result }: { data: UiSettingsScreenData;
   const formKey = result?.tone === "success" ? `saved-${JSON.stringify(ui)}` : failed ? `failed-${JSON.stringify(result.values)}` : "form";
   return (
     <div className="space-y-6">
-      <PageHeader title="Look & feel" description={`How ${chatbot.name}'s chat widget looks on your website. The preview shows the real widget with your changes before you save.`} />
+      <PageHeader
+        title="Look & feel"
+        description={`How ${chatbot.name}'s chat widget looks on your website. The preview shows the real widget with your changes before you save.`}
+      />
       {result?.message ? (
         <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"}>
           {result.message}
@@ -77,7 +80,11 @@ function UiForm({
   const [suggested, setSuggested] = useState<ListItem[]>(() => (values ? listItems(values, "suggestedQuestions", "", true) : toItems(ui.suggestedQuestions)));
   const [custom, setCustom] = useState<CustomField[]>(() =>
     values
-      ? listItems(values, "leadForm.custom", ".label", true).map((i) => ({ index: i.index, label: i.value, required: values[`leadForm.custom.${i.index}.required`] === "on" }))
+      ? listItems(values, "leadForm.custom", ".label", true).map((i) => ({
+          index: i.index,
+          label: i.value,
+          required: values[`leadForm.custom.${i.index}.required`] === "on",
+        }))
       : ui.leadForm.custom.map((c, index) => ({ index, label: c.label, required: c.required })),
   );
 
@@ -226,7 +233,13 @@ function UiForm({
             </div>
             <div className="grid gap-5 sm:grid-cols-3">
               {(["name", "email", "phone"] as const).map((f) => (
-                <Field key={f} label={{ name: "Name", email: "Email", phone: "Phone" }[f]} name={`leadForm.${f}`} id={`leadForm-${f}`} error={err(`leadForm.${f}`)}>
+                <Field
+                  key={f}
+                  label={{ name: "Name", email: "Email", phone: "Phone" }[f]}
+                  name={`leadForm.${f}`}
+                  id={`leadForm-${f}`}
+                  error={err(`leadForm.${f}`)}
+                >
                   <Select defaultValue={v(`leadForm.${f}`, ui.leadForm[f])} options={LEAD_FIELD_MODES.map((m) => ({ value: m, label: MODE_LABELS[m] }))} />
                 </Field>
               ))}
@@ -268,12 +281,20 @@ function UiForm({
                       <CheckboxField
                         name={`${base}.required`}
                         id={`${id}-required`}
-                        label={<span>Required<span className="sr-only">{` (extra question ${position + 1})`}</span></span>}
+                        label={
+                          <span>
+                            Required<span className="sr-only">{` (extra question ${position + 1})`}</span>
+                          </span>
+                        }
                         checked={c.required}
                         onChange={(required) => setCustom(custom.map((x) => (x.index === c.index ? { ...x, required } : x)))}
                         className="pt-2"
                       />
-                      <Button variant="ghost" onClick={() => setCustom(custom.filter((x) => x.index !== c.index))} aria-label={`Remove extra question ${position + 1}`}>
+                      <Button
+                        variant="ghost"
+                        onClick={() => setCustom(custom.filter((x) => x.index !== c.index))}
+                        aria-label={`Remove extra question ${position + 1}`}
+                      >
                         Remove
                       </Button>
                     </li>
@@ -285,7 +306,9 @@ function UiForm({
                 variant="secondary"
                 size="sm"
                 disabled={custom.length >= CUSTOM_LEAD_FIELDS_MAX}
-                onClick={() => setCustom([...custom, { index: nextIndex(custom.map((c) => ({ index: c.index, value: c.label }))), label: "", required: false }])}
+                onClick={() =>
+                  setCustom([...custom, { index: nextIndex(custom.map((c) => ({ index: c.index, value: c.label }))), label: "", required: false }])
+                }
               >
                 {custom.length >= CUSTOM_LEAD_FIELDS_MAX ? `Maximum of ${CUSTOM_LEAD_FIELDS_MAX} reached` : "Add extra question"}
               </Button>

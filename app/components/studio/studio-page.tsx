@@ -5,7 +5,19 @@ import { Alert } from "~/components/ui";
 import type { StudioTool } from "~/lib/studio/tools";
 
 /** A Studio tool's page: the site frame, a way back to the Studio, the tool's heading and intro. */
-export function StudioPage({ tool, intro, children, wide, heading }: { tool: StudioTool; intro: ReactNode; children: ReactNode; wide?: boolean; heading?: string }) {
+export function StudioPage({
+  tool,
+  intro,
+  children,
+  wide,
+  heading,
+}: {
+  tool: StudioTool;
+  intro: ReactNode;
+  children: ReactNode;
+  wide?: boolean;
+  heading?: string;
+}) {
   return (
     <SiteLayout>
       <div className={`mx-auto px-4 py-10 sm:px-6 ${wide ? "max-w-6xl" : "max-w-4xl"}`}>

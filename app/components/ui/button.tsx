@@ -39,18 +39,12 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   size?: ButtonSize;
 };
 
-export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
-  { variant, size, className, type = "button", ...props },
-  ref,
-) {
+export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button({ variant, size, className, type = "button", ...props }, ref) {
   return <button ref={ref} type={type} className={buttonClasses({ variant, size, className })} {...props} />;
 });
 
 export type ButtonLinkProps = LinkProps & { variant?: ButtonVariant; size?: ButtonSize };
 
-export const ButtonLink = forwardRef<HTMLAnchorElement, ButtonLinkProps>(function ButtonLink(
-  { variant, size, className, ...props },
-  ref,
-) {
+export const ButtonLink = forwardRef<HTMLAnchorElement, ButtonLinkProps>(function ButtonLink({ variant, size, className, ...props }, ref) {
   return <Link ref={ref} className={buttonClasses({ variant, size, className })} {...props} />;
 });

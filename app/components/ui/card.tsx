@@ -4,15 +4,7 @@ import { cn } from "~/lib/cn";
 type DivProps = HTMLAttributes<HTMLDivElement>;
 
 export function Card({ className, ...props }: DivProps) {
-  return (
-    <div
-      className={cn(
-        "rounded-lg border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900",
-        className,
-      )}
-      {...props}
-    />
-  );
+  return <div className={cn("rounded-lg border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900", className)} {...props} />;
 }
 
 export type CardHeaderProps = Omit<DivProps, "title"> & {

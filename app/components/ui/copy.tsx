@@ -9,7 +9,19 @@ type Status = "idle" | "copied" | "manual";
  * The button uses the Clipboard API; where that is refused (insecure origin, permissions) the text
  * is selected instead and the status asks the user to press Ctrl+C / ⌘C, so copying always works.
  */
-export function CopyField({ label, value, multiline, hint, className }: { label: ReactNode; value: string; multiline?: boolean; hint?: ReactNode; className?: string }) {
+export function CopyField({
+  label,
+  value,
+  multiline,
+  hint,
+  className,
+}: {
+  label: ReactNode;
+  value: string;
+  multiline?: boolean;
+  hint?: ReactNode;
+  className?: string;
+}) {
   const id = useId();
   const ref = useRef<HTMLTextAreaElement & HTMLInputElement>(null);
   const [status, setStatus] = useState<Status>("idle");

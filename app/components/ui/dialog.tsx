@@ -69,10 +69,7 @@ export function ConfirmDialog({
               {description}
             </p>
           )}
-          <div
-            className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-end"
-            onSubmit={close}
-          >
+          <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-end" onSubmit={close}>
             <Button variant="secondary" onClick={() => nativeCommands() || close()} {...invoke("close")}>
               {cancelLabel}
             </Button>

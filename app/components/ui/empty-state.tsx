@@ -12,10 +12,7 @@ export type EmptyStateProps = Omit<HTMLAttributes<HTMLDivElement>, "title"> & {
 export function EmptyState({ title, description, action, as: Heading = "h2", className, ...props }: EmptyStateProps) {
   return (
     <div
-      className={cn(
-        "flex flex-col items-center rounded-lg border border-dashed border-zinc-300 px-6 py-12 text-center dark:border-zinc-700",
-        className,
-      )}
+      className={cn("flex flex-col items-center rounded-lg border border-dashed border-zinc-300 px-6 py-12 text-center dark:border-zinc-700", className)}
       {...props}
     >
       <Heading className="text-base font-semibold text-zinc-900 dark:text-zinc-100">{title}</Heading>

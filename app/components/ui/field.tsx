@@ -20,24 +20,15 @@ const control =
   "dark:focus-visible:border-brand-400 dark:disabled:bg-zinc-800 dark:disabled:text-zinc-400 " +
   "dark:aria-invalid:border-red-400 dark:aria-invalid:focus-visible:outline-red-400";
 
-export const Label = forwardRef<HTMLLabelElement, LabelHTMLAttributes<HTMLLabelElement>>(function Label(
-  { className, ...props },
-  ref,
-) {
+export const Label = forwardRef<HTMLLabelElement, LabelHTMLAttributes<HTMLLabelElement>>(function Label({ className, ...props }, ref) {
   return <label ref={ref} className={cn("block text-sm font-medium text-zinc-900 dark:text-zinc-100", className)} {...props} />;
 });
 
-export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input(
-  { className, type = "text", ...props },
-  ref,
-) {
+export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input({ className, type = "text", ...props }, ref) {
   return <input ref={ref} type={type} className={cn(control, "h-10", className)} {...props} />;
 });
 
-export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea(
-  { className, rows = 4, ...props },
-  ref,
-) {
+export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea({ className, rows = 4, ...props }, ref) {
   return <textarea ref={ref} rows={rows} className={cn(control, "min-h-20 py-2", className)} {...props} />;
 });
 
@@ -49,10 +40,7 @@ export type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
   placeholder?: string;
 };
 
-export const Select = forwardRef<HTMLSelectElement, SelectProps>(function Select(
-  { className, options, placeholder, children, ...props },
-  ref,
-) {
+export const Select = forwardRef<HTMLSelectElement, SelectProps>(function Select({ className, options, placeholder, children, ...props }, ref) {
   return (
     <select ref={ref} className={cn(control, "h-10 pr-8", className)} {...props}>
       {placeholder !== undefined && <option value="">{placeholder}</option>}
@@ -111,8 +99,7 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
 
   let controlEl: ReactNode;
   if (typeof children === "function") controlEl = children(controlProps);
-  else if (isValidElement<Record<string, unknown>>(children))
-    controlEl = cloneElement(children, { ...controlProps, ...children.props });
+  else if (isValidElement<Record<string, unknown>>(children)) controlEl = cloneElement(children, { ...controlProps, ...children.props });
   else controlEl = <Input ref={ref} {...inputProps} {...controlProps} className={inputClassName} />;
 
   return (

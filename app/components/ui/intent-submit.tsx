@@ -28,13 +28,7 @@ export function IntentSubmit({ intent, match, busyLabel, children, ...props }: B
  * A one-button POST form for a row action (remove this member, retry this source…): the intent,
  * the row's id field and a submit button that shows `busyLabel` while this row is submitting.
  */
-export function IntentForm({
-  intent,
-  field,
-  busyLabel,
-  children,
-  ...props
-}: ButtonProps & { intent: string; field: Match; busyLabel: ReactNode }) {
+export function IntentForm({ intent, field, busyLabel, children, ...props }: ButtonProps & { intent: string; field: Match; busyLabel: ReactNode }) {
   return (
     <Form method="post">
       <input type="hidden" name="intent" value={intent} />

@@ -14,15 +14,7 @@ export type DropdownMenuProps = {
   panelClassName?: string;
 };
 
-export function DropdownMenu({
-  label,
-  children,
-  align = "end",
-  variant = "secondary",
-  className,
-  summaryClassName,
-  panelClassName,
-}: DropdownMenuProps) {
+export function DropdownMenu({ label, children, align = "end", variant = "secondary", className, summaryClassName, panelClassName }: DropdownMenuProps) {
   const ref = useRef<HTMLDetailsElement>(null);
 
   useEffect(() => {
@@ -56,13 +48,7 @@ export function DropdownMenu({
 
   return (
     <details ref={ref} onToggle={keepInViewport} className={cn("relative inline-block text-left", className)}>
-      <summary
-        className={cn(
-          buttonClasses({ variant, size: "sm" }),
-          "list-none [&::-webkit-details-marker]:hidden",
-          summaryClassName,
-        )}
-      >
+      <summary className={cn(buttonClasses({ variant, size: "sm" }), "list-none [&::-webkit-details-marker]:hidden", summaryClassName)}>
         {label}
         <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4 opacity-60" fill="currentColor">
           <path d="M4.22 6.22a.75.75 0 0 1 1.06 0L8 8.94l2.72-2.72a.75.75 0 1 1 1.06 1.06l-3.25 3.25a.75.75 0 0 1-1.06 0L4.22 7.28a.75.75 0 0 1 0-1.06Z" />
@@ -92,9 +78,7 @@ const itemClass =
   "dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-zinc-100";
 
 /** A link when `to` is given, otherwise a button (type="button" unless given, e.g. submit inside a Form). */
-export type MenuItemProps =
-  | (LinkProps & { to: LinkProps["to"] })
-  | (ButtonHTMLAttributes<HTMLButtonElement> & { to?: undefined });
+export type MenuItemProps = (LinkProps & { to: LinkProps["to"] }) | (ButtonHTMLAttributes<HTMLButtonElement> & { to?: undefined });
 
 export function MenuItem(props: MenuItemProps) {
   if (props.to !== undefined) {

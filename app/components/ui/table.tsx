@@ -5,24 +5,14 @@ export type TableProps = TableHTMLAttributes<HTMLTableElement> & { wrapperClassN
 
 export function Table({ className, wrapperClassName, ...props }: TableProps) {
   return (
-    <div
-      className={cn(
-        "w-full overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900",
-        wrapperClassName,
-      )}
-    >
+    <div className={cn("w-full overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900", wrapperClassName)}>
       <table className={cn("min-w-full border-collapse text-left text-sm", className)} {...props} />
     </div>
   );
 }
 
 export function THead({ className, ...props }: HTMLAttributes<HTMLTableSectionElement>) {
-  return (
-    <thead
-      className={cn("border-b border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-800/40", className)}
-      {...props}
-    />
-  );
+  return <thead className={cn("border-b border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-800/40", className)} {...props} />;
 }
 
 export function TBody({ className, ...props }: HTMLAttributes<HTMLTableSectionElement>) {
@@ -37,10 +27,7 @@ export function TH({ className, scope = "col", ...props }: ThHTMLAttributes<HTML
   return (
     <th
       scope={scope}
-      className={cn(
-        "px-4 py-2.5 text-xs font-medium tracking-wide whitespace-nowrap text-zinc-600 uppercase dark:text-zinc-400",
-        className,
-      )}
+      className={cn("px-4 py-2.5 text-xs font-medium tracking-wide whitespace-nowrap text-zinc-600 uppercase dark:text-zinc-400", className)}
       {...props}
     />
   );

@@ -9,16 +9,9 @@ export const email = z
   .pipe(z.email({ error: "Enter a valid email address, like name@example.com." }));
 
 // Length and common-password rules; the common-password check runs on the server only.
-export const newPassword = z
-  .string({ error: "Choose a password." })
-  .min(8, "Use at least 8 characters.")
-  .max(128, "Use at most 128 characters.");
+export const newPassword = z.string({ error: "Choose a password." }).min(8, "Use at least 8 characters.").max(128, "Use at most 128 characters.");
 
-export const personName = z
-  .string({ error: "Enter your name." })
-  .trim()
-  .min(1, "Enter your name.")
-  .max(100, "Use at most 100 characters.");
+export const personName = z.string({ error: "Enter your name." }).trim().min(1, "Enter your name.").max(100, "Use at most 100 characters.");
 
 export const signupSchema = z.object({ name: personName, email, password: newPassword });
 

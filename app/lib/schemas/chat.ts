@@ -5,12 +5,13 @@ import { z } from "zod";
 export const MESSAGE_MAX = 2000;
 export const VISITOR_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 
-export const visitorIdSchema = z
-  .string({ error: "visitorId is required." })
-  .regex(VISITOR_ID_PATTERN, "visitorId must be 8–64 letters, digits, '-' or '_'.");
+export const visitorIdSchema = z.string({ error: "visitorId is required." }).regex(VISITOR_ID_PATTERN, "visitorId must be 8–64 letters, digits, '-' or '_'.");
 
 /** HMAC-SHA256(identity secret, visitorId) as hex (identity verification). Re-exported by widget-api.ts. */
-export const visitorHashSchema = z.string().trim().regex(/^[0-9a-f]{64}$/i, "hash must be 64 hex characters (HMAC-SHA256 of the visitor id).");
+export const visitorHashSchema = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-f]{64}$/i, "hash must be 64 hex characters (HMAC-SHA256 of the visitor id).");
 
 /** The widget's id for one visitor message: a retry of the same send carries the same id. */
 export const clientMessageIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "clientMessageId must be 8–64 letters, digits, '-' or '_'.");
@@ -23,7 +24,7 @@ export const widgetChatRequestSchema = z.object({
     .min(1, "Type a message first.")
     .max(MESSAGE_MAX, `Messages are limited to ${MESSAGE_MAX} characters.`),
   conversationId: z.string().trim().min(1).max(64).optional(),
-  channel: z.enum(["test", "widget"], { error: "channel must be \"test\" or \"widget\"." }).optional(),
+  channel: z.enum(["test", "widget"], { error: 'channel must be "test" or "widget".' }).optional(),
   /** true: start a new conversation instead of continuing the visitor's open one ("New conversation"). */
   newConversation: z.boolean().optional(),
   /** false: answer with one JSON document instead of the streamed UI message stream. */

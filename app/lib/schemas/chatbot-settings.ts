@@ -96,11 +96,7 @@ const checkbox = z
 /** The settings/general "save" form: the chatbot's name plus the general section. */
 export const saveGeneralSettingsSchema = z.object({
   intent: z.literal("save"),
-  name: z
-    .string({ error: "Enter a name for the chatbot." })
-    .trim()
-    .min(1, "Enter a name for the chatbot.")
-    .max(80, "Use at most 80 characters."),
+  name: z.string({ error: "Enter a name for the chatbot." }).trim().min(1, "Enter a name for the chatbot.").max(80, "Use at most 80 characters."),
   language: generalSettingsSchema.shape.language.unwrap(),
   instructions: z.string().trim().max(INSTRUCTIONS_MAX, `Use at most ${INSTRUCTIONS_MAX} characters.`),
   model: generalSettingsSchema.shape.model.unwrap(),

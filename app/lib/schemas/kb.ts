@@ -11,7 +11,12 @@ const lines = (max: number, what: string) =>
     .string()
     .optional()
     .default("")
-    .transform((s) => s.split(/[\n,]+/).map((l) => l.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(/[\n,]+/)
+        .map((l) => l.trim())
+        .filter(Boolean),
+    )
     .refine((l) => l.length <= max, `Use at most ${max} ${what}.`)
     .refine((l) => l.every((p) => p.length <= 200), "Each pattern can be at most 200 characters.");
 
@@ -22,7 +27,11 @@ const TEXT_SOURCE_MAX_SHOWN = TEXT_SOURCE_MAX.toLocaleString("en-US");
 const addTextSchema = z.object({
   intent: z.literal("add-text"),
   title: z.string().trim().max(200, "Use at most 200 characters.").optional().default(""),
-  text: z.string({ error: "Enter the text the bot should learn." }).trim().min(1, "Enter the text the bot should learn.").max(TEXT_SOURCE_MAX, `Use at most ${TEXT_SOURCE_MAX_SHOWN} characters in one text source; split it into several.`),
+  text: z
+    .string({ error: "Enter the text the bot should learn." })
+    .trim()
+    .min(1, "Enter the text the bot should learn.")
+    .max(TEXT_SOURCE_MAX, `Use at most ${TEXT_SOURCE_MAX_SHOWN} characters in one text source; split it into several.`),
 });
 
 /** Q&A pairs arrive as a JSON array in `pairs` (the form keeps it in step with its rows). */

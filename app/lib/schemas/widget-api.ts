@@ -34,7 +34,14 @@ export const leadInputSchema = z.object({
   name: leadFieldValue.optional(),
   email: z.union([z.literal(""), z.string().trim().max(254, "Use at most 254 characters.").email("Enter a valid email address.")]).optional(),
   phone: z
-    .union([z.literal(""), z.string().trim().max(40, "Use at most 40 characters.").regex(/^[+()0-9 .-]{5,40}$/, "Enter a valid phone number.")])
+    .union([
+      z.literal(""),
+      z
+        .string()
+        .trim()
+        .max(40, "Use at most 40 characters.")
+        .regex(/^[+()0-9 .-]{5,40}$/, "Enter a valid phone number."),
+    ])
     .optional(),
   /** Answers to the custom fields, keyed by their label. */
   custom: z.record(z.string().max(40), leadFieldValue).optional(),

@@ -148,7 +148,10 @@ const allowedOriginsField = z
       const pattern = normaliseOriginPattern(line);
       if (!pattern) {
         const shown = line.trim().length > 80 ? `${line.trim().slice(0, 80)}…` : line.trim();
-        ctx.addIssue({ code: "custom", message: `Line ${i + 1}: “${shown}” is not a website origin. Use a host like shop.example.com, https://shop.example.com or *.example.com.` });
+        ctx.addIssue({
+          code: "custom",
+          message: `Line ${i + 1}: “${shown}” is not a website origin. Use a host like shop.example.com, https://shop.example.com or *.example.com.`,
+        });
       } else if (!patterns.includes(pattern)) patterns.push(pattern);
     });
     if (patterns.length > ORIGINS_MAX) ctx.addIssue({ code: "custom", message: `List at most ${ORIGINS_MAX} origins.` });
@@ -173,7 +176,10 @@ export const accessFormSchema = z
     allowedOrigins: allowedOriginsField,
     rateLimitPerMinute: wholeNumber(RATE_PER_MINUTE_MAX),
     rateLimitPerHour: wholeNumber(RATE_PER_HOUR_MAX),
-    requireVerified: z.literal("on").optional().transform((v) => v === "on"),
+    requireVerified: z
+      .literal("on")
+      .optional()
+      .transform((v) => v === "on"),
   })
   .superRefine((v, ctx) => {
     if (v.rateLimitPerHour < v.rateLimitPerMinute) {

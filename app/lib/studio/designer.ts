@@ -74,7 +74,14 @@ export function settingsAsText(s: DesignerSettings): string {
 /** The same settings as the ui section's JSON keys. */
 export function settingsAsJson(s: DesignerSettings): string {
   return JSON.stringify(
-    { theme: s.theme, brandColor: s.brandColor, position: s.position, displayName: s.displayName, welcomeMessages: s.welcomeMessages, placeholder: s.placeholder },
+    {
+      theme: s.theme,
+      brandColor: s.brandColor,
+      position: s.position,
+      displayName: s.displayName,
+      welcomeMessages: s.welcomeMessages,
+      placeholder: s.placeholder,
+    },
     null,
     2,
   );

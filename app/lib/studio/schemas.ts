@@ -45,7 +45,12 @@ export const FAQ_MAX_PAIRS = 40;
 export const faqGenerateSchema = z
   .object({
     intent: z.literal("generate"),
-    text: z.string().trim().max(FAQ_TEXT_MAX, `Paste at most ${FAQ_TEXT_MAX.toLocaleString("en-US")} characters; split longer text.`).optional().default(""),
+    text: z
+      .string()
+      .trim()
+      .max(FAQ_TEXT_MAX, `Paste at most ${FAQ_TEXT_MAX.toLocaleString("en-US")} characters; split longer text.`)
+      .optional()
+      .default(""),
     url: z.string().trim().max(2000, "That address is too long.").optional().default(""),
   })
   .superRefine((v, ctx) => {

@@ -21,7 +21,8 @@ export const STUDIO_TOOLS = [
   {
     slug: "support-roi-calculator",
     name: "Support ROI calculator",
-    summary: "Enter your conversation volume, how many the bot can answer, handling time and hourly cost; see the hours and money saved against the Parley plan that fits, with the arithmetic.",
+    summary:
+      "Enter your conversation volume, how many the bot can answer, handling time and hourly cost; see the hours and money saved against the Parley plan that fits, with the arithmetic.",
     title: "Support chatbot ROI calculator",
     description:
       "Free calculator: from your own numbers (conversations a month, share the bot can answer, minutes per conversation, hourly cost) see hours and money saved, net of the Parley plan that fits.",

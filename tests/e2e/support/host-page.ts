@@ -15,7 +15,9 @@ export async function startHostSite(pages: Record<string, string>): Promise<{ or
     }
     res
       .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
-      .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Customer shop</title></head><body><h1>Customer shop</h1>${body}</body></html>`);
+      .end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Customer shop</title></head><body><h1>Customer shop</h1>${body}</body></html>`,
+      );
   });
   await new Promise<void>((resolve) => server.listen(0, "localhost", resolve));
   const { port } = server.address() as AddressInfo;

@@ -47,9 +47,7 @@ export async function latestMailTo(
     const seen = afterId ? messages.findIndex((m) => m.id === afterId) : -1;
     const candidates = seen >= 0 ? messages.slice(0, seen) : messages;
     const found = candidates.find(
-      (m) =>
-        sameAddress(m.to, email) &&
-        (subject === undefined || (typeof subject === "string" ? m.subject.includes(subject) : subject.test(m.subject))),
+      (m) => sameAddress(m.to, email) && (subject === undefined || (typeof subject === "string" ? m.subject.includes(subject) : subject.test(m.subject))),
     );
     if (found) return found;
     if (Date.now() > deadline) throw new Error(`No mail to ${email}${subject ? ` matching ${subject}` : ""} in the dev outbox after ${timeoutMs} ms`);

@@ -11,7 +11,9 @@ import { apiError } from "../errors";
 // minute, counted in D1 so the limit holds across Worker instances. Keys are secrets for servers:
 // no CORS headers are sent, so browsers cannot call the API from other sites.
 
-export type V1Env = HonoEnv & { Variables: HonoEnv["Variables"] & { v1: { keyId: string; orgId: string; chatbotId: string; chatbot: Chatbot; org: Organisation } } };
+export type V1Env = HonoEnv & {
+  Variables: HonoEnv["Variables"] & { v1: { keyId: string; orgId: string; chatbotId: string; chatbot: Chatbot; org: Organisation } };
+};
 
 export const requireApiKey: MiddlewareHandler<V1Env> = async (c, next) => {
   const ctx = c.get("app");

@@ -49,8 +49,19 @@ v1.post("/chat", async (c) => {
   const ctx = c.get("app");
   const { chatbot, org } = c.get("v1");
   const visitorId = parsed.data.visitorId ?? `api_${randomToken(12)}`;
-  const answer = await takeTurn(ctx, { target: { chatbot, org }, channel: "api", visitorId, conversationId: parsed.data.conversationId, text: parsed.data.message, startedAt });
-  if (parsed.data.stream) return createUIMessageStreamResponse({ stream: answer.stream, headers: { "Cache-Control": "no-store", "X-Parley-Conversation-Id": answer.conversationId } });
+  const answer = await takeTurn(ctx, {
+    target: { chatbot, org },
+    channel: "api",
+    visitorId,
+    conversationId: parsed.data.conversationId,
+    text: parsed.data.message,
+    startedAt,
+  });
+  if (parsed.data.stream)
+    return createUIMessageStreamResponse({
+      stream: answer.stream,
+      headers: { "Cache-Control": "no-store", "X-Parley-Conversation-Id": answer.conversationId },
+    });
   const reply = await turnReply(answer);
   if (!reply.ok) return apiError(c, failureStatus(reply.code), reply.code, reply.message);
   return c.json({ conversationId: reply.conversationId, visitorId, message: reply.message });

@@ -30,7 +30,17 @@ export function toApiMessage(m: Message): z.infer<typeof messageSchema> {
 }
 
 export function toApiLead(l: Lead): z.infer<typeof leadSchema> {
-  return { id: l.id, name: l.name, email: l.email, phone: l.phone, custom: l.custom ?? {}, status: l.status, source: l.source, conversationId: l.conversationId, createdAt: l.createdAt };
+  return {
+    id: l.id,
+    name: l.name,
+    email: l.email,
+    phone: l.phone,
+    custom: l.custom ?? {},
+    status: l.status,
+    source: l.source,
+    conversationId: l.conversationId,
+    createdAt: l.createdAt,
+  };
 }
 
 export function toApiSource(s: SourceSummary): z.infer<typeof knowledgeSourceSchema> {

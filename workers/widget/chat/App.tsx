@@ -162,7 +162,11 @@ export function App({ boot }: { boot: WidgetBoot }) {
       setText("");
       const visitorKey = key();
       const botKey = key();
-      setMessages((ms) => [...ms, { key: visitorKey, role: "visitor", content: message, sources: [] }, { key: botKey, role: "bot", content: "", sources: [], streaming: true }]);
+      setMessages((ms) => [
+        ...ms,
+        { key: visitorKey, role: "visitor", content: message, sources: [] },
+        { key: botKey, role: "bot", content: "", sources: [], streaming: true },
+      ]);
       setBusy(true);
       const update = (patch: Partial<Msg>) => setMessages((ms) => ms.map((m) => (m.key === botKey ? { ...m, ...patch } : m)));
       let sent = false;
@@ -173,7 +177,15 @@ export function App({ boot }: { boot: WidgetBoot }) {
         request(`/api/chat/${encodeURIComponent(chatbotId)}`, {
           method: "POST",
           headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ visitorId, message, channel, conversationId, visitorHash: identity.hash, newConversation: fresh || undefined, clientMessageId }),
+          body: JSON.stringify({
+            visitorId,
+            message,
+            channel,
+            conversationId,
+            visitorHash: identity.hash,
+            newConversation: fresh || undefined,
+            clientMessageId,
+          }),
         });
       try {
         let res: Response;
@@ -191,7 +203,13 @@ export function App({ boot }: { boot: WidgetBoot }) {
         const reply = await readReply(res.body, (s) => update({ content: s.text, sources: s.sources, error: s.error }));
         const meta = reply.metadata;
         if (meta.conversationId) setConversationId(meta.conversationId);
-        update({ id: meta.messageId, content: reply.text, sources: reply.sources, streaming: false, error: reply.error ?? (reply.text ? null : "No answer came back. Try again.") });
+        update({
+          id: meta.messageId,
+          content: reply.text,
+          sources: reply.sources,
+          streaming: false,
+          error: reply.error ?? (reply.text ? null : "No answer came back. Try again."),
+        });
         if (reply.text) {
           setAnnounce(`${config.name}: ${plain(reply.text)}`);
           post({ parley: 1, type: "message", message: { role: "bot", content: reply.text } });
@@ -281,9 +299,11 @@ export function App({ boot }: { boot: WidgetBoot }) {
       return;
     }
     if (e.key !== "Tab" || !rootRef.current) return;
-    const items = Array.from(rootRef.current.querySelectorAll<HTMLElement>('a[href],button:not([disabled]),textarea:not([disabled]),input:not([disabled]),select,[tabindex]:not([tabindex="-1"])')).filter(
-      (el) => el.offsetParent !== null || el === document.activeElement,
-    );
+    const items = Array.from(
+      rootRef.current.querySelectorAll<HTMLElement>(
+        'a[href],button:not([disabled]),textarea:not([disabled]),input:not([disabled]),select,[tabindex]:not([tabindex="-1"])',
+      ),
+    ).filter((el) => el.offsetParent !== null || el === document.activeElement);
     if (!items.length) return;
     const first = items[0];
     const last = items[items.length - 1];
@@ -310,16 +330,26 @@ export function App({ boot }: { boot: WidgetBoot }) {
   return (
     <div ref={rootRef} class={`pc-root pc-${mode}${dark ? " pc-dark" : ""}`} style={style}>
       <header class="pc-header">
-        {ui.avatarUrl ? <img class="pc-avatar" src={ui.avatarUrl} alt="" width={32} height={32} referrerpolicy="no-referrer" /> : <span class="pc-avatar pc-avatar-letter" aria-hidden="true">{(config.name || "?").slice(0, 1).toUpperCase()}</span>}
+        {ui.avatarUrl ? (
+          <img class="pc-avatar" src={ui.avatarUrl} alt="" width={32} height={32} referrerpolicy="no-referrer" />
+        ) : (
+          <span class="pc-avatar pc-avatar-letter" aria-hidden="true">
+            {(config.name || "?").slice(0, 1).toUpperCase()}
+          </span>
+        )}
         <h1 class="pc-title">{config.name}</h1>
         {started && (
           <button type="button" class="pc-icon-btn pc-new" onClick={newConversation} aria-label="New conversation" title="New conversation">
-            <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18"><path d="M12 5v14M5 12h14" stroke="currentColor" stroke-width="2" fill="none" stroke-linecap="round" /></svg>
+            <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18">
+              <path d="M12 5v14M5 12h14" stroke="currentColor" stroke-width="2" fill="none" stroke-linecap="round" />
+            </svg>
           </button>
         )}
         {mode === "widget" && (
           <button type="button" class="pc-icon-btn" onClick={close} aria-label="Close chat" title="Close">
-            <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18"><path d="M6 6l12 12M18 6L6 18" stroke="currentColor" stroke-width="2" fill="none" stroke-linecap="round" /></svg>
+            <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18">
+              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" stroke-width="2" fill="none" stroke-linecap="round" />
+            </svg>
           </button>
         )}
       </header>
@@ -332,7 +362,16 @@ export function App({ boot }: { boot: WidgetBoot }) {
             </div>
           ))}
           {messages.map((m) => (
-            <MessageView key={m.key} m={m} showSources={ui.showSources} api={api} auth={auth} onFeedback={setFeedback} onAnnounce={setAnnounce} canAct={mode !== "preview"} />
+            <MessageView
+              key={m.key}
+              m={m}
+              showSources={ui.showSources}
+              api={api}
+              auth={auth}
+              onFeedback={setFeedback}
+              onAnnounce={setAnnounce}
+              canAct={mode !== "preview"}
+            />
           ))}
           {!started && !gated && ui.suggestedQuestions.length > 0 && (
             <ul class="pc-suggest" aria-label="Suggested questions">
@@ -401,7 +440,9 @@ export function App({ boot }: { boot: WidgetBoot }) {
               }}
             />
             <button type="submit" class="pc-send" disabled={busy || !text.trim()} aria-label="Send message">
-              <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18"><path d="M4 12l16-8-6 16-2-6-8-2z" fill="currentColor" /></svg>
+              <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18">
+                <path d="M4 12l16-8-6 16-2-6-8-2z" fill="currentColor" />
+              </svg>
             </button>
           </form>
         )}
@@ -488,7 +529,19 @@ function MessageView(props: {
   );
 }
 
-function Actions({ m, api, auth, onFeedback, onAnnounce }: { m: Msg; api: string; auth: { visitorId: string; visitorHash?: string }; onFeedback: (m: Msg, v: 1 | -1) => void; onAnnounce: (s: string) => void }) {
+function Actions({
+  m,
+  api,
+  auth,
+  onFeedback,
+  onAnnounce,
+}: {
+  m: Msg;
+  api: string;
+  auth: { visitorId: string; visitorHash?: string };
+  onFeedback: (m: Msg, v: 1 | -1) => void;
+  onAnnounce: (s: string) => void;
+}) {
   const [reporting, setReporting] = useState(false);
   const [comment, setComment] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -522,10 +575,14 @@ function Actions({ m, api, auth, onFeedback, onAnnounce }: { m: Msg; api: string
     <div class="pc-actions">
       <div class="pc-action-row">
         <button type="button" class="pc-icon-btn pc-thumb" aria-label="Helpful" aria-pressed={m.feedback === 1} onClick={() => onFeedback(m, 1)}>
-          <svg viewBox="0 0 24 24" aria-hidden="true" width="16" height="16"><path d="M7 11v9H4v-9h3zm2 9h8.2a2 2 0 0 0 2-1.6l1.2-6A2 2 0 0 0 18.4 10H14V6a2 2 0 0 0-2-2l-3 7v9z" fill="currentColor" /></svg>
+          <svg viewBox="0 0 24 24" aria-hidden="true" width="16" height="16">
+            <path d="M7 11v9H4v-9h3zm2 9h8.2a2 2 0 0 0 2-1.6l1.2-6A2 2 0 0 0 18.4 10H14V6a2 2 0 0 0-2-2l-3 7v9z" fill="currentColor" />
+          </svg>
         </button>
         <button type="button" class="pc-icon-btn pc-thumb" aria-label="Not helpful" aria-pressed={m.feedback === -1} onClick={() => onFeedback(m, -1)}>
-          <svg viewBox="0 0 24 24" aria-hidden="true" width="16" height="16"><path d="M17 13V4h3v9h-3zm-2-9H6.8a2 2 0 0 0-2 1.6l-1.2 6A2 2 0 0 0 5.6 14H10v4a2 2 0 0 0 2 2l3-7V4z" fill="currentColor" /></svg>
+          <svg viewBox="0 0 24 24" aria-hidden="true" width="16" height="16">
+            <path d="M17 13V4h3v9h-3zm-2-9H6.8a2 2 0 0 0-2 1.6l-1.2 6A2 2 0 0 0 5.6 14H10v4a2 2 0 0 0 2 2l3-7V4z" fill="currentColor" />
+          </svg>
         </button>
         {!done && !reporting && (
           <button type="button" class="pc-link-btn" onClick={() => setReporting(true)}>
@@ -537,7 +594,16 @@ function Actions({ m, api, auth, onFeedback, onAnnounce }: { m: Msg; api: string
       {reporting && (
         <form class="pc-report" onSubmit={submit} noValidate>
           <label for={id}>What was wrong?</label>
-          <textarea id={id} ref={areaRef} rows={2} maxLength={1000} value={comment} onInput={(e) => (setComment((e.target as HTMLTextAreaElement).value), setError(null))} aria-invalid={error ? "true" : undefined} aria-describedby={error ? `${id}-err` : undefined} />
+          <textarea
+            id={id}
+            ref={areaRef}
+            rows={2}
+            maxLength={1000}
+            value={comment}
+            onInput={(e) => (setComment((e.target as HTMLTextAreaElement).value), setError(null))}
+            aria-invalid={error ? "true" : undefined}
+            aria-describedby={error ? `${id}-err` : undefined}
+          />
           {error && (
             <p class="pc-field-error" id={`${id}-err`}>
               {error}

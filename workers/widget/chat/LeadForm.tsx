@@ -34,7 +34,10 @@ export function LeadForm(props: {
   const submit = async (e: Event) => {
     e.preventDefault();
     const local: Record<string, string> = {};
-    for (const f of fields) if (f.required && !values[f.key]?.trim()) local[f.key] = `Enter ${f.key === "email" ? "your email address" : f.key === "name" || f.key === "phone" ? `your ${f.label.toLowerCase()}` : f.label.toLowerCase()}.`;
+    for (const f of fields)
+      if (f.required && !values[f.key]?.trim())
+        local[f.key] =
+          `Enter ${f.key === "email" ? "your email address" : f.key === "name" || f.key === "phone" ? `your ${f.label.toLowerCase()}` : f.label.toLowerCase()}.`;
     if (Object.keys(local).length) return showErrors(local);
     const v = (k: string) => values[k]?.trim() || undefined;
     const custom: Record<string, string> = {};

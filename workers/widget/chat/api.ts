@@ -17,7 +17,11 @@ export async function failureOf(res: Response): Promise<ApiFailure> {
   } catch {
     // not JSON: fall through
   }
-  return { status: res.status, code: "error", message: res.status >= 500 ? "Something went wrong on our side. Try again in a moment." : "The request was refused." };
+  return {
+    status: res.status,
+    code: "error",
+    message: res.status >= 500 ? "Something went wrong on our side. Try again in a moment." : "The request was refused.",
+  };
 }
 
 /** fetch that turns network failures and error statuses into ApiError. */

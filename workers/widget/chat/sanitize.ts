@@ -4,7 +4,29 @@ import { LINK_REL, markdownToHtml } from "./markdown";
 // The second fence: whatever markdownToHtml produced goes through DOMPurify with an allow-list of
 // tags and attributes, so even a bug in the markdown step cannot put a script, an event handler,
 // a style or a javascript: link into the chat.
-const ALLOWED_TAGS = ["p", "br", "strong", "em", "del", "code", "pre", "blockquote", "ul", "ol", "li", "a", "hr", "sup", "table", "thead", "tbody", "tr", "th", "td", "input"];
+const ALLOWED_TAGS = [
+  "p",
+  "br",
+  "strong",
+  "em",
+  "del",
+  "code",
+  "pre",
+  "blockquote",
+  "ul",
+  "ol",
+  "li",
+  "a",
+  "hr",
+  "sup",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+  "input",
+];
 const ALLOWED_ATTR = ["href", "target", "rel", "class", "type", "checked", "disabled", "start"];
 
 let hooked = false;

@@ -10,7 +10,15 @@ export function extractCsv(bytes: Uint8Array, filename: string): ExtractedDocume
   const blocks: string[] = [];
   for (const row of parsed.data) {
     const lines = fields
-      .map((f) => [f, String(row[f] ?? "").replace(/\s+/g, " ").trim()] as const)
+      .map(
+        (f) =>
+          [
+            f,
+            String(row[f] ?? "")
+              .replace(/\s+/g, " ")
+              .trim(),
+          ] as const,
+      )
       .filter(([, v]) => v)
       .map(([f, v]) => `${f}: ${v}`);
     if (lines.length) blocks.push(lines.join("\n"));

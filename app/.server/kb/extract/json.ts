@@ -25,8 +25,9 @@ export function extractJson(bytes: Uint8Array, filename: string): ExtractedDocum
   };
   walk(data, "");
   if (!lines.length) throw new ExtractError("The JSON file has no values to learn from.");
-  const title = data && typeof data === "object" && !Array.isArray(data) && typeof (data as Record<string, unknown>).title === "string"
-    ? String((data as Record<string, unknown>).title)
-    : titleFromFilename(filename);
+  const title =
+    data && typeof data === "object" && !Array.isArray(data) && typeof (data as Record<string, unknown>).title === "string"
+      ? String((data as Record<string, unknown>).title)
+      : titleFromFilename(filename);
   return { title, text: lines.join("\n"), format: "text" };
 }

@@ -25,6 +25,11 @@ export async function extractPdf(bytes: Uint8Array, filename: string): Promise<E
   const cleaned = pages.map((p) => tidy(p));
   if (!cleaned.some((p) => p.replace(/\s/g, "").length > 0)) throw new ExtractError("This PDF has no extractable text (scanned images?)");
   const text =
-    cleaned.length === 1 ? cleaned[0] : cleaned.map((p, i) => (p ? `## Page ${i + 1}\n\n${p}` : "")).filter(Boolean).join("\n\n");
+    cleaned.length === 1
+      ? cleaned[0]
+      : cleaned
+          .map((p, i) => (p ? `## Page ${i + 1}\n\n${p}` : ""))
+          .filter(Boolean)
+          .join("\n\n");
   return { title: title || titleFromFilename(filename), text, format: "markdown" };
 }

@@ -12,7 +12,12 @@ export class ExtractError extends Error {
 /** File name without directories and extension, as a fallback title. */
 export function titleFromFilename(filename: string): string {
   const base = filename.split(/[\\/]/).pop() ?? filename;
-  return base.replace(/\.[^.]+$/, "").replace(/[_-]+/g, " ").trim() || base;
+  return (
+    base
+      .replace(/\.[^.]+$/, "")
+      .replace(/[_-]+/g, " ")
+      .trim() || base
+  );
 }
 
 /** Collapses runs of blank lines and trailing spaces. */

@@ -138,9 +138,24 @@ function jsonSchema(schema: z.ZodType) {
 
 export function openApiDocument(serverOrigin: string) {
   const registry = z.registry<{ id?: string }>();
-  const named = [errorSchema, apiChatRequestSchema, chatResponseSchema, conversationListSchema, conversationDetailSchema, leadCreateSchema, leadSchema, leadListSchema, sourceCreateSchema, knowledgeSourceSchema, knowledgeSourceListSchema];
+  const named = [
+    errorSchema,
+    apiChatRequestSchema,
+    chatResponseSchema,
+    conversationListSchema,
+    conversationDetailSchema,
+    leadCreateSchema,
+    leadSchema,
+    leadListSchema,
+    sourceCreateSchema,
+    knowledgeSourceSchema,
+    knowledgeSourceListSchema,
+  ];
   for (const s of named) registry.add(s, { id: z.globalRegistry.get(s)?.id as string });
-  const components = z.toJSONSchema(registry, { io: "input", uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any" }).schemas as Record<string, Record<string, unknown>>;
+  const components = z.toJSONSchema(registry, { io: "input", uri: (id) => `#/components/schemas/${id}`, unrepresentable: "any" }).schemas as Record<
+    string,
+    Record<string, unknown>
+  >;
   for (const s of Object.values(components)) {
     delete s.$schema;
     delete s.$id;
@@ -161,16 +176,24 @@ export function openApiDocument(serverOrigin: string) {
         schema,
       })),
     ];
-    const responses: Record<string, unknown> = { [r.response.status]: { description: r.response.description, content: { "application/json": { schema: ref(r.response.schema) } } } };
-    if (r.path === "/chat") (responses["200"] as { content: Record<string, unknown> }).content["text/event-stream"] = { schema: { type: "string", description: "AI SDK UI message stream (with stream: true)." } };
-    for (const status of r.errors) responses[status] = { description: ERROR_TEXT[status], content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+    const responses: Record<string, unknown> = {
+      [r.response.status]: { description: r.response.description, content: { "application/json": { schema: ref(r.response.schema) } } },
+    };
+    if (r.path === "/chat")
+      (responses["200"] as { content: Record<string, unknown> }).content["text/event-stream"] = {
+        schema: { type: "string", description: "AI SDK UI message stream (with stream: true)." },
+      };
+    for (const status of r.errors)
+      responses[status] = { description: ERROR_TEXT[status], content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
     (paths[r.path] ??= {})[r.method] = {
       tags: [r.tag],
       summary: r.summary,
       description: r.description,
       operationId: `${r.method}${r.path.replace(/[{}]/g, "").replace(/\/(\w)/g, (_, ch: string) => ch.toUpperCase())}`,
       ...(parameters.length ? { parameters } : {}),
-      ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: ref(r.body), ...(r.example ? { example: r.example } : {}) } } } } : {}),
+      ...(r.body
+        ? { requestBody: { required: true, content: { "application/json": { schema: ref(r.body), ...(r.example ? { example: r.example } : {}) } } } }
+        : {}),
       responses,
     };
   }
@@ -190,6 +213,9 @@ export function openApiDocument(serverOrigin: string) {
       { name: "Knowledge", description: "What the chatbot answers from." },
     ],
     paths,
-    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key of the chatbot: pk_ followed by 32 characters." } }, schemas: components },
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key of the chatbot: pk_ followed by 32 characters." } },
+      schemas: components,
+    },
   };
 }

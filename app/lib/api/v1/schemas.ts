@@ -20,7 +20,12 @@ const id = z.string().min(1).max(64);
 
 export const pageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1, "limit must be between 1 and 100.").max(100, "limit must be between 1 and 100.").default(20),
-  before: z.coerce.number().int().positive("before must be a timestamp in milliseconds.").optional().meta({ description: "Cursor: `nextBefore` of the previous page." }),
+  before: z.coerce
+    .number()
+    .int()
+    .positive("before must be a timestamp in milliseconds.")
+    .optional()
+    .meta({ description: "Cursor: `nextBefore` of the previous page." }),
 });
 
 const sourceSchema = z
@@ -36,8 +41,16 @@ const sourceSchema = z
 
 export const apiChatRequestSchema = z
   .object({
-    message: z.string({ error: "message is required." }).trim().min(1, "message: Type a message first.").max(MESSAGE_MAX, `message: at most ${MESSAGE_MAX} characters.`),
-    visitorId: z.string().regex(VISITOR_ID_PATTERN, "visitorId must be 8–64 letters, digits, '-' or '_'.").optional().meta({ description: "Your id for the person asking; conversations are kept per visitor. Generated when absent." }),
+    message: z
+      .string({ error: "message is required." })
+      .trim()
+      .min(1, "message: Type a message first.")
+      .max(MESSAGE_MAX, `message: at most ${MESSAGE_MAX} characters.`),
+    visitorId: z
+      .string()
+      .regex(VISITOR_ID_PATTERN, "visitorId must be 8–64 letters, digits, '-' or '_'.")
+      .optional()
+      .meta({ description: "Your id for the person asking; conversations are kept per visitor. Generated when absent." }),
     conversationId: id.optional().meta({ description: "Continue this conversation of the visitor." }),
     stream: z.boolean().optional().meta({ description: "true: answer as an AI SDK UI message stream (Server-Sent Events) instead of one JSON document." }),
   })
@@ -53,7 +66,10 @@ export const chatResponseSchema = z
         role: z.literal("bot"),
         content: z.string(),
         answered: z.boolean().meta({ description: "false when the bot did not find the answer in its knowledge (fallback or small talk)." }),
-        kind: z.enum(["answer", "fallback", "small-talk", "limit"]).optional().meta({ description: "What the reply is: an answer from knowledge, the fallback message, small talk, or the refusal past the plan's limit." }),
+        kind: z
+          .enum(["answer", "fallback", "small-talk", "limit"])
+          .optional()
+          .meta({ description: "What the reply is: an answer from knowledge, the fallback message, small talk, or the refusal past the plan's limit." }),
         sources: z.array(sourceSchema),
       })
       .nullable()
@@ -112,7 +128,15 @@ export const sourceCreateSchema = z
   .discriminatedUnion(
     "type",
     [
-      z.object({ type: z.literal("text"), title, text: z.string({ error: "text is required." }).trim().min(1, "text: enter the text the bot should learn.").max(TEXT_SOURCE_MAX, `text: at most ${TEXT_SOURCE_MAX.toLocaleString("en-US")} characters.`) }),
+      z.object({
+        type: z.literal("text"),
+        title,
+        text: z
+          .string({ error: "text is required." })
+          .trim()
+          .min(1, "text: enter the text the bot should learn.")
+          .max(TEXT_SOURCE_MAX, `text: at most ${TEXT_SOURCE_MAX.toLocaleString("en-US")} characters.`),
+      }),
       z.object({
         type: z.literal("qa"),
         title,
