@@ -2,9 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { ChatbotHomeScreen } from "~/components/chatbot/chatbot-home-screen";
 import { notFound, requireChatbot } from "~/.server/auth/guards";
-import { countConversations, getTranscript, listConversations } from "~/.server/chat/conversations";
+import { countConversations, getTranscript, listConversations, numberedSources } from "~/.server/chat/conversations";
 import { getTranscriptAnnotations } from "~/.server/chat/transcript-annotations";
-import type { ChatSource } from "~/lib/schemas/chat";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.chatbot.name} · ${data.orgName} · Parley` : "Parley" }];
 
@@ -49,14 +48,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
             model: m.model,
             latencyMs: m.latencyMs,
             feedback: m.feedback,
-            sources: m.sources.map((s, i): ChatSource => ({
-              n: i + 1,
-              title: s.title,
-              url: s.url,
-              snippet: s.snippet,
-              sourceId: s.sourceId,
-              chunkId: s.chunkId,
-            })),
+            sources: numberedSources(m.sources),
           })),
         }
       : null,

@@ -3,8 +3,8 @@ import { Hono } from "hono";
 import { takeTurn, turnReply } from "../../app/.server/chat/turn";
 import { failureStatus } from "../../app/.server/failure";
 import { chatbotForVisitor } from "../../app/.server/chatbots/find-chatbot";
-import { getVisitorHistory } from "../../app/.server/chat/conversations";
-import { widgetChatRequestSchema, visitorIdSchema, type ChatSource, type HistoryMessage } from "../../app/lib/schemas/chat";
+import { getVisitorHistory, numberedSources } from "../../app/.server/chat/conversations";
+import { widgetChatRequestSchema, visitorIdSchema, type HistoryMessage } from "../../app/lib/schemas/chat";
 import { visitorHasLead } from "../../app/.server/leads/leads";
 import { admitVisitor } from "../../app/.server/widget/gate";
 import { readUiSettings } from "../../app/lib/schemas/widget-settings";
@@ -125,14 +125,7 @@ chat.get("/:chatbotId/history", async (c) => {
     role: m.role as HistoryMessage["role"],
     content: m.content,
     createdAt: m.createdAt,
-    sources: (m.sources ?? []).map((s, i): ChatSource => ({
-      n: i + 1,
-      title: s.title,
-      url: s.url,
-      snippet: s.snippet,
-      sourceId: s.sourceId,
-      chunkId: s.chunkId,
-    })),
+    sources: numberedSources(m.sources),
   }));
   return c.json({ conversationId: history.conversation.id, messages, leadCaptured });
 });

@@ -11,7 +11,7 @@ import { resolveChatModel } from "../ai/providers";
 import { detectSmallTalk } from "../ai/small-talk";
 import { retrieve } from "../retrieval/search";
 import type { Passage } from "../retrieval/types";
-import { isDuplicateClientMessage, recentMessages, recordExchange, type Conversation, type StoredExchange } from "./conversations";
+import { isDuplicateClientMessage, numberedSources, recentMessages, recordExchange, type Conversation, type StoredExchange } from "./conversations";
 import { refundReply, tryConsumeReply } from "./usage";
 
 // The answer engine for one visitor message: quota → retrieve → decide → prompt → stream → persist.
@@ -328,14 +328,7 @@ export function replayExchange(stored: StoredExchange): AnswerStream {
         writer.write({ type: "finish", finishReason: "error", messageMetadata: meta({ answered: false }) });
         return;
       }
-      const sources: ChatSource[] = (reply.sources ?? []).map((src, i) => ({
-        n: i + 1,
-        title: src.title,
-        url: src.url,
-        snippet: src.snippet,
-        sourceId: src.sourceId,
-        chunkId: src.chunkId,
-      }));
+      const sources = numberedSources(reply.sources);
       if (sources.length) writer.write({ type: "data-sources", id: "sources", data: sources });
       writeText(writer, reply.content);
       writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: reply.answered ?? false }) });

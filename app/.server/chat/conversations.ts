@@ -1,6 +1,7 @@
 import { and, count, desc, eq, lt, ne, or, sql } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
+import type { ChatSource } from "~/lib/schemas/chat";
 import { conversations, messages, type MessageSource } from "../db/schema";
 
 // Conversations and their messages. Dashboard reads are scoped by organisation and chatbot; visitor
@@ -10,6 +11,11 @@ type Ctx = Pick<AppContext, "db">;
 export type Conversation = typeof conversations.$inferSelect;
 export type Message = typeof messages.$inferSelect;
 export type ChatbotRef = { orgId: string; chatbotId: string };
+
+/** A stored message's sources as the chat shows them: numbered in order, so [n] in the text is sources[n - 1]. */
+export function numberedSources(stored: MessageSource[] | null | undefined): ChatSource[] {
+  return (stored ?? []).map((s, i) => ({ n: i + 1, title: s.title, url: s.url, snippet: s.snippet, sourceId: s.sourceId, chunkId: s.chunkId }));
+}
 type Channel = Conversation["channel"];
 
 /**

@@ -1,4 +1,5 @@
 import type { ConversationRow, Conversation, Message } from "../../../app/.server/chat/conversations";
+import { numberedSources } from "../../../app/.server/chat/conversations";
 import type { SourceSummary } from "../../../app/.server/kb/sources";
 import type { Lead } from "../../../app/.server/leads/leads";
 import type { z } from "zod";
@@ -25,7 +26,7 @@ export function toApiMessage(m: Message): z.infer<typeof messageSchema> {
     role: m.role,
     content: m.content,
     createdAt: m.createdAt,
-    sources: (m.sources ?? []).map((s, i) => ({ n: i + 1, title: s.title, url: s.url, snippet: s.snippet, sourceId: s.sourceId, chunkId: s.chunkId })),
+    sources: numberedSources(m.sources),
   };
 }
 
