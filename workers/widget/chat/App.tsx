@@ -1,43 +1,21 @@
 /** @jsxImportSource preact */
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { ChatMessageMetadata, ChatSource, HistoryMessage } from "../../../app/lib/schemas/chat";
+import type { ChatMessageMetadata } from "../../../app/lib/schemas/chat";
 import type { FrameToHost, HostToFrame, WidgetConfig } from "../../../app/lib/schemas/widget-api";
 import type { UiSettings } from "../../../app/lib/schemas/widget-settings";
-import { readReply, visibleSources } from "../../../app/lib/chat-stream";
+import { readReply } from "../../../app/lib/chat-stream";
 import { failure, postJson, request, type ApiFailure } from "./api";
 import type { WidgetBoot } from "./boot";
+import { Composer } from "./Composer";
+import { useFocusTrap } from "./focus-trap";
+import { useHistory } from "./history";
+import { Header } from "./Header";
 import { LeadForm, type LeadValues } from "./LeadForm";
-import { renderAnswer } from "./sanitize";
+import { MessageView } from "./Message";
+import { NoticeBar } from "./NoticeBar";
 import { leadKey, load, newClientMessageId, save, VISITOR_ID_PATTERN, visitorIdFor } from "./storage";
-import { brandVars } from "./theme";
-
-const MESSAGE_MAX = 2000;
-
-type Msg = {
-  key: string;
-  /** The server's message id (feedback / bug reports need it); absent while streaming. */
-  id?: string;
-  role: "visitor" | "bot" | "human" | "note";
-  content: string;
-  sources: ChatSource[];
-  streaming?: boolean;
-  error?: string | null;
-  feedback?: 1 | -1 | null;
-  /** Came from the history endpoint (replaced when the visitor id changes). */
-  restored?: boolean;
-};
-
-type Identity = { hash?: string; name?: string; email?: string };
-/** `retry`: the unsent message and its client id, sent again (same id) by the Retry button. */
-type Notice = { failure: ApiFailure; retry?: { text: string; id: string } };
-
-/** Failures worth one automatic retry: the network, or the server (5xx); never a refusal (4xx). */
-const retryable = (f: ApiFailure) => f.code === "network" || f.status >= 500;
-/** How long to wait before the automatic retry. */
-const RETRY_DELAY_MS = 700;
-
-let seq = 0;
-const key = () => `m${++seq}`;
+import { brandVars, useDarkTheme } from "./theme";
+import { key, RETRY_DELAY_MS, retryable, type Identity, type Msg, type Notice } from "./types";
 
 export function App({ boot }: { boot: WidgetBoot }) {
   const { mode, chatbotId, channel } = boot;
@@ -55,7 +33,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
   const [leadGiven, setLeadGiven] = useState(() => load(leadKey(chatbotId)) === "1");
   const [leadOpen, setLeadOpen] = useState(false);
   const [leadDismissed, setLeadDismissed] = useState(false);
-  const [dark, setDark] = useState(false);
+  const dark = useDarkTheme(ui.theme);
   const rootRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const logRef = useRef<HTMLDivElement>(null);
@@ -68,16 +46,6 @@ export function App({ boot }: { boot: WidgetBoot }) {
     },
     [talksToHost, hostOrigin],
   );
-
-  // ——— theme ———
-  useEffect(() => {
-    if (ui.theme !== "auto") return setDark(ui.theme === "dark");
-    const mq = matchMedia("(prefers-color-scheme: dark)");
-    const update = () => setDark(mq.matches);
-    update();
-    mq.addEventListener("change", update);
-    return () => mq.removeEventListener("change", update);
-  }, [ui.theme]);
 
   // ——— host page messages ———
   useEffect(() => {
@@ -105,28 +73,13 @@ export function App({ boot }: { boot: WidgetBoot }) {
   }, [mode, post, visitorId]);
 
   // ——— restore the conversation ———
-  useEffect(() => {
-    if (mode === "preview") return;
-    let live = true;
-    const q = new URLSearchParams({ visitorId, channel });
-    if (identity.hash) q.set("hash", identity.hash);
-    request(`/api/chat/${encodeURIComponent(chatbotId)}/history?${q}`)
-      .then((r) => r.json() as Promise<{ conversationId: string | null; messages: HistoryMessage[]; leadCaptured?: boolean }>)
-      .then((h) => {
-        if (!live) return;
-        if (h.leadCaptured) setLeadGiven(true);
-        setConversationId((c) => c ?? h.conversationId ?? undefined);
-        // The visitor may have sent something while this loaded: keep it after the restored ones.
-        const restored: Msg[] = h.messages.map((m) => ({ key: key(), id: m.id, role: m.role, content: m.content, sources: m.sources ?? [], restored: true }));
-        setMessages((ms) => [...restored, ...ms.filter((m) => !m.restored)]);
-      })
-      .catch(() => {
-        // A new visitor or a refused origin: the first send shows the reason.
-      });
-    return () => {
-      live = false;
-    };
-  }, [chatbotId, channel, visitorId, identity.hash, mode]);
+  useHistory({ chatbotId, channel, visitorId, hash: identity.hash, skip: mode === "preview" }, (h) => {
+    if (h.leadCaptured) setLeadGiven(true);
+    setConversationId((c) => c ?? h.conversationId ?? undefined);
+    // The visitor may have sent something while this loaded: keep it after the restored ones.
+    const restored: Msg[] = h.messages.map((m) => ({ key: key(), id: m.id, role: m.role, content: m.content, sources: m.sources ?? [], restored: true }));
+    setMessages((ms) => [...restored, ...ms.filter((m) => !m.restored)]);
+  });
 
   // Keep the newest message in view.
   useEffect(() => {
@@ -290,37 +243,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
 
   const close = () => post({ parley: 1, type: "close" });
 
-  // Focus stays inside the chat while it is open in the iframe; Escape asks the host to close it.
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (mode !== "widget") return;
-    if (e.key === "Escape") {
-      e.preventDefault();
-      close();
-      return;
-    }
-    if (e.key !== "Tab" || !rootRef.current) return;
-    const items = Array.from(
-      rootRef.current.querySelectorAll<HTMLElement>(
-        'a[href],button:not([disabled]),textarea:not([disabled]),input:not([disabled]),select,[tabindex]:not([tabindex="-1"])',
-      ),
-    ).filter((el) => el.offsetParent !== null || el === document.activeElement);
-    if (!items.length) return;
-    const first = items[0];
-    const last = items[items.length - 1];
-    const active = document.activeElement as HTMLElement | null;
-    if (e.shiftKey && (active === first || !rootRef.current.contains(active))) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && (active === last || !rootRef.current.contains(active))) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
-  useEffect(() => {
-    if (mode !== "widget") return;
-    document.addEventListener("keydown", onKeyDown);
-    return () => document.removeEventListener("keydown", onKeyDown);
-  });
+  useFocusTrap(rootRef, mode === "widget", close);
 
   const style = useMemo(() => brandVars(ui.brandColor), [ui.brandColor]);
   const started = messages.some((m) => m.role === "visitor");
@@ -329,30 +252,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
 
   return (
     <div ref={rootRef} class={`pc-root pc-${mode}${dark ? " pc-dark" : ""}`} style={style}>
-      <header class="pc-header">
-        {ui.avatarUrl ? (
-          <img class="pc-avatar" src={ui.avatarUrl} alt="" width={32} height={32} referrerpolicy="no-referrer" />
-        ) : (
-          <span class="pc-avatar pc-avatar-letter" aria-hidden="true">
-            {(config.name || "?").slice(0, 1).toUpperCase()}
-          </span>
-        )}
-        <h1 class="pc-title">{config.name}</h1>
-        {started && (
-          <button type="button" class="pc-icon-btn pc-new" onClick={newConversation} aria-label="New conversation" title="New conversation">
-            <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18">
-              <path d="M12 5v14M5 12h14" stroke="currentColor" stroke-width="2" fill="none" stroke-linecap="round" />
-            </svg>
-          </button>
-        )}
-        {mode === "widget" && (
-          <button type="button" class="pc-icon-btn" onClick={close} aria-label="Close chat" title="Close">
-            <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18">
-              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" stroke-width="2" fill="none" stroke-linecap="round" />
-            </svg>
-          </button>
-        )}
-      </header>
+      <Header name={config.name} avatarUrl={ui.avatarUrl} started={started} onNew={newConversation} onClose={mode === "widget" ? close : undefined} />
 
       <main class="pc-main">
         <div ref={logRef} class="pc-log" role="log" aria-label="Conversation" aria-live="off" tabIndex={0}>
@@ -402,50 +302,9 @@ export function App({ boot }: { boot: WidgetBoot }) {
           )}
         </div>
 
-        {notice && (
-          <div class="pc-notice" role="alert">
-            <p>{notice.failure.message}</p>
-            {notice.retry && (
-              <button type="button" class="pc-btn pc-btn-small" onClick={() => send(notice.retry!.text, notice.retry!.id)}>
-                Retry
-              </button>
-            )}
-          </div>
-        )}
+        {notice && <NoticeBar notice={notice} onRetry={(retry) => send(retry.text, retry.id)} />}
 
-        {!gated && (
-          <form
-            class="pc-composer"
-            onSubmit={(e) => {
-              e.preventDefault();
-              send(text);
-            }}
-          >
-            <label class="pc-sr" for="pc-input">
-              Your message
-            </label>
-            <textarea
-              id="pc-input"
-              ref={inputRef}
-              rows={1}
-              maxLength={MESSAGE_MAX}
-              placeholder={ui.placeholder}
-              value={text}
-              onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
-              onKeyDown={(e) => {
-                if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
-                  e.preventDefault();
-                  send(text);
-                }
-              }}
-            />
-            <button type="submit" class="pc-send" disabled={busy || !text.trim()} aria-label="Send message">
-              <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18">
-                <path d="M4 12l16-8-6 16-2-6-8-2z" fill="currentColor" />
-              </svg>
-            </button>
-          </form>
-        )}
+        {!gated && <Composer inputRef={inputRef} placeholder={ui.placeholder} text={text} onText={setText} busy={busy} onSend={() => send(text)} />}
       </main>
 
       {config.showBranding && (
@@ -459,166 +318,6 @@ export function App({ boot }: { boot: WidgetBoot }) {
       <div class="pc-sr" aria-live="polite" aria-atomic="true">
         {announce}
       </div>
-    </div>
-  );
-}
-
-function MessageView(props: {
-  m: Msg;
-  showSources: boolean;
-  api: string;
-  auth: { visitorId: string; visitorHash?: string };
-  onFeedback: (m: Msg, v: 1 | -1) => void;
-  onAnnounce: (s: string) => void;
-  canAct: boolean;
-}) {
-  const { m } = props;
-  const html = useMemo(() => (m.role === "bot" || m.role === "human" ? renderAnswer(m.content) : ""), [m.role, m.content]);
-  if (m.role === "visitor") {
-    return (
-      <div class="pc-msg pc-visitor">
-        <p class="pc-sr">You said:</p>
-        <div class="pc-bubble">{m.content}</div>
-      </div>
-    );
-  }
-  if (m.role === "note") {
-    return (
-      <div class="pc-msg pc-note">
-        <p>{m.content}</p>
-      </div>
-    );
-  }
-  const sources = props.showSources && !m.streaming ? visibleSources(m.content, m.sources) : [];
-  return (
-    <div class={`pc-msg pc-bot${m.role === "human" ? " pc-human" : ""}`} aria-busy={m.streaming ? "true" : undefined}>
-      {m.role === "human" && <p class="pc-who">Team</p>}
-      <div class="pc-bubble">
-        {m.streaming && !m.content ? (
-          <span class="pc-typing" role="img" aria-label="Typing">
-            <span />
-            <span />
-            <span />
-          </span>
-        ) : (
-          <div class="pc-md" dangerouslySetInnerHTML={{ __html: html }} />
-        )}
-        {m.error && <p class="pc-error">{m.error}</p>}
-      </div>
-      {sources.length > 0 && (
-        <div class="pc-sources">
-          <p class="pc-sources-title">Sources</p>
-          <ol>
-            {sources.map((s) => (
-              <li key={s.n} value={s.n}>
-                {s.url && /^https?:\/\//i.test(s.url) ? (
-                  <a href={s.url} target="_blank" rel="noopener noreferrer nofollow">
-                    {s.title || s.url}
-                  </a>
-                ) : (
-                  <span class="pc-source-title">{s.title}</span>
-                )}
-                {s.snippet && <span class="pc-snippet">{s.snippet}</span>}
-              </li>
-            ))}
-          </ol>
-        </div>
-      )}
-      {m.role === "bot" && m.id && props.canAct && <Actions {...props} />}
-    </div>
-  );
-}
-
-function Actions({
-  m,
-  api,
-  auth,
-  onFeedback,
-  onAnnounce,
-}: {
-  m: Msg;
-  api: string;
-  auth: { visitorId: string; visitorHash?: string };
-  onFeedback: (m: Msg, v: 1 | -1) => void;
-  onAnnounce: (s: string) => void;
-}) {
-  const [reporting, setReporting] = useState(false);
-  const [comment, setComment] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
-  const areaRef = useRef<HTMLTextAreaElement>(null);
-  const id = `pc-report-${m.key}`;
-
-  useEffect(() => {
-    if (reporting) areaRef.current?.focus();
-  }, [reporting]);
-
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    if (!comment.trim()) return setError("Tell us what was wrong.");
-    setSending(true);
-    try {
-      const r = await postJson<{ message: string }>(`${api}/bug-reports`, { ...auth, messageId: m.id, comment: comment.trim() });
-      setDone(r.message);
-      onAnnounce(r.message);
-      setReporting(false);
-    } catch (err) {
-      const f = failure(err);
-      setError(f.fields?.comment ?? f.message);
-    } finally {
-      setSending(false);
-    }
-  };
-
-  return (
-    <div class="pc-actions">
-      <div class="pc-action-row">
-        <button type="button" class="pc-icon-btn pc-thumb" aria-label="Helpful" aria-pressed={m.feedback === 1} onClick={() => onFeedback(m, 1)}>
-          <svg viewBox="0 0 24 24" aria-hidden="true" width="16" height="16">
-            <path d="M7 11v9H4v-9h3zm2 9h8.2a2 2 0 0 0 2-1.6l1.2-6A2 2 0 0 0 18.4 10H14V6a2 2 0 0 0-2-2l-3 7v9z" fill="currentColor" />
-          </svg>
-        </button>
-        <button type="button" class="pc-icon-btn pc-thumb" aria-label="Not helpful" aria-pressed={m.feedback === -1} onClick={() => onFeedback(m, -1)}>
-          <svg viewBox="0 0 24 24" aria-hidden="true" width="16" height="16">
-            <path d="M17 13V4h3v9h-3zm-2-9H6.8a2 2 0 0 0-2 1.6l-1.2 6A2 2 0 0 0 5.6 14H10v4a2 2 0 0 0 2 2l3-7V4z" fill="currentColor" />
-          </svg>
-        </button>
-        {!done && !reporting && (
-          <button type="button" class="pc-link-btn" onClick={() => setReporting(true)}>
-            Report a problem
-          </button>
-        )}
-      </div>
-      {done && <p class="pc-note-inline">{done}</p>}
-      {reporting && (
-        <form class="pc-report" onSubmit={submit} noValidate>
-          <label for={id}>What was wrong?</label>
-          <textarea
-            id={id}
-            ref={areaRef}
-            rows={2}
-            maxLength={1000}
-            value={comment}
-            onInput={(e) => (setComment((e.target as HTMLTextAreaElement).value), setError(null))}
-            aria-invalid={error ? "true" : undefined}
-            aria-describedby={error ? `${id}-err` : undefined}
-          />
-          {error && (
-            <p class="pc-field-error" id={`${id}-err`}>
-              {error}
-            </p>
-          )}
-          <div class="pc-form-row">
-            <button type="submit" class="pc-btn pc-btn-small" disabled={sending}>
-              Send report
-            </button>
-            <button type="button" class="pc-link-btn" onClick={() => (setReporting(false), setError(null))}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      )}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { useEffect, useState } from "preact/hooks";
 // Brand colour → the CSS variables the chat uses, with a text colour that stays readable on it.
 
 function luminance(hex: string): number {
@@ -20,4 +21,18 @@ export function textOn(brand: string): string {
 export function brandVars(brand: string): Record<string, string> {
   const color = /^#[0-9a-f]{6}$/i.test(brand) ? brand : "#4f46e5";
   return { "--pc-brand": color, "--pc-on-brand": textOn(color) };
+}
+
+/** Whether the chat is dark: the setting, or the visitor's system preference when it is "auto" (followed live). */
+export function useDarkTheme(theme: "auto" | "light" | "dark"): boolean {
+  const [dark, setDark] = useState(false);
+  useEffect(() => {
+    if (theme !== "auto") return setDark(theme === "dark");
+    const mq = matchMedia("(prefers-color-scheme: dark)");
+    const update = () => setDark(mq.matches);
+    update();
+    mq.addEventListener("change", update);
+    return () => mq.removeEventListener("change", update);
+  }, [theme]);
+  return dark;
 }
