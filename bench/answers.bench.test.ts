@@ -2,8 +2,7 @@ import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { collectAnswer } from "~/.server/chat/answer";
 import { takeTurn } from "~/.server/chat/turn";
-import type { AppContext } from "~/.server/context";
-import { createDb } from "~/.server/db/client";
+import { createServiceContext } from "~/.server/context";
 import type { Env } from "~/.server/env";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
 import { createTextSource } from "~/.server/kb/sources";
@@ -20,19 +19,11 @@ type Question = { id: string; question: string; kind: "answerable" | "unanswerab
 type AnswerSet = { name: string; documents: { title: string; text: string }[]; questions: Question[] };
 type BenchEnv = Env & { BENCH_ANSWER_SETS: string; BENCH_MODEL: string; BENCH_DEBUG: string };
 const benv = env as unknown as BenchEnv;
-const db = createDb(benv.DB);
 const pending: Promise<unknown>[] = [];
+// Ingestion runs its steps inline here, so the queue only has to accept messages.
 const queue = { async send() {}, async sendBatch() {} } as unknown as Queue;
-const ctx: AppContext = {
-  env: { ...benv, INGEST_QUEUE: queue },
-  db,
-  production: false,
-  origin: "http://localhost",
-  ip: "127.0.0.1",
-  waitUntil: (p) => void pending.push(p),
-  getAuth: async () => null,
-  responseCookies: [],
-};
+const ctx = createServiceContext({ ...benv, INGEST_QUEUE: queue }, (p) => void pending.push(p), "http://localhost");
+const db = ctx.db;
 
 /** A fact is found when one of its `|`-separated alternatives is in the reply (case-insensitive, spaces folded). */
 export function hasFact(reply: string, fact: string) {

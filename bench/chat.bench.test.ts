@@ -2,8 +2,7 @@ import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { answerMessage, PASSAGES_K } from "~/.server/chat/answer";
 import { getOrCreateConversation } from "~/.server/chat/conversations";
-import type { AppContext } from "~/.server/context";
-import { createDb } from "~/.server/db/client";
+import { createServiceContext } from "~/.server/context";
 import type { Env } from "~/.server/env";
 import { chunkDocument } from "~/.server/kb/chunking";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
@@ -28,19 +27,11 @@ type BenchEnv = Env & {
   BENCH_MAX_BUILD_S: string;
 };
 const benv = env as unknown as BenchEnv;
-const db = createDb(benv.DB);
 const pending: Promise<unknown>[] = [];
+// Ingestion runs its steps inline here, so the queue only has to accept messages.
 const queue = { async send() {}, async sendBatch() {} } as unknown as Queue;
-const ctx: AppContext = {
-  env: { ...benv, INGEST_QUEUE: queue },
-  db,
-  production: false,
-  origin: "http://localhost",
-  ip: "127.0.0.1",
-  waitUntil: (p) => void pending.push(p),
-  getAuth: async () => null,
-  responseCookies: [],
-};
+const ctx = createServiceContext({ ...benv, INGEST_QUEUE: queue }, (p) => void pending.push(p), "http://localhost");
+const db = ctx.db;
 
 // ——— deterministic perturbation ———
 function mulberry32(seed: number) {

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireChatbot } from "~/.server/auth/guards";
 import {
@@ -21,6 +21,7 @@ import { KnowledgeScreen, type KbActionData } from "~/components/kb/knowledge-sc
 import { parseForm } from "~/lib/forms";
 import { getPlan, raiseLimitHint } from "~/lib/plans";
 import { kbActionSchema } from "~/lib/schemas/kb";
+import { formReply } from "~/.server/http/form-reply";
 import { readForm } from "~/.server/http/read-form";
 
 // Schema: ~/lib/schemas/kb.ts (kbActionSchema, one member per form).
@@ -69,7 +70,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   delete values.question;
   delete values.answer;
   const reply = (status: number, d: Partial<ActionData>) =>
-    data<ActionData>({ intent: parsed.values.intent ?? null, tone: null, message: null, fieldErrors: {}, values: {}, addedId: null, ...d }, { status });
+    formReply<{ addedId: string | null }>(parsed.values.intent ?? null, status, { addedId: null, ...d });
   if (!parsed.ok) return reply(400, { fieldErrors: parsed.fieldErrors, values });
   const input = parsed.data;
   // A refusal about one field is shown at that field; anything else as the page's status line.

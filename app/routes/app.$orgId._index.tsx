@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { OrgHomeScreen, type OrgHomeActionData } from "~/components/org/org-home-screen";
@@ -9,6 +9,7 @@ import { rememberLastOrganisation, renameOrganisation } from "~/.server/orgs/org
 import { parseForm } from "~/lib/forms";
 import { createChatbotSchema, deleteChatbotSchema, leaveOrgSchema, renameChatbotSchema, renameOrgSchema } from "~/lib/schemas/orgs";
 import { requireIntent } from "~/.server/auth/intents";
+import { formReply } from "~/.server/http/form-reply";
 import { readForm } from "~/.server/http/read-form";
 
 const actionSchema = z.discriminatedUnion("intent", [createChatbotSchema, renameChatbotSchema, deleteChatbotSchema, renameOrgSchema, leaveOrgSchema]);
@@ -38,18 +39,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
   const parsed = parseForm(actionSchema, form);
   const reply = (status: number, d: Partial<ActionData>) =>
-    data<ActionData>(
-      {
-        intent: parsed.values.intent ?? null,
-        tone: null,
-        message: null,
-        fieldErrors: {},
-        values: {},
-        chatbotId: parsed.values.chatbotId ?? null,
-        ...d,
-      },
-      { status },
-    );
+    formReply<{ chatbotId: string | null }>(parsed.values.intent ?? null, status, { chatbotId: parsed.values.chatbotId ?? null, ...d });
   if (!parsed.ok) return reply(400, { fieldErrors: parsed.fieldErrors, values: parsed.values });
   const input = parsed.data;
 

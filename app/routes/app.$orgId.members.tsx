@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { MembersScreen, type MembersActionData } from "~/components/members/members-screen";
@@ -17,6 +17,7 @@ import {
   transferOwnershipSchema,
 } from "~/lib/schemas/orgs";
 import { requireIntent } from "~/.server/auth/intents";
+import { formReply } from "~/.server/http/form-reply";
 import { readForm } from "~/.server/http/read-form";
 
 const actionSchema = z.discriminatedUnion("intent", [
@@ -48,7 +49,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   requireIntent(role, "members", form.get("intent"));
   const parsed = parseForm(actionSchema, form);
   const reply = (status: number, d: Partial<ActionData>) =>
-    data<ActionData>({ intent: parsed.values.intent ?? null, tone: null, message: null, fieldErrors: {}, values: {}, invitationId: null, ...d }, { status });
+    formReply<{ invitationId: string | null }>(parsed.values.intent ?? null, status, { invitationId: null, ...d });
   if (!parsed.ok) return reply(400, { fieldErrors: parsed.fieldErrors, values: parsed.values });
   const input = parsed.data;
   const inviter = { id: user.id, name: user.name, role };
