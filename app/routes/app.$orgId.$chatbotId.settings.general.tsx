@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { z } from "zod";
 import { GeneralSettingsScreen } from "~/components/settings/general-settings-screen";
 import { requireChatbot } from "~/.server/auth/guards";
@@ -69,6 +70,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 // The screen: ~/components/settings/general-settings-screen.tsx.
 export default function GeneralSettingsPage() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   return <GeneralSettingsScreen data={data} result={result} />;
 }

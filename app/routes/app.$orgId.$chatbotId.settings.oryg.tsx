@@ -1,5 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { AccessSettingsScreen, type AccessActionData } from "~/components/settings/access-settings-screen";
 import { requireChatbot } from "~/.server/auth/guards";
 import { saveAccessSettings } from "~/.server/chatbots/access-settings";
@@ -71,6 +72,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 // The screen: ~/components/settings/access-settings-screen.tsx.
 export default function AccessSettingsPage() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   return <AccessSettingsScreen data={data} result={result} />;
 }

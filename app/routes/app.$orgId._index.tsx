@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { z } from "zod";
 import { OrgHomeScreen, type OrgHomeActionData } from "~/components/org/org-home-screen";
 import { requireOrg } from "~/.server/auth/guards";
@@ -75,6 +76,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 // The screen: ~/components/org/org-home-screen.tsx.
 export default function OrganisationHome() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   return <OrgHomeScreen data={data} result={result} />;
 }

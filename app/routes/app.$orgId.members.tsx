@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { z } from "zod";
 import { MembersScreen, type MembersActionData } from "~/components/members/members-screen";
 import { requireOrg } from "~/.server/auth/guards";
@@ -109,6 +110,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 // The screen: ~/components/members/members-screen.tsx.
 export default function Members() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   return <MembersScreen data={data} result={result} />;
 }

@@ -1,5 +1,6 @@
 import { data, type HeadersFunction, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { useEffect, useRef, useState } from "react";
 import { retryHeaders, useStudioTool } from "~/.server/studio/limits";
 import { WidgetPreview, type WidgetPreviewHandle } from "~/components/settings/widget-preview";
@@ -54,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function WidgetDesigner() {
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   const origin = useRouteLoaderData<{ origin: string }>("root")?.origin ?? "";
   const busy = useNavigation().state !== "idle";
   const start = result?.values ? { ...initialDesignerValues(), ...result.values } : initialDesignerValues();
@@ -95,7 +96,7 @@ export default function WidgetDesigner() {
         </p>
       }
     >
-      <FormBanner message={result?.formError} />
+      <FormBanner message={result?.formError} reply={result} />
       <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_400px]">
         <div className="space-y-8">
           <Form ref={formRef} method="post" noValidate className="space-y-5" aria-label="Widget look" onChange={schedulePreview}>

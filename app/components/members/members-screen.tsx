@@ -89,8 +89,16 @@ export function MembersScreen({ data, result }: { data: MembersScreenData; resul
     <div className="space-y-6">
       <PageHeader title="Members" description={`People in ${org.name} and what each of them can do.`} />
 
-      {result?.message ? <Alert tone={result.tone ?? "info"}>{result.message}</Alert> : null}
-      {!result?.message && otherErrors.length ? <Alert tone="error">{otherErrors[0][1][0]}</Alert> : null}
+      {result?.message ? (
+        <Alert tone={result.tone ?? "info"} dismissible={result}>
+          {result.message}
+        </Alert>
+      ) : null}
+      {!result?.message && otherErrors.length ? (
+        <Alert tone="error" dismissible={result}>
+          {otherErrors[0][1][0]}
+        </Alert>
+      ) : null}
 
       <Card>
         <CardHeader title="Invite a teammate" description="They get an email with a link to join, valid for 72 hours." />

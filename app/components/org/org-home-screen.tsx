@@ -124,11 +124,15 @@ export function OrgHomeScreen({ data, result }: { data: OrgHomeScreenData; resul
       />
 
       {result?.message ? (
-        <Alert tone={result.tone === "success" ? "success" : "error"}>
+        <Alert tone={result.tone === "success" ? "success" : "error"} dismissible={result}>
           {result.message} {created ? <Link to={`${base}/${created.id}`}>Open {created.name}</Link> : null}
         </Alert>
       ) : null}
-      {generalError ? <Alert tone="error">{generalError}</Alert> : null}
+      {generalError ? (
+        <Alert tone="error" dismissible={result}>
+          {generalError}
+        </Alert>
+      ) : null}
 
       <section aria-labelledby="chatbots-heading" className="space-y-3">
         <h2 id="chatbots-heading" className="text-base font-semibold">

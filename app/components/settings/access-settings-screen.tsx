@@ -45,7 +45,7 @@ export function AccessSettingsScreen({ data, result }: { data: AccessSettingsScr
         description={`Who may chat with ${chatbot.name}, from which websites, how often, and whether visitors must be verified by your server.`}
       />
       {result?.message ? (
-        <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"}>
+        <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"} dismissible={result}>
           {result.message}
         </Alert>
       ) : null}

@@ -73,7 +73,7 @@ export function EmbedSettingsScreen({ data, result }: { data: EmbedSettingsScree
     <div className="space-y-6">
       <PageHeader title="Embed & API" description={`Put ${chatbot.name} on your website, share it with a link, or call it from your own code.`} />
       {result?.message && !result.created ? (
-        <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"}>
+        <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"} dismissible={result}>
           {result.message}
         </Alert>
       ) : null}

@@ -35,7 +35,7 @@ export function GeneralSettingsScreen({ data, result }: { data: GeneralSettingsS
     <div className="space-y-6">
       <PageHeader title="General settings" description={`How ${chatbot.name} answers: language, instructions, model and what it says when it does not know.`} />
       {result?.message ? (
-        <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"}>
+        <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"} dismissible={result}>
           {result.message}
         </Alert>
       ) : null}

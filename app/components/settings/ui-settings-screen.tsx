@@ -35,7 +35,7 @@ export function UiSettingsScreen({ data, result }: { data: UiSettingsScreenData;
         description={`How ${chatbot.name}'s chat widget looks on your website. The preview shows the real widget with your changes before you save.`}
       />
       {result?.message ? (
-        <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"}>
+        <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"} dismissible={result}>
           {result.message}
         </Alert>
       ) : null}
