@@ -4,12 +4,13 @@ import { ChatbotHomeScreen } from "~/components/chatbot/chatbot-home-screen";
 import { notFound, requireChatbot } from "~/.server/auth/guards";
 import { countConversations, getTranscript, listConversations, numberedSources } from "~/.server/chat/conversations";
 import { getTranscriptAnnotations } from "~/.server/chat/transcript-annotations";
+import { getSetupProgress } from "~/.server/chatbots/setup-progress";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.chatbot.name} · ${data.orgName} · Parley` : "Parley" }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const ctx = context.app;
-  const { org, chatbot } = await requireChatbot(ctx, request, params, "chatbot:view");
+  const { org, chatbot, role } = await requireChatbot(ctx, request, params, "chatbot:view");
   const ref = { orgId: org.id, chatbotId: chatbot.id };
   const conversationId = new URL(request.url).searchParams.get("c");
   const [conversations, total, transcript] = await Promise.all([
@@ -24,6 +25,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     orgName: org.name,
     orgId: org.id,
     chatbot: { id: chatbot.id, name: chatbot.name, visibility: chatbot.visibility },
+    setup: await getSetupProgress(ctx, { orgId: org.id, chatbot, role }),
     total,
     conversations,
     transcript: transcript

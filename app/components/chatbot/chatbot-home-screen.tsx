@@ -10,6 +10,8 @@ import {
 } from "~/components/conversations/transcript-parts";
 import { Badge, ButtonLink, Card, CardBody, CardHeader, EmptyState, PageHeader, Table, TBody, TD, TH, THead, TR } from "~/components/ui";
 import type { ChatSource } from "~/lib/schemas/chat";
+import type { SetupProgress } from "~/lib/setup-progress";
+import { ChatbotMainActions, SetupChecklist } from "./setup-checklist";
 
 /** A chatbot's home: its conversations and one transcript (route: app.$orgId.$chatbotId._index). */
 
@@ -33,6 +35,7 @@ export type TranscriptData = {
 export type ChatbotHomeScreenData = {
   orgId: string;
   chatbot: { id: string; name: string; visibility: "public" | "private" };
+  setup: SetupProgress;
   total: number;
   conversations: {
     id: string;
@@ -143,17 +146,9 @@ export function ChatbotHomeScreen({ data }: { data: ChatbotHomeScreenData }) {
             <Badge tone={chatbot.visibility === "public" ? "success" : "neutral"}>{chatbot.visibility === "public" ? "Public" : "Private"}</Badge>
           </>
         }
-        actions={
-          <a
-            className="inline-flex h-10 items-center rounded-lg bg-brand-600 px-4 text-sm font-medium text-white hover:bg-brand-700"
-            href={`/test/${chatbot.id}`}
-            target="_blank"
-            rel="noopener"
-          >
-            Try it on the test page
-          </a>
-        }
+        actions={<ChatbotMainActions setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />}
       />
+      <SetupChecklist setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />
       {transcript ? <Transcript data={transcript} base={base} /> : null}
       <section aria-labelledby="conversations-heading" className="space-y-3">
         <h2 id="conversations-heading" className="text-base font-semibold">
