@@ -264,15 +264,6 @@ export async function listConversations(ctx: Ctx, ref: ChatbotRef, opts: { limit
     .all();
 }
 
-export async function countConversations(ctx: Ctx, ref: ChatbotRef): Promise<number> {
-  const row = await ctx.db
-    .select({ n: count() })
-    .from(conversations)
-    .where(and(eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId), sql`${conversations.messageCount} > 0`))
-    .get();
-  return row?.n ?? 0;
-}
-
 /** One conversation with all its messages, or null when it is not this organisation's chatbot's. */
 export async function getTranscript(ctx: Ctx, ref: ChatbotRef, conversationId: string): Promise<{ conversation: Conversation; messages: Message[] } | null> {
   const conversation = await ctx.db
