@@ -111,7 +111,7 @@ function FilterForm({ list, base }: { list: ConversationListView; base: string }
             className="block h-10 w-full rounded-lg border border-zinc-300 bg-white px-3 text-sm text-zinc-900 shadow-sm placeholder:text-zinc-500 hover:border-zinc-400 focus-visible:border-brand-600 aria-invalid:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400"
           />
         </div>
-        <Button type="submit" variant="secondary" className="h-10">
+        <Button type="submit" variant="secondary">
           Search
         </Button>
       </div>
@@ -154,7 +154,9 @@ export function ConversationList({ list, base, openId, testHref }: { list: Conve
     <section aria-labelledby="conversations-heading" className="space-y-4">
       <h2 id="conversations-heading" className="text-base font-semibold">
         Conversations{" "}
-        <span className="font-normal text-zinc-500 dark:text-zinc-400">({narrowed ? `${number.format(list.total)} matching` : number.format(list.total)})</span>
+        <span className="font-normal text-zinc-500 dark:text-zinc-400">
+          {narrowed ? `(${number.format(list.total)} matching)` : `(${number.format(list.total)})`}
+        </span>
       </h2>
       {!narrowed && list.rows.length === 0 && !list.at.older && !list.at.newer ? (
         <EmptyState
