@@ -2,9 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { ChatbotHomeScreen } from "~/components/chatbot/chatbot-home-screen";
 import { notFound, requireChatbot } from "~/.server/auth/guards";
-import { countConversations, getTranscript, listConversations, numberedSources } from "~/.server/chat/conversations";
+import { findConversations } from "~/.server/chat/conversation-list";
+import { getTranscript, numberedSources } from "~/.server/chat/conversations";
 import { getTranscriptAnnotations } from "~/.server/chat/transcript-annotations";
 import { getSetupProgress } from "~/.server/chatbots/setup-progress";
+import { parseConversationListQuery } from "~/lib/schemas/conversation-list";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.chatbot.name} · ${data.orgName} · Parley` : "Parley" }];
 
@@ -12,11 +14,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const ctx = context.app;
   const { org, chatbot, role } = await requireChatbot(ctx, request, params, "chatbot:view");
   const ref = { orgId: org.id, chatbotId: chatbot.id };
-  const conversationId = new URL(request.url).searchParams.get("c");
-  const [conversations, total, transcript] = await Promise.all([
-    listConversations(ctx, ref, { limit: 50 }),
-    countConversations(ctx, ref),
+  const search = new URL(request.url).searchParams;
+  const conversationId = search.get("c");
+  // The list's state is the URL query (search, filters, page position): see conversationListSearch.
+  const query = parseConversationListQuery(search);
+  const [page, transcript, setup] = await Promise.all([
+    findConversations(ctx, ref, query.params),
     conversationId ? getTranscript(ctx, ref, conversationId) : Promise.resolve(null),
+    getSetupProgress(ctx, { orgId: org.id, chatbot, role }),
   ]);
   // A conversation id of another chatbot or organisation reveals nothing.
   if (conversationId && !transcript) notFound();
@@ -25,9 +30,17 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     orgName: org.name,
     orgId: org.id,
     chatbot: { id: chatbot.id, name: chatbot.name, visibility: chatbot.visibility },
-    setup: await getSetupProgress(ctx, { orgId: org.id, chatbot, role }),
-    total,
-    conversations,
+    setup,
+    list: {
+      q: search.get("q") ?? "",
+      filters: query.params.filters,
+      error: query.error,
+      rows: page.rows,
+      total: page.total,
+      older: page.older,
+      newer: page.newer,
+      at: { older: query.params.older, newer: query.params.newer },
+    },
     transcript: transcript
       ? {
           conversation: {

@@ -191,6 +191,7 @@ export async function answerMessage(
           firstTokenMs: null,
           credits: 0,
         },
+        unanswered: true,
       });
       writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind: "limit" }) });
     });
@@ -239,6 +240,7 @@ export async function answerMessage(
           firstTokenMs: null,
           credits: 1,
         },
+        unanswered: true,
       });
       writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind }) });
       return;
@@ -277,7 +279,7 @@ export async function answerMessage(
     reply = reply.trim();
     if (failed || !reply) {
       await refundReply(ctx, org.id, quota.period);
-      await store({ visitorText: text, askedAt, bot: null });
+      await store({ visitorText: text, askedAt, bot: null, unanswered: true });
       if (!failed) writer.write({ type: "error", errorText: ERROR_REPLY });
       writer.write({ type: "finish", finishReason: "error", messageMetadata: meta({ answered: false, kind }) });
       return;
@@ -297,6 +299,8 @@ export async function answerMessage(
         firstTokenMs,
         credits: 1,
       },
+      // Small talk is not a question left unanswered; a reply without knowledge behind it is.
+      unanswered: !answered && kind !== "small-talk",
     });
     writer.write({
       type: "finish",

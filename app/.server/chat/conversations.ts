@@ -2,7 +2,8 @@ import { and, count, desc, eq, lt, ne, or, sql } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
 import type { ChatSource } from "~/lib/schemas/chat";
-import { conversations, messages, type MessageSource } from "../db/schema";
+import { conversations, leads, messages, type MessageSource } from "../db/schema";
+import { conversationSearch } from "./search-index";
 
 // Conversations and their messages. Dashboard reads are scoped by organisation and chatbot; visitor
 // reads by chatbot and visitor id (the visitor id is a random secret the browser keeps).
@@ -38,10 +39,22 @@ export async function getOrCreateConversation(
   }
   const now = Date.now();
   const id = newId("cv_");
+  const lead = visitorLead(ref, input.visitorId);
   if (input.fresh) {
     const created = await ctx.db
       .insert(conversations)
-      .values({ id, orgId: ref.orgId, chatbotId: ref.chatbotId, visitorId: input.visitorId, channel: input.channel, createdAt: now, lastMessageAt: now })
+      .values({
+        id,
+        orgId: ref.orgId,
+        chatbotId: ref.chatbotId,
+        visitorId: input.visitorId,
+        channel: input.channel,
+        createdAt: now,
+        lastMessageAt: now,
+        hasLead: lead.has,
+        leadName: lead.name,
+        leadEmail: lead.email,
+      })
       .returning()
       .get();
     return { ...created, isNew: true };
@@ -53,7 +66,8 @@ export async function getOrCreateConversation(
   const [, rows] = await ctx.db.batch([
     // Every column, in the table's order (drizzle's insert…select names them all).
     ctx.db.insert(conversations).select(
-      sql`SELECT ${id}, ${ref.orgId}, ${ref.chatbotId}, ${input.visitorId}, ${input.channel}, 'bot', 0, NULL, NULL, NULL, 0, ${now}, ${now}
+      sql`SELECT ${id}, ${ref.orgId}, ${ref.chatbotId}, ${input.visitorId}, ${input.channel}, 'bot', 0, NULL, NULL, NULL, 0, ${now}, ${now},
+          0, 0, ${lead.has}, ${lead.name}, ${lead.email}
         WHERE NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${openOnChannel})`,
     ),
     ctx.db.select().from(conversations).where(openOnChannel).orderBy(desc(conversations.lastMessageAt)).limit(1),
@@ -61,6 +75,19 @@ export async function getOrCreateConversation(
   const open = rows[0];
   if (!open) throw new Error("conversation insert did not take");
   return open.id === id ? { ...open, isNew: true } : open;
+}
+
+/**
+ * What a new conversation copies from the contact details its visitor already left on this chatbot
+ * (the list shows and filters them without a join): read inside the insert, no extra round trip.
+ */
+function visitorLead(ref: ChatbotRef, visitorId: string) {
+  const theirs = sql`from ${leads} where ${leads.chatbotId} = ${ref.chatbotId} and ${leads.orgId} = ${ref.orgId} and ${leads.visitorId} = ${visitorId}`;
+  return {
+    has: sql<boolean>`exists (select 1 ${theirs})`,
+    name: sql<string | null>`(select ${leads.name} ${theirs} and ${leads.name} is not null order by ${leads.createdAt} desc limit 1)`,
+    email: sql<string | null>`(select ${leads.email} ${theirs} and ${leads.email} is not null order by ${leads.createdAt} desc limit 1)`,
+  };
 }
 
 /** The visitor proved their id with an identity hash (identity verification); never unset. */
@@ -97,7 +124,14 @@ export type NewBotMessage = {
 export async function recordExchange(
   ctx: Ctx,
   conversation: Pick<Conversation, "id" | "orgId" | "chatbotId" | "title">,
-  input: { visitorText: string; askedAt: number; bot: (NewBotMessage & { id: string; at: number }) | null; clientMessageId?: string },
+  input: {
+    visitorText: string;
+    askedAt: number;
+    bot: (NewBotMessage & { id: string; at: number }) | null;
+    clientMessageId?: string;
+    /** The visitor got no answer: the bot fell back, hit the reply limit, or failed (the list's "unanswered"). */
+    unanswered?: boolean;
+  },
 ) {
   const base = { conversationId: conversation.id, orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   const visitorId = newId("msg_");
@@ -109,17 +143,32 @@ export async function recordExchange(
     .values({ ...base, id: visitorId, role: "visitor", content: input.visitorText, clientMessageId: input.clientMessageId ?? null, createdAt: input.askedAt });
   const update = ctx.db
     .update(conversations)
-    .set({ messageCount: sql`${conversations.messageCount} + ${added}`, lastMessageAt: last, title: sql`coalesce(${conversations.title}, ${title})` })
+    .set({
+      messageCount: sql`${conversations.messageCount} + ${added}`,
+      lastMessageAt: last,
+      title: sql`coalesce(${conversations.title}, ${title})`,
+      ...(input.unanswered ? { unanswered: true } : {}),
+    })
     .where(eq(conversations.id, conversation.id));
+  const searchable = indexVisitorText(ctx, conversation, input.visitorText);
   if (input.bot) {
     const { id, at, ...bot } = input.bot;
     // A bot reply always sorts after the question it answers, even within the same millisecond.
     const botInsert = ctx.db.insert(messages).values({ ...base, id, role: "bot", createdAt: Math.max(at, input.askedAt + 1), ...bot });
-    await ctx.db.batch([visitorInsert, botInsert, update]);
+    await ctx.db.batch([visitorInsert, botInsert, update, searchable]);
   } else {
-    await ctx.db.batch([visitorInsert, update]);
+    await ctx.db.batch([visitorInsert, update, searchable]);
   }
   return { visitorMessageId: visitorId };
+}
+
+/**
+ * The statement that makes a visitor message findable by the conversation list's search (migration
+ * 0010's conversation_search; the chatbot id as one token, as in chunks_fts). Batched with the
+ * message's own insert, so both are stored or neither.
+ */
+function indexVisitorText(ctx: Ctx, conversation: Pick<Conversation, "id" | "chatbotId">, text: string) {
+  return ctx.db.insert(conversationSearch).values({ chatbotId: sql`lower(hex(${conversation.chatbotId}))`, body: text, conversationId: conversation.id });
 }
 
 /** True when a write failed on the (conversation, client message id) unique index: the message is already stored. */
@@ -213,15 +262,6 @@ export async function listConversations(ctx: Ctx, ref: ChatbotRef, opts: { limit
     .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
     .limit(limit)
     .all();
-}
-
-export async function countConversations(ctx: Ctx, ref: ChatbotRef): Promise<number> {
-  const row = await ctx.db
-    .select({ n: count() })
-    .from(conversations)
-    .where(and(eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId), sql`${conversations.messageCount} > 0`))
-    .get();
-  return row?.n ?? 0;
 }
 
 /** One conversation with all its messages, or null when it is not this organisation's chatbot's. */

@@ -1,3 +1,4 @@
+import { forgetConversationSearch } from "../chat/conversation-list";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import { belowChatbotLimit, checkChatbotLimit } from "../billing/limits";
@@ -87,5 +88,7 @@ export async function deleteChatbot(ctx: AppContext, ref: ChatbotRef): Promise<{
     .get();
   // Its chunks went by cascade and their triggers left the retrieval statistics at zero: drop the rows.
   if (row) await ctx.db.delete(termStats).where(eq(termStats.chatbotId, row.id));
+  // Its conversations went too; the conversation list's search index is not a table with a foreign key.
+  if (row) await forgetConversationSearch(ctx, row.id);
   return row ?? null;
 }

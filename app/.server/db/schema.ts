@@ -286,8 +286,50 @@ export const conversations = sqliteTable(
     lastMessageAt: integer("last_message_at")
       .notNull()
       .default(sql`(unixepoch() * 1000)`),
+    // What the conversation list shows and filters on, kept up to date where messages, leads and
+    // reports are written (chat/conversations.ts, leads/leads.ts, widget/visitor-actions.ts), so
+    // each filter is a range scan of its own partial index. "Rated down" is `rating = -1` and
+    // "waiting for a human" is `status = 'waiting'`: those columns already say it.
+    /** A bot reply fell back, hit the reply limit or failed (chat/answer.ts); stays set. */
+    unanswered: integer("unanswered", { mode: "boolean" }).notNull().default(false),
+    /** Someone reported a problem in this conversation; stays set. */
+    reported: integer("reported", { mode: "boolean" }).notNull().default(false),
+    /** The visitor left contact details in this conversation or elsewhere on this chatbot. */
+    hasLead: integer("has_lead", { mode: "boolean" }).notNull().default(false),
+    /** The newest name and email among those leads (lowercased email, searched by prefix). */
+    leadName: text("lead_name"),
+    leadEmail: text("lead_email"),
   },
-  (t) => [index("conversations_chatbot_idx").on(t.chatbotId, t.lastMessageAt), index("conversations_visitor_idx").on(t.chatbotId, t.visitorId)],
+  (t) => {
+    // Keyset order of the list: newest activity first, id breaks ties. One partial index per filter,
+    // each with the list's own condition; message_count rides along so that counting a filter reads
+    // only its index (SQLite re-checks a range term like `> 0` from the index, equalities it omits).
+    const order = [t.orgId, t.chatbotId, t.lastMessageAt, t.id, t.messageCount] as const;
+    return [
+      index("conversations_list_idx")
+        .on(...order)
+        .where(sql`${t.messageCount} > 0`),
+      index("conversations_unanswered_idx")
+        .on(...order)
+        .where(sql`${t.messageCount} > 0 and ${t.unanswered} = 1`),
+      index("conversations_rated_down_idx")
+        .on(...order)
+        .where(sql`${t.messageCount} > 0 and ${t.rating} = -1`),
+      index("conversations_reported_idx")
+        .on(...order)
+        .where(sql`${t.messageCount} > 0 and ${t.reported} = 1`),
+      index("conversations_waiting_idx")
+        .on(...order)
+        .where(sql`${t.messageCount} > 0 and ${t.status} = 'waiting'`),
+      index("conversations_lead_idx")
+        .on(...order)
+        .where(sql`${t.messageCount} > 0 and ${t.hasLead} = 1`),
+      index("conversations_lead_email_idx")
+        .on(t.chatbotId, t.leadEmail)
+        .where(sql`${t.leadEmail} is not null`),
+      index("conversations_visitor_idx").on(t.chatbotId, t.visitorId),
+    ];
+  },
 );
 
 export const MESSAGE_ROLES = ["visitor", "bot", "human", "tool", "system"] as const;

@@ -1,7 +1,7 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
-import { leads } from "../db/schema";
+import { conversations, leads } from "../db/schema";
 
 // Leads captured by the widget's lead form or the REST API. Scoped by organisation and chatbot.
 
@@ -28,7 +28,9 @@ export async function createLead(ctx: Ctx, ref: Ref, input: NewLead): Promise<Le
       .filter(([, v]) => v.trim())
       .map(([k, v]) => [k, v.trim()]),
   );
-  return ctx.db
+  const name = blankToNull(input.name);
+  const email = blankToNull(input.email)?.toLowerCase() ?? null;
+  const insert = ctx.db
     .insert(leads)
     .values({
       id: newId("lead_"),
@@ -36,16 +38,32 @@ export async function createLead(ctx: Ctx, ref: Ref, input: NewLead): Promise<Le
       chatbotId: ref.chatbotId,
       conversationId: input.conversationId ?? null,
       visitorId: input.visitorId ?? null,
-      name: blankToNull(input.name),
-      email: blankToNull(input.email)?.toLowerCase() ?? null,
+      name,
+      email,
       phone: blankToNull(input.phone),
       custom,
       source: input.source ?? "widget",
       createdAt: now,
       updatedAt: now,
     })
-    .returning()
-    .get();
+    .returning();
+  // The conversation list shows the contact on the lead's conversation and on every conversation of
+  // the same visitor on this chatbot (and getOrCreateConversation copies it to their next ones).
+  const conversationId = input.conversationId ?? null;
+  const visitorId = input.visitorId ?? null;
+  if (!conversationId && !visitorId) return (await insert)[0];
+  const mark = ctx.db
+    .update(conversations)
+    .set({ hasLead: true, leadName: sql`coalesce(${name}, ${conversations.leadName})`, leadEmail: sql`coalesce(${email}, ${conversations.leadEmail})` })
+    .where(
+      and(
+        eq(conversations.orgId, ref.orgId),
+        eq(conversations.chatbotId, ref.chatbotId),
+        or(conversationId ? eq(conversations.id, conversationId) : undefined, visitorId ? eq(conversations.visitorId, visitorId) : undefined),
+      ),
+    );
+  const [rows] = await ctx.db.batch([insert, mark]);
+  return rows[0];
 }
 
 /** Newest first; `before` (a createdAt) pages backwards. */

@@ -109,7 +109,7 @@ export async function reportProblem(
     conversationId = (await findVisitorConversation(ctx, ref, input.visitorId))?.id ?? null;
   }
   const id = newId("bug_");
-  await ctx.db.insert(bugReports).values({
+  const insert = ctx.db.insert(bugReports).values({
     id,
     orgId: ref.orgId,
     chatbotId: ref.chatbotId,
@@ -120,6 +120,12 @@ export async function reportProblem(
     comment: input.comment,
     createdAt: Date.now(),
   });
+  if (conversationId) {
+    // The conversation list's "reported" filter.
+    await ctx.db.batch([insert, ctx.db.update(conversations).set({ reported: true }).where(eq(conversations.id, conversationId))]);
+  } else {
+    await insert;
+  }
   return { id, conversationId };
 }
 

@@ -1,4 +1,3 @@
-import { Link } from "@remix-run/react";
 import { AnswerText, SourceList } from "~/components/chat/answer-text";
 import {
   BugReportNotes,
@@ -8,10 +7,12 @@ import {
   type BugReportView,
   type LeadView,
 } from "~/components/conversations/transcript-parts";
-import { Badge, ButtonLink, Card, CardBody, CardHeader, EmptyState, PageHeader, Table, TBody, TD, TH, THead, TR } from "~/components/ui";
+import { Badge, ButtonLink, Card, CardBody, CardHeader, PageHeader } from "~/components/ui";
 import type { ChatSource } from "~/lib/schemas/chat";
 import type { SetupProgress } from "~/lib/setup-progress";
 import { ChatbotMainActions, SetupChecklist } from "./setup-checklist";
+import { conversationListSearch } from "~/lib/schemas/conversation-list";
+import { CHANNEL_LABELS, ConversationList, ROLE_LABELS, type ConversationListView } from "./conversation-list";
 
 /** A chatbot's home: its conversations and one transcript (route: app.$orgId.$chatbotId._index). */
 
@@ -36,26 +37,13 @@ export type ChatbotHomeScreenData = {
   orgId: string;
   chatbot: { id: string; name: string; visibility: "public" | "private" };
   setup: SetupProgress;
-  total: number;
-  conversations: {
-    id: string;
-    visitorId: string;
-    channel: string;
-    status: string;
-    messageCount: number;
-    lastMessageAt: number;
-    firstQuestion: string | null;
-    lastMessage: string | null;
-    lastRole: string | null;
-  }[];
+  list: ConversationListView;
   transcript: TranscriptData | null;
 };
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-const CHANNEL_LABELS: Record<string, string> = { widget: "Widget", test: "Test page", api: "API", voice: "Voice", phone: "Phone", playground: "Playground" };
-const ROLE_LABELS: Record<string, string> = { visitor: "Visitor", bot: "Bot", human: "Agent", tool: "Tool", system: "System" };
 
-function Transcript({ data, base }: { data: TranscriptData; base: string }) {
+function Transcript({ data, closeHref }: { data: TranscriptData; closeHref: string }) {
   const { conversation, messages, leads, bugReports } = data;
   const format = (ms: number) => `${dateTime.format(ms)} UTC`;
   const reportsFor = (messageId: string | null) => bugReports.filter((r) => r.messageId === messageId);
@@ -78,7 +66,7 @@ function Transcript({ data, base }: { data: TranscriptData; base: string }) {
           </>
         }
         actions={
-          <ButtonLink to={base} variant="ghost" size="sm">
+          <ButtonLink to={closeHref} variant="ghost" size="sm">
             Close transcript
           </ButtonLink>
         }
@@ -134,8 +122,10 @@ function Transcript({ data, base }: { data: TranscriptData; base: string }) {
 }
 
 export function ChatbotHomeScreen({ data }: { data: ChatbotHomeScreenData }) {
-  const { chatbot, orgId, conversations, total, transcript } = data;
+  const { chatbot, orgId, list, transcript } = data;
   const base = `/app/${orgId}/${chatbot.id}`;
+  // Closing the transcript returns to the same page of the same filtered list.
+  const closeHref = `${base}${conversationListSearch({ q: list.error ? "" : list.q, filters: list.filters, ...list.at })}`;
   return (
     <div className="space-y-6">
       <PageHeader
@@ -149,62 +139,8 @@ export function ChatbotHomeScreen({ data }: { data: ChatbotHomeScreenData }) {
         actions={<ChatbotMainActions setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />}
       />
       <SetupChecklist setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />
-      {transcript ? <Transcript data={transcript} base={base} /> : null}
-      <section aria-labelledby="conversations-heading" className="space-y-3">
-        <h2 id="conversations-heading" className="text-base font-semibold">
-          Conversations <span className="font-normal text-zinc-500 dark:text-zinc-400">({total})</span>
-        </h2>
-        {conversations.length === 0 ? (
-          <EmptyState
-            title="No conversations yet"
-            description="When visitors chat with this bot, their conversations appear here with the sources each answer used. Ask it something on the test page to see one."
-            action={
-              <a className="text-sm font-medium text-brand-700 underline dark:text-brand-300" href={`/test/${chatbot.id}`}>
-                Open the test page
-              </a>
-            }
-          />
-        ) : (
-          <Table>
-            <THead>
-              <TR>
-                <TH>First question</TH>
-                <TH>Visitor</TH>
-                <TH>Channel</TH>
-                <TH className="text-right">Messages</TH>
-                <TH>Last activity</TH>
-              </TR>
-            </THead>
-            <TBody>
-              {conversations.map((c) => (
-                <TR key={c.id} aria-current={transcript?.conversation.id === c.id ? "true" : undefined}>
-                  <TD className="max-w-xs">
-                    <Link to={`${base}?c=${c.id}#transcript`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
-                      <span className="line-clamp-2 [overflow-wrap:anywhere]">{c.firstQuestion || "(no question)"}</span>
-                    </Link>
-                    {c.status !== "bot" ? (
-                      <span className="ml-0 mt-1 block">
-                        <ConversationStatusBadge status={c.status} />
-                      </span>
-                    ) : null}
-                    {c.lastMessage ? (
-                      <span className="mt-0.5 line-clamp-1 block text-xs text-zinc-500 [overflow-wrap:anywhere] dark:text-zinc-400">
-                        {ROLE_LABELS[c.lastRole ?? ""] ?? ""}: {c.lastMessage}
-                      </span>
-                    ) : null}
-                  </TD>
-                  <TD className="font-mono text-xs">{c.visitorId.slice(0, 12)}</TD>
-                  <TD>{CHANNEL_LABELS[c.channel] ?? c.channel}</TD>
-                  <TD className="text-right tabular-nums">{c.messageCount}</TD>
-                  <TD>
-                    <time dateTime={new Date(c.lastMessageAt).toISOString()}>{dateTime.format(c.lastMessageAt)}</time>
-                  </TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
-        )}
-      </section>
+      {transcript ? <Transcript data={transcript} closeHref={closeHref} /> : null}
+      <ConversationList list={list} base={base} openId={transcript?.conversation.id ?? null} testHref={`/test/${chatbot.id}`} />
     </div>
   );
 }

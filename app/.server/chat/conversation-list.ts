@@ -1,0 +1,209 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { ConversationCursor, ConversationFilter, ConversationListParams } from "~/lib/schemas/conversation-list";
+import type { AppContext } from "../context";
+import { ftsChatbotToken } from "../retrieval/search";
+import type { ChatbotRef, Conversation, Message } from "./conversations";
+
+// The chatbot home's conversation list: filters, search and keyset pages that stay fast at 100k
+// conversations. Every filter is a flag or column on the conversation (kept up to date where
+// messages, leads, ratings, reports and handoffs are written) with its own partial index, so a page
+// is a range scan of one index in (last activity, id) order, whatever the page number. A search
+// gathers the matching conversation ids first (message text through FTS5, visitor id and lead
+// email through index ranges), then reads only those rows. Routes see rows and cursors, never SQL.
+
+type Ctx = Pick<AppContext, "db">;
+
+export const CONVERSATION_PAGE_SIZE = 50;
+
+export type ConversationListRow = {
+  id: string;
+  visitorId: string;
+  channel: Conversation["channel"];
+  status: Conversation["status"];
+  messageCount: number;
+  createdAt: number;
+  lastMessageAt: number;
+  firstQuestion: string | null;
+  lastMessage: string | null;
+  lastRole: Message["role"] | null;
+  leadName: string | null;
+  leadEmail: string | null;
+  hasLead: boolean;
+  unanswered: boolean;
+  ratedDown: boolean;
+  reported: boolean;
+  waiting: boolean;
+};
+
+export type ConversationListPage = {
+  rows: ConversationListRow[];
+  /** How many conversations match the filters and search (all pages). */
+  total: number;
+  /** Where the next (older) page starts, null on the last page. */
+  older: ConversationCursor | null;
+  /** Where the previous (newer) page ends, null on the first page. */
+  newer: ConversationCursor | null;
+};
+
+/** Each filter's condition, written as its partial index's WHERE so the planner can use the index. */
+const FILTER_SQL: Record<ConversationFilter, SQL> = {
+  unanswered: sql.raw(`c.unanswered = 1`),
+  "rated-down": sql.raw(`c.rating = -1`),
+  reported: sql.raw(`c.reported = 1`),
+  waiting: sql.raw(`c.status = 'waiting'`),
+  lead: sql.raw(`c.has_lead = 1`),
+};
+
+/** Letters and digits of a search, as FTS5 sees words (unicode61); at most 8. */
+function searchWords(q: string): string[] {
+  return (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8);
+}
+
+const ftsString = (s: string) => `"${s.replaceAll('"', '""')}"`;
+
+/**
+ * MATCH expression for visitor messages of one chatbot containing every word, the last one as a
+ * prefix (a search typed halfway still finds). Words are quoted and confined to the body column.
+ */
+export function conversationSearchMatch(chatbotId: string, words: string[]): string {
+  const terms = words.map((w, i) => (i === words.length - 1 ? `${ftsString(w)}*` : ftsString(w)));
+  return `chatbot_id:${ftsString(ftsChatbotToken(chatbotId))} AND body:(${terms.join(" AND ")})`;
+}
+
+// Upper bound of a prefix range: any text starting with the prefix sorts below prefix + U+10FFFF.
+const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;
+
+/** The ids a search matches: message text, visitor id prefix, lead email prefix (each indexed). */
+function searchIds(ref: ChatbotRef, q: string): SQL {
+  const parts: SQL[] = [];
+  const words = searchWords(q);
+  if (words.length) {
+    parts.push(sql`select conversation_id as id from conversation_search where conversation_search match ${conversationSearchMatch(ref.chatbotId, words)}`);
+  }
+  parts.push(sql`select id from conversations where chatbot_id = ${ref.chatbotId} and visitor_id >= ${q} and visitor_id < ${prefixEnd(q)}`);
+  const email = q.toLowerCase();
+  parts.push(
+    sql`select id from conversations where chatbot_id = ${ref.chatbotId} and lead_email is not null and lead_email >= ${email} and lead_email < ${prefixEnd(email)}`,
+  );
+  return sql.join(parts, sql` union `);
+}
+
+type Direction = "older" | "newer";
+
+/**
+ * The FROM and WHERE of a list query. With a search, the matching ids drive (CROSS JOIN keeps them
+ * the outer loop) and are read by primary key; without one, the filter's partial index does.
+ */
+function listFrom(ref: ChatbotRef, params: Pick<ConversationListParams, "q" | "filters">, cursor: { dir: Direction; at: ConversationCursor } | null): SQL {
+  const where: SQL[] = [sql`c.org_id = ${ref.orgId}`, sql`c.chatbot_id = ${ref.chatbotId}`, sql.raw(`c.message_count > 0`)];
+  for (const f of params.filters) where.push(FILTER_SQL[f]);
+  if (cursor) {
+    where.push(
+      cursor.dir === "older"
+        ? sql`(c.last_message_at, c.id) < (${cursor.at.at}, ${cursor.at.id})`
+        : sql`(c.last_message_at, c.id) > (${cursor.at.at}, ${cursor.at.id})`,
+    );
+  }
+  const from = params.q ? sql`(${searchIds(ref, params.q)}) hits cross join conversations c on c.id = hits.id` : sql`conversations c`;
+  return sql`from ${from} where ${sql.join(where, sql` and `)}`;
+}
+
+type RawRow = {
+  id: string;
+  visitor_id: string;
+  channel: Conversation["channel"];
+  status: Conversation["status"];
+  message_count: number;
+  created_at: number;
+  last_message_at: number;
+  title: string | null;
+  last_message: string | null;
+  last_role: Message["role"] | null;
+  lead_name: string | null;
+  lead_email: string | null;
+  has_lead: number;
+  unanswered: number;
+  rating: number | null;
+  reported: number;
+};
+
+/** The page query itself (exported for the EXPLAIN QUERY PLAN tests). `limit` rows plus one to know if there are more. */
+export function conversationPageQuery(
+  ref: ChatbotRef,
+  params: Pick<ConversationListParams, "q" | "filters">,
+  cursor: { dir: Direction; at: ConversationCursor } | null,
+  limit: number,
+): SQL {
+  const order = cursor?.dir === "newer" ? sql.raw(`c.last_message_at asc, c.id asc`) : sql.raw(`c.last_message_at desc, c.id desc`);
+  const last = (col: string) => sql.raw(`(select m.${col} from messages m where m.conversation_id = c.id order by m.created_at desc, m.rowid desc limit 1)`);
+  return sql`select c.id, c.visitor_id, c.channel, c.status, c.message_count, c.created_at, c.last_message_at, c.title,
+      ${last("content")} as last_message, ${last("role")} as last_role,
+      c.lead_name, c.lead_email, c.has_lead, c.unanswered, c.rating, c.reported
+    ${listFrom(ref, params, cursor)} order by ${order} limit ${limit + 1}`;
+}
+
+/** The count query of a list state (exported for the EXPLAIN QUERY PLAN tests). */
+export function conversationCountQuery(ref: ChatbotRef, params: Pick<ConversationListParams, "q" | "filters">): SQL {
+  return sql`select count(*) as n ${listFrom(ref, params, null)}`;
+}
+
+function toRow(r: RawRow): ConversationListRow {
+  return {
+    id: r.id,
+    visitorId: r.visitor_id,
+    channel: r.channel,
+    status: r.status,
+    messageCount: r.message_count,
+    createdAt: r.created_at,
+    lastMessageAt: r.last_message_at,
+    firstQuestion: r.title,
+    lastMessage: r.last_message,
+    lastRole: r.last_role,
+    leadName: r.lead_name,
+    leadEmail: r.lead_email,
+    hasLead: !!r.has_lead,
+    unanswered: !!r.unanswered,
+    ratedDown: r.rating === -1,
+    reported: !!r.reported,
+    waiting: r.status === "waiting",
+  };
+}
+
+/**
+ * One page of the chatbot's conversations, newest activity first: `older` continues after a row,
+ * `newer` goes back before one. Rows with the same last activity are ordered by id, so no row is
+ * skipped or repeated across pages.
+ */
+export async function findConversations(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  params: ConversationListParams,
+  opts: { limit?: number } = {},
+): Promise<ConversationListPage> {
+  const limit = Math.min(Math.max(opts.limit ?? CONVERSATION_PAGE_SIZE, 1), 200);
+  const cursor = params.older ? { dir: "older" as const, at: params.older } : params.newer ? { dir: "newer" as const, at: params.newer } : null;
+  const [raw, counted] = await Promise.all([
+    ctx.db.all<RawRow>(conversationPageQuery(ref, params, cursor, limit)),
+    ctx.db.get<{ n: number }>(conversationCountQuery(ref, params)),
+  ]);
+  const more = raw.length > limit;
+  const page = raw.slice(0, limit).map(toRow);
+  if (cursor?.dir === "newer") page.reverse();
+  const first = page[0];
+  const last = page[page.length - 1];
+  const at = (r: ConversationListRow): ConversationCursor => ({ at: r.lastMessageAt, id: r.id });
+  return {
+    rows: page,
+    total: counted?.n ?? 0,
+    // Going back (newer), there are older rows: the ones this page came from.
+    older: last && (cursor?.dir === "newer" || more) ? at(last) : null,
+    newer: first && (cursor?.dir === "older" || (cursor?.dir === "newer" && more)) ? at(first) : null,
+  };
+}
+
+/** Drops a deleted chatbot's rows of the list's search index (its conversations went by cascade). */
+export async function forgetConversationSearch(ctx: Ctx, chatbotId: string) {
+  await ctx.db.run(
+    sql`delete from conversation_search where rowid in (select rowid from conversation_search where conversation_search match ${`chatbot_id:${ftsString(ftsChatbotToken(chatbotId))}`})`,
+  );
+}
