@@ -73,7 +73,7 @@ async function expectFrame(page: Page, width: number, withOrgNav: boolean) {
   expect(await page.getByRole("banner").getByRole("navigation", { name: "Organisation switcher" }).isVisible()).toBe(true);
   expect(await page.getByRole("link", { name: "Go to your dashboard" }).isVisible()).toBe(true);
   if (!withOrgNav) return;
-  const nav = page.getByRole("complementary", { name: "Organisation navigation" });
+  const nav = page.getByRole("complementary", { name: "Organisation navigation", includeHidden: true });
   if (width < 768) {
     expect(await nav.isVisible()).toBe(false);
     await page.getByRole("button", { name: "Menu", exact: true }).click();
@@ -110,7 +110,7 @@ describe("app screens at 390 and 1280 px", () => {
       const p = t.page;
       await visit(t, `/app/${ids.org}/${ids.bot}/kb`);
       const menu = p.getByRole("button", { name: "Menu", exact: true });
-      const nav = p.getByRole("complementary", { name: "Organisation navigation" });
+      const nav = p.getByRole("complementary", { name: "Organisation navigation", includeHidden: true });
       expect(await menu.getAttribute("aria-expanded")).toBe("false");
       expect(await menu.getAttribute("aria-controls")).toBe(await nav.getAttribute("id"));
       expect(await nav.isVisible()).toBe(false);
@@ -160,6 +160,14 @@ describe("app screens at 390 and 1280 px", () => {
       } finally {
         await t.close();
       }
+    });
+
+    // The demo organisation is shared by the specs that run after this one: leave it as seeded.
+    afterAll(async () => {
+      if (other?.email)
+        await execD1(
+          `DELETE FROM memberships WHERE org_id = ${sqlString(DEMO.orgId)} AND user_id IN (SELECT id FROM users WHERE email = ${sqlString(other.email)})`,
+        );
     });
 
     for (const width of WIDTHS) {
