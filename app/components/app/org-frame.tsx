@@ -24,7 +24,9 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
  * under the header, so the content starts at the top of the screen.
  */
 export function OrgFrame({ org, role, chatbots, children }: OrgFrameData & { children: ReactNode }) {
-  const { chatbotId } = useParams();
+  const params = useParams();
+  // An unknown page under a chatbot (the catch-all route, app.$orgId.$) still opens that chatbot's menu.
+  const chatbotId = params.chatbotId ?? params["*"]?.split("/")[0];
   const { pathname, search } = useLocation();
   const [open, setOpen] = useState(false);
   const barRef = useRef<HTMLDivElement>(null);
