@@ -304,7 +304,7 @@ function SourceRow({ source }: { source: KbSource }) {
           : null;
   return (
     <TR>
-      <TD className="max-w-xs">
+      <TD className="max-w-[11rem] sm:max-w-xs">
         <div className="truncate font-medium text-zinc-900 dark:text-zinc-100" title={source.title}>
           {source.title}
         </div>
