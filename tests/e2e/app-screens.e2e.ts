@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../scripts/lib/common.mjs";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { axeViolations } from "./support/axe";
-import { closeBrowser, newPage, type TrackedPage } from "./support/browser";
+import { baseURL, closeBrowser, launchBrowser, newPage, type TrackedPage } from "./support/browser";
 import { execD1, sqlString } from "./support/d1";
 import { signInAsDemo, signUpAndVerify, submitAndWait, uniqueEmail } from "./support/flows";
 
@@ -105,6 +105,7 @@ describe("app screens at 390 and 1280 px", () => {
   }
 
   it("below md the navigation is behind a Menu button that opens it and closes on navigation and Escape", async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
     const t = await signedIn(390, signInAsDemo);
     try {
       const p = t.page;
@@ -129,14 +130,38 @@ describe("app screens at 390 and 1280 px", () => {
 
       await menu.click();
       expect(await nav.isVisible()).toBe(true);
+      await p.screenshot({ path: path.join(ARTIFACTS, "menu-open-390.png") });
       await p.keyboard.press("Escape");
       expect(await nav.isVisible()).toBe(false);
+      expect(await menu.getAttribute("aria-expanded")).toBe("false");
       expect(await menu.evaluate((el) => el === document.activeElement)).toBe(true);
+
+      // A tap outside closes it too.
+      await menu.click();
+      expect(await nav.isVisible()).toBe(true);
+      await p.mouse.click(200, 700);
+      expect(await nav.isVisible()).toBe(false);
 
       // The logo keeps its size on a narrow screen.
       const logo = await p.getByRole("link", { name: "Parley", exact: true }).locator("img").boundingBox();
       expect(logo).toMatchObject({ width: 24, height: 24 });
       expect(t.errors()).toEqual([]);
+
+      // Before the page's JavaScript has run (here: never) the Menu button opens the navigation too.
+      const noJs = await (await launchBrowser()).newContext({ baseURL: baseURL(), javaScriptEnabled: false, viewport: { width: 390, height: HEIGHT } });
+      try {
+        await noJs.addCookies(await t.context.cookies());
+        const q = await noJs.newPage();
+        await q.goto(`/app/${ids.org}/${ids.bot}/kb`);
+        const staticNav = q.getByRole("complementary", { name: "Organisation navigation", includeHidden: true });
+        expect(await staticNav.isVisible()).toBe(false);
+        await q.getByRole("button", { name: "Menu", exact: true }).click();
+        expect(await staticNav.isVisible()).toBe(true);
+        await staticNav.getByRole("link", { name: "General" }).click();
+        await q.waitForURL(/\/settings\/general$/);
+      } finally {
+        await noJs.close();
+      }
     } finally {
       await t.close();
     }
