@@ -10,7 +10,8 @@ import { execD1, sqlString } from "./support/d1";
 import { signInAsDemo, signUpAndVerify, submitAndWait, uniqueEmail } from "./support/flows";
 
 // Every dashboard screen at a phone's width (390 px) and a laptop's (1280 px), signed in as the
-// demo owner: the page never scrolls sideways, axe finds nothing serious or critical, no console
+// demo owner: the page never scrolls sideways, axe finds nothing serious or critical (light and
+// dark), no console
 // errors; at 390 px a full-page screenshot goes to tests/e2e/artifacts/app-screens/ (git-ignored)
 // for a person to look at. Then the navigation's Menu button, and the 4xx screens, which must keep
 // the header and the navigation and hydrate without a React error.
@@ -96,6 +97,10 @@ describe("app screens at 390 and 1280 px", () => {
           expect(await pageOverflow(t.page), `${url} at ${width} px scrolls sideways`).toEqual({ scrollWidth: width, innerWidth: width });
           if (width === 390) await t.page.screenshot({ path: path.join(ARTIFACTS, `${screen.name}-${width}.png`), fullPage: true });
           expect(await axeViolations(t.page, { iframes: false }), `${url} at ${width} px`).toEqual([]);
+          await t.page.emulateMedia({ colorScheme: "dark" });
+          await settled(t.page);
+          expect(await axeViolations(t.page, { iframes: false }), `${url} at ${width} px (dark)`).toEqual([]);
+          await t.page.emulateMedia({ colorScheme: "light" });
           expect(t.errors(), url).toEqual([]);
         }
       } finally {
