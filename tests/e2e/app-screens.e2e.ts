@@ -117,7 +117,7 @@ describe("app screens at 390 and 1280 px", () => {
       await visit(t, `/app/${ids.org}/${ids.bot}/kb`);
       const menu = p.getByRole("button", { name: "Menu", exact: true });
       const nav = p.getByRole("complementary", { name: "Organisation navigation", includeHidden: true });
-      expect(await menu.getAttribute("aria-expanded")).toBe("false");
+      await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("false");
       expect(await menu.getAttribute("aria-controls")).toBe(await nav.getAttribute("id"));
       expect(await nav.isVisible()).toBe(false);
       // The content starts right under the header and the menu bar, not under a stacked sidebar.
@@ -125,12 +125,12 @@ describe("app screens at 390 and 1280 px", () => {
       expect(heading!.y).toBeLessThan(200);
 
       await menu.click();
-      expect(await menu.getAttribute("aria-expanded")).toBe("true");
+      await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("true");
       expect(await nav.isVisible()).toBe(true);
       await nav.getByRole("link", { name: "Look & feel" }).click();
       await p.waitForURL(/\/settings\/ui$/);
       await p.getByRole("heading", { level: 1, name: "Look & feel" }).waitFor();
-      expect(await menu.getAttribute("aria-expanded")).toBe("false");
+      await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("false");
       expect(await nav.isVisible()).toBe(false);
 
       await menu.click();
@@ -138,7 +138,7 @@ describe("app screens at 390 and 1280 px", () => {
       await p.screenshot({ path: path.join(ARTIFACTS, "menu-open-390.png") });
       await p.keyboard.press("Escape");
       expect(await nav.isVisible()).toBe(false);
-      expect(await menu.getAttribute("aria-expanded")).toBe("false");
+      await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("false");
       expect(await menu.evaluate((el) => el === document.activeElement)).toBe(true);
 
       // A tap outside closes it too.

@@ -50,6 +50,7 @@ export function OrgFrame({ org, role, chatbots, children }: OrgFrameData & { chi
     const nav = navRef.current;
     if (!nav) return;
     const onToggle = (e: Event) => setOpen((e as ToggleEvent).newState === "open");
+    setOpen(nav.matches(":popover-open")); // opened before hydration
     const wide = window.matchMedia("(min-width: 48rem)");
     const onWide = () => wide.matches && closeNav(nav);
     nav.addEventListener("toggle", onToggle);
