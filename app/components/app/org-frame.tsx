@@ -99,8 +99,9 @@ export function OrgFrame({ org, role, chatbots, children }: OrgFrameData & { chi
             "md:static md:block md:max-h-none md:w-auto md:overflow-visible md:border-0 md:bg-transparent md:p-0 md:shadow-none md:dark:bg-transparent",
           )}
         >
-          <div className="mb-3 flex items-center justify-between gap-2 px-3">
-            <p className="truncate text-sm font-semibold">{org.name}</p>
+          {/* Wraps rather than truncates: the organisation's name is the one thing to read here. */}
+          <div className="mb-3 flex flex-wrap items-center justify-between gap-x-2 gap-y-1 px-3">
+            <p className="min-w-0 text-sm font-semibold break-words">{org.name}</p>
             <Badge tone="neutral">{ROLE_LABELS[role]}</Badge>
           </div>
           <nav className="space-y-0.5">
