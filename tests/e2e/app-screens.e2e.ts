@@ -5,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../scripts/lib/common.mjs";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { axeViolations } from "./support/axe";
-import { closeBrowser, newPage, type TrackedPage } from "./support/browser";
+import { baseURL, closeBrowser, launchBrowser, newPage, type TrackedPage } from "./support/browser";
 import { execD1, sqlString } from "./support/d1";
 import { signInAsDemo, signUpAndVerify, submitAndWait, uniqueEmail } from "./support/flows";
 
 // Every dashboard screen at a phone's width (390 px) and a laptop's (1280 px), signed in as the
-// demo owner: the page never scrolls sideways, axe finds nothing serious or critical, no console
+// demo owner: the page never scrolls sideways, axe finds nothing serious or critical (light and
+// dark), no console
 // errors; at 390 px a full-page screenshot goes to tests/e2e/artifacts/app-screens/ (git-ignored)
 // for a person to look at. Then the navigation's Menu button, and the 4xx screens, which must keep
 // the header and the navigation and hydrate without a React error.
@@ -96,6 +97,10 @@ describe("app screens at 390 and 1280 px", () => {
           expect(await pageOverflow(t.page), `${url} at ${width} px scrolls sideways`).toEqual({ scrollWidth: width, innerWidth: width });
           if (width === 390) await t.page.screenshot({ path: path.join(ARTIFACTS, `${screen.name}-${width}.png`), fullPage: true });
           expect(await axeViolations(t.page, { iframes: false }), `${url} at ${width} px`).toEqual([]);
+          await t.page.emulateMedia({ colorScheme: "dark" });
+          await settled(t.page);
+          expect(await axeViolations(t.page, { iframes: false }), `${url} at ${width} px (dark)`).toEqual([]);
+          await t.page.emulateMedia({ colorScheme: "light" });
           expect(t.errors(), url).toEqual([]);
         }
       } finally {
@@ -105,13 +110,14 @@ describe("app screens at 390 and 1280 px", () => {
   }
 
   it("below md the navigation is behind a Menu button that opens it and closes on navigation and Escape", async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
     const t = await signedIn(390, signInAsDemo);
     try {
       const p = t.page;
       await visit(t, `/app/${ids.org}/${ids.bot}/kb`);
       const menu = p.getByRole("button", { name: "Menu", exact: true });
       const nav = p.getByRole("complementary", { name: "Organisation navigation", includeHidden: true });
-      expect(await menu.getAttribute("aria-expanded")).toBe("false");
+      await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("false");
       expect(await menu.getAttribute("aria-controls")).toBe(await nav.getAttribute("id"));
       expect(await nav.isVisible()).toBe(false);
       // The content starts right under the header and the menu bar, not under a stacked sidebar.
@@ -119,24 +125,48 @@ describe("app screens at 390 and 1280 px", () => {
       expect(heading!.y).toBeLessThan(200);
 
       await menu.click();
-      expect(await menu.getAttribute("aria-expanded")).toBe("true");
+      await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("true");
       expect(await nav.isVisible()).toBe(true);
       await nav.getByRole("link", { name: "Look & feel" }).click();
       await p.waitForURL(/\/settings\/ui$/);
       await p.getByRole("heading", { level: 1, name: "Look & feel" }).waitFor();
-      expect(await menu.getAttribute("aria-expanded")).toBe("false");
+      await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("false");
       expect(await nav.isVisible()).toBe(false);
 
       await menu.click();
       expect(await nav.isVisible()).toBe(true);
+      await p.screenshot({ path: path.join(ARTIFACTS, "menu-open-390.png") });
       await p.keyboard.press("Escape");
       expect(await nav.isVisible()).toBe(false);
+      await expect.poll(() => menu.getAttribute("aria-expanded")).toBe("false");
       expect(await menu.evaluate((el) => el === document.activeElement)).toBe(true);
+
+      // A tap outside closes it too.
+      await menu.click();
+      expect(await nav.isVisible()).toBe(true);
+      await p.mouse.click(200, 700);
+      expect(await nav.isVisible()).toBe(false);
 
       // The logo keeps its size on a narrow screen.
       const logo = await p.getByRole("link", { name: "Parley", exact: true }).locator("img").boundingBox();
       expect(logo).toMatchObject({ width: 24, height: 24 });
       expect(t.errors()).toEqual([]);
+
+      // Before the page's JavaScript has run (here: never) the Menu button opens the navigation too.
+      const noJs = await (await launchBrowser()).newContext({ baseURL: baseURL(), javaScriptEnabled: false, viewport: { width: 390, height: HEIGHT } });
+      try {
+        await noJs.addCookies(await t.context.cookies());
+        const q = await noJs.newPage();
+        await q.goto(`/app/${ids.org}/${ids.bot}/kb`);
+        const staticNav = q.getByRole("complementary", { name: "Organisation navigation", includeHidden: true });
+        expect(await staticNav.isVisible()).toBe(false);
+        await q.getByRole("button", { name: "Menu", exact: true }).click();
+        expect(await staticNav.isVisible()).toBe(true);
+        await staticNav.getByRole("link", { name: "General" }).click();
+        await q.waitForURL(/\/settings\/general$/);
+      } finally {
+        await noJs.close();
+      }
     } finally {
       await t.close();
     }

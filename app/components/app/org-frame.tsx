@@ -9,6 +9,10 @@ export type OrgFrameData = { org: { id: string; name: string; plan: string }; ro
 
 const NAV_ID = "app-nav";
 
+function closeNav(nav: HTMLElement) {
+  if (nav.matches(":popover-open")) nav.hidePopover();
+}
+
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
     // Taller rows below md: they are tapped with a finger there.
@@ -29,8 +33,7 @@ export function OrgFrame({ org, role, chatbots, children }: OrgFrameData & { chi
   const chatbotId = params.chatbotId ?? params["*"]?.split("/")[0];
   const { pathname, search } = useLocation();
   const [open, setOpen] = useState(false);
-  const barRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
+  const navRef = useRef<HTMLElement>(null);
 
   const base = `/app/${org.id}`;
   const areas = orgNav(role, base);
@@ -39,37 +42,37 @@ export function OrgFrame({ org, role, chatbots, children }: OrgFrameData & { chi
   const here = [...botNav, ...areas].find((a) => a.href === pathname);
   const where = bot ? `${bot.name}${here ? ` · ${here.label}` : ""}` : (here?.label ?? org.name);
 
-  // The layout stays mounted across client-side navigation: close once the page changes.
-  useEffect(() => setOpen(false), [pathname, search]);
-
+  // Below md the navigation is a native popover: the Menu button opens it before the page has
+  // hydrated, and the browser closes it on Escape or a tap outside (focus back on the button).
+  // Here: mirror its state in aria-expanded, and close it when the page changes (the layout stays
+  // mounted across client-side navigation) or the screen widens to the sidebar layout.
   useEffect(() => {
-    if (!open) return;
-    const onKeyDown = (e: KeyboardEvent) => {
-      if (e.key !== "Escape") return;
-      setOpen(false);
-      buttonRef.current?.focus();
-    };
-    const onPointerDown = (e: PointerEvent) => {
-      if (!barRef.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener("keydown", onKeyDown);
-    document.addEventListener("pointerdown", onPointerDown);
+    const nav = navRef.current;
+    if (!nav) return;
+    const onToggle = (e: Event) => setOpen((e as ToggleEvent).newState === "open");
+    setOpen(nav.matches(":popover-open")); // opened before hydration
+    const wide = window.matchMedia("(min-width: 48rem)");
+    const onWide = () => wide.matches && closeNav(nav);
+    nav.addEventListener("toggle", onToggle);
+    wide.addEventListener("change", onWide);
     return () => {
-      document.removeEventListener("keydown", onKeyDown);
-      document.removeEventListener("pointerdown", onPointerDown);
+      nav.removeEventListener("toggle", onToggle);
+      wide.removeEventListener("change", onWide);
     };
-  }, [open]);
+  }, []);
+  useEffect(() => {
+    if (navRef.current) closeNav(navRef.current);
+  }, [pathname, search]);
 
   return (
     <div className="mx-auto max-w-7xl md:flex md:gap-6 md:px-4 md:py-8">
-      <div ref={barRef} className="sticky top-14 z-10 md:static md:w-56 md:shrink-0">
+      <div className="sticky top-14 z-10 md:static md:w-56 md:shrink-0">
         <div className="flex h-12 items-center gap-3 border-b border-zinc-200 bg-white/95 px-4 backdrop-blur md:hidden dark:border-zinc-800 dark:bg-zinc-900/95">
           <button
-            ref={buttonRef}
             type="button"
+            {...{ popovertarget: NAV_ID }}
             aria-expanded={open}
             aria-controls={NAV_ID}
-            onClick={() => setOpen((v) => !v)}
             className="inline-flex h-9 shrink-0 items-center gap-2 rounded-lg border border-zinc-300 bg-white px-3 text-sm font-medium text-zinc-900 shadow-sm hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
           >
             <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
@@ -84,18 +87,21 @@ export function OrgFrame({ org, role, chatbots, children }: OrgFrameData & { chi
           <p className="min-w-0 truncate text-sm text-zinc-600 dark:text-zinc-300">{where}</p>
         </div>
         <aside
+          ref={navRef}
           id={NAV_ID}
           aria-label="Organisation navigation"
+          {...{ popover: "auto" }}
           className={cn(
-            "md:block",
-            // Below md: a panel over the content, under the bar, scrolling on its own when long.
-            "max-md:absolute max-md:inset-x-0 max-md:top-full max-md:max-h-[calc(100dvh-6.5rem)] max-md:overflow-y-auto",
-            "max-md:border-b max-md:border-zinc-200 max-md:bg-white max-md:px-2 max-md:py-3 max-md:shadow-lg max-md:dark:border-zinc-800 max-md:dark:bg-zinc-900",
-            open ? "" : "max-md:hidden",
+            // Below md: a panel in the top layer under the header and the Menu bar, scrolling on its own when long.
+            "fixed inset-x-0 top-[6.5rem] bottom-auto m-0 h-auto max-h-[calc(100dvh-6.5rem)] w-full overflow-y-auto",
+            "border-0 border-b border-zinc-200 bg-white px-2 py-3 text-inherit shadow-lg dark:border-zinc-800 dark:bg-zinc-900",
+            // From md: the sidebar, always shown (the popover's closed state does not apply).
+            "md:static md:block md:max-h-none md:w-auto md:overflow-visible md:border-0 md:bg-transparent md:p-0 md:shadow-none md:dark:bg-transparent",
           )}
         >
-          <div className="mb-3 flex items-center justify-between gap-2 px-3">
-            <p className="truncate text-sm font-semibold">{org.name}</p>
+          {/* Wraps rather than truncates: the organisation's name is the one thing to read here. */}
+          <div className="mb-3 flex flex-wrap items-center justify-between gap-x-2 gap-y-1 px-3">
+            <p className="min-w-0 text-sm font-semibold break-words">{org.name}</p>
             <Badge tone="neutral">{ROLE_LABELS[role]}</Badge>
           </div>
           <nav className="space-y-0.5">
