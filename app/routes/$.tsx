@@ -8,6 +8,9 @@ export function loader(): never {
   notFound();
 }
 
+/** A form posted to an unknown address is just as unknown (404, not 405). */
+export const action = loader;
+
 export default function NotFound() {
   return null;
 }

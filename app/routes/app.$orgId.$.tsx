@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { notFound, requireOrg } from "~/.server/auth/guards";
 
 // An unknown address under an organisation (e.g. /app/{orgId}/{chatbotId}/nothing): a 404 that
@@ -7,6 +7,11 @@ import { notFound, requireOrg } from "~/.server/auth/guards";
 export async function loader({ request, context, params }: LoaderFunctionArgs): Promise<never> {
   await requireOrg(context.app, request, params.orgId);
   notFound();
+}
+
+/** A form posted to an unknown address under an organisation: the same checks, the same 404. */
+export async function action(args: ActionFunctionArgs): Promise<never> {
+  return loader(args);
 }
 
 export default function OrgNotFound() {

@@ -64,7 +64,7 @@ export default function Organisations() {
 
   if (orgs.length === 0)
     return (
-      <div className="mx-auto max-w-3xl px-4 py-10">
+      <main id="main" className="mx-auto max-w-3xl px-4 py-10">
         <PageHeader title={`Welcome to Parley, ${firstName}`} />
         <EmptyState
           title="Create your first organisation"
@@ -78,11 +78,11 @@ export default function Organisations() {
         <p className="mt-6 text-center text-sm text-zinc-600 dark:text-zinc-400">
           Invited by a colleague? Open the link in the invitation email to join their organisation.
         </p>
-      </div>
+      </main>
     );
 
   return (
-    <div className="mx-auto max-w-5xl space-y-8 px-4 py-10">
+    <main id="main" className="mx-auto max-w-5xl space-y-8 px-4 py-10">
       <PageHeader title="Your organisations" description="Choose an organisation to work in, or create a new one." />
 
       {lastOrg ? (
@@ -126,6 +126,6 @@ export default function Organisations() {
           <CreateOrgForm />
         </CardBody>
       </Card>
-    </div>
+    </main>
   );
 }

@@ -39,6 +39,12 @@ describe("the Worker", () => {
     expect(html).toContain('href="/"');
   });
 
+  it("a form posted to an unknown page answers 404 too, not 405", async () => {
+    const res = await request("/no/such/page", { method: "POST", form: { a: "1" } });
+    expect(res.status).toBe(404);
+    await res.body?.cancel();
+  });
+
   it("the dev outbox exists in development only", async () => {
     expect((await request("/dev/outbox")).status).toBe(200);
   });
