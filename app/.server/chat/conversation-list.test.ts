@@ -8,7 +8,7 @@ import { chatbots, conversations, organisations } from "../db/schema";
 import { createLead } from "../leads/leads";
 import { reportProblem, requestHuman, setMessageFeedback } from "../widget/visitor-actions";
 import { deleteChatbot } from "../chatbots/chatbots";
-import { conversationCountQuery, conversationPageQuery, findConversations, type ConversationListRow } from "./conversation-list";
+import { conversationCountQuery, conversationPageQuery, findConversations, SEARCH_MESSAGE_CAP, type ConversationListRow } from "./conversation-list";
 import { getOrCreateConversation, recordExchange, type ChatbotRef } from "./conversations";
 
 // The conversation list through the real write paths: each badge is set by the function that
@@ -174,6 +174,27 @@ describe("conversation list: keyset pages", () => {
       }
       expect(p.newer).toBeNull();
     }
+  });
+});
+
+describe("conversation list: search over very common words", () => {
+  it("reads the most recent matching messages only, says so, and keeps the total across pages", async () => {
+    const ref = await bot();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await talk(ref, `v_common_${i}000`, `Common words number ${i}`)).id);
+    // Many more messages with the same word in the first conversation than a search reads.
+    await ctx.db.run(sql`with recursive n(i) as (select 0 union all select i + 1 from n where i < ${SEARCH_MESSAGE_CAP})
+      insert into conversation_search (chatbot_id, body, conversation_id) select lower(hex(${ref.chatbotId})), 'common again', ${ids[0]} from n`);
+    const first = await findConversations(ctx, ref, params({ q: "common" }), { limit: 1 });
+    expect(first.searchCapped).toBe(true);
+    expect(first.rows.map((r) => r.id)).toEqual([ids[0]]);
+    expect(first.total).toBe(1);
+    const few = await findConversations(ctx, ref, params({ q: "number" }), { limit: 2 });
+    expect(few.searchCapped).toBe(false);
+    expect(few.total).toBe(3);
+    const next = await findConversations(ctx, ref, params({ q: "number", older: few.older }), { limit: 2 });
+    expect(next.total).toBe(3);
+    expect([...few.rows, ...next.rows].map((r) => r.id).sort()).toEqual([...ids].sort());
   });
 });
 
