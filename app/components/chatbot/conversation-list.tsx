@@ -172,7 +172,8 @@ export function ConversationList({ list, base, openId, testHref }: { list: Conve
         />
       ) : (
         <>
-          <FilterForm list={list} base={base} />
+          {/* Keyed by the state it shows: Back or a link to another state resets the uncontrolled fields. */}
+          <FilterForm key={`${list.q}\n${list.filters.join(",")}`} list={list} base={base} />
           {list.searchCapped ? (
             <p className="text-sm text-zinc-600 dark:text-zinc-400">
               These words are in very many messages: the list shows the conversations of the most recent ones. Add a word to narrow the search.
