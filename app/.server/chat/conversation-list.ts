@@ -154,14 +154,16 @@ export function conversationPageQuery(
   limit: number,
 ): SQL {
   const order = cursor?.dir === "newer" ? sql.raw(`c.last_message_at asc, c.id asc`) : sql.raw(`c.last_message_at desc, c.id desc`);
-  const last = (col: string) => sql.raw(`(select m.${col} from messages m where m.conversation_id = c.id order by m.created_at desc, m.rowid desc limit 1)`);
+  const last = (col: string) => sql.raw(`(select m.${col} from messages m where m.conversation_id = p.id order by m.created_at desc, m.rowid desc limit 1)`);
   // A search reads all its (capped) matches anyway to sort them, so it counts them in the same pass;
   // a list without one walks an index in order and stops after the page (its count is separate).
   const total = params.q ? sql`, count(*) over () as total` : sql``;
-  return sql`select c.id, c.visitor_id, c.channel, c.status, c.message_count, c.created_at, c.last_message_at, c.title,
-      ${last("content")} as last_message, ${last("role")} as last_role,
+  // The page is picked first and the last message looked up for its rows only: a sort (search)
+  // would otherwise compute those lookups for every match. Rows come back in any order (sortPage).
+  return sql`with p as materialized (select c.id, c.visitor_id, c.channel, c.status, c.message_count, c.created_at, c.last_message_at, c.title,
       c.lead_name, c.lead_email, c.has_lead, c.unanswered, c.rating, c.reported${total}
-    ${listFrom(ref, params, cursor)} order by ${order} limit ${limit + 1}`;
+    ${listFrom(ref, params, cursor)} order by ${order} limit ${limit + 1})
+    select p.*, ${last("content")} as last_message, ${last("role")} as last_role from p`;
 }
 
 /** The count query of a list state (exported for the EXPLAIN QUERY PLAN tests). */
@@ -211,9 +213,12 @@ export async function findConversations(
     params.q && !cursor ? null : ctx.db.get<{ n: number }>(conversationCountQuery(ref, params)),
     capped ? ctx.db.get<{ n: number }>(capped) : null,
   ]);
+  // Nearest the cursor first (the query's own order), then the page in the list's order.
+  const newer = cursor?.dir === "newer";
+  raw.sort((a, b) => (a.last_message_at - b.last_message_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) * (newer ? 1 : -1));
   const more = raw.length > limit;
   const page = raw.slice(0, limit).map(toRow);
-  if (cursor?.dir === "newer") page.reverse();
+  if (newer) page.reverse();
   const first = page[0];
   const last = page[page.length - 1];
   const at = (r: ConversationListRow): ConversationCursor => ({ at: r.lastMessageAt, id: r.id });
