@@ -241,6 +241,43 @@ describe("conversation list: query plans", async () => {
   });
 });
 
+describe("migration 0010: the backfill of existing conversations", () => {
+  it("sets the flags, the lead's contact and the search index from rows written before it", async () => {
+    const ref = await bot();
+    // Rows as the code before 0010 wrote them: no flags, nothing in conversation_search.
+    const conv = (id: string, visitorId: string) =>
+      ctx.db.run(
+        sql`insert into conversations (id, org_id, chatbot_id, visitor_id, channel, message_count) values (${id}, ${ref.orgId}, ${ref.chatbotId}, ${visitorId}, 'widget', 2)`,
+      );
+    const msg = (id: string, conversationId: string, role: string, content: string, answered: number | null, model: string | null) =>
+      ctx.db.run(
+        sql`insert into messages (id, conversation_id, org_id, chatbot_id, role, content, answered, model) values (${id}, ${conversationId}, ${ref.orgId}, ${ref.chatbotId}, ${role}, ${content}, ${answered}, ${model})`,
+      );
+    const [fell, fine, byVisitor] = [newId("cv_"), newId("cv_"), newId("cv_")];
+    await conv(fell, "v_old_fell");
+    await conv(fine, "v_old_fine");
+    await conv(byVisitor, "v_old_lead");
+    await msg(newId("msg_"), fell, "visitor", "Backfilled kangaroo question", null, null);
+    await msg(newId("msg_"), fell, "bot", "Sorry, I do not know.", 0, null);
+    await msg(newId("msg_"), fine, "visitor", "Hello", null, null);
+    await msg(newId("msg_"), fine, "bot", "Hi!", 0, "local"); // small talk: a model reply
+    await ctx.db.run(
+      sql`insert into bug_reports (id, org_id, chatbot_id, conversation_id, comment) values (${newId("bug_")}, ${ref.orgId}, ${ref.chatbotId}, ${fine}, 'Odd')`,
+    );
+    await ctx.db.run(
+      sql`insert into leads (id, org_id, chatbot_id, conversation_id, visitor_id, name, email) values (${newId("lead_")}, ${ref.orgId}, ${ref.chatbotId}, null, 'v_old_lead', 'Old Lead', 'old@example.com')`,
+    );
+    const migration = (env as unknown as { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS.find((m) => m.name.startsWith("0010_"))!;
+    // The data statements of the migration (its schema statements already ran).
+    for (const q of migration.queries.filter((q) => /^\s*(--[^\n]*\n\s*)*(insert|update)/i.test(q))) await env.DB.prepare(q).run();
+    const byId = new Map((await list(ref)).map((r) => [r.id, r]));
+    expect(byId.get(fell)).toMatchObject({ unanswered: true, reported: false, hasLead: false });
+    expect(byId.get(fine)).toMatchObject({ unanswered: false, reported: true });
+    expect(byId.get(byVisitor)).toMatchObject({ hasLead: true, leadName: "Old Lead", leadEmail: "old@example.com" });
+    expect(ids(await list(ref, { q: "kangaroo" }))).toEqual([fell]);
+  });
+});
+
 describe("conversation list: deleting a chatbot", () => {
   it("drops its rows of the search index", async () => {
     const ref = await bot();
