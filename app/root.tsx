@@ -1,7 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useRouteError } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useRouteError } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ClientExceptionScreen, ErrorScreen } from "./components/error-screen";
+import { RouteErrorScreen, useMarkHydrated } from "./components/error-screen";
 import { SiteLayout } from "./components/site/site-layout";
 import { useNonce } from "./lib/nonce";
 import styles from "./styles/app.css?url";
@@ -30,6 +30,7 @@ function useHydrate(): boolean {
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const hydrate = useHydrate();
+  useMarkHydrated();
   // Error screens (an unknown blog or docs slug, a 404 anywhere) are never indexed.
   const error = useRouteError();
   return (
@@ -62,23 +63,16 @@ export default function App() {
 /** Paths of the public site: their error screens keep the site's header and footer. */
 const PUBLIC_PREFIXES = ["/blog", "/docs", "/studio", "/pricing", "/company", "/privacy"];
 
+// Errors under /app render inside the app's frame (the ErrorBoundary of routes/app.tsx and
+// routes/app.$orgId.tsx); this one catches the rest.
 export function ErrorBoundary() {
-  const error = useRouteError();
   const { pathname } = useLocation();
-  if (isRouteErrorResponse(error)) {
-    const publicPage = PUBLIC_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
-    return publicPage ? (
-      <SiteLayout>
-        <ErrorScreen status={error.status} embedded />
-      </SiteLayout>
-    ) : (
-      <ErrorScreen status={error.status} />
-    );
-  }
-  // Thrown while rendering in the browser: the prescribed client-side message; details stay in the console.
-  if (typeof document !== "undefined") {
-    console.error(error);
-    return <ClientExceptionScreen />;
-  }
-  return <ErrorScreen status={500} />;
+  const publicPage = PUBLIC_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+  return publicPage ? (
+    <SiteLayout>
+      <RouteErrorScreen embedded />
+    </SiteLayout>
+  ) : (
+    <RouteErrorScreen />
+  );
 }

@@ -28,6 +28,8 @@ export type Failure = {
   message: string;
   /** The form field the failure belongs to, when it is about one. */
   field?: string;
+  /** A finer, machine-readable reason a page can act on (e.g. "private_address": offer pasting the text instead). */
+  reason?: string;
 };
 
 export type Result<T> = ({ ok: true } & T) | ({ ok: false } & Failure);

@@ -1,4 +1,5 @@
-import { Link } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { useEffect } from "react";
 
 const SCREENS: Record<number, { title: string; body: string }> = {
   400: { title: "That request could not be read", body: "What was sent is not a form this page understands. Go back, reload the page and try again." },
@@ -45,13 +46,40 @@ export function ErrorScreen({
 }
 
 /** What a visitor sees when a page crashes in the browser; the details stay in the console. */
-export function ClientExceptionScreen() {
+export function ClientExceptionScreen({ embedded = false }: { embedded?: boolean }) {
   const host = typeof window === "undefined" ? "this site" : window.location.host;
+  const Root = embedded ? "div" : "main";
   return (
-    <main className="mx-auto flex min-h-[70vh] max-w-xl items-center px-6">
+    <Root className="mx-auto flex min-h-[70vh] max-w-xl items-center px-6">
       <h1 className="text-base font-medium" data-client-exception>
         Application error: a client-side exception has occurred while loading {host} (see the browser console for more information).
       </h1>
-    </main>
+    </Root>
   );
+}
+
+// False until the first render in the browser has been committed. An error that arrives with the
+// server's HTML (a loader's 500) must render what the server rendered, or React reports a hydration
+// mismatch (#418/#423); an error thrown after hydration is a client-side exception.
+let hydrated = false;
+
+/** Call once in the root layout: marks the end of hydration for RouteErrorScreen. */
+export function useMarkHydrated() {
+  useEffect(() => {
+    hydrated = true;
+  }, []);
+}
+
+/**
+ * The screen for the error a route boundary caught: the status screen for a thrown Response, the
+ * client-side exception message for a crash in the browser, the 500 screen otherwise.
+ */
+export function RouteErrorScreen({ embedded = false }: { embedded?: boolean }) {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) return <ErrorScreen status={error.status} embedded={embedded} />;
+  if (typeof document !== "undefined" && hydrated) {
+    console.error(error);
+    return <ClientExceptionScreen embedded={embedded} />;
+  }
+  return <ErrorScreen status={500} embedded={embedded} />;
 }

@@ -49,3 +49,43 @@ export type FormReply<Extra extends object = Record<never, never>> = {
   fieldErrors: FieldErrors;
   values: Record<string, string>;
 } & Extra;
+
+/**
+ * What the page keeps of its last form reply. Remix drops `useActionData` on every revalidation
+ * (polling, a fetcher, another tab's focus), which made errors vanish a second after they were
+ * shown; the page instead keeps the reply it was given until something the user did replaces it.
+ */
+export type KeptReply<T> = {
+  /** The reply the page shows (undefined: none). */
+  reply: T | undefined;
+  /** The last reply object seen from the router, so a revalidation that drops it is not mistaken for a new one. */
+  seen: T | undefined;
+  /** The page (path + query) the reply belongs to. */
+  where: string;
+  /** A form was being submitted on the previous render. */
+  submitting: boolean;
+};
+
+export type ReplyInput<T> = {
+  /** The router's action data right now (undefined after any revalidation). */
+  actionData: T | undefined;
+  /** Path + query of the page right now. */
+  where: string;
+  /** A non-GET navigation (a form post) is in flight. */
+  submitting: boolean;
+};
+
+/**
+ * The next kept reply: a new reply replaces the kept one; a finished submission without a reply
+ * (it redirected) or going to another page clears it; a revalidation that only drops the action
+ * data keeps it. Returns `prev` unchanged when nothing changed (so React can skip a re-render).
+ */
+export function nextKeptReply<T>(prev: KeptReply<T>, input: ReplyInput<T>): KeptReply<T> {
+  const { actionData, where, submitting } = input;
+  let next: KeptReply<T>;
+  if (actionData !== undefined && actionData !== prev.seen) next = { reply: actionData, seen: actionData, where, submitting };
+  else if (prev.submitting && !submitting) next = { reply: actionData, seen: actionData, where, submitting };
+  else if (where !== prev.where) next = { reply: undefined, seen: actionData, where, submitting };
+  else next = { ...prev, submitting };
+  return next.reply === prev.reply && next.seen === prev.seen && next.where === prev.where && next.submitting === prev.submitting ? prev : next;
+}

@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { requireChatbot } from "~/.server/auth/guards";
 import {
   createFileSource,
@@ -18,6 +18,7 @@ import {
 import { retrieve } from "~/.server/retrieval/search";
 import type { RetrievalPreviewData } from "~/components/kb/retrieval-preview";
 import { KnowledgeScreen, type KbActionData } from "~/components/kb/knowledge-screen";
+import { useFormReply } from "~/components/ui/form-reply";
 import { parseForm } from "~/lib/forms";
 import { getPlan, raiseLimitHint } from "~/lib/plans";
 import { kbActionSchema } from "~/lib/schemas/kb";
@@ -70,12 +71,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   delete values.question;
   delete values.answer;
   const reply = (status: number, d: Partial<ActionData>) =>
-    formReply<{ addedId: string | null }>(parsed.values.intent ?? null, status, { addedId: null, ...d });
+    formReply<{ addedId: string | null; reason: string | null }>(parsed.values.intent ?? null, status, { addedId: null, reason: null, ...d });
   if (!parsed.ok) return reply(400, { fieldErrors: parsed.fieldErrors, values });
   const input = parsed.data;
   // A refusal about one field is shown at that field; anything else as the page's status line.
-  const refused = (r: { message: string; field?: string }) =>
-    r.field ? reply(400, { fieldErrors: { [r.field]: [r.message] }, values }) : reply(400, { tone: "error", message: r.message, values });
+  const refused = (r: { message: string; field?: string; reason?: string }) =>
+    r.field
+      ? reply(400, { fieldErrors: { [r.field]: [r.message] }, values, reason: r.reason ?? null })
+      : reply(400, { tone: "error", message: r.message, values, reason: r.reason ?? null });
   const added = (r: { source: SourceSummary }) =>
     reply(200, { tone: "success", message: `“${r.source.title}” was added. It is being processed; this page updates by itself.`, addedId: r.source.id });
 
@@ -146,6 +149,6 @@ async function previewRetrieval(ctx: Parameters<typeof retrieve>[0], ref: { orgI
 // The screen: ~/components/kb/knowledge-screen.tsx.
 export default function KnowledgeSources() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   return <KnowledgeScreen data={data} result={result} />;
 }

@@ -1,5 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { EmbedSettingsScreen, type EmbedActionData } from "~/components/settings/embed-settings-screen";
 import { requireChatbot } from "~/.server/auth/guards";
 import { API_FEATURE, API_KEYS_PER_CHATBOT, issueApiKey, listApiKeys, revokeApiKey } from "~/.server/api-keys/api-keys";
@@ -57,6 +58,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 // The screen: ~/components/settings/embed-settings-screen.tsx.
 export default function EmbedSettingsPage() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   return <EmbedSettingsScreen data={data} result={result} />;
 }

@@ -1,6 +1,8 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { z } from "zod";
+import { fallbackOffers, readUiSettings } from "~/lib/schemas/widget-settings";
 import { GeneralSettingsScreen } from "~/components/settings/general-settings-screen";
 import { requireChatbot } from "~/.server/auth/guards";
 import { requireIntent } from "~/.server/auth/intents";
@@ -31,6 +33,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     role,
     chatbot: { id: chatbot.id, name: chatbot.name },
     settings: readGeneralSettings(chatbot.settings),
+    offers: fallbackOffers(readUiSettings(chatbot.settings)),
     models: listModels(context.app.env),
   };
 }
@@ -69,6 +72,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 // The screen: ~/components/settings/general-settings-screen.tsx.
 export default function GeneralSettingsPage() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   return <GeneralSettingsScreen data={data} result={result} />;
 }

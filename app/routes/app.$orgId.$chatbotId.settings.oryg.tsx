@@ -1,13 +1,15 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { AccessSettingsScreen, type AccessActionData } from "~/components/settings/access-settings-screen";
 import { requireChatbot } from "~/.server/auth/guards";
-import { saveAccessSettings } from "~/.server/chatbots/access-settings";
+import { allowSite, saveAccessSettings } from "~/.server/chatbots/access-settings";
 import { revealIdentitySecret, rotateIdentitySecret } from "~/.server/chatbots/identity-secret";
 import { failureReply, formReply } from "~/.server/http/form-reply";
 import { parseForm } from "~/lib/forms";
-import { ACCESS_FORM_FIELDS, accessFormSchema } from "~/lib/schemas/widget-settings-forms";
-import { readAccessSettings } from "~/lib/schemas/widget-settings";
+import { ACCESS_FORM_FIELDS, accessFormSchema, allowSiteSchema } from "~/lib/schemas/widget-settings-forms";
+import { isOriginAllowed, readAccessSettings } from "~/lib/schemas/widget-settings";
+import { listSiteActivity, MAX_SITES_PER_KIND } from "~/.server/widget/site-activity";
 import { readForm } from "~/.server/http/read-form";
 
 type ActionData = AccessActionData;
@@ -16,12 +18,17 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? 
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { chatbot } = await requireChatbot(context.app, request, params, "chatbot:edit");
+  const access = readAccessSettings(chatbot.settings);
   // Never the secret itself: only whether one exists. Revealing it is an explicit action.
   return {
     chatbot: { id: chatbot.id, name: chatbot.name },
     visibility: chatbot.visibility,
-    access: readAccessSettings(chatbot.settings),
+    access,
     hasSecret: !!chatbot.identitySecret,
+    sites: {
+      rows: (await listSiteActivity(context.app, chatbot.id)).map((s) => ({ ...s, allowedNow: isOriginAllowed(s.origin, access) })),
+      capPerKind: MAX_SITES_PER_KIND,
+    },
   };
 }
 
@@ -63,6 +70,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       if (!secret) return reply(409, { tone: "error", message: "There is no identity secret yet. Generate one first." });
       return reply(200, { secret });
     }
+    case "allow-site": {
+      const parsed = parseForm(allowSiteSchema, form);
+      if (!parsed.ok) return reply(400, { tone: "error", message: parsed.fieldErrors.site?.[0] ?? "Choose a site to allow.", values: parsed.values });
+      const allowed = await allowSite(ctx, { orgId: org.id, chatbot }, parsed.data.site);
+      if (!allowed.ok) return reply(allowed.code === "invalid_input" ? 400 : 409, { tone: "error", message: allowed.message, values: parsed.values });
+      return reply(200, {
+        tone: "success",
+        message: allowed.added ? `${allowed.pattern} is now an allowed origin.` : `${allowed.pattern} is already allowed.`,
+      });
+    }
     default:
       return reply(400, { tone: "error", message: "Unknown action." });
   }
@@ -71,6 +88,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 // The screen: ~/components/settings/access-settings-screen.tsx.
 export default function AccessSettingsPage() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   return <AccessSettingsScreen data={data} result={result} />;
 }

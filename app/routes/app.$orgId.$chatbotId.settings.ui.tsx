@@ -1,5 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { UiSettingsScreen } from "~/components/settings/ui-settings-screen";
 import { requireChatbot } from "~/.server/auth/guards";
 import { BRANDING_FEATURE, saveUiSettings } from "~/.server/chatbots/ui-settings";
@@ -36,6 +37,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 // The screen: ~/components/settings/ui-settings-screen.tsx.
 export default function UiSettingsPage() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   return <UiSettingsScreen data={data} result={result} />;
 }

@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { z } from "zod";
 import { OrgHomeScreen, type OrgHomeActionData } from "~/components/org/org-home-screen";
 import { requireOrg } from "~/.server/auth/guards";
@@ -14,7 +15,7 @@ import { readForm } from "~/.server/http/read-form";
 
 const actionSchema = z.discriminatedUnion("intent", [createChatbotSchema, renameChatbotSchema, deleteChatbotSchema, renameOrgSchema, leaveOrgSchema]);
 
-/** `chatbotId`: the chatbot a rename/create concerned (to reopen the right form, or link to the new bot). */
+/** `chatbotId`: the chatbot a rename concerned (to reopen the right form). */
 type ActionData = OrgHomeActionData;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Chatbots · ${data.org.name} · Parley` : "Parley" }];
@@ -47,8 +48,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     case "create-chatbot": {
       const created = await createChatbot(ctx, org.id, { name: input.name });
       if (!created.ok) return reply(409, { tone: "error", message: created.message, values: { name: input.name } });
-      const bot = created.chatbot;
-      return reply(200, { tone: "success", message: `Chatbot “${bot.name}” created.`, chatbotId: bot.id });
+      // A new chatbot opens at once: its home guides the first steps (setup checklist).
+      throw redirect(`/app/${org.id}/${created.chatbot.id}`);
     }
     case "rename-chatbot": {
       const bot = await renameChatbot(ctx, { orgId: org.id, chatbotId: input.chatbotId }, input.name);
@@ -75,6 +76,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 // The screen: ~/components/org/org-home-screen.tsx.
 export default function OrganisationHome() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   return <OrgHomeScreen data={data} result={result} />;
 }

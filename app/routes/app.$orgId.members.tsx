@@ -1,8 +1,10 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { z } from "zod";
 import { MembersScreen, type MembersActionData } from "~/components/members/members-screen";
 import { requireOrg } from "~/.server/auth/guards";
+import { checkInviteLimit } from "~/.server/billing/limits";
 import { inviteMember, listPendingInvitations, resendInvitation, revokeInvitation } from "~/.server/orgs/invitations";
 import { changeRole, leaveOrganisation, listMembers, removeMember, transferOwnership } from "~/.server/orgs/members";
 import { parseForm } from "~/lib/forms";
@@ -38,8 +40,9 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const ctx = context.app;
   const { user, org, role } = await requireOrg(ctx, request, params.orgId, "members:manage");
-  const [members, invitations] = await Promise.all([listMembers(ctx, org.id), listPendingInvitations(ctx, org.id)]);
-  return { org: { id: org.id, name: org.name }, role, meId: user.id, members, invitations };
+  const [members, invitations, full] = await Promise.all([listMembers(ctx, org.id), listPendingInvitations(ctx, org.id), checkInviteLimit(ctx, org)]);
+  // At the plan's member limit the invite form is shown disabled with the limit and the plan that raises it.
+  return { org: { id: org.id, name: org.name }, role, meId: user.id, members, invitations, inviteLimit: full?.message ?? null };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -109,6 +112,6 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 // The screen: ~/components/members/members-screen.tsx.
 export default function Members() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   return <MembersScreen data={data} result={result} />;
 }

@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { z } from "zod";
 import { Badge, Button, ButtonLink, Card, CardBody, CardHeader, EmptyState, Field, PageHeader } from "~/components/ui";
 import { requireUser } from "~/.server/auth/guards";
@@ -31,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 function CreateOrgForm() {
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "create-org";
   const errors: Record<string, string[]> = result?.fieldErrors ?? {};

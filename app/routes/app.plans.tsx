@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { z } from "zod";
 import { PlansScreen, type PlansActionData } from "~/components/plans/plans-screen";
 import { requireOrg, requireUser } from "~/.server/auth/guards";
@@ -46,6 +47,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 // The screen: ~/components/plans/plans-screen.tsx.
 export default function Plans() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   return <PlansScreen data={data} result={result} />;
 }

@@ -1,5 +1,6 @@
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { AuthLayout, throttledMessage } from "~/components/auth/auth-layout";
 import { Alert, Button, Field } from "~/components/ui";
 import { requestPasswordReset } from "~/.server/auth/accounts";
@@ -20,7 +21,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ForgotPassword() {
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   const busy = useNavigation().state !== "idle";
   const e: Record<string, string[]> = result?.fieldErrors ?? {};
   return (
@@ -39,7 +40,11 @@ export default function ForgotPassword() {
         </Alert>
       ) : (
         <Form method="post" className="space-y-4" noValidate>
-          {result?.formError ? <Alert tone="error">{result.formError}</Alert> : null}
+          {result?.formError ? (
+            <Alert tone="error" dismissible={result}>
+              {result.formError}
+            </Alert>
+          ) : null}
           <Field label="Email" name="email" type="email" autoComplete="email" defaultValue={result?.values?.email} error={e.email} required />
           <Button type="submit" className="w-full" disabled={busy}>
             Send reset link

@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { AuthLayout } from "~/components/auth/auth-layout";
 import { Alert, Button, Field } from "~/components/ui";
 import { isResetTokenLive, resetPassword } from "~/.server/auth/accounts";
@@ -25,7 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function ResetPassword() {
   const { token, live } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   const busy = useNavigation().state !== "idle";
   const e: Record<string, string[]> = result?.fieldErrors ?? {};
   if (!live || result?.invalid)

@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { z } from "zod";
 import { AuthLayout, throttledMessage } from "~/components/auth/auth-layout";
 import { Alert, Button, Field } from "~/components/ui";
@@ -76,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function Verify() {
   const { link } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   const [params] = useSearchParams();
   const busy = useNavigation().state !== "idle";
   const email = result?.values?.email ?? params.get("email") ?? "";
@@ -122,7 +123,11 @@ export default function Verify() {
         {link === "invalid" || (result?.intent === "token" && result.formError) ? (
           <Alert tone="error">This verification link has expired or was already used. Request a new code below.</Alert>
         ) : null}
-        {result?.formError && result.intent !== "token" ? <Alert tone="error">{result.formError}</Alert> : null}
+        {result?.formError && result.intent !== "token" ? (
+          <Alert tone="error" dismissible={result}>
+            {result.formError}
+          </Alert>
+        ) : null}
         {result?.sent ? <Alert tone="success">If that address has an account waiting for verification, a new code is on its way.</Alert> : null}
         <Form method="post" className="space-y-4" noValidate>
           <input type="hidden" name="intent" value="code" />

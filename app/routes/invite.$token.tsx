@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { AuthLayout } from "~/components/auth/auth-layout";
 import { Alert, Button, ButtonLink, Field } from "~/components/ui";
 import { findUserByEmail } from "~/.server/auth/accounts";
@@ -87,7 +88,7 @@ function Invalid() {
 
 export default function AcceptInvitation() {
   const loaderData = useLoaderData<typeof loader>() as LoaderData;
-  const result = useActionData<typeof action>() as ActionData | undefined;
+  const result = useFormReply<typeof action>() as ActionData | undefined;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
   if (loaderData.state === "invalid") return <Invalid />;
@@ -105,7 +106,11 @@ export default function AcceptInvitation() {
   return (
     <AuthLayout title={`Join ${inv.orgName}`} description={description}>
       <div className="space-y-4">
-        {result?.formError ? <Alert tone="error">{result.formError}</Alert> : null}
+        {result?.formError ? (
+          <Alert tone="error" dismissible={result}>
+            {result.formError}
+          </Alert>
+        ) : null}
 
         {inv.state === "accept" ? (
           <Form method="post" className="space-y-4">

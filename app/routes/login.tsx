@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useNavigation, useSearchParams } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { AuthLayout, throttledMessage } from "~/components/auth/auth-layout";
 import { Alert, Button, Field } from "~/components/ui";
 import { logIn } from "~/.server/auth/accounts";
@@ -35,7 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   const [params] = useSearchParams();
   const busy = useNavigation().state !== "idle";
   const v = result?.values ?? {};
@@ -57,7 +58,11 @@ export default function Login() {
     >
       <Form method="post" className="space-y-4" noValidate>
         {params.get("reset") === "1" ? <Alert tone="success">Your password was changed. Sign in with the new one.</Alert> : null}
-        {result?.formError ? <Alert tone="error">{result.formError}</Alert> : null}
+        {result?.formError ? (
+          <Alert tone="error" dismissible={result}>
+            {result.formError}
+          </Alert>
+        ) : null}
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? v.redirectTo ?? ""} />
         <Field label="Email" name="email" type="email" autoComplete="email" defaultValue={v.email} error={e.email} required />
         <Field label="Password" name="password" type="password" autoComplete="current-password" error={e.password} required />

@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useNavigation, useSearchParams } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { AuthLayout, throttledMessage } from "~/components/auth/auth-layout";
 import { Alert, Button, Field } from "~/components/ui";
 import { passwordProblem, signUp } from "~/.server/auth/accounts";
@@ -31,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Signup() {
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   const [params] = useSearchParams();
   const busy = useNavigation().state !== "idle";
   const v = result?.values ?? {};
@@ -50,7 +51,11 @@ export default function Signup() {
       }
     >
       <Form method="post" className="space-y-4" noValidate>
-        {result?.formError ? <Alert tone="error">{result.formError}</Alert> : null}
+        {result?.formError ? (
+          <Alert tone="error" dismissible={result}>
+            {result.formError}
+          </Alert>
+        ) : null}
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
         <Field label="Name" name="name" autoComplete="name" defaultValue={v.name} error={e.name} required />
         <Field label="Work email" name="email" type="email" autoComplete="email" defaultValue={v.email ?? params.get("email") ?? ""} error={e.email} required />

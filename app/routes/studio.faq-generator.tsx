@@ -1,5 +1,6 @@
 import { data, type HeadersFunction, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { generateFaq } from "~/.server/studio/faq";
 import { saveFaqDraft } from "~/.server/studio/faq-store";
 import { retryHeaders, useStudioTool } from "~/.server/studio/limits";
@@ -66,7 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function FaqGenerator() {
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   const nav = useNavigation();
   const busy = nav.state !== "idle" && nav.formData?.get("intent") === "generate";
   const generating = result?.intent !== "import";
@@ -85,7 +86,7 @@ export default function FaqGenerator() {
         </p>
       }
     >
-      <FormBanner message={result?.formError} />
+      <FormBanner message={result?.formError} reply={result} />
       <Card>
         <CardHeader
           title="Your content"

@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { z } from "zod";
 import { notFound, requireChatbot, requireUser } from "~/.server/auth/guards";
 import { listChatbots } from "~/.server/chatbots/chatbots";
@@ -66,7 +67,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function ImportFaq() {
   const { draft, targets } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   const busy = useNavigation().state !== "idle";
   const n = draft.pairs.length;
   return (
@@ -78,7 +79,7 @@ export default function ImportFaq() {
       }
     >
       {result?.formError ? (
-        <Alert tone="error" className="mb-6">
+        <Alert tone="error" className="mb-6" dismissible={result}>
           {result.formError}
         </Alert>
       ) : null}

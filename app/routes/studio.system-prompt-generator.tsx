@@ -1,5 +1,6 @@
 import { data, type HeadersFunction, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { composeSystemPrompt } from "~/.server/studio/system-prompt";
 import { retryHeaders, useStudioTool } from "~/.server/studio/limits";
 import { PROMPT_LIMITS, systemPromptSchema, TONES } from "~/lib/studio/schemas";
@@ -37,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function SystemPromptGenerator() {
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   const busy = useNavigation().state !== "idle";
   const v = result?.values ?? {};
   const e = result?.fieldErrors ?? {};
@@ -52,7 +53,7 @@ export default function SystemPromptGenerator() {
         </p>
       }
     >
-      <FormBanner message={result?.formError} />
+      <FormBanner message={result?.formError} reply={result} />
       <div className="grid gap-8 lg:grid-cols-2">
         <Form method="post" noValidate className="space-y-5" aria-label="Describe your chatbot">
           <Field

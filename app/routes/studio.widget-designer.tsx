@@ -1,5 +1,6 @@
 import { data, type HeadersFunction, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { useEffect, useRef, useState } from "react";
 import { retryHeaders, useStudioTool } from "~/.server/studio/limits";
 import { WidgetPreview, type WidgetPreviewHandle } from "~/components/settings/widget-preview";
@@ -54,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function WidgetDesigner() {
-  const result = useActionData<typeof action>();
+  const result = useFormReply<typeof action>();
   const origin = useRouteLoaderData<{ origin: string }>("root")?.origin ?? "";
   const busy = useNavigation().state !== "idle";
   const start = result?.values ? { ...initialDesignerValues(), ...result.values } : initialDesignerValues();
@@ -91,11 +92,11 @@ export default function WidgetDesigner() {
       intro={
         <p>
           Try your colours and words on the real Parley chat widget — the same interface your visitors would use. When it looks right, copy the settings into
-          your chatbot's <strong>Settings → Widget UI</strong> and add the embed snippet to your site.
+          your chatbot's <strong>Settings → Look & feel</strong> and add the embed snippet to your site.
         </p>
       }
     >
-      <FormBanner message={result?.formError} />
+      <FormBanner message={result?.formError} reply={result} />
       <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_400px]">
         <div className="space-y-8">
           <Form ref={formRef} method="post" noValidate className="space-y-5" aria-label="Widget look" onChange={schedulePreview}>
@@ -157,10 +158,10 @@ export default function WidgetDesigner() {
               <Card>
                 <CardHeader
                   title={<span id="settings-title">Your settings</span>}
-                  description="Enter them in Settings → Widget UI, or keep the JSON for your records."
+                  description="Enter them in Settings → Look & feel, or keep the JSON for your records."
                 />
                 <CardBody className="space-y-4">
-                  <CopyField label="Settings for Settings → Widget UI" value={result.text} multiline />
+                  <CopyField label="Settings for Look & feel" value={result.text} multiline />
                   <CopyField label="Settings as JSON" value={result.json} multiline />
                   <CopyField
                     label="Embed snippet"

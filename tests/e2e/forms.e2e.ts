@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { closeBrowser, newPage } from "./support/browser";
+import { executeD1, sqlString } from "./support/d1";
 import { signUpAndVerify, submitAndWait, uniqueEmail } from "./support/flows";
 
 // Bad input in the browser: a message at the field, what was typed still there, nothing saved.
@@ -52,8 +53,14 @@ describe("form validation", () => {
       await p.locator('#new-chatbot-name[aria-invalid="true"]').waitFor();
       expect(await p.getByRole("navigation", { name: "Chatbots" }).count()).toBe(0); // nothing saved
 
-      // An invalid invitation email keeps the typed value.
+      // Free has room for one member only: the invite form is shown disabled, naming the plan that allows more.
       await p.goto(`${orgPath}/members`);
+      expect(await p.getByRole("button", { name: "Send invitation" }).isDisabled()).toBe(true);
+      expect(await p.locator("#invite-limit-note").textContent()).toContain("moving to the Starter plan (3 members)");
+
+      // An invalid invitation email keeps the typed value (on a plan with room).
+      await executeD1(`UPDATE organisations SET plan = 'starter' WHERE id = ${sqlString(orgPath.split("/")[2])}`);
+      await p.reload();
       await p.getByLabel("Email address").fill("not-an-email");
       await submitAndWait(p, "Send invitation");
       expect(await p.getByLabel("Email address").inputValue()).toBe("not-an-email");

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { closeBrowser, newPage } from "./support/browser";
 import { signUpAndVerify, submitAndWait, uniqueEmail } from "./support/flows";
 
-// Plans and usage as an owner sees them: the Free chatbot limit, usage bars on /app/plans, a plan
+// Plans and usage as an owner sees them: the Free chatbot limit (New chatbot disabled with the plan that allows more), usage bars on /app/plans, a plan
 // change in development (no Stripe: immediate, with a notice), and the raised limit.
 describe("plans and usage", () => {
   afterAll(closeBrowser);
@@ -17,17 +17,18 @@ describe("plans and usage", () => {
       const orgPath = new URL(p.url()).pathname;
       const orgId = orgPath.split("/")[2];
       await p.getByLabel("Chatbot name").fill("First");
-      await submitAndWait(p, "Create chatbot");
-      await p.getByRole("navigation", { name: "Chatbots" }).getByRole("link", { name: "First" }).waitFor();
+      // Creating a chatbot opens it.
+      await submitAndWait(p, "Create chatbot", new RegExp(`${orgPath}/cb_[a-z2-7]+$`));
+      await p.getByRole("heading", { level: 1, name: "First" }).waitFor();
 
-      // Free allows one chatbot: the second is refused with the limit and how to raise it.
-      await p.getByLabel("Chatbot name").fill("Second");
-      await submitAndWait(p, "Create chatbot");
-      await p.getByRole("alert").filter({ hasText: "The Free plan allows 1 chatbot" }).waitFor();
-      expect(await p.getByRole("alert").textContent()).toContain("moving to the Starter plan (3 chatbots)");
+      // Free allows one chatbot: "New chatbot" is shown disabled, naming the plan that allows more.
+      await p.goto(orgPath);
+      expect(await p.getByRole("button", { name: "New chatbot" }).isDisabled()).toBe(true);
+      expect(await p.getByRole("button", { name: "Create chatbot" }).isDisabled()).toBe(true);
+      expect(await p.locator("#chatbot-limit-note").textContent()).toContain("moving to the Starter plan (3 chatbots)");
 
       // The sidebar links to the organisation's plan and usage.
-      await Promise.all([p.waitForURL(/\/app\/plans/), p.getByRole("link", { name: "Plan & usage" }).click()]);
+      await Promise.all([p.waitForURL(/\/app\/plans/), p.getByRole("link", { name: "Plans and usage" }).filter({ visible: true }).first().click()]);
       await p.getByRole("heading", { level: 1, name: "Plans and usage" }).waitFor();
       await p.getByText("Billing is not configured").first().waitFor();
       const card = p.locator(`#org-${orgId}`);
@@ -46,7 +47,7 @@ describe("plans and usage", () => {
       // The raised limit: a second chatbot is created.
       await p.goto(orgPath);
       await p.getByLabel("Chatbot name").fill("Second");
-      await submitAndWait(p, "Create chatbot");
+      await submitAndWait(p, "Create chatbot", new RegExp(`${orgPath}/cb_[a-z2-7]+$`));
       await p.getByRole("navigation", { name: "Chatbots" }).getByRole("link", { name: "Second" }).waitFor();
       expect(t.pageErrors).toEqual([]);
     } finally {

@@ -126,6 +126,26 @@ describe("knowledge screen", async () => {
     expect(t3).toContain('value="Kept title"'); // what the user typed is not lost
   });
 
+  it("refuses a local or private address at the field, keeps it, and offers the text and file tabs", async () => {
+    for (const url of ["http://localhost:8080/handbook", "http://192.168.1.20/", "intranet"]) {
+      const before = (await sourcesOf(bot.id)).length;
+      const res = await request(path + "?add=url", { cookie: owner.cookie, form: { intent: "add-url", url } });
+      expect(res.status).toBe(400);
+      const html = await res.text();
+      expect(html).toContain(
+        "Local and private addresses cannot be read: Parley only reads public websites. Paste the page’s text or upload it as a file instead.",
+      );
+      expect(html).toContain(`value="${url}"`);
+      expect(html).toMatch(/href="[^"]*\?add=text"[^>]*>Paste the text instead/);
+      expect(html).toMatch(/href="[^"]*\?add=file"[^>]*>Upload a file instead/);
+      expect((await sourcesOf(bot.id)).length).toBe(before); // nothing saved
+    }
+    // Another refusal of the same field does not offer them.
+    const bad = await request(path + "?add=url", { cookie: owner.cookie, form: { intent: "add-url", url: "http://exa mple.com" } });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).not.toContain("Paste the text instead");
+  });
+
   it("sets a schedule and deletes a source with its chunks", async () => {
     const site = await request(path, { cookie: owner.cookie, form: { intent: "add-url", url: "https://docs.example.test/page" } });
     expect(site.status).toBe(200);

@@ -11,7 +11,7 @@ import { readUiSettings } from "../../app/lib/schemas/widget-settings";
 import { AdmissionGate, GateFull, releaseWhenSent } from "../admission";
 import type { HonoEnv } from "../hono-env";
 import { apiError } from "./errors";
-import { refuse } from "./visitor-gate";
+import { countPrivateRefusal, refuse, visitorSite } from "./visitor-gate";
 
 // POST /api/chat/{chatbotId}          one visitor message → the reply as an AI SDK UI message stream
 //                                       (or one JSON document with "stream": false)
@@ -64,9 +64,11 @@ chat.post("/:chatbotId", async (c) => {
     return apiError(c, 400, "invalid_input", field ? `${field}: ${issue.message}` : issue.message);
   }
   const input = parsed.data;
-  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"));
+  const site = visitorSite(c);
+  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"), countPrivateRefusal(c, site));
   if (!target) return notFound(c);
   const admission = await admitVisitor(ctx, target, {
+    site,
     origin: c.req.header("Origin"),
     requestUrl: c.req.url,
     visitorId: input.visitorId,
@@ -99,10 +101,12 @@ chat.get("/:chatbotId/history", async (c) => {
   const ctx = c.get("app");
   const visitorId = visitorIdSchema.safeParse(c.req.query("visitorId") ?? "");
   if (!visitorId.success) return apiError(c, 400, "invalid_input", `visitorId: ${visitorId.error.issues[0].message}`);
-  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"));
+  const site = visitorSite(c);
+  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"), countPrivateRefusal(c, site));
   if (!target) return notFound(c);
   const channel = c.req.query("channel");
   const admission = await admitVisitor(ctx, target, {
+    site,
     origin: c.req.header("Origin"),
     requestUrl: c.req.url,
     visitorId: visitorId.data,

@@ -7,7 +7,7 @@ import { bugReportInputSchema, feedbackInputSchema, handoffInputSchema, leadInpu
 import { readUiSettings } from "../../app/lib/schemas/widget-settings";
 import type { HonoEnv } from "../hono-env";
 import { apiError } from "./errors";
-import { refuse } from "./visitor-gate";
+import { countPrivateRefusal, refuse, visitorSite } from "./visitor-gate";
 
 // The widget's own endpoints (the chat itself is /api/chat). Every one: the chatbot must be visible
 // to the caller (unknown or private: 404), the Origin must be allowed, "require verified visitors"
@@ -40,7 +40,8 @@ async function prepare<S extends z.ZodType<{ visitorId: string; visitorHash?: st
     return invalid(c, {}, "Send a JSON body.");
   }
   const ctx = c.get("app");
-  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"));
+  const site = visitorSite(c);
+  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"), countPrivateRefusal(c, site));
   if (!target) return apiError(c, 404, "not_found", "No chatbot with this id.");
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
@@ -49,6 +50,7 @@ async function prepare<S extends z.ZodType<{ visitorId: string; visitorHash?: st
     return invalid(c, fields);
   }
   const admission = await admitVisitor(ctx, target, {
+    site,
     origin: c.req.header("Origin"),
     requestUrl: c.req.url,
     visitorId: parsed.data.visitorId,

@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import { chatbotForVisitor } from "../../app/.server/chatbots/find-chatbot";
 import { ORIGIN_REFUSED_MESSAGE } from "../../app/.server/widget/origin";
+import { recordSiteEvent, siteOrigin } from "../../app/.server/widget/site-activity";
 import { STUDIO_PREVIEW_ID, STUDIO_PREVIEW_NAME } from "../../app/lib/studio/designer";
 import { readGeneralSettings } from "../../app/lib/schemas/chatbot-settings";
 import { frameAncestors, isOriginAllowed, readAccessSettings, readUiSettings } from "../../app/lib/schemas/widget-settings";
@@ -93,10 +94,12 @@ const langOf = (settings: unknown) => {
 widgetPages.get("/widget/frame/:chatbotId", async (c) => {
   const ctx = c.get("app");
   if (c.req.param("chatbotId") === STUDIO_PREVIEW_ID && c.req.query("preview") === "1") return studioPreview(c);
-  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"));
+  const host = validOrigin(c.req.query("host"));
+  // Refusals are counted against the host page's site for the owner (not Parley's own previews).
+  const site = host && host !== ctx.origin ? siteOrigin(host) : null;
+  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"), (id) => recordSiteEvent(ctx, id, site, "private"));
   if (!target) return page(c, 404, { title: "Not found", lang: "en", ancestors: "frame-ancestors *", body: notice("This chatbot does not exist.") });
   const access = readAccessSettings(target.chatbot.settings);
-  const host = validOrigin(c.req.query("host"));
   const lang = langOf(target.chatbot.settings);
   if (c.req.query("preview") === "1") {
     // The dashboard's live preview (settings/ui): only Parley itself may frame it.
@@ -110,7 +113,10 @@ widgetPages.get("/widget/frame/:chatbotId", async (c) => {
     );
   }
   const ancestors = frameAncestors(access);
-  if (!host || !isOriginAllowed(host, access)) return page(c, 403, { title: "Chat unavailable", lang, ancestors, body: notice(ORIGIN_REFUSED_MESSAGE) });
+  if (!host || !isOriginAllowed(host, access)) {
+    recordSiteEvent(ctx, target.chatbot.id, site, "origin_not_allowed");
+    return page(c, 403, { title: "Chat unavailable", lang, ancestors, body: notice(ORIGIN_REFUSED_MESSAGE) });
+  }
   return chatPage(c, { mode: "widget", chatbotId: target.chatbot.id, hostOrigin: host, channel: "widget", config: widgetConfigFor(target) }, lang, ancestors);
 });
 

@@ -74,13 +74,23 @@ export async function chatbotForMember(
 /** Who may chat with a chatbot. `member` is true for signed-in members of its organisation (the test page). */
 export type ChatTarget = ChatbotWithOrg & { member: boolean };
 
-/** A chatbot for a visitor: any public one; a private one only for signed-in members of its organisation. */
-export async function chatbotForVisitor(ctx: Pick<AppContext, "db" | "getAuth">, chatbotId: string | undefined): Promise<ChatTarget | null> {
+/**
+ * A chatbot for a visitor: any public one; a private one only for signed-in members of its organisation.
+ * `onPrivate` hears of a refusal because the chatbot is private (the answer stays "not found").
+ */
+export async function chatbotForVisitor(
+  ctx: Pick<AppContext, "db" | "getAuth">,
+  chatbotId: string | undefined,
+  onPrivate?: (chatbotId: string) => void,
+): Promise<ChatTarget | null> {
   const found = await loadChatbot(ctx, chatbotId);
   if (!found) return null;
   const auth = await ctx.getAuth();
   const member = auth ? (await roleIn(ctx, found.org.id, auth.user.id)) !== null : false;
-  if (found.chatbot.visibility === "private" && !member) return null;
+  if (found.chatbot.visibility === "private" && !member) {
+    onPrivate?.(found.chatbot.id);
+    return null;
+  }
   return { ...found, member };
 }
 

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { SiteEventKind } from "../../lib/widget-sites";
 
 // Times are stored as integer milliseconds since the epoch (Date.now()).
 const createdAt = () =>
@@ -454,4 +455,23 @@ export const bugReports = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("bug_reports_chatbot_idx").on(t.chatbotId, t.createdAt)],
+);
+
+// The websites a chatbot's widget is used from: one row per (chatbot, site origin, kind), counted.
+// "loaded" is the loader's successful config request; the other kinds are refusals (see
+// app/lib/widget-sites.ts). Written off the hot path (waitUntil) and capped per chatbot
+// (app/.server/widget/site-activity.ts).
+export const widgetSites = sqliteTable(
+  "widget_sites",
+  {
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    origin: text("origin").notNull(),
+    kind: text("kind").$type<SiteEventKind>().notNull(),
+    count: integer("count").notNull().default(1),
+    firstSeenAt: integer("first_seen_at").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.origin, t.kind] })],
 );

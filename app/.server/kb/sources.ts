@@ -256,7 +256,13 @@ export function checkPublicUrl(raw: string): { ok: true; url: string } | Failure
   if (!url) return { ok: false, code: "invalid_input", field: "url", message: "Enter a web address starting with http:// or https://." };
   const host = new URL(url).hostname;
   if (BLOCKED_HOSTS.test(host) || PRIVATE_V4.test(host) || host.startsWith("[") || !host.includes("."))
-    return { ok: false, code: "invalid_input", field: "url", message: "Enter the address of a public website (local and private addresses cannot be read)." };
+    return {
+      ok: false,
+      code: "invalid_input",
+      field: "url",
+      reason: "private_address",
+      message: "Local and private addresses cannot be read: Parley only reads public websites. Paste the page’s text or upload it as a file instead.",
+    };
   return { ok: true, url };
 }
 

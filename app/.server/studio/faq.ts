@@ -27,6 +27,9 @@ function checkUrl(raw: string, production: boolean): { ok: true; url: string } |
     const url = normaliseUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw.trim()) ? raw.trim() : `http://${raw.trim()}`);
     if (url && /^(localhost|127\.0\.0\.1|\[::1\])$/i.test(new URL(url).hostname)) return { ok: true, url };
   }
+  // The Studio has no file upload: only suggest pasting the text.
+  if (checked.reason === "private_address")
+    return { ok: false, message: "Local and private addresses cannot be read: the generator only reads public websites. Paste the page’s text instead." };
   return { ok: false, message: checked.message };
 }
 

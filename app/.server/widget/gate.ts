@@ -6,6 +6,7 @@ import { conversations } from "../db/schema";
 import { NOT_VERIFIED_MESSAGE, verifyVisitor } from "./identity";
 import { ORIGIN_REFUSED_MESSAGE, isRequestOriginAllowed } from "./origin";
 import { chatMessageLimits, checkLimits, widgetActionLimits } from "./rate-limit";
+import { recordSiteEvent } from "./site-activity";
 
 // The checks every visitor request to a chatbot passes, in order: origin → identity → rate limit
 // (visibility is chatbotForVisitor's job). Only requests that pass all the others are counted against
@@ -14,6 +15,7 @@ import { chatMessageLimits, checkLimits, widgetActionLimits } from "./rate-limit
 // than a visitor hash, and their tests must not be throttled like anonymous traffic.
 // Widget actions (lead, thumbs, report, handoff) also pass "require verified visitors" when the
 // visitor already has a verified conversation: the widget may act without re-sending the hash.
+// Origin and identity refusals are counted per site for the owner (site-activity.ts, after the response).
 
 export type Refusal = { status: 403 | 429; code: "origin_not_allowed" | "visitor_not_verified" | "rate_limited"; message: string; retryAfterS?: number };
 export type Admission = { ok: true; verified: boolean } | { ok: false; refusal: Refusal };
@@ -28,17 +30,25 @@ export type VisitorRequest = {
   channel?: string | null;
   /** Which rate limit counts this request: a chat message, a widget action, or none (reads). */
   rate: "message" | "action" | "none";
+  /** The customer site the request comes from (siteOfRequest), to count refusals per site. */
+  site?: string | null;
 };
 
-export async function admitVisitor(ctx: Pick<AppContext, "env" | "db" | "origin" | "ip">, target: ChatTarget, req: VisitorRequest): Promise<Admission> {
+export async function admitVisitor(
+  ctx: Pick<AppContext, "env" | "db" | "origin" | "ip" | "waitUntil">,
+  target: ChatTarget,
+  req: VisitorRequest,
+): Promise<Admission> {
   const access = readAccessSettings(target.chatbot.settings);
   const own = [ctx.origin, new URL(req.requestUrl).origin];
   if (!isRequestOriginAllowed(req.origin, own, access)) {
+    recordSiteEvent(ctx, target.chatbot.id, req.site ?? null, "origin_not_allowed");
     return { ok: false, refusal: { status: 403, code: "origin_not_allowed", message: ORIGIN_REFUSED_MESSAGE } };
   }
   const tester = target.member && req.channel === "test";
   const verified = await verifyVisitor(ctx, target.chatbot, req.visitorId, req.hash);
   if (access.requireVerified && !verified && !tester && !(req.rate === "action" && (await hasVerifiedConversation(ctx, target.chatbot.id, req.visitorId)))) {
+    recordSiteEvent(ctx, target.chatbot.id, req.site ?? null, "visitor_not_verified");
     return { ok: false, refusal: { status: 403, code: "visitor_not_verified", message: NOT_VERIFIED_MESSAGE } };
   }
   if (req.rate !== "none" && !tester) {

@@ -9,6 +9,8 @@ import {
 } from "~/components/conversations/transcript-parts";
 import { Badge, ButtonLink, Card, CardBody, CardHeader, PageHeader } from "~/components/ui";
 import type { ChatSource } from "~/lib/schemas/chat";
+import type { SetupProgress } from "~/lib/setup-progress";
+import { ChatbotMainActions, SetupChecklist } from "./setup-checklist";
 import { conversationListSearch } from "~/lib/schemas/conversation-list";
 import { CHANNEL_LABELS, ConversationList, ROLE_LABELS, type ConversationListView } from "./conversation-list";
 
@@ -34,6 +36,7 @@ export type TranscriptData = {
 export type ChatbotHomeScreenData = {
   orgId: string;
   chatbot: { id: string; name: string; visibility: "public" | "private" };
+  setup: SetupProgress;
   list: ConversationListView;
   transcript: TranscriptData | null;
 };
@@ -133,17 +136,9 @@ export function ChatbotHomeScreen({ data }: { data: ChatbotHomeScreenData }) {
             <Badge tone={chatbot.visibility === "public" ? "success" : "neutral"}>{chatbot.visibility === "public" ? "Public" : "Private"}</Badge>
           </>
         }
-        actions={
-          <a
-            className="inline-flex h-10 items-center rounded-lg bg-brand-600 px-4 text-sm font-medium text-white hover:bg-brand-700"
-            href={`/test/${chatbot.id}`}
-            target="_blank"
-            rel="noopener"
-          >
-            Try it on the test page
-          </a>
-        }
+        actions={<ChatbotMainActions setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />}
       />
+      <SetupChecklist setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />
       {transcript ? <Transcript data={transcript} closeHref={closeHref} /> : null}
       <ConversationList list={list} base={base} openId={transcript?.conversation.id ?? null} testHref={`/test/${chatbot.id}`} />
     </div>

@@ -4,6 +4,7 @@ import {
   Alert,
   Badge,
   Button,
+  ButtonLink,
   Card,
   CardBody,
   CardHeader,
@@ -57,8 +58,11 @@ export type KnowledgeScreenData = {
   plan: { crawlPages: number; fileSize: number; charsHint: string };
 };
 
-/** The action's reply; `addedId` is set after a source was added, so its form starts empty again. */
-export type KbActionData = FormReply<{ addedId: string | null }>;
+/**
+ * The action's reply; `addedId` is set after a source was added, so its form starts empty again;
+ * `reason` refines a refusal (e.g. "private_address": offer the text and file tabs instead).
+ */
+export type KbActionData = FormReply<{ addedId: string | null; reason?: string | null }>;
 
 const TABS = [
   { key: "text", label: "Text" },
@@ -107,6 +111,20 @@ function QaRows({ initial, error }: { initial: { question: string; answer: strin
         Add another pair
       </Button>
     </div>
+  );
+}
+
+/** Offered when an address cannot be read (local or private): the tabs that work without it. */
+function OtherWays() {
+  return (
+    <>
+      <ButtonLink to="?add=text" replace preventScrollReset size="sm" variant="secondary">
+        Paste the text instead
+      </ButtonLink>
+      <ButtonLink to="?add=file" replace preventScrollReset size="sm" variant="secondary">
+        Upload a file instead
+      </ButtonLink>
+    </>
   );
 }
 
@@ -184,6 +202,7 @@ function AddSource({ tab, result, plan }: { tab: TabKey; result: KbActionData | 
             placeholder="https://example.com/faq"
             defaultValue={values?.url}
             error={errors?.url}
+            errorActions={result?.reason === "private_address" ? <OtherWays /> : null}
             hint="One page. To read a whole site, use “Whole site”."
             required
           />
@@ -207,6 +226,7 @@ function AddSource({ tab, result, plan }: { tab: TabKey; result: KbActionData | 
               placeholder="https://example.com"
               defaultValue={values?.url}
               error={errors?.url}
+              errorActions={result?.reason === "private_address" ? <OtherWays /> : null}
               hint="Pages on the same site are followed from here and from its sitemap.xml; robots.txt is respected."
               required
             />
@@ -284,7 +304,7 @@ function SourceRow({ source }: { source: KbSource }) {
           : null;
   return (
     <TR>
-      <TD className="max-w-xs">
+      <TD className="max-w-[11rem] sm:max-w-xs">
         <div className="truncate font-medium text-zinc-900 dark:text-zinc-100" title={source.title}>
           {source.title}
         </div>
@@ -370,8 +390,16 @@ export function KnowledgeScreen({ data, result }: { data: KnowledgeScreenData; r
 
       <RetrievalPreview preview={preview} />
 
-      {result?.message ? <Alert tone={result.tone ?? "info"}>{result.message}</Alert> : null}
-      {!result?.message && otherErrors.length ? <Alert tone="error">{otherErrors[0][1][0]}</Alert> : null}
+      {result?.message ? (
+        <Alert tone={result.tone ?? "info"} dismissible={result}>
+          {result.message}
+        </Alert>
+      ) : null}
+      {!result?.message && otherErrors.length ? (
+        <Alert tone="error" dismissible={result}>
+          {otherErrors[0][1][0]}
+        </Alert>
+      ) : null}
 
       <Card>
         <CardBody>

@@ -27,7 +27,7 @@ export function RetrievalPreview({ preview }: { preview: RetrievalPreviewData })
             maxLength={500}
             defaultValue={preview?.query ?? ""}
             placeholder="e.g. How do I invite a colleague?"
-            className="flex-1"
+            className="sm:flex-1"
           />
           <Button type="submit" variant="secondary" disabled={busy}>
             {busy ? "Searching…" : "Search knowledge"}

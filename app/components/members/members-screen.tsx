@@ -30,6 +30,8 @@ export type MembersScreenData = {
   meId: string;
   members: { userId: string; name: string; email: string; role: Role; joinedAt: number }[];
   invitations: { id: string; email: string; role: Role; expiresAt: number; invitedByName: string | null; expired: boolean }[];
+  /** Why nobody more can be invited on this plan (names the plan that allows more), or null. */
+  inviteLimit: string | null;
 };
 
 /** The action's reply; `invitationId`: the invitation just sent, so the invite form can start empty again. */
@@ -38,7 +40,7 @@ export type MembersActionData = FormReply<{ invitationId: string | null }>;
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 const dateTimeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
-function InviteForm({ role, result }: { role: Role; result: MembersActionData | undefined }) {
+function InviteForm({ role, result, limit }: { role: Role; result: MembersActionData | undefined; limit: string | null }) {
   const roles = assignableRoles(role);
   const mine = result?.intent === "invite";
   const sent = mine && result?.invitationId;
@@ -47,6 +49,11 @@ function InviteForm({ role, result }: { role: Role; result: MembersActionData | 
   return (
     <Form key={sent || "invite"} method="post" className="space-y-4" noValidate>
       <input type="hidden" name="intent" value="invite" />
+      {limit ? (
+        <Alert tone="info" id="invite-limit-note" title="The plan's member limit is reached">
+          {limit}
+        </Alert>
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
         <Field
           label="Email address"
@@ -56,10 +63,12 @@ function InviteForm({ role, result }: { role: Role; result: MembersActionData | 
           placeholder="colleague@example.com"
           defaultValue={values?.email}
           error={errors?.email}
+          disabled={!!limit}
+          aria-describedby={limit ? "invite-limit-note" : undefined}
           required
         />
         <Field label="Role" name="role" id="invite-role" error={errors?.role} required>
-          <Select defaultValue={values?.role ?? "editor"} options={roles.map((r) => ({ value: r, label: ROLE_LABELS[r] }))} />
+          <Select defaultValue={values?.role ?? "editor"} disabled={!!limit} options={roles.map((r) => ({ value: r, label: ROLE_LABELS[r] }))} />
         </Field>
       </div>
       <dl className="grid gap-x-4 gap-y-1 text-sm text-zinc-600 sm:grid-cols-[6rem_1fr] dark:text-zinc-400">
@@ -71,7 +80,7 @@ function InviteForm({ role, result }: { role: Role; result: MembersActionData | 
         ))}
       </dl>
       <div className="flex justify-end">
-        <IntentSubmit intent="invite" busyLabel="Sending…">
+        <IntentSubmit intent="invite" busyLabel="Sending…" disabled={limit ? true : undefined} aria-describedby={limit ? "invite-limit-note" : undefined}>
           Send invitation
         </IntentSubmit>
       </div>
@@ -89,13 +98,21 @@ export function MembersScreen({ data, result }: { data: MembersScreenData; resul
     <div className="space-y-6">
       <PageHeader title="Members" description={`People in ${org.name} and what each of them can do.`} />
 
-      {result?.message ? <Alert tone={result.tone ?? "info"}>{result.message}</Alert> : null}
-      {!result?.message && otherErrors.length ? <Alert tone="error">{otherErrors[0][1][0]}</Alert> : null}
+      {result?.message ? (
+        <Alert tone={result.tone ?? "info"} dismissible={result}>
+          {result.message}
+        </Alert>
+      ) : null}
+      {!result?.message && otherErrors.length ? (
+        <Alert tone="error" dismissible={result}>
+          {otherErrors[0][1][0]}
+        </Alert>
+      ) : null}
 
       <Card>
         <CardHeader title="Invite a teammate" description="They get an email with a link to join, valid for 72 hours." />
         <CardBody>
-          <InviteForm role={role} result={result} />
+          <InviteForm role={role} result={result} limit={data.inviteLimit} />
         </CardBody>
       </Card>
 
@@ -180,7 +197,7 @@ export function MembersScreen({ data, result }: { data: MembersScreenData; resul
                             triggerVariant="ghost"
                             triggerSize="sm"
                             title={`Transfer ownership to ${m.name}?`}
-                            description={`${m.name} becomes an owner of ${org.name} and you become an admin: you keep managing members and chatbots, but no longer billing, ownership or deleting the organisation.`}
+                            description={`${m.name} becomes an owner of ${org.name} and you become an admin: you keep managing members and chatbots, but no longer the plan or ownership.`}
                           >
                             <IntentForm
                               intent="transfer-ownership"

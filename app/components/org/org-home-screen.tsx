@@ -4,6 +4,7 @@ import {
   Badge,
   IntentForm,
   IntentSubmit,
+  Button,
   ButtonLink,
   buttonClasses,
   Card,
@@ -26,17 +27,16 @@ export type OrgHomeScreenData = {
   chatbots: { id: string; name: string; visibility: "public" | "private"; createdAt: number }[];
 };
 
-/** The action's reply; `chatbotId`: the chatbot a rename/create concerned (to reopen the right form, or link to the new bot). */
+/** The action's reply; `chatbotId`: the chatbot a rename concerned (to reopen the right form). A created chatbot redirects to its home. */
 export type OrgHomeActionData = FormReply<{ chatbotId: string | null }>;
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 
-function CreateChatbotForm({ result }: { result: OrgHomeActionData | undefined }) {
+/** `blockedBy`: id of the note saying which plan allows another chatbot; the form is shown disabled. */
+function CreateChatbotForm({ result, blockedBy }: { result: OrgHomeActionData | undefined; blockedBy?: string }) {
   const mine = result?.intent === "create-chatbot";
-  // A new key after each success empties the form; after an error it keeps what was typed.
-  const key = mine && result?.tone === "success" ? result.chatbotId : "new";
   return (
-    <Form key={key} method="post" className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
+    <Form method="post" className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
       <input type="hidden" name="intent" value="create-chatbot" />
       <Field
         className="flex-1"
@@ -47,9 +47,11 @@ function CreateChatbotForm({ result }: { result: OrgHomeActionData | undefined }
         maxLength={80}
         defaultValue={mine ? result?.values.name : undefined}
         error={mine ? result?.fieldErrors.name : undefined}
+        disabled={!!blockedBy}
+        aria-describedby={blockedBy}
         required
       />
-      <IntentSubmit intent="create-chatbot" busyLabel="Creating…" className="sm:mt-7">
+      <IntentSubmit intent="create-chatbot" busyLabel="Creating…" className="sm:mt-7" disabled={blockedBy ? true : undefined} aria-describedby={blockedBy}>
         Create chatbot
       </IntentSubmit>
     </Form>
@@ -95,7 +97,9 @@ export function OrgHomeScreen({ data, result }: { data: OrgHomeScreenData; resul
   const canRenameOrg = can(role, "org:rename");
   const base = `/app/${org.id}`;
   const orgFailed = result?.intent === "rename-org" && Object.keys(result.fieldErrors).length > 0;
-  const created = result?.intent === "create-chatbot" && result.tone === "success" ? chatbots.find((b) => b.id === result.chatbotId) : undefined;
+  const plan = getPlan(org.plan);
+  // At the plan's chatbot limit "New chatbot" stays visible but disabled, naming the plan that allows more.
+  const atLimit = chatbots.length >= plan.limits.chatbots;
   // Field errors show next to their field; other outcomes (and invalid hidden fields) as one status line.
   const generalError =
     result && !result.message && Object.keys(result.fieldErrors).some((k) => k !== "name")
@@ -116,19 +120,29 @@ export function OrgHomeScreen({ data, result }: { data: OrgHomeScreenData; resul
         }
         actions={
           canCreate && chatbots.length > 0 ? (
-            <a className={buttonClasses({ variant: "primary" })} href="#new-chatbot">
-              New chatbot
-            </a>
+            atLimit ? (
+              <Button disabled aria-describedby="chatbot-limit-note">
+                New chatbot
+              </Button>
+            ) : (
+              <a className={buttonClasses({ variant: "primary" })} href="#new-chatbot">
+                New chatbot
+              </a>
+            )
           ) : null
         }
       />
 
       {result?.message ? (
-        <Alert tone={result.tone === "success" ? "success" : "error"}>
-          {result.message} {created ? <Link to={`${base}/${created.id}`}>Open {created.name}</Link> : null}
+        <Alert tone={result.tone === "success" ? "success" : "error"} dismissible={result}>
+          {result.message}
         </Alert>
       ) : null}
-      {generalError ? <Alert tone="error">{generalError}</Alert> : null}
+      {generalError ? (
+        <Alert tone="error" dismissible={result}>
+          {generalError}
+        </Alert>
+      ) : null}
 
       <section aria-labelledby="chatbots-heading" className="space-y-3">
         <h2 id="chatbots-heading" className="text-base font-semibold">
@@ -209,13 +223,13 @@ export function OrgHomeScreen({ data, result }: { data: OrgHomeScreenData; resul
         <Card id="new-chatbot">
           <CardHeader title="New chatbot" description="Start from scratch; you can add knowledge and change its look next." />
           <CardBody className="space-y-4">
-            {chatbots.length >= getPlan(org.plan).limits.chatbots ? (
-              <p className="text-sm text-zinc-700 dark:text-zinc-300">
-                {`This organisation has ${chatbots.length} of the ${getPlan(org.plan).limits.chatbots} chatbot${getPlan(org.plan).limits.chatbots === 1 ? "" : "s"} the ${getPlan(org.plan).name} plan allows. ${raiseLimitHint(org.plan, "chatbots")} `}
+            {atLimit ? (
+              <p id="chatbot-limit-note" className="text-sm text-zinc-700 dark:text-zinc-300">
+                {`This organisation has ${chatbots.length} of the ${plan.limits.chatbots} chatbot${plan.limits.chatbots === 1 ? "" : "s"} the ${plan.name} plan allows. ${raiseLimitHint(org.plan, "chatbots")} `}
                 <Link to={`/app/plans#org-${org.id}`}>See plans and usage</Link>
               </p>
             ) : null}
-            <CreateChatbotForm result={result} />
+            <CreateChatbotForm result={result} blockedBy={atLimit ? "chatbot-limit-note" : undefined} />
           </CardBody>
         </Card>
       ) : null}

@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import { Alert, Badge, Card, CardBody, CardHeader, CheckboxField, ConfirmDialog, CopyField, Field, IntentSubmit, PageHeader, Textarea } from "~/components/ui";
 import type { FormReply } from "~/lib/forms";
+import { SiteActivity, type SiteActivityData } from "./site-activity";
 import { ORIGINS_MAX, RATE_PER_HOUR_MAX, RATE_PER_MINUTE_MAX, type AccessSettings } from "~/lib/schemas/widget-settings";
 
 /** The origins & access screen (route: app.$orgId.$chatbotId.settings.oryg). */
@@ -11,6 +12,7 @@ export type AccessSettingsScreenData = {
   access: AccessSettings;
   /** Whether an identity secret exists (never the secret itself). */
   hasSecret: boolean;
+  sites: SiteActivityData;
 };
 
 /** The action's reply; `secret`: the identity secret, after an explicit reveal or rotation. */
@@ -35,7 +37,9 @@ export function AccessSettingsScreen({ data, result }: { data: AccessSettingsScr
   const v = (key: string, saved: string) => (failedSave ? (result?.values[key] ?? "") : saved);
   const err = (key: string) => (result?.intent === "save" ? result.fieldErrors[key] : undefined);
   const chosenVisibility = v("visibility", visibility);
-  const formKey = result?.intent === "save" ? `${result.tone}-${JSON.stringify(result.values)}-${JSON.stringify(access)}-${visibility}` : "form";
+  // Keyed by the saved settings too, so the form shows a list "Allow this site" just changed.
+  const formKey =
+    result?.intent === "save" ? `${result.tone}-${JSON.stringify(result.values)}-${JSON.stringify(access)}-${visibility}` : `form-${JSON.stringify(access)}`;
   const secret = result?.secret;
 
   return (
@@ -45,10 +49,12 @@ export function AccessSettingsScreen({ data, result }: { data: AccessSettingsScr
         description={`Who may chat with ${chatbot.name}, from which websites, how often, and whether visitors must be verified by your server.`}
       />
       {result?.message ? (
-        <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"}>
+        <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"} dismissible={result}>
           {result.message}
         </Alert>
       ) : null}
+
+      <SiteActivity sites={data.sites} />
 
       <Form key={formKey} method="post" noValidate className="space-y-6">
         <input type="hidden" name="intent" value="save" />

@@ -73,7 +73,7 @@ export function EmbedSettingsScreen({ data, result }: { data: EmbedSettingsScree
     <div className="space-y-6">
       <PageHeader title="Embed & API" description={`Put ${chatbot.name} on your website, share it with a link, or call it from your own code.`} />
       {result?.message && !result.created ? (
-        <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"}>
+        <Alert tone={result.tone === "success" ? "success" : "error"} role={result.tone === "error" ? "alert" : "status"} dismissible={result}>
           {result.message}
         </Alert>
       ) : null}
@@ -158,30 +158,37 @@ export function EmbedSettingsScreen({ data, result }: { data: EmbedSettingsScree
             </Alert>
           ) : null}
 
-          {canUseApi ? (
-            <Form method="post" noValidate className="flex flex-col gap-3 sm:flex-row sm:items-end" key={result?.created ? result.created.key : "create"}>
-              <input type="hidden" name="intent" value="create-key" />
-              <Field
-                label="Key name"
-                name="name"
-                className="flex-1"
-                maxLength={60}
-                placeholder="e.g. Production server"
-                defaultValue={createFailed ? (result?.values.name ?? "") : ""}
-                error={result?.intent === "create-key" ? result.fieldErrors.name : undefined}
-                hint="So you recognise it later, 1–60 characters."
-              />
-              <div className="sm:pb-7">
-                <IntentSubmit intent="create-key" busyLabel="Creating…">
-                  Create key
-                </IntentSubmit>
-              </div>
-            </Form>
-          ) : (
-            <Alert tone="info" title="API keys are not part of your plan">
+          {canUseApi ? null : (
+            // Shown disabled rather than hidden: the plan that includes the API is named here.
+            <Alert tone="info" title="API keys are not part of your plan" id="api-plan-note">
               {apiHint}
             </Alert>
           )}
+          <Form method="post" noValidate className="flex flex-col gap-3 sm:flex-row sm:items-end" key={result?.created ? result.created.key : "create"}>
+            <input type="hidden" name="intent" value="create-key" />
+            <Field
+              label="Key name"
+              name="name"
+              className="flex-1"
+              maxLength={60}
+              placeholder="e.g. Production server"
+              defaultValue={createFailed ? (result?.values.name ?? "") : ""}
+              error={result?.intent === "create-key" ? result.fieldErrors.name : undefined}
+              hint="So you recognise it later, 1–60 characters."
+              disabled={!canUseApi}
+              aria-describedby={canUseApi ? undefined : "api-plan-note"}
+            />
+            <div className="sm:pb-7">
+              <IntentSubmit
+                intent="create-key"
+                busyLabel="Creating…"
+                disabled={canUseApi ? undefined : true}
+                aria-describedby={canUseApi ? undefined : "api-plan-note"}
+              >
+                Create key
+              </IntentSubmit>
+            </div>
+          </Form>
 
           {keys.length === 0 ? (
             <EmptyState

@@ -41,10 +41,19 @@ export function StudioPage({
 }
 
 /** The banner of a refused (rate-limited) or failed request. */
-export function FormBanner({ message, tone = "error" }: { message?: string | null; tone?: "error" | "warning" | "success" }) {
+export function FormBanner({
+  message,
+  tone = "error",
+  reply,
+}: {
+  message?: string | null;
+  tone?: "error" | "warning" | "success";
+  /** The reply the message comes from: makes the banner dismissible. */
+  reply?: object | null;
+}) {
   if (!message) return null;
   return (
-    <Alert tone={tone} className="mb-6">
+    <Alert tone={tone} className="mb-6" dismissible={reply}>
       {message}
     </Alert>
   );

@@ -1,4 +1,4 @@
-import type { HTMLAttributes, ReactNode } from "react";
+import { useState, type HTMLAttributes, type ReactNode } from "react";
 import { cn } from "~/lib/cn";
 
 export type AlertTone = "info" | "success" | "warning" | "error";
@@ -13,17 +13,36 @@ const tones: Record<AlertTone, string> = {
 export type AlertProps = Omit<HTMLAttributes<HTMLDivElement>, "title"> & {
   tone?: AlertTone;
   title?: ReactNode;
+  /**
+   * Adds a "Dismiss" button. Pass the form reply the message comes from: the alert hides until a
+   * different reply arrives (a new submission), so a dismissed message does not come back on a
+   * revalidation, while the same message after a new attempt shows again.
+   */
+  dismissible?: object | null | false;
 };
 
-export function Alert({ tone = "info", title, className, children, ...props }: AlertProps) {
+export function Alert({ tone = "info", title, className, children, dismissible, ...props }: AlertProps) {
+  const [dismissed, setDismissed] = useState<object | null>(null);
+  if (dismissible && dismissed === dismissible) return null;
   return (
     <div
       role={tone === "error" || tone === "warning" ? "alert" : "status"}
-      className={cn("rounded-lg border px-4 py-3 text-sm", tones[tone], className)}
+      className={cn("rounded-lg border px-4 py-3 text-sm", dismissible && "flex items-start gap-3", tones[tone], className)}
       {...props}
     >
-      {title && <p className="font-semibold">{title}</p>}
-      {children && <div className={cn(title ? "mt-1" : undefined, "[&_a]:font-medium [&_a]:underline")}>{children}</div>}
+      <div className={dismissible ? "min-w-0 flex-1" : undefined}>
+        {title && <p className="font-semibold">{title}</p>}
+        {children && <div className={cn(title ? "mt-1" : undefined, "[&_a]:font-medium [&_a]:underline")}>{children}</div>}
+      </div>
+      {dismissible ? (
+        <button
+          type="button"
+          onClick={() => setDismissed(dismissible)}
+          className="-my-1 -mr-2 shrink-0 rounded-md px-2 py-1 text-sm font-medium underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-current"
+        >
+          Dismiss
+        </button>
+      ) : null}
     </div>
   );
 }

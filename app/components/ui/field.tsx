@@ -2,6 +2,9 @@ import {
   cloneElement,
   forwardRef,
   isValidElement,
+  useEffect,
+  useRef,
+  useState,
   type InputHTMLAttributes,
   type LabelHTMLAttributes,
   type ReactElement,
@@ -72,6 +75,8 @@ export type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "nam
   /** Defaults to `name` (non-word characters replaced by "-"). */
   id?: string;
   error?: string | string[] | null;
+  /** Shown under the error while it is shown (e.g. buttons offering another way to do it). */
+  errorActions?: ReactNode;
   hint?: ReactNode;
   /** Custom control: an element (gets id/name/aria props cloned in) or a render function. */
   children?: ReactElement | ((control: FieldControlProps) => ReactNode);
@@ -81,11 +86,23 @@ export type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "nam
 };
 
 export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
-  { label, name, id: idProp, error, hint, children, className, inputClassName, required, ...inputProps },
+  { label, name, id: idProp, error, errorActions, hint, children, className, inputClassName, required, ...inputProps },
   ref,
 ) {
   const id = idProp ?? name.replace(/[^\w-]/g, "-");
-  const errors = (Array.isArray(error) ? error : error ? [error] : []).filter(Boolean);
+  // An error stays until the user edits this field; a new reply (a new error value) or submitting
+  // the form again shows errors afresh.
+  const [editedFor, setEditedFor] = useState<FieldProps["error"]>(null);
+  const wrapper = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const form = wrapper.current?.closest("form");
+    if (!form) return;
+    const reset = () => setEditedFor(null);
+    form.addEventListener("submit", reset);
+    return () => form.removeEventListener("submit", reset);
+  }, []);
+  const edited = editedFor != null && editedFor === error;
+  const errors = edited ? [] : (Array.isArray(error) ? error : error ? [error] : []).filter(Boolean);
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = errors.length ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId, inputProps["aria-describedby"]].filter(Boolean).join(" ") || undefined;
@@ -103,7 +120,7 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
   else controlEl = <Input ref={ref} {...inputProps} {...controlProps} className={inputClassName} />;
 
   return (
-    <div className={cn("space-y-1.5", className)}>
+    <div ref={wrapper} className={cn("space-y-1.5", className)} onChange={() => error && setEditedFor(error)}>
       <Label htmlFor={id}>
         {label}
         {required && (
@@ -127,6 +144,7 @@ export const Field = forwardRef<HTMLInputElement, FieldProps>(function Field(
           ))}
         </p>
       )}
+      {errorId && errorActions ? <div className="flex flex-wrap gap-2 pt-1">{errorActions}</div> : null}
     </div>
   );
 });

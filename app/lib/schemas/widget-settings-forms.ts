@@ -195,3 +195,10 @@ export const createApiKeySchema = z.object({
   name: z.string({ error: "Enter a name for the key." }).trim().min(1, "Enter a name for the key.").max(60, "Use at most 60 characters."),
 });
 export const revokeApiKeySchema = z.object({ intent: z.literal("revoke-key"), keyId: z.string().trim().min(1).max(64) });
+
+// ——— Sites seen on Origins & access ———
+
+/** "Allow this site": the site as recorded (an origin like https://shop.example.com). */
+export const allowSiteSchema = z.object({
+  site: z.string({ error: "Choose a site to allow." }).trim().min(1, "Choose a site to allow.").max(300, "That is not a website origin."),
+});
