@@ -99,11 +99,7 @@ describe("chatbot home: conversation list", () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await page.screenshot({ path: path.join(ARTIFACTS, "conversation-list-390.png"), fullPage: true });
-      // The app frame's logo link loses its text at this width; the frame's mobile rework (issue #14,
-      // item 6) owns it. Everything else on the page must be clean.
-      expect(
-        (await axeViolations(page)).filter((v) => !v.startsWith('link-name (serious): Links must have discernible text — .font-semibold.gap-2[href$="app"]')),
-      ).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       expect(t.errors()).toEqual([]);
     } finally {
       await t.close();
