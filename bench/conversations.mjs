@@ -10,7 +10,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const GOAL_P95_MS = 50; // one page of the chatbot home's list, page + count
+// p95 of one page of the chatbot home's list (page + count): a list or filter reads one index range;
+// a search also reads up to 2,000 FTS5 matches and sorts them.
+const GOALS_P95_MS = { list: 50, search: 150 };
+const goalOf = (name) => (name.startsWith("search") ? GOALS_P95_MS.search : GOALS_P95_MS.list);
 
 const started = Date.now();
 const child = spawn(
@@ -37,10 +40,10 @@ const result = JSON.parse(line.slice(line.indexOf("BENCH_RESULT ") + "BENCH_RESU
 console.log(
   `\nConversation list: ${result.conversations.toLocaleString("en-GB")} conversations in one chatbot (+ ${result.neighbour.toLocaleString("en-GB")} in a neighbour), ${result.runs} runs per case; seeded in ${(result.seedMs / 1000).toFixed(1)} s\n`,
 );
-console.log(`${"case".padEnd(48)} ${"matching".padStart(9)}  p50 (ms)  p95 (ms)  goal p95 ≤ ${GOAL_P95_MS} ms`);
+console.log(`${"case".padEnd(48)} ${"matching".padStart(9)}  p50 (ms)  p95 (ms)  goal p95`);
 for (const c of result.cases) {
   console.log(
-    `${c.name.padEnd(48)} ${String(c.total).padStart(9)}  ${c.p50.toFixed(1).padStart(8)}  ${c.p95.toFixed(1).padStart(8)}  ${c.p95 <= GOAL_P95_MS ? "met" : "NOT met"}`,
+    `${c.name.padEnd(48)} ${String(c.total).padStart(9)}  ${c.p50.toFixed(1).padStart(8)}  ${c.p95.toFixed(1).padStart(8)}  ≤ ${goalOf(c.name)} ms: ${c.p95 <= goalOf(c.name) ? "met" : "NOT met"}`,
   );
 }
 mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
@@ -51,7 +54,7 @@ writeFileSync(
     {
       date: new Date().toISOString(),
       machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-      goalP95Ms: GOAL_P95_MS,
+      goalsP95Ms: GOALS_P95_MS,
       wallMs: Date.now() - started,
       ...result,
     },

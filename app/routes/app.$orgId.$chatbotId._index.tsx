@@ -37,6 +37,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       error: query.error,
       rows: page.rows,
       total: page.total,
+      searchCapped: page.searchCapped,
       older: page.older,
       newer: page.newer,
       at: { older: query.params.older, newer: query.params.newer },

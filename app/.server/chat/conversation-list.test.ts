@@ -8,7 +8,7 @@ import { chatbots, conversations, organisations } from "../db/schema";
 import { createLead } from "../leads/leads";
 import { reportProblem, requestHuman, setMessageFeedback } from "../widget/visitor-actions";
 import { deleteChatbot } from "../chatbots/chatbots";
-import { conversationCountQuery, conversationPageQuery, findConversations, type ConversationListRow } from "./conversation-list";
+import { conversationCountQuery, conversationPageQuery, findConversations, SEARCH_MESSAGE_CAP, type ConversationListRow } from "./conversation-list";
 import { getOrCreateConversation, recordExchange, type ChatbotRef } from "./conversations";
 
 // The conversation list through the real write paths: each badge is set by the function that
@@ -177,6 +177,27 @@ describe("conversation list: keyset pages", () => {
   });
 });
 
+describe("conversation list: search over very common words", () => {
+  it("reads the most recent matching messages only, says so, and keeps the total across pages", async () => {
+    const ref = await bot();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await talk(ref, `v_common_${i}000`, `Common words number ${i}`)).id);
+    // Many more messages with the same word in the first conversation than a search reads.
+    await ctx.db.run(sql`with recursive n(i) as (select 0 union all select i + 1 from n where i < ${SEARCH_MESSAGE_CAP})
+      insert into conversation_search (chatbot_id, body, conversation_id) select lower(hex(${ref.chatbotId})), 'common again', ${ids[0]} from n`);
+    const first = await findConversations(ctx, ref, params({ q: "common" }), { limit: 1 });
+    expect(first.searchCapped).toBe(true);
+    expect(first.rows.map((r) => r.id)).toEqual([ids[0]]);
+    expect(first.total).toBe(1);
+    const few = await findConversations(ctx, ref, params({ q: "number" }), { limit: 2 });
+    expect(few.searchCapped).toBe(false);
+    expect(few.total).toBe(3);
+    const next = await findConversations(ctx, ref, params({ q: "number", older: few.older }), { limit: 2 });
+    expect(next.total).toBe(3);
+    expect([...few.rows, ...next.rows].map((r) => r.id).sort()).toEqual([...ids].sort());
+  });
+});
+
 describe("conversation list: query plans", async () => {
   const ref = await bot();
   const plan = async (query: SQL) => {
@@ -217,6 +238,43 @@ describe("conversation list: query plans", async () => {
     expect(steps).toMatch(/SEARCH c USING INDEX sqlite_autoindex_conversations_1 \(id=\?\)/);
     expect(steps).not.toMatch(/SCAN c\b/);
     expect(steps).not.toMatch(/SCAN conversations\b/);
+  });
+});
+
+describe("migration 0010: the backfill of existing conversations", () => {
+  it("sets the flags, the lead's contact and the search index from rows written before it", async () => {
+    const ref = await bot();
+    // Rows as the code before 0010 wrote them: no flags, nothing in conversation_search.
+    const conv = (id: string, visitorId: string) =>
+      ctx.db.run(
+        sql`insert into conversations (id, org_id, chatbot_id, visitor_id, channel, message_count) values (${id}, ${ref.orgId}, ${ref.chatbotId}, ${visitorId}, 'widget', 2)`,
+      );
+    const msg = (id: string, conversationId: string, role: string, content: string, answered: number | null, model: string | null) =>
+      ctx.db.run(
+        sql`insert into messages (id, conversation_id, org_id, chatbot_id, role, content, answered, model) values (${id}, ${conversationId}, ${ref.orgId}, ${ref.chatbotId}, ${role}, ${content}, ${answered}, ${model})`,
+      );
+    const [fell, fine, byVisitor] = [newId("cv_"), newId("cv_"), newId("cv_")];
+    await conv(fell, "v_old_fell");
+    await conv(fine, "v_old_fine");
+    await conv(byVisitor, "v_old_lead");
+    await msg(newId("msg_"), fell, "visitor", "Backfilled kangaroo question", null, null);
+    await msg(newId("msg_"), fell, "bot", "Sorry, I do not know.", 0, null);
+    await msg(newId("msg_"), fine, "visitor", "Hello", null, null);
+    await msg(newId("msg_"), fine, "bot", "Hi!", 0, "local"); // small talk: a model reply
+    await ctx.db.run(
+      sql`insert into bug_reports (id, org_id, chatbot_id, conversation_id, comment) values (${newId("bug_")}, ${ref.orgId}, ${ref.chatbotId}, ${fine}, 'Odd')`,
+    );
+    await ctx.db.run(
+      sql`insert into leads (id, org_id, chatbot_id, conversation_id, visitor_id, name, email) values (${newId("lead_")}, ${ref.orgId}, ${ref.chatbotId}, null, 'v_old_lead', 'Old Lead', 'old@example.com')`,
+    );
+    const migration = (env as unknown as { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS.find((m) => m.name.startsWith("0010_"))!;
+    // The data statements of the migration (its schema statements already ran).
+    for (const q of migration.queries.filter((q) => /^\s*(--[^\n]*\n\s*)*(insert|update)/i.test(q))) await env.DB.prepare(q).run();
+    const byId = new Map((await list(ref)).map((r) => [r.id, r]));
+    expect(byId.get(fell)).toMatchObject({ unanswered: true, reported: false, hasLead: false });
+    expect(byId.get(fine)).toMatchObject({ unanswered: false, reported: true });
+    expect(byId.get(byVisitor)).toMatchObject({ hasLead: true, leadName: "Old Lead", leadEmail: "old@example.com" });
+    expect(ids(await list(ref, { q: "kangaroo" }))).toEqual([fell]);
   });
 });
 

@@ -43,6 +43,8 @@ export type ConversationListPage = {
   older: ConversationCursor | null;
   /** Where the previous (newer) page ends, null on the first page. */
   newer: ConversationCursor | null;
+  /** The text search matched more messages than it reads: only the most recent were searched. */
+  searchCapped: boolean;
 };
 
 /** Each filter's condition, written as its partial index's WHERE so the planner can use the index. */
@@ -73,12 +75,22 @@ export function conversationSearchMatch(chatbotId: string, words: string[]): str
 // Upper bound of a prefix range: any text starting with the prefix sorts below prefix + U+10FFFF.
 const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;
 
+/**
+ * How many of the most recent matching messages a text search reads. FTS5 hands matches back newest
+ * first (its rowids grow with time) and stops there, so a word in every third conversation costs
+ * the same as a rarer one; the screen says when the cap was reached (more words narrow it).
+ */
+export const SEARCH_MESSAGE_CAP = 2_000;
+
 /** The ids a search matches: message text, visitor id prefix, lead email prefix (each indexed). */
 function searchIds(ref: ChatbotRef, q: string): SQL {
   const parts: SQL[] = [];
   const words = searchWords(q);
   if (words.length) {
-    parts.push(sql`select conversation_id as id from conversation_search where conversation_search match ${conversationSearchMatch(ref.chatbotId, words)}`);
+    const match = conversationSearchMatch(ref.chatbotId, words);
+    parts.push(
+      sql`select conversation_id as id from (select conversation_id from conversation_search where conversation_search match ${match} order by rowid desc limit ${SEARCH_MESSAGE_CAP})`,
+    );
   }
   parts.push(sql`select id from conversations where chatbot_id = ${ref.chatbotId} and visitor_id >= ${q} and visitor_id < ${prefixEnd(q)}`);
   const email = q.toLowerCase();
@@ -86,6 +98,13 @@ function searchIds(ref: ChatbotRef, q: string): SQL {
     sql`select id from conversations where chatbot_id = ${ref.chatbotId} and lead_email is not null and lead_email >= ${email} and lead_email < ${prefixEnd(email)}`,
   );
   return sql.join(parts, sql` union `);
+}
+
+/** Whether a text search has more matching messages than it reads (SEARCH_MESSAGE_CAP). */
+function searchCappedQuery(ref: ChatbotRef, q: string): SQL | null {
+  const words = searchWords(q);
+  if (!words.length) return null;
+  return sql`select count(*) as n from (select 1 from conversation_search where conversation_search match ${conversationSearchMatch(ref.chatbotId, words)} limit ${SEARCH_MESSAGE_CAP + 1})`;
 }
 
 type Direction = "older" | "newer";
@@ -135,11 +154,16 @@ export function conversationPageQuery(
   limit: number,
 ): SQL {
   const order = cursor?.dir === "newer" ? sql.raw(`c.last_message_at asc, c.id asc`) : sql.raw(`c.last_message_at desc, c.id desc`);
-  const last = (col: string) => sql.raw(`(select m.${col} from messages m where m.conversation_id = c.id order by m.created_at desc, m.rowid desc limit 1)`);
-  return sql`select c.id, c.visitor_id, c.channel, c.status, c.message_count, c.created_at, c.last_message_at, c.title,
-      ${last("content")} as last_message, ${last("role")} as last_role,
-      c.lead_name, c.lead_email, c.has_lead, c.unanswered, c.rating, c.reported
-    ${listFrom(ref, params, cursor)} order by ${order} limit ${limit + 1}`;
+  const last = (col: string) => sql.raw(`(select m.${col} from messages m where m.conversation_id = p.id order by m.created_at desc, m.rowid desc limit 1)`);
+  // A search reads all its (capped) matches anyway to sort them, so it counts them in the same pass;
+  // a list without one walks an index in order and stops after the page (its count is separate).
+  const total = params.q ? sql`, count(*) over () as total` : sql``;
+  // The page is picked first and the last message looked up for its rows only: a sort (search)
+  // would otherwise compute those lookups for every match. Rows come back in any order (sortPage).
+  return sql`with p as materialized (select c.id, c.visitor_id, c.channel, c.status, c.message_count, c.created_at, c.last_message_at, c.title,
+      c.lead_name, c.lead_email, c.has_lead, c.unanswered, c.rating, c.reported${total}
+    ${listFrom(ref, params, cursor)} order by ${order} limit ${limit + 1})
+    select p.*, ${last("content")} as last_message, ${last("role")} as last_role from p`;
 }
 
 /** The count query of a list state (exported for the EXPLAIN QUERY PLAN tests). */
@@ -182,19 +206,26 @@ export async function findConversations(
 ): Promise<ConversationListPage> {
   const limit = Math.min(Math.max(opts.limit ?? CONVERSATION_PAGE_SIZE, 1), 200);
   const cursor = params.older ? { dir: "older" as const, at: params.older } : params.newer ? { dir: "newer" as const, at: params.newer } : null;
-  const [raw, counted] = await Promise.all([
-    ctx.db.all<RawRow>(conversationPageQuery(ref, params, cursor, limit)),
-    ctx.db.get<{ n: number }>(conversationCountQuery(ref, params)),
+  const capped = params.q ? searchCappedQuery(ref, params.q) : null;
+  const [raw, counted, cappedCount] = await Promise.all([
+    ctx.db.all<RawRow & { total?: number }>(conversationPageQuery(ref, params, cursor, limit)),
+    // With a search and a page position, the window count only sees the rows past the cursor.
+    params.q && !cursor ? null : ctx.db.get<{ n: number }>(conversationCountQuery(ref, params)),
+    capped ? ctx.db.get<{ n: number }>(capped) : null,
   ]);
+  // Nearest the cursor first (the query's own order), then the page in the list's order.
+  const newer = cursor?.dir === "newer";
+  raw.sort((a, b) => (a.last_message_at - b.last_message_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) * (newer ? 1 : -1));
   const more = raw.length > limit;
   const page = raw.slice(0, limit).map(toRow);
-  if (cursor?.dir === "newer") page.reverse();
+  if (newer) page.reverse();
   const first = page[0];
   const last = page[page.length - 1];
   const at = (r: ConversationListRow): ConversationCursor => ({ at: r.lastMessageAt, id: r.id });
   return {
     rows: page,
-    total: counted?.n ?? 0,
+    total: counted?.n ?? raw[0]?.total ?? 0,
+    searchCapped: (cappedCount?.n ?? 0) > SEARCH_MESSAGE_CAP,
     // Going back (newer), there are older rows: the ones this page came from.
     older: last && (cursor?.dir === "newer" || more) ? at(last) : null,
     newer: first && (cursor?.dir === "older" || (cursor?.dir === "newer" && more)) ? at(first) : null,

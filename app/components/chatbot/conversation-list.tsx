@@ -41,6 +41,8 @@ export type ConversationListView = {
   error: string | null;
   rows: ConversationListRowView[];
   total: number;
+  /** Only the most recent messages with the searched words were read (the domain's cap). */
+  searchCapped: boolean;
   older: ConversationCursor | null;
   newer: ConversationCursor | null;
   /** The page position of this page (kept in transcript links so closing one returns here). */
@@ -155,7 +157,7 @@ export function ConversationList({ list, base, openId, testHref }: { list: Conve
       <h2 id="conversations-heading" className="text-base font-semibold">
         Conversations{" "}
         <span className="font-normal text-zinc-500 dark:text-zinc-400">
-          {narrowed ? `(${number.format(list.total)} matching)` : `(${number.format(list.total)})`}
+          {narrowed ? `(${number.format(list.total)}${list.searchCapped ? "+" : ""} matching)` : `(${number.format(list.total)})`}
         </span>
       </h2>
       {!narrowed && list.rows.length === 0 && !list.at.older && !list.at.newer ? (
@@ -170,7 +172,13 @@ export function ConversationList({ list, base, openId, testHref }: { list: Conve
         />
       ) : (
         <>
-          <FilterForm list={list} base={base} />
+          {/* Keyed by the state it shows: Back or a link to another state resets the uncontrolled fields. */}
+          <FilterForm key={`${list.q}\n${list.filters.join(",")}`} list={list} base={base} />
+          {list.searchCapped ? (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">
+              These words are in very many messages: the list shows the conversations of the most recent ones. Add a word to narrow the search.
+            </p>
+          ) : null}
           {list.rows.length === 0 ? (
             <EmptyState
               title="No conversations match"
