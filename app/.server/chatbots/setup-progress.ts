@@ -10,7 +10,7 @@ import type { Chatbot } from "./find-chatbot";
 //   knowledge — at least one knowledge source is ready (indexed);
 //   tested    — at least one conversation exists (the test page, the settings preview, or a visitor);
 //   look      — the widget look was saved at least once: the `$.ui` settings section only exists
-//               after a save on Settings → Widget UI (saveUiSettings), a new chatbot has none;
+//               after a save on Look & feel (saveUiSettings), a new chatbot has none;
 //   embedded  — the widget loaded on a real website (site-activity.ts records the loader's config request);
 //   origins   — allowed origins are set.
 // Dismissing it is kept in `$.setup.dismissedAt` (team-wide, per chatbot).
