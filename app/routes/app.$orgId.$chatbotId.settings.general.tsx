@@ -2,6 +2,7 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { useLoaderData } from "@remix-run/react";
 import { useFormReply } from "~/components/ui/form-reply";
 import { z } from "zod";
+import { fallbackOffers, readUiSettings } from "~/lib/schemas/widget-settings";
 import { GeneralSettingsScreen } from "~/components/settings/general-settings-screen";
 import { requireChatbot } from "~/.server/auth/guards";
 import { requireIntent } from "~/.server/auth/intents";
@@ -32,6 +33,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     role,
     chatbot: { id: chatbot.id, name: chatbot.name },
     settings: readGeneralSettings(chatbot.settings),
+    offers: fallbackOffers(readUiSettings(chatbot.settings)),
     models: listModels(context.app.env),
   };
 }

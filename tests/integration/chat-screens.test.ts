@@ -138,6 +138,20 @@ describe("settings/general", async () => {
     fallbackMessage: "Je ne sais pas.",
   };
 
+  it("the fallback message says what the visitor is offered after it (Look & feel's lead form and handoff)", async () => {
+    const page = async () =>
+      (await (await request(path, { cookie: editor.cookie })).text()).replaceAll("&quot;", '"').replaceAll("&#x27;", "'").replaceAll("&amp;", "&");
+    expect(await page()).toContain("After the fallback message, the visitor is offered the contact form.");
+    await db
+      .update(chatbots)
+      .set({ settings: { ui: { leadForm: { timing: "off" }, humanHandoff: false } } })
+      .where(eq(chatbots.id, bot.id));
+    const html = await page();
+    expect(html).toContain("After the fallback message, nothing else is offered");
+    expect(html).toContain("Change what is offered in Look & feel");
+    await db.update(chatbots).set({ settings: {} }).where(eq(chatbots.id, bot.id));
+  });
+
   it("shows the form with unconfigured models disabled and their reason", async () => {
     const html = await (await request(path, { cookie: editor.cookie })).text();
     expect(html).toContain("General settings");

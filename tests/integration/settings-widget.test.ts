@@ -73,6 +73,15 @@ describe("settings/ui", async () => {
     expect(html).toContain("Removing “Powered by Parley” needs the Growth plan or above.");
   });
 
+  it("a new chatbot asks for contact details after a fallback, and the screen says what each timing offers", async () => {
+    const html = await text(await request(path, { cookie: editor.cookie }));
+    expect(html).toMatch(/<option value="on-fallback" selected="">When the bot does not know \(after its fallback message\)<\/option>/);
+    expect(html).toContain("With “Never”, visitors cannot leave contact details in the chat");
+    expect(html).toContain("What they leave is shown with their conversation on the chatbot's home page.");
+    expect(html).not.toContain("Answers appear under Leads");
+    expect(readUiSettings((await row())!.settings).leadForm.timing).toBe("on-fallback");
+  });
+
   it("saves every field and reads them back; only $.ui changes", async () => {
     await db
       .update(chatbots)

@@ -53,10 +53,16 @@ describe("POST /api/widget/:chatbotId/leads", async () => {
   const { org, bot } = await setup({ ui: { leadForm: LEAD_FORM } });
 
   it("refuses when the chatbot's lead form is off", async () => {
-    const off = await setup();
+    const off = await setup({ ui: { leadForm: { timing: "off" } } });
     const res = await post(`/api/widget/${off.bot.id}/leads`, { visitorId: visitor(), email: "a@example.com" });
     expect(res.status).toBe(409);
     expect(((await res.json()) as ErrorBody).error).toEqual({ code: "lead_form_disabled", message: "This chatbot does not collect contact details." });
+  });
+
+  it("a new chatbot (no settings saved) takes contact details: its form is asked after a fallback", async () => {
+    const fresh = await setup();
+    const res = await post(`/api/widget/${fresh.bot.id}/leads`, { visitorId: visitor(), email: "ann@example.com" });
+    expect(res.status).toBe(201);
   });
 
   it("names every missing required field, and malformed ones", async () => {

@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
 import { Alert, Button, Card, CardBody, CardHeader, ConfirmDialog, Field, PageHeader, Select, Textarea } from "~/components/ui";
 import type { FormReply } from "~/lib/forms";
 import { can, type Role } from "~/lib/permissions";
@@ -10,6 +10,8 @@ export type GeneralSettingsScreenData = {
   role: Role;
   chatbot: { id: string; name: string };
   settings: GeneralSettings;
+  /** What the widget offers after the fallback message (from Look & feel). */
+  offers: { leadForm: boolean; human: boolean; summary: string };
   /** The models the server knows; unavailable ones are shown but cannot be chosen. */
   models: { id: string; label: string; available: boolean; reason?: string }[];
 };
@@ -20,7 +22,7 @@ function useBusy(intent: string) {
 }
 
 export function GeneralSettingsScreen({ data, result }: { data: GeneralSettingsScreenData; result: FormReply | undefined }) {
-  const { chatbot, settings, models, role } = data;
+  const { chatbot, settings, models, role, offers } = data;
   const failedSave = result?.intent === "save" && result.tone === "error" && Object.keys(result.fieldErrors).length > 0;
   const v = (key: string, saved: string) => (failedSave ? (result?.values[key] ?? "") : saved);
   const err = (key: string) => (result?.intent === "save" ? result.fieldErrors[key] : undefined);
@@ -116,7 +118,15 @@ export function GeneralSettingsScreen({ data, result }: { data: GeneralSettingsS
               label="Fallback message"
               name="fallbackMessage"
               error={err("fallbackMessage")}
-              hint={`What the bot says when it does not know (up to ${FALLBACK_MAX} characters).`}
+              hint={
+                <>
+                  {`What the bot says when it does not know (up to ${FALLBACK_MAX} characters). ${offers.summary} `}
+                  <Link to="../ui" relative="path" className="font-medium underline">
+                    Change what is offered in Look & feel
+                  </Link>
+                  .
+                </>
+              }
               required
             >
               <Textarea rows={3} maxLength={FALLBACK_MAX} defaultValue={v("fallbackMessage", settings.fallbackMessage)} />

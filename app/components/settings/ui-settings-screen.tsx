@@ -208,7 +208,7 @@ function UiForm({
             <CheckboxField
               name="humanHandoff"
               label="Offer “Talk to a human”"
-              hint="Visitors can ask for a person; the conversation is marked as waiting in the inbox."
+              hint="Visitors can ask for a person; the conversation is marked “waiting for a human” in the conversation list on the chatbot's home page."
               defaultChecked={on("humanHandoff", ui.humanHandoff)}
               error={err("humanHandoff")}
             />
@@ -216,10 +216,19 @@ function UiForm({
         </Card>
 
         <Card>
-          <CardHeader title="Lead form" description="Ask visitors for their contact details inside the chat. Answers appear under Leads." />
+          <CardHeader
+            title="Lead form"
+            description="Ask visitors for their contact details inside the chat. What they leave is shown with their conversation on the chatbot's home page."
+          />
           <CardBody className="space-y-5">
             <div className="grid gap-5 sm:grid-cols-2">
-              <Field label="When to ask" name="leadForm.timing" id="leadForm-timing" error={err("leadForm.timing")}>
+              <Field
+                label="When to ask"
+                name="leadForm.timing"
+                id="leadForm-timing"
+                error={err("leadForm.timing")}
+                hint="“When the bot does not know” opens the form right after the fallback message (General), so a visitor the bot cannot help can leave their contact. With “Never”, visitors cannot leave contact details in the chat: only “Talk to a human”, if it is on, is offered."
+              >
                 <Select defaultValue={v("leadForm.timing", ui.leadForm.timing)} options={LEAD_TIMINGS.map((t) => ({ value: t.value, label: t.label }))} />
               </Field>
               <Field

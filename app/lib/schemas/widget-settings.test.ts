@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { frameAncestors, isOriginAllowed, normaliseOriginPattern, originMatches, readAccessSettings, readUiSettings } from "./widget-settings";
+import { DEFAULT_GENERAL_SETTINGS } from "./chatbot-settings";
+import {
+  DEFAULT_UI_SETTINGS,
+  fallbackOffers,
+  frameAncestors,
+  isOriginAllowed,
+  normaliseOriginPattern,
+  originMatches,
+  readAccessSettings,
+  readUiSettings,
+  type UiSettings,
+} from "./widget-settings";
 
 describe("normaliseOriginPattern", () => {
   it("accepts hosts, ports, schemes and wildcards, lower-cased", () => {
@@ -146,5 +157,29 @@ describe("reading settings", () => {
     expect(access).toEqual({ allowedOrigins: [], rateLimitPerMinute: 5, rateLimitPerHour: 100, requireVerified: true });
     expect(readAccessSettings(null).rateLimitPerMinute).toBe(10);
     expect(readUiSettings({ ui: { humanHandoff: true, brandColor: "red" } })).toMatchObject({ humanHandoff: true, brandColor: "#4f46e5" });
+  });
+});
+
+describe("no dead end after a fallback", () => {
+  it("a new chatbot asks for contact details after a fallback, which its default fallback message invites", () => {
+    const ui = readUiSettings({});
+    expect(ui.leadForm.timing).toBe("on-fallback");
+    expect(DEFAULT_GENERAL_SETTINGS.fallbackMessage).toMatch(/leave your contact/);
+    expect(fallbackOffers(ui)).toMatchObject({ leadForm: true });
+    expect(fallbackOffers(ui).summary).toBe("After the fallback message, the visitor is offered the contact form.");
+  });
+
+  it("says what the visitor is offered for every combination, and warns when nothing is", () => {
+    const offers = (timing: UiSettings["leadForm"]["timing"], humanHandoff: boolean) =>
+      fallbackOffers({ humanHandoff, leadForm: { ...DEFAULT_UI_SETTINGS.leadForm, timing } });
+    expect(offers("on-fallback", true).summary).toBe("After the fallback message, the visitor is offered the contact form and can press “Talk to a human”.");
+    expect(offers("after-first-answer", false).leadForm).toBe(true);
+    expect(offers("off", true)).toMatchObject({ leadForm: false, human: true });
+    expect(offers("off", true).summary).toContain("can press “Talk to a human”");
+    expect(offers("before-chat", false).summary).toContain("already left their contact details");
+    const none = offers("off", false);
+    expect(none).toMatchObject({ leadForm: false, human: false });
+    expect(none.summary).toContain("nothing else is offered");
+    expect(none.summary).toContain("Do not ask visitors to leave their contact");
   });
 });

@@ -5,13 +5,17 @@ import { z } from "zod";
 
 const THEMES = ["auto", "light", "dark"] as const;
 const POSITIONS = ["bottom-right", "bottom-left"] as const;
-/** When the in-chat lead form appears. */
+/**
+ * When the in-chat lead form appears. The default is "on-fallback": the default fallback message
+ * asks the visitor to leave their contact, so the form must be there when it does.
+ */
 export const LEAD_TIMINGS = [
-  { value: "off", label: "Never" },
-  { value: "before-chat", label: "Before the first message" },
+  { value: "on-fallback", label: "When the bot does not know (after its fallback message)" },
   { value: "after-first-answer", label: "After the first answer" },
-  { value: "on-fallback", label: "When the bot does not know" },
+  { value: "before-chat", label: "Before the first message" },
+  { value: "off", label: "Never" },
 ] as const;
+export const DEFAULT_LEAD_TIMING = "on-fallback";
 export const LEAD_FIELD_MODES = ["off", "optional", "required"] as const;
 
 export const WELCOME_MAX = 5;
@@ -34,7 +38,7 @@ const httpsUrlOrEmpty = z
 const fieldMode = z.enum(LEAD_FIELD_MODES);
 
 export const leadFormSchema = z.object({
-  timing: z.enum(["off", "before-chat", "after-first-answer", "on-fallback"]).default("off"),
+  timing: z.enum(["off", "before-chat", "after-first-answer", "on-fallback"]).default(DEFAULT_LEAD_TIMING),
   title: z.string().trim().max(80, "Use at most 80 characters.").default("Leave your details and we will get back to you."),
   name: fieldMode.default("optional"),
   email: fieldMode.default("required"),
@@ -74,6 +78,29 @@ export const uiSettingsSchema = z.object({
 });
 export type UiSettings = z.output<typeof uiSettingsSchema>;
 export const DEFAULT_UI_SETTINGS: UiSettings = uiSettingsSchema.parse({});
+
+/**
+ * What a visitor can do after the bot's fallback message ("I don't know"), in words for the
+ * settings screens: the General fallback message and the Look & feel lead form and handoff say it,
+ * so an owner never writes a fallback that promises something the widget does not offer.
+ */
+export function fallbackOffers(ui: Pick<UiSettings, "leadForm" | "humanHandoff">): { leadForm: boolean; human: boolean; summary: string } {
+  const timing = ui.leadForm.timing;
+  const leadForm = timing === "on-fallback" || timing === "after-first-answer";
+  const human = ui.humanHandoff;
+  const form = timing === "before-chat" ? "they have already left their contact details (the form is asked before the first message)" : "the contact form";
+  const summary =
+    leadForm && human
+      ? "After the fallback message, the visitor is offered the contact form and can press “Talk to a human”."
+      : leadForm
+        ? "After the fallback message, the visitor is offered the contact form."
+        : timing === "before-chat"
+          ? `After the fallback message, ${human ? "the visitor can press “Talk to a human”, and " : ""}${form}.`
+          : human
+            ? "After the fallback message, the visitor can press “Talk to a human” (the contact form is set to “Never”)."
+            : "After the fallback message, nothing else is offered: the contact form is set to “Never” and “Talk to a human” is off (Look & feel). Do not ask visitors to leave their contact, or turn one of them on.";
+  return { leadForm: leadForm || timing === "before-chat", human, summary };
+}
 
 export const ORIGINS_MAX = 50;
 export const RATE_PER_MINUTE_MAX = 120;
