@@ -29,7 +29,7 @@ export function chatbotNav(role: Role, base: string) {
 const ORG_AREAS: { key: string; label: string; path: string; permission: Permission; absolute?: boolean }[] = [
   { key: "chatbots", label: "Chatbots", path: "", permission: "org:view" },
   { key: "members", label: "Members", path: "/members", permission: "members:manage" },
-  { key: "plans", label: "Plan & usage", path: "/app/plans", permission: "org:view", absolute: true },
+  { key: "plans", label: "Plans and usage", path: "/app/plans", permission: "org:view", absolute: true },
 ];
 
 export function orgNav(role: Role, base: string) {

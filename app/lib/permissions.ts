@@ -1,14 +1,16 @@
 // Who may do what in an organisation. Client-safe so screens can hide what the server would refuse;
 // the server checks the same table in every loader and action (app/.server/auth/guards.ts).
+// ROLE_DESCRIPTIONS say what each role can do in the product as it is today (members page,
+// invitations, docs): extend them when a screen is built, never before (tests/integration/copy-promises.test.ts).
 export const ROLES = ["owner", "admin", "editor", "agent"] as const;
 export type Role = (typeof ROLES)[number];
 
 export const ROLE_LABELS: Record<Role, string> = { owner: "Owner", admin: "Admin", editor: "Editor", agent: "Agent" };
 export const ROLE_DESCRIPTIONS: Record<Role, string> = {
-  owner: "Everything, including billing, ownership and deleting the organisation.",
-  admin: "Manages members (except owners) and every chatbot.",
-  editor: "Builds chatbots: knowledge, settings, tools and integrations.",
-  agent: "Works the inbox, takes conversations over live and handles leads.",
+  owner: "Everything an admin can do, plus changing the plan and transferring ownership.",
+  admin: "Manages members (except owners) and every chatbot, including deleting chatbots.",
+  editor: "Builds chatbots: creates them and manages their knowledge and settings.",
+  agent: "Reads every chatbot's conversations, with any contact details visitors left. Cannot change chatbots or manage members.",
 };
 
 const ALL: readonly Role[] = ROLES;

@@ -92,7 +92,7 @@ export default function WidgetDesigner() {
       intro={
         <p>
           Try your colours and words on the real Parley chat widget — the same interface your visitors would use. When it looks right, copy the settings into
-          your chatbot's <strong>Settings → Widget UI</strong> and add the embed snippet to your site.
+          your chatbot's <strong>Settings → Look & feel</strong> and add the embed snippet to your site.
         </p>
       }
     >
@@ -158,10 +158,10 @@ export default function WidgetDesigner() {
               <Card>
                 <CardHeader
                   title={<span id="settings-title">Your settings</span>}
-                  description="Enter them in Settings → Widget UI, or keep the JSON for your records."
+                  description="Enter them in Settings → Look & feel, or keep the JSON for your records."
                 />
                 <CardBody className="space-y-4">
-                  <CopyField label="Settings for Settings → Widget UI" value={result.text} multiline />
+                  <CopyField label="Settings for Look & feel" value={result.text} multiline />
                   <CopyField label="Settings as JSON" value={result.json} multiline />
                   <CopyField
                     label="Embed snippet"

@@ -27,7 +27,7 @@ describe("plans and usage", () => {
       expect(await p.getByRole("alert").textContent()).toContain("moving to the Starter plan (3 chatbots)");
 
       // The sidebar links to the organisation's plan and usage.
-      await Promise.all([p.waitForURL(/\/app\/plans/), p.getByRole("link", { name: "Plan & usage" }).click()]);
+      await Promise.all([p.waitForURL(/\/app\/plans/), p.getByRole("link", { name: "Plans and usage" }).filter({ visible: true }).first().click()]);
       await p.getByRole("heading", { level: 1, name: "Plans and usage" }).waitFor();
       await p.getByText("Billing is not configured").first().waitFor();
       const card = p.locator(`#org-${orgId}`);

@@ -72,9 +72,9 @@ describe("studio", () => {
       await p.getByLabel("Launcher position").selectOption("bottom-left");
       expect(await p.getByTestId("launcher").evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(15, 118, 110)");
       await submitAndWait(p, "Get the settings");
-      await p.getByLabel("Settings for Settings → Widget UI", { exact: true }).waitFor();
-      expect(await p.getByLabel("Settings for Settings → Widget UI", { exact: true }).inputValue()).toContain("Brand colour: #0f766e");
-      expect(await p.getByLabel("Settings for Settings → Widget UI", { exact: true }).inputValue()).toContain("Launcher position: Bottom left");
+      await p.getByLabel("Settings for Look & feel", { exact: true }).waitFor();
+      expect(await p.getByLabel("Settings for Look & feel", { exact: true }).inputValue()).toContain("Brand colour: #0f766e");
+      expect(await p.getByLabel("Settings for Look & feel", { exact: true }).inputValue()).toContain("Launcher position: Bottom left");
       expect(t.errors()).toEqual([]);
     } finally {
       await t.close();

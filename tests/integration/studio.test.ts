@@ -255,7 +255,9 @@ You can return anything within 30 days. Items must be unused.`;
     expect(html).toContain("That page could not be read: not found (404).");
     expect(html).toContain('value="docs.example.test/missing"');
     const privateAddr = await request(path, { form: { intent: "generate", text: "", url: "http://10.0.0.1/" }, ip: uniqueIp() });
-    expect(await text(privateAddr)).toContain("Local and private addresses cannot be read: the generator only reads public websites. Paste the page’s text instead.");
+    expect(await text(privateAddr)).toContain(
+      "Local and private addresses cannot be read: the generator only reads public websites. Paste the page’s text instead.",
+    );
   });
 
   it("shows field messages and keeps the input", async () => {

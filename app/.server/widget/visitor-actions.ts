@@ -128,7 +128,7 @@ const HANDOFF_SYSTEM_NOTE = "The visitor asked to talk to a person.";
 /**
  * "Talk to a human": the visitor's conversation waits for a person (the inbox's "needs human"). Asking
  * again while it waits or while a person has it changes nothing. A visitor who has not written yet
- * gets a conversation so the request is visible in the inbox.
+ * gets a conversation so the request is visible in the conversation list.
  */
 export async function requestHuman(
   ctx: Ctx,

@@ -188,7 +188,7 @@ export function MembersScreen({ data, result }: { data: MembersScreenData; resul
                             triggerVariant="ghost"
                             triggerSize="sm"
                             title={`Transfer ownership to ${m.name}?`}
-                            description={`${m.name} becomes an owner of ${org.name} and you become an admin: you keep managing members and chatbots, but no longer billing, ownership or deleting the organisation.`}
+                            description={`${m.name} becomes an owner of ${org.name} and you become an admin: you keep managing members and chatbots, but no longer the plan or ownership.`}
                           >
                             <IntentForm
                               intent="transfer-ownership"

@@ -6,7 +6,7 @@ export const isHexColour = (value: string) => /^#[0-9a-fA-F]{6}$/.test(value.tri
 
 /**
  * The widget's brand colour: a colour picker and a hex text field kept in step, with hint and field
- * error. Used by Settings → Widget UI and the Studio's widget designer.
+ * error. Used by Settings → Look & feel and the Studio's widget designer.
  */
 export function BrandColourField({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string[] | null }) {
   return (

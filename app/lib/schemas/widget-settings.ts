@@ -71,7 +71,7 @@ export const uiSettingsSchema = z.object({
   placeholder: z.string().trim().max(80, "Use at most 80 characters.").default("Ask a question…"),
   showSources: z.boolean().default(true),
   leadForm: leadFormSchema.default(leadFormSchema.parse({})),
-  /** Offer "Talk to a human": marks the conversation as waiting for a person in the inbox. */
+  /** Offer "Talk to a human": marks the conversation as waiting for a person (shown in the conversation list). */
   humanHandoff: z.boolean().default(false),
   /** Hide "Powered by Parley" (only honoured on plans with removeBranding). */
   removeBranding: z.boolean().default(false),

@@ -2,7 +2,7 @@ import type { FieldErrors } from "~/lib/forms";
 import { DEFAULT_UI_SETTINGS, readUiSettings, uiSettingsSchema, type UiSettings } from "~/lib/schemas/widget-settings";
 
 // The widget designer: the part of the widget's look a visitor can try without an account, validated
-// with the dashboard's own ui-settings schema and named as in Settings → Widget UI. Client-safe: the
+// with the dashboard's own ui-settings schema and named as in Settings → Look & feel. Client-safe: the
 // page builds the live preview from the same mapping.
 
 /** The chat frame serves a preview with default settings under this id (no chatbot needed). */
@@ -59,7 +59,7 @@ export function initialDesignerValues(): Required<DesignerValues> {
 const THEME_LABELS = { auto: "Automatic", light: "Light", dark: "Dark" } as const;
 const POSITION_LABELS = { "bottom-right": "Bottom right", "bottom-left": "Bottom left" } as const;
 
-/** The settings as Settings → Widget UI labels them, one per line, to copy into the dashboard. */
+/** The settings as Settings → Look & feel labels them, one per line, to copy into the dashboard. */
 export function settingsAsText(s: DesignerSettings): string {
   return [
     `Theme: ${THEME_LABELS[s.theme]}`,
