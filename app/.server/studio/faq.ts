@@ -284,7 +284,8 @@ export function questionFromHeading(raw: string, casing?: Casing): string | null
 
 /** A subject a question can be built around: a few words, not a pronoun or a connective. */
 const SUBJECT = String.raw`((?!(?:it|they|this|that|these|those|he|she|there|here|which|what|who|when|where|how|why|if|and|but|or|so|then|also|you|we|i)\b)[\p{L}\d€£$'’-][\p{L}\d€£$'’, -]{1,80}?)`;
-const TIME_WORDS = /\b(within|as soon as|same (working )?day|next (working )?day|before \d|after \d|working days?|hours?|minutes?|weeks?|months?|\d+ ?(am|pm))\b/i;
+const TIME_WORDS =
+  /\b(within|as soon as|same (working )?day|next (working )?day|before \d|after \d|working days?|hours?|minutes?|weeks?|months?|\d+ ?(am|pm))\b/i;
 /** Where a question stops: before the conditions and asides that the answer carries. */
 const CLAUSE_BREAK = /,|;| (?:only )?if | unless | as long as | provided | because | so that | and (?:you|we|they|it|the|your|our)\b| but /i;
 
@@ -342,7 +343,7 @@ function rawQuestion(sentence: string, ctx: StatementContext): string | null {
   m = /^you can (?:also )?(.+)$/i.exec(s);
   if (m) {
     const c = core(m[1]);
-    const how = /^(.+?) (online|by (?:phone|email|e-mail|post|mail)|via .+|through .+|from (?:the|your|our|any) .+|at (?:the|your|our|any|\S+@\S+) .+)$/i.exec(c);
+    const how = /^(.+?) (?:online|by (?:phone|email|e-mail|post|mail)|via|through|from (?:the|your|our|any)|at (?:the|your|our|any))\b.*$/i.exec(c);
     if (how && words(how[1]) >= 2) return `How can I ${askedByVisitor(how[1])}?`;
     return `Can I ${askedByVisitor(c)}?`;
   }
@@ -392,7 +393,10 @@ function rawQuestion(sentence: string, ctx: StatementContext): string | null {
   if (m && words(m[1]) <= 8) return `${capital(m[2].toLowerCase())} ${subj(m[1])} free?`;
 
   // Passives: "Your refund is issued … within 5 working days" → "When is my refund issued?"
-  m = new RegExp(String.raw`^${SUBJECT} (is|are)(?: not)? ([\p{L}]+ed|sent|paid|made|shown|given|kept|held|taken|done|sold|built|chosen|seen|known) ?(.*)$`, "iu").exec(s);
+  m = new RegExp(
+    String.raw`^${SUBJECT} (is|are)(?: not)? ([\p{L}]+ed|sent|paid|made|shown|given|kept|held|taken|done|sold|built|chosen|seen|known) ?(.*)$`,
+    "iu",
+  ).exec(s);
   if (m && words(m[1]) <= 10 && !/^(based|located|called|named|interested|closed|opened|needed|required)$/i.test(m[3])) {
     const aux = m[2].toLowerCase();
     if (TIME_WORDS.test(m[4]) && !/^(only )?if\b/i.test(m[4])) return `When ${aux} ${subj(m[1])} ${m[3]}?`;
@@ -404,7 +408,8 @@ function rawQuestion(sentence: string, ctx: StatementContext): string | null {
   if (m && words(m[1]) <= 6) return `How much ${m[2].toLowerCase() === "costs" ? "does" : "do"} ${subj(m[1])} cost?`;
   // "Standard delivery takes 1 to 2 working days" → "How long does standard delivery take?"
   m = new RegExp(String.raw`^${SUBJECT} (takes?) (.+)$`, "iu").exec(s);
-  if (m && words(m[1]) <= 6 && /\b(minute|hour|day|week|month|year)s?\b/i.test(m[3])) return `How long ${m[2].toLowerCase() === "takes" ? "does" : "do"} ${subj(m[1])} take?`;
+  if (m && words(m[1]) <= 6 && /\b(minute|hour|day|week|month|year)s?\b/i.test(m[3]))
+    return `How long ${m[2].toLowerCase() === "takes" ? "does" : "do"} ${subj(m[1])} take?`;
   // "Customers in the UK pay for their own return postage" → "Who pays for return postage?"
   m = new RegExp(String.raw`^${SUBJECT} (?:pays?) for (?:(?:their|his|her|its|your|the) )?(?:own )?(.+)$`, "iu").exec(s);
   if (m && words(m[1]) <= 8) return `Who pays for ${askedByVisitor(core(m[2]))}?`;
@@ -417,7 +422,10 @@ function rawQuestion(sentence: string, ctx: StatementContext): string | null {
   }
 
   // Instructions: "Start a return from the Orders page …" → "How do I start a return?"
-  m = /^(start|email|contact|call|send|use|request|open|log in|sign in|track|book|order|pay|print|register|cancel|reset|update|download|install|visit|fill in|complete|write to) (.+)$/i.exec(s);
+  m =
+    /^(start|email|contact|call|send|use|request|open|log in|sign in|track|book|order|pay|print|register|cancel|reset|update|download|install|visit|fill in|complete|write to) (.+)$/i.exec(
+      s,
+    );
   if (m) {
     const obj = m[2].split(/ (?:from|on|at|with|by|via|using|through|within|before|after|and|or) |[,;]/i)[0].trim();
     return `How do I ${m[1].toLowerCase()} ${askedByVisitor(obj)}?`.replace(/ \?$/, "?");
@@ -441,22 +449,20 @@ type Statement = { lead: string; text: string };
 /** The statements of a section: a sentence with the ones that lean on it and the list it introduces. */
 function statementsOf(body: string): Statement[] {
   // One line per paragraph (hard-wrapped lines joined), list items on their own lines.
-  const paragraphs = body
-    .split(/\n\s*\n/)
-    .map((p) =>
-      p
-        .split("\n")
-        .map((l) => l.trim())
-        .filter(Boolean)
-        .reduce<string[]>((acc, line) => {
-          const bullet = /^([-*•·]|\d{1,2}[.)])\s/.test(line);
-          const prev = acc[acc.length - 1];
-          if (prev !== undefined && !bullet && !/^([-*•·]|\d{1,2}[.)])\s/.test(prev) && !/:$/.test(prev)) acc[acc.length - 1] = `${prev} ${line}`;
-          else acc.push(line);
-          return acc;
-        }, [])
-        .join("\n"),
-    );
+  const paragraphs = body.split(/\n\s*\n/).map((p) =>
+    p
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .reduce<string[]>((acc, line) => {
+        const bullet = /^([-*•·]|\d{1,2}[.)])\s/.test(line);
+        const prev = acc[acc.length - 1];
+        if (prev !== undefined && !bullet && !/^([-*•·]|\d{1,2}[.)])\s/.test(prev) && !/:$/.test(prev)) acc[acc.length - 1] = `${prev} ${line}`;
+        else acc.push(line);
+        return acc;
+      }, [])
+      .join("\n"),
+  );
   const out: Statement[] = [];
   let last: Statement | null = null;
   for (const p of paragraphs) {
@@ -540,15 +546,21 @@ export function pairsFromMarkdown(markdown: string, pageTitle: string | null = n
     if (!body) return;
     // A page's own title (or a text's first line) above its intro is not a question.
     const isTitle =
-      !!s.heading && ((pageTitle && pageTitle.toLowerCase().startsWith(s.heading.toLowerCase())) || (index === 0 && /\b(policy|policies|terms|conditions|faqs?|guide|handbook|information)$/i.test(s.heading)));
-    const heading = s.heading && !isTitle ? s.heading : null;
-    // A question heading: what is under it is its answer.
+      !!s.heading &&
+      ((pageTitle && pageTitle.toLowerCase().startsWith(s.heading.toLowerCase())) ||
+        (index === 0 && /\b(policy|policies|terms|conditions|faqs?|guide|handbook|information)$/i.test(s.heading)));
+    let heading = s.heading && !isTitle ? s.heading : null;
+    let lines = body.split("\n").map((l) => l.trim());
+    // A question heading: what is under it, up to the next question, is its answer.
     if (heading && /\?$/.test(heading)) {
-      add(heading, answerFrom(body));
-      return;
+      const next = lines.findIndex((l, k) => k > 0 && /\?$/.test(l));
+      const cut = next === -1 ? lines.length : next;
+      add(heading, answerFrom(lines.slice(0, cut).join("\n")));
+      lines = lines.slice(cut);
+      heading = null;
+      if (!lines.length) return;
     }
     // "Q: …? A: …", or a question on its own line followed by its answer.
-    const lines = body.split("\n").map((l) => l.trim());
     const used = new Set<number>();
     for (let i = 0; i < lines.length; i++) {
       const q = /^(?:q(?:uestion)?\s*[:.)-]\s*)?(.{5,200}\?)$/i.exec(lines[i]);
