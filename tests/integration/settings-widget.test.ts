@@ -77,6 +77,7 @@ describe("settings/ui", async () => {
     const html = await text(await request(path, { cookie: editor.cookie }));
     expect(html).toMatch(/<option value="on-fallback" selected="">When the bot does not know<\/option>/);
     expect(html).toContain("With “Never”, visitors cannot leave contact details in the chat");
+    expect(html).toContain("After the fallback message, the visitor is offered the contact form.");
     expect(html).toContain("What they leave is shown with their conversation on the chatbot's home page.");
     expect(html).not.toContain("Answers appear under Leads");
     expect(readUiSettings((await row())!.settings).leadForm.timing).toBe("on-fallback");
