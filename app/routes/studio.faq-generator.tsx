@@ -4,7 +4,7 @@ import { useFormReply } from "~/components/ui/form-reply";
 import { generateFaq } from "~/.server/studio/faq";
 import { saveFaqDraft } from "~/.server/studio/faq-store";
 import { retryHeaders, useStudioTool } from "~/.server/studio/limits";
-import { parseKeptPairs, rowsFromForm, type Pair } from "~/lib/studio/faq-pairs";
+import { pairsTitle, parseKeptPairs, rowsFromForm, type Pair } from "~/lib/studio/faq-pairs";
 import { faqGenerateSchema, FAQ_MAX_PAIRS, FAQ_TEXT_MAX } from "~/lib/studio/schemas";
 import { FormBanner, StudioPage } from "~/components/studio/studio-page";
 import { studioTool } from "~/lib/studio/tools";
@@ -80,9 +80,9 @@ export default function FaqGenerator() {
       wide
       intro={
         <p>
-          Paste a help page, a policy or product notes — or give the address of a public web page — and get question-and-answer pairs built from its headings
-          and first sentences (“Shipping times” → “What are the shipping times?”). Edit them, untick the ones you do not want, then import them into a Parley
-          chatbot, where they become a Q&amp;A knowledge source.
+          Paste a help page, a policy or product notes — or give the address of a public web page — and get a question-and-answer pair for each statement it
+          makes, phrased with its heading (“Delivery is free on orders over €50” under “Shipping within Ireland” → “Is delivery free within Ireland?”). Edit
+          them, untick the ones you do not want, then import them into a Parley chatbot, where they become a Q&amp;A knowledge source.
         </p>
       }
     >
@@ -95,7 +95,12 @@ export default function FaqGenerator() {
         <CardBody>
           <Form method="post" noValidate className="space-y-5" aria-label="Content to turn into questions and answers">
             <input type="hidden" name="intent" value="generate" />
-            <Field label="Paste text" name="text" error={e.text} hint="Short headings above paragraphs give the best questions.">
+            <Field
+              label="Paste text"
+              name="text"
+              error={e.text}
+              hint="Short headings above paragraphs (“Returns”, “# Returns” or “Returns: …”) give the best questions."
+            >
               <Textarea
                 rows={10}
                 defaultValue={v.text}
@@ -134,7 +139,7 @@ function PairsEditor({ rows, source, fieldErrors }: { rows: Row[]; source: Reply
     <section aria-labelledby="pairs-title" className="mt-8">
       <Card>
         <CardHeader
-          title={<span id="pairs-title">{`${rows.length} question${rows.length === 1 ? "" : "s"} and answers`}</span>}
+          title={<span id="pairs-title">{pairsTitle(rows.length)}</span>}
           description={
             source?.url ? `From ${source.title ? `“${source.title}”, ` : ""}${source.url}` : "From the text you pasted. Edit anything before importing."
           }

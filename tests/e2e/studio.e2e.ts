@@ -107,10 +107,12 @@ describe("studio", () => {
         );
       await submitAndWait(p, "Generate questions and answers");
       await p.getByTestId("faq-pair").first().waitFor();
-      expect(await p.getByTestId("faq-pair").count()).toBe(2);
+      // One pair per statement: the heading's question for the first, then one phrased from each statement.
+      expect(await p.getByTestId("faq-pair").count()).toBe(3);
+      expect(await p.getByLabel("Question 2", { exact: true }).inputValue()).toBe("How long does delivery in the UK take?");
       expect(await p.getByLabel("Question 1", { exact: true }).inputValue()).toBe("What are the shipping times?");
       await p.getByLabel("Question 1", { exact: true }).fill("How long does shipping take?");
-      await p.getByLabel("Keep pair 2").uncheck();
+      await p.getByLabel("Keep pair 3").uncheck();
 
       await Promise.all([p.waitForURL(/\/login\?redirectTo=/), p.getByRole("button", { name: "Import into a chatbot" }).click()]);
       await p.getByLabel("Email").fill(owner.email);
@@ -118,7 +120,7 @@ describe("studio", () => {
       await submitAndWait(p, "Sign in", /\/studio\/faq-generator\/import\//);
       await p.getByRole("heading", { name: "Import questions and answers into a chatbot" }).waitFor();
       expect(await p.getByTestId("draft-pairs").textContent()).toContain("How long does shipping take?");
-      expect(await p.getByTestId("draft-pairs").textContent()).not.toContain("How do returns work?");
+      expect(await p.getByTestId("draft-pairs").textContent()).not.toContain("Can I return anything within 30 days?");
       await p.getByLabel("Chatbot").selectOption({ label: "Helper" });
       await p.getByLabel("Source title").fill("Shipping FAQ");
       await submitAndWait(p, "Import into this chatbot", /\/kb$/);

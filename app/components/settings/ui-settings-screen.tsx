@@ -6,7 +6,15 @@ import { WidgetPreview, type WidgetPreviewHandle } from "~/components/settings/w
 import { Alert, Button, Card, CardBody, CardHeader, CheckboxField, Field, IntentSubmit, PageHeader, Select } from "~/components/ui";
 import type { FormReply } from "~/lib/forms";
 import { listItems, previewUiSettings } from "~/lib/schemas/widget-settings-forms";
-import { CUSTOM_LEAD_FIELDS_MAX, LEAD_FIELD_MODES, LEAD_TIMINGS, SUGGESTED_MAX, WELCOME_MAX, type UiSettings } from "~/lib/schemas/widget-settings";
+import {
+  CUSTOM_LEAD_FIELDS_MAX,
+  fallbackOffers,
+  LEAD_FIELD_MODES,
+  LEAD_TIMINGS,
+  SUGGESTED_MAX,
+  WELCOME_MAX,
+  type UiSettings,
+} from "~/lib/schemas/widget-settings";
 
 /** The look & feel screen (route: app.$orgId.$chatbotId.settings.ui). */
 
@@ -221,6 +229,10 @@ function UiForm({
             description="Ask visitors for their contact details inside the chat. What they leave is shown with their conversation on the chatbot's home page."
           />
           <CardBody className="space-y-5">
+            <p className="text-sm text-zinc-700 dark:text-zinc-300" data-testid="fallback-offers">
+              <span className="font-medium">With the saved settings: </span>
+              {fallbackOffers(ui).summary}
+            </p>
             <div className="grid gap-5 sm:grid-cols-2">
               <Field
                 label="When to ask"

@@ -10,7 +10,7 @@ const POSITIONS = ["bottom-right", "bottom-left"] as const;
  * asks the visitor to leave their contact, so the form must be there when it does.
  */
 export const LEAD_TIMINGS = [
-  { value: "on-fallback", label: "When the bot does not know (after its fallback message)" },
+  { value: "on-fallback", label: "When the bot does not know" },
   { value: "after-first-answer", label: "After the first answer" },
   { value: "before-chat", label: "Before the first message" },
   { value: "off", label: "Never" },

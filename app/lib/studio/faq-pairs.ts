@@ -6,6 +6,11 @@ import { qaPairsSchema } from "~/lib/schemas/kb";
 
 export type Pair = { question: string; answer: string };
 
+/** The heading over the generated pairs: "1 question and answer", "12 questions and answers". */
+export function pairsTitle(n: number): string {
+  return n === 1 ? "1 question and answer" : `${n} questions and answers`;
+}
+
 /** Every row of the form (kept or not), in index order, as typed. */
 export function rowsFromForm(values: Record<string, string>): (Pair & { index: number; keep: boolean })[] {
   const indexes = new Set<number>();
