@@ -90,8 +90,8 @@ function stepView(step: SetupStep, setup: Props["setup"], base: string, chatbotI
     case "look":
       return {
         title: "Choose its look",
-        body: "Colours, name, welcome message and launcher position. Saving the look once ticks this step.",
-        action: link(`${base}/settings/ui`, "Open Look & feel"),
+        body: "Colours, name, welcome message and launcher position, on Look & feel. Saving the look once ticks this step.",
+        action: link(`${base}/settings/ui`, "Choose a look"),
       };
     case "embedded":
       return {
