@@ -54,6 +54,28 @@ describe("plan-gated controls", () => {
     expect(textOf(html, "chatbot-limit-note")).toContain("moving to the Growth plan (10 chatbots)");
   });
 
+  it("Duplicate chatbot at the chatbot limit: disabled, with the plan that allows more; a copy starts its own checklist", async () => {
+    const owner = await makeUser();
+    const { org, bot } = await makeOrg(owner.id, "Gate copy");
+    const path = `/app/${org.id}/${bot.id}/settings/general`;
+    let html = await (await request(path, { cookie: owner.cookie })).text();
+    const tag = buttonTag(html, "Duplicate chatbot");
+    expect(tag).toContain('disabled=""');
+    expect(tag).toContain('aria-describedby="duplicate-limit-note"');
+    expect(textOf(html, "duplicate-limit-note")).toContain("moving to the Starter plan (3 chatbots)");
+
+    await setPlan(org.id, "starter");
+    html = await (await request(path, { cookie: owner.cookie })).text();
+    expect(buttonTag(html, "Duplicate chatbot")).not.toContain('disabled=""');
+    expect(html).not.toContain("duplicate-limit-note");
+    // A hidden checklist is not copied.
+    await request(`/app/${org.id}/${bot.id}/setup`, { cookie: owner.cookie, form: { intent: "dismiss-setup" } });
+    const res = await request(path, { cookie: owner.cookie, form: { intent: "duplicate" } });
+    expect(res.status).toBe(302);
+    const copyHome = await (await request(res.headers.get("Location")!.replace(/\/settings\/general$/, ""), { cookie: owner.cookie })).text();
+    expect(copyHome).toContain("Set up your chatbot");
+  });
+
   it("Create key on Free: disabled, the REST API needs Starter", async () => {
     const owner = await makeUser();
     const { org, bot } = await makeOrg(owner.id, "Gate api");
