@@ -5,6 +5,7 @@ import { z } from "zod";
 import { fallbackOffers, readUiSettings } from "~/lib/schemas/widget-settings";
 import { GeneralSettingsScreen } from "~/components/settings/general-settings-screen";
 import { requireChatbot } from "~/.server/auth/guards";
+import { checkChatbotLimit } from "~/.server/billing/limits";
 import { requireIntent } from "~/.server/auth/intents";
 import { CHECK_FIELDS, failureReply, formReply } from "~/.server/http/form-reply";
 import { deleteChatbot } from "~/.server/chatbots/chatbots";
@@ -28,7 +29,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? 
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { org, role, chatbot } = await requireChatbot(context.app, request, params, "chatbot:edit");
+  // At the plan's chatbot limit "Duplicate chatbot" is shown disabled with the plan that allows more.
+  const full = await checkChatbotLimit(context.app, org);
   return {
+    duplicateLimit: full?.message ?? null,
     org: { id: org.id, name: org.name },
     role,
     chatbot: { id: chatbot.id, name: chatbot.name },

@@ -6,9 +6,10 @@ import { readForm } from "~/.server/http/read-form";
 // POST /app/{orgId}/{chatbotId}/setup — "Hide checklist" on the chatbot home (the checklist itself:
 // ~/components/chatbot/setup-checklist.tsx). Editors and above; back to the chatbot home after.
 
-// A link or prefetch lands on the chatbot home (which checks access itself).
-export async function loader({ params }: LoaderFunctionArgs) {
-  return redirect(`/app/${params.orgId}/${params.chatbotId}`);
+// A link or prefetch lands on the chatbot home.
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { org, chatbot } = await requireChatbot(context.app, request, params, "chatbot:view");
+  return redirect(`/app/${org.id}/${chatbot.id}`);
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {

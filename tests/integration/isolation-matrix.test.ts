@@ -6,7 +6,7 @@ import { request } from "./helpers";
 // Every /app route that exists, with the permission its loader requires. Later issues add their
 // routes here; a route missing from this list is a route nobody proved isolated.
 type Ids = { orgId: string; chatbotId: string };
-const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission }[] = [
+const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission; ok?: number }[] = [
   { path: ({ orgId }) => `/app/${orgId}`, permission: "org:view" },
   { path: ({ orgId }) => `/app/${orgId}/members`, permission: "members:manage" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}`, permission: "chatbot:view" },
@@ -15,9 +15,21 @@ const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission }[] = [
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/ui`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/embed`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/oryg`, permission: "chatbot:edit" },
+  // The checklist's "Hide" action; a GET leads back to the chatbot home.
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/setup`, permission: "chatbot:view", ok: 302 },
 ];
 // Routes that need only a session.
 const USER_ROUTES = ["/app", "/app/plans"];
+// Form actions (intents) with the permission they need and the status of an allowed submission.
+const ORG_ACTIONS: { path: (ids: Ids) => string; form: Record<string, string>; permission: Permission; ok: number }[] = [
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/setup`, form: { intent: "dismiss-setup" }, permission: "chatbot:edit", ok: 302 },
+  {
+    path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/oryg`,
+    form: { intent: "allow-site", site: "https://matrix.example.com" },
+    permission: "chatbot:edit",
+    ok: 200,
+  },
+];
 
 describe("isolation matrix", async () => {
   const owner = await makeUser({ name: "Owner" });
@@ -67,13 +79,29 @@ describe("isolation matrix", async () => {
     });
 
     for (const role of ROLES) {
-      const expected = can(role, route.permission) ? 200 : 403;
+      const expected = can(role, route.permission) ? (route.ok ?? 200) : 403;
       it(`${label}: ${role} → ${expected}`, async () => {
         const res = await request(route.path(ids), { cookie: members[role].cookie });
         expect(res.status).toBe(expected);
         if (expected === 403) expect(await res.text()).toContain("have access to this");
       });
     }
+  }
+
+  for (const action of ORG_ACTIONS) {
+    const label = `POST ${action.path({ orgId: ":orgId", chatbotId: ":chatbotId" })} (${action.form.intent})`;
+    it(`${label}: no session → login redirect; another organisation → 404; each role by its permission`, async () => {
+      const path = action.path(ids);
+      const anonymous = await request(path, { form: action.form });
+      expect(anonymous.status).toBe(302);
+      expect(anonymous.headers.get("Location")).toMatch(/^\/login\?redirectTo=/);
+      expect((await request(path, { cookie: outsider.cookie, form: action.form })).status).toBe(404);
+      expect((await request(action.path({ orgId: org.id, chatbotId: other.bot.id }), { cookie: owner.cookie, form: action.form })).status).toBe(404);
+      for (const role of ROLES) {
+        const res = await request(path, { cookie: members[role].cookie, form: action.form });
+        expect(res.status, role).toBe(can(role, action.permission) ? action.ok : 403);
+      }
+    });
   }
 
   it("/app/plans: each member sees this organisation; only an owner may change its plan (others 403, outsiders 404)", async () => {

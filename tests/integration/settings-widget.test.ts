@@ -217,7 +217,8 @@ describe("settings/embed", async () => {
   it("on Free, explains API keys need Starter and refuses to create one", async () => {
     const html = await text(await request(path, { cookie: editor.cookie }));
     expect(html).toContain("The REST API needs the Starter plan or above.");
-    expect(html).not.toContain(">Create key<");
+    // Shown disabled, not hidden: the button carries the plan note (tests/integration/plan-gates.test.ts).
+    expect(html).toMatch(/<button[^>]*disabled=""[^>]*aria-describedby="api-plan-note"[^>]*>Create key</);
     const res = await request(path, { cookie: editor.cookie, form: { intent: "create-key", name: "Server" } });
     expect(res.status).toBe(403);
     expect(await text(res)).toContain("The REST API needs the Starter plan or above.");

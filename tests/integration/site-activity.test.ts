@@ -231,15 +231,16 @@ describe("Origins & access shows the sites and allows one in a click", async () 
     await rowsUntil(bot.id, (r) => find(r, OTHER, "origin_not_allowed")?.count === 2 && !!find(r, SHOP, "loaded"));
     const html = await (await request(path, { cookie: editor.cookie })).text();
     expect(html).toContain("Where your widget was used");
-    const refusedRow = html.match(new RegExp(`<tr[^>]*>(?:(?!</tr>).)*${OTHER.replace(/\./g, "\\.")}(?:(?!</tr>).)*</tr>`, "s"))?.[0] ?? "";
+    const refusedRow = html.match(new RegExp(`<li[^>]*>(?:(?!</li>).)*${OTHER.replace(/\./g, "\\.")}(?:(?!</li>).)*</li>`, "s"))?.[0] ?? "";
     expect(refusedRow).toContain("Site not in allowed origins");
-    expect(refusedRow).toMatch(/>2<\/td>/);
+    expect(refusedRow).toContain(">2 times<");
     expect(refusedRow).toMatch(/<time dateTime="\d{4}-/);
     expect(refusedRow).toContain('name="intent" value="allow-site"');
     expect(refusedRow).toContain(`name="site" value="${OTHER}"`);
     expect(refusedRow).toContain("Allow this site");
     expect(html).toContain("Loaded on");
-    expect(html).toMatch(new RegExp(`<td[^>]*>${SHOP.replace(/\./g, "\\.")}</td>`));
+    const loadedRow = html.match(new RegExp(`<li[^>]*>(?:(?!</li>).)*>${SHOP.replace(/\./g, "\\.")}<(?:(?!</li>).)*</li>`, "s"))?.[0] ?? "";
+    expect(loadedRow).toContain(">1 load<");
   });
 
   it("Allow this site adds the origin through the access settings (nothing else changes); the row then says Allowed now", async () => {

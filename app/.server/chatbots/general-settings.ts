@@ -52,7 +52,9 @@ export async function duplicateChatbot(ctx: Ctx, org: Pick<typeof organisations.
     .where(and(eq(chatbots.id, chatbotId), eq(chatbots.orgId, org.id)))
     .get();
   if (!source) return { ok: false, message: "That chatbot no longer exists." };
-  const created = await createChatbot(ctx, org.id, { name: `${source.name.slice(0, 73)} (copy)`, visibility: source.visibility, settings: source.settings });
+  // The copy starts its own setup checklist (a hidden checklist is not copied).
+  const { setup: _setup, ...settings } = source.settings;
+  const created = await createChatbot(ctx, org.id, { name: `${source.name.slice(0, 73)} (copy)`, visibility: source.visibility, settings });
   if (!created.ok) return created;
   const copy = { id: created.chatbot.id, name: created.chatbot.name };
   return { ok: true, chatbot: copy };

@@ -51,11 +51,13 @@ export function ChatbotMainActions({ setup, orgId, chatbotId }: Props) {
   );
 }
 
+const LINK = "font-medium text-brand-700 underline hover:text-brand-800 dark:text-brand-300";
+
 type StepView = { title: string; body: ReactNode; action: ReactNode };
 
 function stepView(step: SetupStep, setup: Props["setup"], base: string, chatbotId: string): StepView {
   const link = (to: string, label: string) => (
-    <Link to={to} className="font-medium">
+    <Link to={to} className={LINK}>
       {label}
     </Link>
   );
@@ -78,7 +80,7 @@ function stepView(step: SetupStep, setup: Props["setup"], base: string, chatbotI
         title: "Ask a test question",
         body: "Chat with it on the test page and check the answer and its sources. The conversation then shows below.",
         action: setup.done.knowledge ? (
-          <a href={`/test/${chatbotId}`} target="_blank" rel="noopener" className="font-medium">
+          <a href={`/test/${chatbotId}`} target="_blank" rel="noopener" className={LINK}>
             Open the test page
           </a>
         ) : (
@@ -88,8 +90,8 @@ function stepView(step: SetupStep, setup: Props["setup"], base: string, chatbotI
     case "look":
       return {
         title: "Choose its look",
-        body: "Colours, name, welcome message and launcher position. Saving the look once ticks this step.",
-        action: link(`${base}/settings/ui`, "Open Look & feel"),
+        body: "Colours, name, welcome message and launcher position, on Look & feel. Saving the look once ticks this step.",
+        action: link(`${base}/settings/ui`, "Choose a look"),
       };
     case "embedded":
       return {

@@ -14,6 +14,8 @@ export type GeneralSettingsScreenData = {
   offers: { leadForm: boolean; human: boolean; summary: string };
   /** The models the server knows; unavailable ones are shown but cannot be chosen. */
   models: { id: string; label: string; available: boolean; reason?: string }[];
+  /** Why no copy can be made on this plan (names the plan that allows more chatbots), or null. */
+  duplicateLimit: string | null;
 };
 
 function useBusy(intent: string) {
@@ -144,11 +146,25 @@ export function GeneralSettingsScreen({ data, result }: { data: GeneralSettingsS
         <Card>
           <CardHeader
             title="Duplicate"
-            description="Creates a new chatbot with the same settings. Knowledge, conversations and leads are not copied."
+            description={
+              <>
+                Creates a new chatbot with the same settings. Knowledge, conversations and leads are not copied.
+                {data.duplicateLimit ? (
+                  <span id="duplicate-limit-note" className="mt-1 block">
+                    {data.duplicateLimit}
+                  </span>
+                ) : null}
+              </>
+            }
             actions={
               <Form method="post">
                 <input type="hidden" name="intent" value="duplicate" />
-                <Button type="submit" variant="secondary" disabled={duplicating}>
+                <Button
+                  type="submit"
+                  variant="secondary"
+                  disabled={duplicating || !!data.duplicateLimit}
+                  aria-describedby={data.duplicateLimit ? "duplicate-limit-note" : undefined}
+                >
                   {duplicating ? "Duplicating…" : "Duplicate chatbot"}
                 </Button>
               </Form>

@@ -1,4 +1,4 @@
-import { Badge, Card, CardBody, CardHeader, IntentForm, Table, TBody, TD, TH, THead, TR } from "~/components/ui";
+import { Badge, Card, CardBody, CardHeader, IntentForm } from "~/components/ui";
 import { SITE_REFUSAL_HINTS, SITE_REFUSAL_LABELS, type SiteEventKind, type SiteRefusalKind } from "~/lib/widget-sites";
 
 // "Where your widget was used" on Origins & access: the sites the widget loaded on, and the sites
@@ -36,44 +36,36 @@ export function SiteActivity({ sites }: { sites: SiteActivityData }) {
               None so far. When a website is refused the widget or the chat, it shows here with the reason.
             </p>
           ) : (
-            <Table>
-              <caption className="sr-only">Websites where the widget was refused</caption>
-              <THead>
-                <tr>
-                  <TH>Site</TH>
-                  <TH>Reason</TH>
-                  <TH className="text-right">Times</TH>
-                  <TH>Last seen</TH>
-                  <TH>
-                    <span className="sr-only">Action</span>
-                  </TH>
-                </tr>
-              </THead>
-              <TBody>
-                {refused.map((r) => (
-                  <TR key={`${r.kind}:${r.origin}`}>
-                    <TD className="font-mono text-xs [overflow-wrap:anywhere]">{r.origin}</TD>
-                    <TD>
-                      <span className="block font-medium text-zinc-900 dark:text-zinc-100">{SITE_REFUSAL_LABELS[r.kind]}</span>
-                      <span className="block max-w-sm text-xs text-zinc-600 dark:text-zinc-400">{SITE_REFUSAL_HINTS[r.kind]}</span>
-                    </TD>
-                    <TD className="text-right tabular-nums">{count.format(r.count)}</TD>
-                    <TD className="whitespace-nowrap">
-                      <When ms={r.lastSeenAt} />
-                    </TD>
-                    <TD className="text-right">
-                      {r.kind !== "origin_not_allowed" ? null : r.allowedNow ? (
-                        <Badge tone="success">Allowed now</Badge>
-                      ) : (
-                        <IntentForm intent="allow-site" field={{ name: "site", value: r.origin }} busyLabel="Allowing…" variant="secondary" size="sm">
-                          Allow this site<span className="sr-only">{` ${r.origin}`}</span>
-                        </IntentForm>
-                      )}
-                    </TD>
-                  </TR>
-                ))}
-              </TBody>
-            </Table>
+            // A list rather than a table: each site reads as one line at 1280 px and as a card at 390 px.
+            <ul
+              aria-label="Websites where the widget was refused"
+              className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
+            >
+              {refused.map((r) => (
+                <li key={`${r.kind}:${r.origin}`} className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:gap-4">
+                  <div className="min-w-0 flex-1">
+                    <p className="font-mono text-sm text-zinc-900 [overflow-wrap:anywhere] dark:text-zinc-100">{r.origin}</p>
+                    <p className="text-sm font-medium text-zinc-800 dark:text-zinc-200">{SITE_REFUSAL_LABELS[r.kind]}</p>
+                    <p className="text-xs text-zinc-600 dark:text-zinc-400">{SITE_REFUSAL_HINTS[r.kind]}</p>
+                  </div>
+                  <p className="text-sm text-zinc-600 sm:w-56 sm:text-right dark:text-zinc-400">
+                    <span className="font-medium text-zinc-900 tabular-nums dark:text-zinc-100">{`${count.format(r.count)} ${r.count === 1 ? "time" : "times"}`}</span>
+                    <span className="block whitespace-nowrap">
+                      last <When ms={r.lastSeenAt} />
+                    </span>
+                  </p>
+                  <div className="sm:w-36 sm:text-right">
+                    {r.kind !== "origin_not_allowed" ? null : r.allowedNow ? (
+                      <Badge tone="success">Allowed now</Badge>
+                    ) : (
+                      <IntentForm intent="allow-site" field={{ name: "site", value: r.origin }} busyLabel="Allowing…" variant="secondary" size="sm">
+                        Allow this site<span className="sr-only">{` ${r.origin}`}</span>
+                      </IntentForm>
+                    )}
+                  </div>
+                </li>
+              ))}
+            </ul>
           )}
         </section>
         <section aria-labelledby="sites-loaded-heading" className="space-y-3">
@@ -85,31 +77,23 @@ export function SiteActivity({ sites }: { sites: SiteActivityData }) {
               No website yet. Once a page with your embed snippet loads the widget, its site shows here (previews inside Parley do not count).
             </p>
           ) : (
-            <Table>
-              <caption className="sr-only">Websites the widget loaded on</caption>
-              <THead>
-                <tr>
-                  <TH>Site</TH>
-                  <TH className="text-right">Loads</TH>
-                  <TH>First seen</TH>
-                  <TH>Last seen</TH>
-                </tr>
-              </THead>
-              <TBody>
-                {loaded.map((r) => (
-                  <TR key={r.origin}>
-                    <TD className="font-mono text-xs [overflow-wrap:anywhere]">{r.origin}</TD>
-                    <TD className="text-right tabular-nums">{count.format(r.count)}</TD>
-                    <TD className="whitespace-nowrap">
-                      <When ms={r.firstSeenAt} />
-                    </TD>
-                    <TD className="whitespace-nowrap">
-                      <When ms={r.lastSeenAt} />
-                    </TD>
-                  </TR>
-                ))}
-              </TBody>
-            </Table>
+            <ul
+              aria-label="Websites the widget loaded on"
+              className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
+            >
+              {loaded.map((r) => (
+                <li key={r.origin} className="flex flex-col gap-1 px-4 py-3 sm:flex-row sm:items-center sm:gap-4">
+                  <p className="min-w-0 flex-1 font-mono text-sm text-zinc-900 [overflow-wrap:anywhere] dark:text-zinc-100">{r.origin}</p>
+                  <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                    <span className="font-medium text-zinc-900 tabular-nums dark:text-zinc-100">{`${count.format(r.count)} ${r.count === 1 ? "load" : "loads"}`}</span>
+                    {" · first "}
+                    <When ms={r.firstSeenAt} />
+                    {" · last "}
+                    <When ms={r.lastSeenAt} />
+                  </p>
+                </li>
+              ))}
+            </ul>
           )}
         </section>
       </CardBody>
