@@ -126,6 +126,29 @@ describe("knowledge screen", async () => {
     expect(t3).toContain('value="Kept title"'); // what the user typed is not lost
   });
 
+  it("at the knowledge limit the add forms give way to what was hit and how to raise it", async () => {
+    const full = await makeUser({ name: "Kb Full" });
+    const { org: fullOrg, bot: fullBot } = await makeOrg(full.id, "Kbfull");
+    await db.insert(knowledgeSources).values({
+      id: `src_full_${Date.now().toString(36)}`,
+      orgId: fullOrg.id,
+      chatbotId: fullBot.id,
+      type: "text",
+      title: "Everything",
+      status: "ready",
+      charCount: 1_000_000,
+    });
+    const html = await (await request(`/app/${fullOrg.id}/${fullBot.id}/kb`, { cookie: full.cookie })).text();
+    expect(html).toContain("Knowledge limit reached");
+    expect(html).toContain("All 1 M knowledge characters of the Free plan are used");
+    expect(html).toContain("Starter plan");
+    expect(html).not.toContain('value="add-text"');
+    // Below the limit the forms are there.
+    const open = await (await request(path, { cookie: owner.cookie })).text();
+    expect(open).toContain('value="add-text"');
+    expect(open).not.toContain("Knowledge limit reached");
+  });
+
   it("refuses a local or private address at the field, keeps it, and offers the text and file tabs", async () => {
     for (const url of ["http://localhost:8080/handbook", "http://192.168.1.20/", "intranet"]) {
       const before = (await sourcesOf(bot.id)).length;

@@ -42,7 +42,7 @@ async function setup() {
   const { org, bot } = await makeOrg(owner.id, "Malformed", { plan: "growth" });
   // A real FAQ draft: its import page looks the draft up before it reads the form.
   const draftId = await saveFaqDraft({ env }, { pairs: [{ question: "Do you ship abroad?", answer: "Yes, to the EU." }], title: null, url: null });
-  const params: Params = { orgId: org.id, chatbotId: bot.id, token: "not-a-real-token", id: draftId, slug: "x", $: "x" };
+  const params: Params = { orgId: org.id, chatbotId: bot.id, token: "not-a-real-token", id: draftId, slug: "x", $: "no/such/page" };
   return { owner, org, bot, params };
 }
 

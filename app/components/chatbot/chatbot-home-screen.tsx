@@ -140,7 +140,13 @@ export function ChatbotHomeScreen({ data }: { data: ChatbotHomeScreenData }) {
       />
       <SetupChecklist setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />
       {transcript ? <Transcript data={transcript} closeHref={closeHref} /> : null}
-      <ConversationList list={list} base={base} openId={transcript?.conversation.id ?? null} testHref={`/test/${chatbot.id}`} />
+      <ConversationList
+        list={list}
+        base={base}
+        openId={transcript?.conversation.id ?? null}
+        testHref={data.setup.done.knowledge ? `/test/${chatbot.id}` : null}
+        kbHref={data.setup.canEdit ? `${base}/kb` : null}
+      />
     </div>
   );
 }

@@ -148,7 +148,23 @@ function FilterForm({ list, base }: { list: ConversationListView; base: string }
   );
 }
 
-export function ConversationList({ list, base, openId, testHref }: { list: ConversationListView; base: string; openId: string | null; testHref: string }) {
+/**
+ * `testHref` is null while the chatbot has no ready knowledge (there is nothing to ask it yet);
+ * `kbHref` is null for members who cannot add knowledge.
+ */
+export function ConversationList({
+  list,
+  base,
+  openId,
+  testHref,
+  kbHref,
+}: {
+  list: ConversationListView;
+  base: string;
+  openId: string | null;
+  testHref: string | null;
+  kbHref: string | null;
+}) {
   const narrowed = list.filters.length > 0 || !!list.q;
   const state = { q: list.error ? "" : list.q, filters: list.filters };
   const here = { ...state, ...list.at };
@@ -163,11 +179,21 @@ export function ConversationList({ list, base, openId, testHref }: { list: Conve
       {!narrowed && list.rows.length === 0 && !list.at.older && !list.at.newer ? (
         <EmptyState
           title="No conversations yet"
-          description="When visitors chat with this bot, their conversations appear here with the sources each answer used. Ask it something on the test page to see one."
+          description={
+            testHref
+              ? "When visitors chat with this bot, their conversations appear here with the sources each answer used. Ask it something on the test page to see one."
+              : "When visitors chat with this bot, their conversations appear here with the sources each answer used. Add knowledge first: the bot answers only from knowledge that is ready."
+          }
           action={
-            <a className="text-sm font-medium text-brand-700 underline dark:text-brand-300" href={testHref}>
-              Open the test page
-            </a>
+            testHref ? (
+              <a className="text-sm font-medium text-brand-700 underline dark:text-brand-300" href={testHref}>
+                Open the test page
+              </a>
+            ) : kbHref ? (
+              <Link className="text-sm font-medium text-brand-700 underline dark:text-brand-300" to={kbHref}>
+                Add knowledge
+              </Link>
+            ) : undefined
           }
         />
       ) : (

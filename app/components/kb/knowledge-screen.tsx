@@ -372,6 +372,7 @@ export function KnowledgeScreen({ data, result }: { data: KnowledgeScreenData; r
   const requested = params.get("add") as TabKey | null;
   const tab: TabKey = fromResult ?? (TABS.some((t) => t.key === requested) ? requested! : "text");
   const active = sources.some((s) => s.status === "queued" || s.status === "processing");
+  const full = usage.used >= usage.limit;
 
   // Live progress: poll while anything is queued or processing.
   useEffect(() => {
@@ -418,26 +419,37 @@ export function KnowledgeScreen({ data, result }: { data: KnowledgeScreenData; r
       <Card>
         <CardHeader title="Add knowledge" description="Each source is processed in the background; its status below updates by itself." />
         <CardBody className="space-y-5">
-          <nav className="flex flex-wrap gap-1 border-b border-zinc-200 dark:border-zinc-800" aria-label="Kind of source">
-            {TABS.map((t) => (
-              <Link
-                key={t.key}
-                to={`?add=${t.key}`}
-                replace
-                preventScrollReset
-                aria-current={t.key === tab ? "page" : undefined}
-                className={cn(
-                  "-mb-px border-b-2 px-3 py-2 text-sm font-medium",
-                  t.key === tab
-                    ? "border-brand-600 text-brand-700 dark:text-brand-300"
-                    : "border-transparent text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100",
-                )}
-              >
-                {t.label}
+          {full ? (
+            // At the limit every new source would be refused: say so instead of offering forms that fail.
+            <Alert tone="warning" title="Knowledge limit reached">
+              {`All ${formatCount(usage.limit)} knowledge characters of the ${usage.planName} plan are used, so no source can be added. Remove sources you no longer need, or raise the limit: ${plan.charsHint} `}
+              <Link to="/app/plans" className="font-medium underline">
+                Plans and usage
               </Link>
-            ))}
-          </nav>
-          <AddSource tab={tab} result={result} plan={plan} />
+            </Alert>
+          ) : null}
+          {full ? null : (
+            <nav className="flex flex-wrap gap-1 border-b border-zinc-200 dark:border-zinc-800" aria-label="Kind of source">
+              {TABS.map((t) => (
+                <Link
+                  key={t.key}
+                  to={`?add=${t.key}`}
+                  replace
+                  preventScrollReset
+                  aria-current={t.key === tab ? "page" : undefined}
+                  className={cn(
+                    "-mb-px border-b-2 px-3 py-2 text-sm font-medium",
+                    t.key === tab
+                      ? "border-brand-600 text-brand-700 dark:text-brand-300"
+                      : "border-transparent text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100",
+                  )}
+                >
+                  {t.label}
+                </Link>
+              ))}
+            </nav>
+          )}
+          {full ? null : <AddSource tab={tab} result={result} plan={plan} />}
         </CardBody>
       </Card>
 
