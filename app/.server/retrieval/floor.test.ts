@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../kb/chunking";
 import { indexChunks } from "./indexing";
-import { availabilityObject, DEFAULT_TUNING, isPersonal, oneEdit, relevanceFloor, retrieve } from "./search";
+import { availabilityObject, DEFAULT_TUNING, isPersonal, longQuestionShare, oneEdit, queryTerms, relevanceFloor, retrieve } from "./search";
 import { makeBot } from "../../../tests/factories";
 
 // Matching rules and the relevance floor on a small shop's knowledge (issue #12): each question
@@ -83,6 +83,25 @@ describe("the relevance floor", () => {
     const r = await retrieve(bot.ctx, bot.ref, "whats ur returns policy");
     expect(r.answerable).toBe(true);
     expect(r.passages[0].text).toContain("30 days");
+  });
+
+  it("asks less of a long question that tells the customer's story (ADR 016)", async () => {
+    const bot = await shop();
+    // Both were refused before: most of their words are the customer's situation, not the point.
+    for (const [question, answer] of [
+      ["My sister's birthday is next week and I'm in a panic: do you still dispatch parcels on Saturdays?", "Saturdays"],
+      ["My aunt in Sydney would love a scarf for Christmas, what does delivery to Australia cost?", "€30"],
+    ]) {
+      expect((await retrieve(bot.ctx, bot.ref, question, { tuning: { floorLongWords: 0 } })).answerable).toBe(false);
+      const r = await retrieve(bot.ctx, bot.ref, question);
+      expect(r.answerable).toBe(true);
+      expect(r.passages[0].text).toContain(answer);
+    }
+    // Short questions keep the whole floor: off-topic ones are short.
+    expect(longQuestionShare(queryTerms("What is the capital of Australia?"), DEFAULT_TUNING.floorLongWords)).toBe(1);
+    expect((await retrieve(bot.ctx, bot.ref, "What is the capital of Australia?")).answerable).toBe(false);
+    expect(longQuestionShare(queryTerms("ship parcel sister birthday week panic saturday sydney"), 4)).toBeCloseTo(Math.sqrt(4 / 8));
+    expect(longQuestionShare(queryTerms("ship parcel sister birthday week panic saturday sydney"), 0)).toBe(1);
   });
 
   it("is higher in a small knowledge base, and higher still for a question that addresses nobody", () => {

@@ -62,6 +62,12 @@ export type RetrievalTuning = {
   floorSmallImpersonal: number;
   /** The floor's IDF treats a smaller knowledge base as if it had this many chunks. */
   floorPseudoChunks: number;
+  /**
+   * A question with more content words than this carries context besides its point ("I'm a college
+   * student so I can't really afford office365, are google docs an ok alternative?"): the share it
+   * must cover shrinks with √(this / words). 0 turns it off. ADR 016.
+   */
+  floorLongWords: number;
 };
 
 export const DEFAULT_TUNING: RetrievalTuning = {
@@ -88,6 +94,7 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   floorSmall: 0.37,
   floorSmallImpersonal: 0.55,
   floorPseudoChunks: 200,
+  floorLongWords: 4,
 };
 
 export type RetrieveOptions = {
@@ -491,7 +498,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // 6. Relevance floor.
   let relevance = 0;
   for (const c of list) if (c.bm25 > 0) relevance = Math.max(relevance, floorCoverage(c.f.termSet));
-  const floor = relevanceFloor(t, total, isPersonal(query));
+  const floor = relevanceFloor(t, total, isPersonal(query)) * longQuestionShare(qTerms, t.floorLongWords);
   // "Do you offer dental implants?": asked whether the business has a thing the knowledge never
   // names (nor any word of the lexicon for it) — whatever else of the question it covers. Only in
   // knowledge bases below FLOOR_LARGE_KB chunks, like the raised floors: on StackFAQ (362 chunks of
@@ -648,6 +655,18 @@ export function availabilityObject(query: string): string[] {
     if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
   }
   return out;
+}
+
+/**
+ * How much of the floor a long question must meet: 1 up to `words` content words (light words count
+ * a quarter), then √(words / n). A customer who explains their situation ("my friend wrote stupid
+ * stuff on my github feed, how do I get rid of it?") uses many words the knowledge has no reason to
+ * hold; the point of the question is a few of them. Off-topic questions are short and keep the floor.
+ */
+export function longQuestionShare(qTerms: { word: string }[], words: number): number {
+  if (words <= 0) return 1;
+  const n = qTerms.reduce((a, q) => a + (isLightWord(q.word) ? 0.25 : 1), 0);
+  return n <= words ? 1 : Math.sqrt(words / n);
 }
 
 const PERSON = new Set("i me my mine myself we us our ours you your yours yourself".split(" "));
