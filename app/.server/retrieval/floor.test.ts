@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../kb/chunking";
 import { indexChunks } from "./indexing";
-import { availabilityObject, DEFAULT_TUNING, isPersonal, longQuestionShare, oneEdit, queryTerms, relevanceFloor, retrieve } from "./search";
+import { availabilityObject, DEFAULT_TUNING, isPersonal, longQuestionShare, namedWords, oneEdit, queryTerms, relevanceFloor, retrieve } from "./search";
 import { makeBot } from "../../../tests/factories";
 
 // Matching rules and the relevance floor on a small shop's knowledge (issue #12): each question
@@ -76,6 +76,18 @@ describe("the relevance floor", () => {
     expect(availabilityObject("Do you offer dental implants?")).toEqual(["dental", "implants"]);
     expect(availabilityObject("Is there a student discount?")).toEqual(["student", "discount"]);
     expect(availabilityObject("How much is delivery?")).toEqual([]);
+  });
+
+  it("refuses a question about a name the knowledge never uses (ADR 016)", async () => {
+    const bot = await shop();
+    // Before: answered from the shipping sections ("dispatch parcels", "delivery") although DHL is
+    // what the customer asks about.
+    expect((await retrieve(bot.ctx, bot.ref, "Do you dispatch parcels with DHL?")).answerable).toBe(false);
+    // A name the knowledge uses, or one the lexicon maps to a word it uses, is fine.
+    expect((await retrieve(bot.ctx, bot.ref, "Do you dispatch parcels to Australia?")).answerable).toBe(true);
+    expect((await retrieve(bot.ctx, bot.ref, "How much is delivery to England?")).answerable).toBe(true);
+    // In a long question names are mostly the customer's story: see the next test ("my aunt in Sydney").
+    expect(namedWords("Are you DBS checked? Can invoices be sent in Spanish? I'm in Cork")).toEqual(["dbs", "spanish", "cork"]);
   });
 
   it("does not let a light word decide: “whats ur returns policy” is about returns", async () => {
