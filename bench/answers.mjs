@@ -65,7 +65,7 @@ for (const s of result.sets.filter((x) => x.demo.answerable)) {
   );
 }
 mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
-const file = path.join(ROOT, process.env.BENCH_OUT ?? "bench/results/answers.json");
+const file = path.resolve(ROOT, process.env.BENCH_OUT ?? "bench/results/answers.json");
 writeFileSync(
   file,
   JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version }, wallMs, ...result }, null, 1) + "\n",

@@ -155,7 +155,19 @@ it("retrieval benchmark", async () => {
       p += s.precision;
       r += s.recall;
       m += s.mrr;
-      if (benv.BENCH_DEBUG === "1") console.log("Q", JSON.stringify({ q: q.question, got: docs, want: q.correct_chunks, mrr: s.mrr, recall: s.recall }));
+      if (benv.BENCH_DEBUG === "1")
+        console.log(
+          "Q",
+          JSON.stringify({
+            q: q.question,
+            got: docs,
+            want: q.correct_chunks,
+            mrr: s.mrr,
+            recall: s.recall,
+            answerable: res.answerable,
+            relevance: res.relevance,
+          }),
+        );
     }
     const ms = (performance.now() - t1) / questions.length;
     // Diagnostic: recall@10 shows whether misses are candidate generation or ranking.

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { arg, args, ROOT } from "./cli.mjs";
+import { arg, args, ROOT, SHARED } from "./cli.mjs";
 
 const ablation = !args.includes("--no-ablation");
 const custom = arg("--corpus", null);
@@ -17,21 +17,21 @@ const SETS = custom
       {
         name: path.basename(path.dirname(path.resolve(ROOT, custom))),
         corpus: path.resolve(ROOT, custom),
-        evalFile: path.resolve(ROOT, arg("--eval", "../shared/bench/anthropic-docs/eval.json")),
+        evalFile: path.resolve(ROOT, arg("--eval", path.join(SHARED, "bench/anthropic-docs/eval.json"))),
         ablation,
       },
     ]
   : [
       {
         name: "anthropic-docs",
-        corpus: path.resolve(ROOT, "../shared/bench/anthropic-docs/corpus.json"),
-        evalFile: path.resolve(ROOT, "../shared/bench/anthropic-docs/eval.json"),
+        corpus: path.join(SHARED, "bench/anthropic-docs/corpus.json"),
+        evalFile: path.join(SHARED, "bench/anthropic-docs/eval.json"),
         ablation,
       },
       {
         name: "stackfaq-dev",
-        corpus: path.resolve(ROOT, "../shared/bench/stackfaq/corpus.json"),
-        evalFile: path.resolve(ROOT, "../shared/bench/stackfaq/eval.json"),
+        corpus: path.join(SHARED, "bench/stackfaq/corpus.json"),
+        evalFile: path.join(SHARED, "bench/stackfaq/eval.json"),
         ablation: false,
       },
     ];

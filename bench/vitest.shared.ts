@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
@@ -10,8 +10,13 @@ import { defineConfig } from "vitest/config";
 // depend on the built app (build/server) and cannot be disturbed by a concurrent `remix vite:build`.
 // The corpus and questions are read here, in Node, and handed to the worker as text bindings.
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const corpusPath = path.resolve(ROOT, process.env.BENCH_CORPUS ?? "../shared/bench/anthropic-docs/corpus.json");
-const evalPath = path.resolve(ROOT, process.env.BENCH_EVAL ?? "../shared/bench/anthropic-docs/eval.json");
+// `../shared` beside the checkout, or two levels up from a git worktree (same rule as bench/cli.mjs).
+const SHARED =
+  process.env.BENCH_SHARED ??
+  [path.resolve(ROOT, "../shared"), path.resolve(ROOT, "../../shared")].find((d) => existsSync(path.join(d, "bench"))) ??
+  path.resolve(ROOT, "../shared");
+const corpusPath = path.resolve(ROOT, process.env.BENCH_CORPUS ?? path.join(SHARED, "bench/anthropic-docs/corpus.json"));
+const evalPath = path.resolve(ROOT, process.env.BENCH_EVAL ?? path.join(SHARED, "bench/anthropic-docs/eval.json"));
 
 export function benchConfig(opts: { spec: string; bindings: Record<string, string>; r2Buckets?: string[]; testTimeout: number }) {
   return defineConfig({

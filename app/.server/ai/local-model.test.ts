@@ -241,6 +241,35 @@ describe("answers that start with the answer (issue #12)", () => {
     expect(ask("How long does a refund take?", passages).text).toMatch(/^Refunds go back to the original payment method within 5 business days/);
   });
 
+  it("leads with the opening of the section whose heading names the question (ADR 016)", () => {
+    // The demo bot's docs: before, "How do I add the widget to my website?" led with the REST API
+    // sentence (it has "widget" and "add") or the look-and-feel one, not the embed instructions.
+    const passages: PromptPassage[] = [
+      {
+        id: 1,
+        title: "Add the chat widget to your website",
+        heading: "Look and feel",
+        url: null,
+        text: "**Settings → Look & feel** changes the theme, brand colour and launcher position, with a live preview of the real widget.",
+      },
+      {
+        id: 2,
+        title: "Add the chat widget to your website",
+        heading: null,
+        url: null,
+        text: "Every chatbot has its snippet on **Settings → Embed & API**. Paste it once, before `</body>`, on every page where the chat should appear.",
+      },
+      {
+        id: 3,
+        title: "REST API",
+        heading: null,
+        url: null,
+        text: "Parley's REST API lets your own servers do what the widget does: ask a chatbot a question and add knowledge to it.",
+      },
+    ];
+    expect(ask("How do I add the widget to my website?", passages).text).toMatch(/^Every chatbot has its snippet on \*\*Settings → Embed & API\*\*\./);
+  });
+
   it("cites the sentence it quoted under each source", () => {
     const snippets = citedSnippets(
       { question: "What does shipping within Ireland cost?" },

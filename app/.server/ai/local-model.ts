@@ -273,6 +273,8 @@ function wantedTypes(question: string): RegExp[] {
   return ANSWER_TYPES.filter((t) => t.ask.test(q)).map((t) => t.has);
 }
 
+/** How many sentences at the start of a passage (before any heading in it) sit under its title. */
+const OPENING_SENTENCES = 2;
 /** A sentence scoring this share of the best one may follow it even if it adds no new part of the question. */
 const CLOSE_MATCH = 0.45;
 /** …or when it holds a part of the question the sentences before it do not (this share of its weight). */
@@ -311,6 +313,10 @@ export function composeAnswer(parsed: ParsedPrompt): {
   const maxSentences = LENGTH_GUIDE[parsed.length].sentences;
   const sentences: Sentence[] = [];
   parsed.passages.forEach((p, rank) => {
+    // The section's own name: the last part of "Page — Section › Subsection" (the page title names
+    // every section of the page, the last heading only this one).
+    const titleStemsOf = contentStems(p.title.split(/ — | › /).at(-1) ?? p.title);
+    let opening = 0;
     splitSentences(p.text).forEach((s, position) =>
       sentences.push({
         passage: p.id,
@@ -319,7 +325,10 @@ export function composeAnswer(parsed: ParsedPrompt): {
         text: s.text,
         bullet: s.bullet,
         stems: contentStems(s.text),
-        headingStems: s.heading ? contentStems(s.heading) : [],
+        // The opening sentences of a section answer what its heading names ("Add the chat widget to
+        // your website" → "Paste the snippet before </body>…"): without a heading of their own in the
+        // passage, they sit under the passage's section heading. ADR 016.
+        headingStems: s.heading ? contentStems(s.heading) : opening++ < OPENING_SENTENCES ? titleStemsOf : [],
         score: 0,
       }),
     );

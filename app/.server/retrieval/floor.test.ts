@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../kb/chunking";
 import { indexChunks } from "./indexing";
-import { availabilityObject, DEFAULT_TUNING, isPersonal, oneEdit, relevanceFloor, retrieve } from "./search";
+import { availabilityObject, DEFAULT_TUNING, isPersonal, longQuestionShare, namedWords, oneEdit, queryTerms, relevanceFloor, retrieve } from "./search";
 import { makeBot } from "../../../tests/factories";
 
 // Matching rules and the relevance floor on a small shop's knowledge (issue #12): each question
@@ -78,11 +78,42 @@ describe("the relevance floor", () => {
     expect(availabilityObject("How much is delivery?")).toEqual([]);
   });
 
+  it("refuses a question about a name the knowledge never uses (ADR 016)", async () => {
+    const bot = await shop();
+    // Before: answered from the shipping sections ("dispatch parcels", "delivery") although DHL is
+    // what the customer asks about.
+    expect((await retrieve(bot.ctx, bot.ref, "Do you dispatch parcels with DHL?")).answerable).toBe(false);
+    // A name the knowledge uses, or one the lexicon maps to a word it uses, is fine.
+    expect((await retrieve(bot.ctx, bot.ref, "Do you dispatch parcels to Australia?")).answerable).toBe(true);
+    expect((await retrieve(bot.ctx, bot.ref, "How much is delivery to England?")).answerable).toBe(true);
+    // In a long question names are mostly the customer's story: see the next test ("my aunt in Sydney").
+    expect(namedWords("Are you DBS checked? Can invoices be sent in Spanish? I'm in Cork")).toEqual(["dbs", "spanish", "cork"]);
+  });
+
   it("does not let a light word decide: “whats ur returns policy” is about returns", async () => {
     const bot = await shop();
     const r = await retrieve(bot.ctx, bot.ref, "whats ur returns policy");
     expect(r.answerable).toBe(true);
     expect(r.passages[0].text).toContain("30 days");
+  });
+
+  it("asks less of a long question that tells the customer's story (ADR 016)", async () => {
+    const bot = await shop();
+    // Both were refused before: most of their words are the customer's situation, not the point.
+    for (const [question, answer] of [
+      ["My sister's birthday is next week and I'm in a panic: do you still dispatch parcels on Saturdays?", "Saturdays"],
+      ["My aunt in Sydney would love a scarf for Christmas, what does delivery to Australia cost?", "€30"],
+    ]) {
+      expect((await retrieve(bot.ctx, bot.ref, question, { tuning: { floorLongWords: 0 } })).answerable).toBe(false);
+      const r = await retrieve(bot.ctx, bot.ref, question);
+      expect(r.answerable).toBe(true);
+      expect(r.passages[0].text).toContain(answer);
+    }
+    // Short questions keep the whole floor: off-topic ones are short.
+    expect(longQuestionShare(queryTerms("What is the capital of Australia?"), DEFAULT_TUNING.floorLongWords)).toBe(1);
+    expect((await retrieve(bot.ctx, bot.ref, "What is the capital of Australia?")).answerable).toBe(false);
+    expect(longQuestionShare(queryTerms("ship parcel sister birthday week panic saturday sydney"), 4)).toBeCloseTo(Math.sqrt(4 / 8));
+    expect(longQuestionShare(queryTerms("ship parcel sister birthday week panic saturday sydney"), 0)).toBe(1);
   });
 
   it("is higher in a small knowledge base, and higher still for a question that addresses nobody", () => {

@@ -62,6 +62,12 @@ export type RetrievalTuning = {
   floorSmallImpersonal: number;
   /** The floor's IDF treats a smaller knowledge base as if it had this many chunks. */
   floorPseudoChunks: number;
+  /**
+   * A question with more content words than this carries context besides its point ("I'm a college
+   * student so I can't really afford office365, are google docs an ok alternative?"): the share it
+   * must cover shrinks with √(this / words). 0 turns it off. ADR 016.
+   */
+  floorLongWords: number;
 };
 
 export const DEFAULT_TUNING: RetrievalTuning = {
@@ -88,6 +94,7 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   floorSmall: 0.37,
   floorSmallImpersonal: 0.55,
   floorPseudoChunks: 200,
+  floorLongWords: 4,
 };
 
 export type RetrieveOptions = {
@@ -491,7 +498,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // 6. Relevance floor.
   let relevance = 0;
   for (const c of list) if (c.bm25 > 0) relevance = Math.max(relevance, floorCoverage(c.f.termSet));
-  const floor = relevanceFloor(t, total, isPersonal(query));
+  const longShare = longQuestionShare(qTerms, t.floorLongWords);
+  const floor = relevanceFloor(t, total, isPersonal(query)) * longShare;
   // "Do you offer dental implants?": asked whether the business has a thing the knowledge never
   // names (nor any word of the lexicon for it) — whatever else of the question it covers. Only in
   // knowledge bases below FLOOR_LARGE_KB chunks, like the raised floors: on StackFAQ (362 chunks of
@@ -502,7 +510,18 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       const q = qTerms.find((x) => x.word === w || x.phrase?.includes(stem(w)));
       return q !== undefined && !isLightWord(q.word) && dfOf(q.stem) === 0 && q.alts.every((a) => a.compound || dfOf(a.stem) === 0);
     });
-  const answerable = !missingObject && (relevance >= floor || list.some((c) => c.cosine >= FLOOR_COSINE));
+  // "Are you DBS checked?": in a short question a name the customer capitalises (DBS, Botox, DHL) is
+  // what the question is about; when the knowledge never uses it nor any word for it, the rest of
+  // the question matching says nothing. In a long one names are mostly the customer's story ("my
+  // aunt in Sydney…"). Same size limit as the availability rule.
+  const missingName =
+    total < FLOOR_LARGE_KB &&
+    longShare === 1 &&
+    namedWords(query).some((w) => {
+      const q = qTerms.find((x) => x.word === w);
+      return q !== undefined && !isLightWord(q.word) && dfOf(q.stem) === 0 && q.alts.every((a) => a.compound || dfOf(a.stem) === 0);
+    });
+  const answerable = !missingObject && !missingName && (relevance >= floor || list.some((c) => c.cosine >= FLOOR_COSINE));
 
   // 7. Greedy selection: score + novelty of query terms not yet covered; distinct sources first;
   //    near-identical chunks (same words) are dropped.
@@ -646,6 +665,34 @@ export function availabilityObject(query: string): string[] {
   for (const w of rest.split(" ")) {
     if (OBJECT_END.has(w)) break;
     if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
+  }
+  return out;
+}
+
+/**
+ * How much of the floor a long question must meet: 1 up to `words` content words (light words count
+ * a quarter), then √(words / n). A customer who explains their situation ("my friend wrote stupid
+ * stuff on my github feed, how do I get rid of it?") uses many words the knowledge has no reason to
+ * hold; the point of the question is a few of them. Off-topic questions are short and keep the floor.
+ */
+export function longQuestionShare(qTerms: { word: string }[], words: number): number {
+  if (words <= 0) return 1;
+  const n = qTerms.reduce((a, q) => a + (isLightWord(q.word) ? 0.25 : 1), 0);
+  return n <= words ? 1 : Math.sqrt(words / n);
+}
+
+/**
+ * Words the question capitalises although they do not start a sentence ("Spanish", "Botox", "DBS"):
+ * names of things, lowercased as query terms. "I" and words after sentence punctuation are not names.
+ */
+export function namedWords(query: string): string[] {
+  const out: string[] = [];
+  for (const m of query.matchAll(/[\p{L}\p{N}'’]+/gu)) {
+    const w = m[0];
+    if (!/^\p{Lu}/u.test(w) || w === "I" || /^I['’]/.test(w)) continue;
+    const before = query.slice(0, m.index).trimEnd();
+    if (!before || /[.!?:;"“(]$/.test(before)) continue;
+    out.push(w.toLowerCase().replace(/['’].*$/, ""));
   }
   return out;
 }
