@@ -241,7 +241,7 @@ describe("answers that start with the answer (issue #12)", () => {
     expect(ask("How long does a refund take?", passages).text).toMatch(/^Refunds go back to the original payment method within 5 business days/);
   });
 
-  it("leads with the opening of the section whose heading names the question (ADR 016)", () => {
+  it("leads with the opening of the section whose heading names the question (ADR 018)", () => {
     // The demo bot's docs: before, "How do I add the widget to my website?" led with the REST API
     // sentence (it has "widget" and "add") or the look-and-feel one, not the embed instructions.
     const passages: PromptPassage[] = [

@@ -327,7 +327,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
         stems: contentStems(s.text),
         // The opening sentences of a section answer what its heading names ("Add the chat widget to
         // your website" → "Paste the snippet before </body>…"): without a heading of their own in the
-        // passage, they sit under the passage's section heading. ADR 016.
+        // passage, they sit under the passage's section heading. ADR 018.
         headingStems: s.heading ? contentStems(s.heading) : opening++ < OPENING_SENTENCES ? titleStemsOf : [],
         score: 0,
       }),

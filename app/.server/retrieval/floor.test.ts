@@ -78,7 +78,7 @@ describe("the relevance floor", () => {
     expect(availabilityObject("How much is delivery?")).toEqual([]);
   });
 
-  it("refuses a question about a name the knowledge never uses (ADR 016)", async () => {
+  it("refuses a question about a name the knowledge never uses (ADR 018)", async () => {
     const bot = await shop();
     // Before: answered from the shipping sections ("dispatch parcels", "delivery") although DHL is
     // what the customer asks about.
@@ -97,7 +97,7 @@ describe("the relevance floor", () => {
     expect(r.passages[0].text).toContain("30 days");
   });
 
-  it("asks less of a long question that tells the customer's story (ADR 016)", async () => {
+  it("asks less of a long question that tells the customer's story (ADR 018)", async () => {
     const bot = await shop();
     // Both were refused before: most of their words are the customer's situation, not the point.
     for (const [question, answer] of [

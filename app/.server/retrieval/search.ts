@@ -65,7 +65,7 @@ export type RetrievalTuning = {
   /**
    * A question with more content words than this carries context besides its point ("I'm a college
    * student so I can't really afford office365, are google docs an ok alternative?"): the share it
-   * must cover shrinks with √(this / words). 0 turns it off. ADR 016.
+   * must cover shrinks with √(this / words). 0 turns it off. ADR 018.
    */
   floorLongWords: number;
 };
