@@ -77,7 +77,7 @@ describe("dashboard transcript", () => {
       await p.goto(`/app/${DEMO.orgId}/${CHATBOT_ID}`);
       await p.getByRole("heading", { name: "XSS check", level: 1 }).waitFor();
       await p.getByText("Waiting for a human").first().waitFor();
-      expect(await p.locator("table").textContent()).toContain(`Hi ${PAYLOADS[0]}`);
+      expect(await p.getByRole("region", { name: /Conversations/ }).textContent()).toContain(`Hi ${PAYLOADS[0]}`);
       expect(
         await p.evaluate(() => ({
           pwned: (window as unknown as { __pwned?: unknown }).__pwned,

@@ -118,7 +118,7 @@ const whiteList: IWhiteList = {
   pre: ["class", "tabindex"],
   code: ["class"],
   span: ["class"],
-  table: [],
+  table: ["tabindex"],
   th: ["align", "scope"],
   td: ["align"],
   details: ["open"],
@@ -234,7 +234,9 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): R
     s.text = s.text ? `${s.text} ${text}` : text;
   }
 
-  const html = sanitizeHtml(marked.parser(tokens) as string);
+  // A table scrolls sideways on a phone (.prose-parley table): like a code block, it must then be
+  // reachable by keyboard.
+  const html = sanitizeHtml((marked.parser(tokens) as string).replace(/<table>/g, '<table tabindex="0">'));
   return {
     html,
     headings,

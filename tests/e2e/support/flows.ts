@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { expect } from "vitest";
 import { baseURL } from "./browser";
 import { DEMO } from "../../../scripts/lib/demo.mjs";
@@ -22,8 +22,18 @@ export async function submitAndWait(page: Page, buttonName: string | RegExp, url
   }
 }
 
-/** The whole sign-up path a person takes: form → email in the dev outbox → code → /app. */
+/**
+ * The whole sign-up path a person takes: form → email in the dev outbox → code → /app.
+ * Every spec runs on 127.0.0.1, and sign-ups are limited per address (10 an hour). Under
+ * `wrangler dev` the Worker reads the client's address from X-Forwarded-For (clientIp), so each
+ * sign-up here comes from an address of its own, as real people's do, and the suite's sign-ups do
+ * not share one allowance.
+ */
 export async function signUpAndVerify(page: Page, user: { name: string; email: string; password: string }) {
+  const ip = `10.99.${n % 250}.${Math.floor(Math.random() * 250)}`;
+  n++;
+  const own = (route: Route) => route.continue({ headers: { ...route.request().headers(), "x-forwarded-for": ip } });
+  await page.route(/\/(signup|auth\/verify)(\.data)?(\?|$)/, own);
   await page.goto("/signup");
   await page.getByLabel("Name").fill(user.name);
   await page.getByLabel("Work email").fill(user.email);
@@ -34,6 +44,7 @@ export async function signUpAndVerify(page: Page, user: { name: string; email: s
   const code = mail.subject.match(/\d{6}/)![0];
   await page.getByLabel("6-digit code").fill(code);
   await submitAndWait(page, "Verify email", /\/app$/);
+  await page.unroute(/\/(signup|auth\/verify)(\.data)?(\?|$)/, own);
   expect(new URL(page.url()).pathname).toBe("/app");
 }
 
