@@ -3,34 +3,13 @@
 // prints one table per half (dev, test) and writes bench/results/answers.json.
 // Knobs (environment): BENCH_SETS=shop,saas (only these sets), BENCH_DEBUG=1 (per-question replies of
 // the dev halves in the result file), BENCH_MODEL=gpt-4o-mini (a real model; needs its key), BENCH_OUT.
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ROOT } from "./cli.mjs";
+import { ROOT, runBenchInWorkerd } from "./cli.mjs";
 
 const started = Date.now();
-const child = spawn(
-  process.execPath,
-  [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "bench/vitest.answers.config.ts", "--reporter=dot"],
-  {
-    cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-    stdio: ["ignore", "pipe", "pipe"],
-  },
-);
-let out = "";
-let err = "";
-child.stdout.on("data", (d) => (out += d));
-child.stderr.on("data", (d) => (err += d));
-const code = await new Promise((resolve) => child.on("close", resolve));
-const line = out.split("\n").find((l) => l.includes("BENCH_RESULT "));
-if (code !== 0 || !line) {
-  process.stderr.write(out + err);
-  console.error(`\nbench:answers failed (exit ${code})`);
-  process.exit(1);
-}
-const result = JSON.parse(line.slice(line.indexOf("BENCH_RESULT ") + "BENCH_RESULT ".length));
+const { result } = await runBenchInWorkerd("bench/vitest.answers.config.ts", { name: "bench:answers" });
 const wallMs = Date.now() - started;
 const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(0)}%`.padStart(5) : "    —");
 const GOALS = { correct: 0.9, falseRefusal: 0.03, offtopic: 0.95, unanswerable: 0.7 };

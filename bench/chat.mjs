@@ -3,36 +3,15 @@
 // Runs bench/chat.bench.test.ts inside workerd (vitest-pool-workers), prints a table and writes
 // bench/results/chat.json. Knobs (environment): BENCH_SIZES (default 1000,10000,100000),
 // BENCH_QUESTIONS (100), BENCH_WARMUP (5), BENCH_PAGES (150), BENCH_MAX_BUILD_S (900).
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { corpus, evalFile, ROOT } from "./cli.mjs";
+import { corpus, evalFile, ROOT, runBenchInWorkerd } from "./cli.mjs";
 
 const GOALS = { 10000: 50, 100000: 150 }; // p95 first byte, ms
 
 const started = Date.now();
-const child = spawn(process.execPath, [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "bench/vitest.chat.config.ts", "--reporter=dot"], {
-  cwd: ROOT,
-  env: { ...process.env, BENCH_CORPUS: corpus, BENCH_EVAL: evalFile, WRANGLER_SEND_METRICS: "false" },
-  stdio: ["ignore", "pipe", "pipe"],
-});
-let out = "";
-let err = "";
-child.stdout.on("data", (d) => {
-  out += d;
-  for (const l of String(d).split("\n"))
-    if (l.includes("BENCH_PROGRESS ")) console.error(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${l.slice(l.indexOf("BENCH_PROGRESS ") + 15)}`);
-});
-child.stderr.on("data", (d) => (err += d));
-const code = await new Promise((resolve) => child.on("close", resolve));
-const line = out.split("\n").find((l) => l.includes("BENCH_RESULT "));
-if (code !== 0 || !line) {
-  process.stderr.write(out + err);
-  console.error(`\nbench:chat failed (exit ${code})`);
-  process.exit(1);
-}
-const result = JSON.parse(line.slice(line.indexOf("BENCH_RESULT ") + "BENCH_RESULT ".length));
+const { result } = await runBenchInWorkerd("bench/vitest.chat.config.ts", { name: "bench:chat", env: { BENCH_CORPUS: corpus, BENCH_EVAL: evalFile } });
 const wallMs = Date.now() - started;
 const ms = (x) => x.toFixed(1).padStart(7);
 const c = result.crawl;

@@ -1,4 +1,5 @@
 // Shared by the benchmark wrappers: repository root, `--name value` arguments, the data files.
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,3 +18,33 @@ export const SHARED =
   path.resolve(ROOT, "../shared");
 export const corpus = path.resolve(ROOT, arg("--corpus", path.join(SHARED, "bench/anthropic-docs/corpus.json")));
 export const evalFile = path.resolve(ROOT, arg("--eval", path.join(SHARED, "bench/anthropic-docs/eval.json")));
+
+/**
+ * Runs one benchmark spec inside workerd (`vitest run --config <config>`) and returns the JSON the
+ * spec printed after `BENCH_RESULT ` (plus its raw output). `BENCH_PROGRESS ` lines are echoed as they
+ * come. Exits the process with the spec's output when it fails or prints no result.
+ */
+export async function runBenchInWorkerd(config, { name, env = {} }) {
+  const started = Date.now();
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", config, "--reporter=dot"], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, WRANGLER_SEND_METRICS: "false" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d) => {
+    out += d;
+    for (const l of String(d).split("\n"))
+      if (l.includes("BENCH_PROGRESS ")) console.error(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${l.slice(l.indexOf("BENCH_PROGRESS ") + 15)}`);
+  });
+  child.stderr.on("data", (d) => (err += d));
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  const line = out.split("\n").find((l) => l.includes("BENCH_RESULT "));
+  if (code !== 0 || !line) {
+    process.stderr.write(out + err);
+    console.error(`\n${name} failed (exit ${code})`);
+    process.exit(1);
+  }
+  return { result: JSON.parse(line.slice(line.indexOf("BENCH_RESULT ") + "BENCH_RESULT ".length)), out };
+}

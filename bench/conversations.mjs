@@ -3,40 +3,17 @@
 // Runs bench/conversations.bench.test.ts inside workerd (vitest-pool-workers), prints a table and
 // writes bench/results/conversations.json. Knobs (environment): BENCH_CONVERSATIONS (default
 // 100000), BENCH_RUNS (40).
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+import { ROOT, runBenchInWorkerd } from "./cli.mjs";
 // p95 of one page of the chatbot home's list (page + count): a list or filter reads one index range;
 // a search also reads up to 2,000 FTS5 matches and sorts them.
 const GOALS_P95_MS = { list: 50, search: 150 };
 const goalOf = (name) => (name.startsWith("search") ? GOALS_P95_MS.search : GOALS_P95_MS.list);
 
 const started = Date.now();
-const child = spawn(
-  process.execPath,
-  [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "bench/vitest.conversations.config.ts", "--reporter=dot"],
-  { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "pipe", "pipe"] },
-);
-let out = "";
-let err = "";
-child.stdout.on("data", (d) => {
-  out += d;
-  for (const l of String(d).split("\n"))
-    if (l.includes("BENCH_PROGRESS ")) console.error(`[${((Date.now() - started) / 1000).toFixed(0)} s] ${l.slice(l.indexOf("BENCH_PROGRESS ") + 15)}`);
-});
-child.stderr.on("data", (d) => (err += d));
-const code = await new Promise((resolve) => child.on("close", resolve));
-const line = out.split("\n").find((l) => l.includes("BENCH_RESULT "));
-if (code !== 0 || !line) {
-  process.stderr.write(out + err);
-  console.error(`\nbench:conversations failed (exit ${code})`);
-  process.exit(1);
-}
-const result = JSON.parse(line.slice(line.indexOf("BENCH_RESULT ") + "BENCH_RESULT ".length));
+const { result } = await runBenchInWorkerd("bench/vitest.conversations.config.ts", { name: "bench:conversations" });
 console.log(
   `\nConversation list: ${result.conversations.toLocaleString("en-GB")} conversations in one chatbot (+ ${result.neighbour.toLocaleString("en-GB")} in a neighbour), ${result.runs} runs per case; seeded in ${(result.seedMs / 1000).toFixed(1)} s\n`,
 );

@@ -4,11 +4,10 @@
 // every set separately: by default the Anthropic docs (with the ablation unless --no-ablation) and
 // the StackFAQ dev half (default configuration). `--corpus/--eval` measure one other set instead.
 // Writes bench/results/retrieval.json. Paths are resolved relative to the repository root.
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { arg, args, ROOT, SHARED } from "./cli.mjs";
+import { arg, args, ROOT, runBenchInWorkerd, SHARED } from "./cli.mjs";
 
 const ablation = !args.includes("--no-ablation");
 const custom = arg("--corpus", null);
@@ -37,28 +36,12 @@ const SETS = custom
     ];
 
 async function runSet(set) {
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--config", "bench/vitest.retrieval.config.ts", "--reporter=dot"],
-    {
-      cwd: ROOT,
-      env: { ...process.env, BENCH_CORPUS: set.corpus, BENCH_EVAL: set.evalFile, BENCH_ABLATION: set.ablation ? "1" : "0", WRANGLER_SEND_METRICS: "false" },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", (d) => (err += d));
-  const code = await new Promise((resolve) => child.on("close", resolve));
-  const line = out.split("\n").find((l) => l.includes("BENCH_RESULT "));
-  if (code !== 0 || !line) {
-    process.stderr.write(out + err);
-    console.error(`\nbench:retrieval failed on ${set.name} (exit ${code})`);
-    process.exit(1);
-  }
+  const { result, out } = await runBenchInWorkerd("bench/vitest.retrieval.config.ts", {
+    name: `bench:retrieval on ${set.name}`,
+    env: { BENCH_CORPUS: set.corpus, BENCH_EVAL: set.evalFile, BENCH_ABLATION: set.ablation ? "1" : "0" },
+  });
   if (process.env.BENCH_DEBUG === "1") writeFileSync(path.join(ROOT, `bench/results/debug-${set.name}.txt`), out);
-  return JSON.parse(line.slice(line.indexOf("BENCH_RESULT ") + "BENCH_RESULT ".length));
+  return result;
 }
 
 const started = Date.now();

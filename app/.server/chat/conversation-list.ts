@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { ConversationCursor, ConversationFilter, ConversationListParams } from "~/lib/schemas/conversation-list";
 import type { AppContext } from "../context";
 import { ftsChatbotToken } from "../retrieval/search";
-import type { ChatbotRef, Conversation, Message } from "./conversations";
+import type { ChatbotRef, Conversation, ConversationRow, Message } from "./conversations";
 
 // The chatbot home's conversation list: filters, search and keyset pages that stay fast at 100k
 // conversations. Every filter is a flag or column on the conversation (kept up to date where
@@ -15,17 +15,8 @@ type Ctx = Pick<AppContext, "db">;
 
 export const CONVERSATION_PAGE_SIZE = 50;
 
-export type ConversationListRow = {
-  id: string;
-  visitorId: string;
-  channel: Conversation["channel"];
-  status: Conversation["status"];
-  messageCount: number;
-  createdAt: number;
-  lastMessageAt: number;
-  firstQuestion: string | null;
-  lastMessage: string | null;
-  lastRole: Message["role"] | null;
+/** A row of the REST API's list, plus what the chatbot home shows about it (lead, badges). */
+export type ConversationListRow = ConversationRow & {
   leadName: string | null;
   leadEmail: string | null;
   hasLead: boolean;

@@ -25,6 +25,7 @@ import {
   Textarea,
   UsageBar,
   type BadgeTone,
+  ReplyBanner,
 } from "~/components/ui";
 import { RetrievalPreview, type RetrievalPreviewData } from "~/components/kb/retrieval-preview";
 import { cn } from "~/lib/cn";
@@ -383,24 +384,14 @@ export function KnowledgeScreen({ data, result }: { data: KnowledgeScreenData; r
     return () => clearInterval(timer);
   }, [active, revalidator]);
 
-  const otherErrors = Object.entries(result?.fieldErrors ?? {}).filter(() => !result?.intent?.startsWith("add-"));
-
   return (
     <div className="space-y-6">
       <PageHeader title="Knowledge" description={`What ${chatbot.name} answers from: text, questions and answers, files and websites.`} />
 
       <RetrievalPreview preview={preview} />
 
-      {result?.message ? (
-        <Alert tone={result.tone ?? "info"} dismissible={result}>
-          {result.message}
-        </Alert>
-      ) : null}
-      {!result?.message && otherErrors.length ? (
-        <Alert tone="error" dismissible={result}>
-          {otherErrors[0][1][0]}
-        </Alert>
-      ) : null}
+      {/* An add form shows its own field messages; any other field error is one line here. */}
+      <ReplyBanner reply={result} shownAtField={() => !!result?.intent?.startsWith("add-")} />
 
       <Card>
         <CardBody>

@@ -18,6 +18,7 @@ import {
   TH,
   THead,
   TR,
+  ReplyBanner,
 } from "~/components/ui";
 import type { FormReply } from "~/lib/forms";
 import { assignableRoles, ROLE_DESCRIPTIONS, ROLE_LABELS, type Role } from "~/lib/permissions";
@@ -92,22 +93,13 @@ export function MembersScreen({ data, result }: { data: MembersScreenData; resul
   const { org, role, meId, members, invitations } = data;
   const roles = assignableRoles(role);
   // Invite fields show their own messages; anything else invalid (a tampered hidden field) is one status line.
-  const otherErrors = Object.entries(result?.fieldErrors ?? {}).filter(([k]) => !(result?.intent === "invite" && (k === "email" || k === "role")));
+  const shownAtField = (field: string) => result?.intent === "invite" && (field === "email" || field === "role");
 
   return (
     <div className="space-y-6">
       <PageHeader title="Members" description={`People in ${org.name} and what each of them can do.`} />
 
-      {result?.message ? (
-        <Alert tone={result.tone ?? "info"} dismissible={result}>
-          {result.message}
-        </Alert>
-      ) : null}
-      {!result?.message && otherErrors.length ? (
-        <Alert tone="error" dismissible={result}>
-          {otherErrors[0][1][0]}
-        </Alert>
-      ) : null}
+      <ReplyBanner reply={result} shownAtField={shownAtField} />
 
       <Card>
         <CardHeader title="Invite a teammate" description="They get an email with a link to join, valid for 72 hours." />

@@ -12,3 +12,4 @@ export * from "./intent-submit";
 export * from "./checkbox";
 export * from "./copy";
 export * from "./usage-bar";
+export * from "./reply-banner";
