@@ -25,14 +25,14 @@ export async function submitAndWait(page: Page, buttonName: string | RegExp, url
 /**
  * The whole sign-up path a person takes: form → email in the dev outbox → code → /app.
  * Every spec runs on 127.0.0.1, and sign-ups are limited per address (10 an hour). Under
- * `wrangler dev` the Worker reads the client's address from X-Forwarded-For (clientIp), so each
- * sign-up here comes from an address of its own, as real people's do, and the suite's sign-ups do
- * not share one allowance.
+ * `wrangler dev` there is no edge to set CF-Connecting-IP, so the client's header picks the address
+ * (clientIp): each sign-up here comes from an address of its own, as real people's do, and the
+ * suite's sign-ups do not share one allowance.
  */
 export async function signUpAndVerify(page: Page, user: { name: string; email: string; password: string }) {
   const ip = `10.99.${n % 250}.${Math.floor(Math.random() * 250)}`;
   n++;
-  const own = (route: Route) => route.continue({ headers: { ...route.request().headers(), "x-forwarded-for": ip } });
+  const own = (route: Route) => route.continue({ headers: { ...route.request().headers(), "cf-connecting-ip": ip } });
   await page.route(/\/(signup|auth\/verify)(\.data)?(\?|$)/, own);
   await page.goto("/signup");
   await page.getByLabel("Name").fill(user.name);
