@@ -83,6 +83,8 @@ it("answer benchmark", async () => {
         }
         const r = await retrieve(ctx, ref, q.question, { k: 5 });
         debug = {
+          similarity: r.similarity,
+          floor: r.floor,
           question: q.question,
           relevance: r.relevance,
           terms: terms.join(" "),

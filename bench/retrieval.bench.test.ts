@@ -166,6 +166,8 @@ it("retrieval benchmark", async () => {
             recall: s.recall,
             answerable: res.answerable,
             relevance: res.relevance,
+            similarity: res.similarity,
+            floor: res.floor,
           }),
         );
     }
@@ -205,6 +207,8 @@ it("retrieval benchmark", async () => {
   for (const q of offTopic) {
     const r = await retrieve(ctx, ref, q, { k: K, maxPerSource: 1 });
     offTopicRelevance[q] = r.relevance;
+    if (benv.BENCH_DEBUG === "1")
+      console.log("OFF", JSON.stringify({ q, answerable: r.answerable, relevance: r.relevance, similarity: r.similarity, floor: r.floor }));
     if (!r.answerable) offTopicUnanswerable++;
   }
   console.log(

@@ -99,12 +99,13 @@ describe("the relevance floor", () => {
 
   it("asks less of a long question that tells the customer's story (ADR 018)", async () => {
     const bot = await shop();
-    // Both were refused before: most of their words are the customer's situation, not the point.
+    // Both were refused before: most of their words are the customer's situation, not the point (the
+    // second signal of ADR 019 is turned off to show this rule alone).
     for (const [question, answer] of [
       ["My sister's birthday is next week and I'm in a panic: do you still dispatch parcels on Saturdays?", "Saturdays"],
       ["My aunt in Sydney would love a scarf for Christmas, what does delivery to Australia cost?", "€30"],
     ]) {
-      expect((await retrieve(bot.ctx, bot.ref, question, { tuning: { floorLongWords: 0 } })).answerable).toBe(false);
+      expect((await retrieve(bot.ctx, bot.ref, question, { tuning: { floorLongWords: 0, floorSimilarity: 0 } })).answerable).toBe(false);
       const r = await retrieve(bot.ctx, bot.ref, question);
       expect(r.answerable).toBe(true);
       expect(r.passages[0].text).toContain(answer);
@@ -129,5 +130,41 @@ describe("the relevance floor", () => {
     expect(isPersonal("do you ship to japan")).toBe(true);
     expect(isPersonal("whats ur returns policy")).toBe(true);
     expect(isPersonal("Who invented the telephone?")).toBe(false);
+  });
+});
+
+// ADR 019: the floor's second signal. A short knowledge base about publishing a site.
+const PAGES = `# Pages: hosting your site
+## Commercial sites
+You may host a commercial website on Pages: selling products or services from a site hosted here is allowed, provided it follows the terms of service.
+## Custom domains
+Point a custom domain at your site by adding a CNAME record with your DNS provider, then enter the domain in the site's settings.
+## Build limits
+Each site may be built at most ten times an hour, and a published site may not exceed 1 GB.
+## Deleting a site
+To take a site down, delete its repository or turn off publishing in the repository settings.
+## Private repositories
+Publishing from a private repository needs a paid plan; the published site itself is always public.
+## Traffic
+There is a soft bandwidth limit of 100 GB a month. Sites that exceed it get an email asking them to move.`;
+
+describe("the floor's second signal: wording close to a chunk", () => {
+  it("answers a question just short of the floor in words whose wording is close to a chunk's", async () => {
+    const bot = await makeBot({ sources: ["pages"] });
+    await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[0] }, chunkDocument({ title: "Pages", text: PAGES, format: "markdown", url: null }));
+    const q = "Is it ok to run a commercial business website from pages?";
+    // Refused by the lexical floor alone (business, run, ok are not the knowledge's words).
+    const before = await retrieve(bot.ctx, bot.ref, q, { k: 1, tuning: { floorSimilarity: 0 } });
+    expect(before.answerable).toBe(false);
+    const r = await retrieve(bot.ctx, bot.ref, q, { k: 1 });
+    expect(r.relevance!).toBeLessThan(r.floor!);
+    expect(r.similarity!).toBeGreaterThanOrEqual(DEFAULT_TUNING.floorSimilarity);
+    expect(r.answerable).toBe(true);
+    expect(r.passages[0].text).toContain("commercial website");
+    // Off-topic questions do not come close in wording, whatever they share.
+    for (const off of ["What is the capital of France?", "How do I host a dinner party at home?", "Which website sells the cheapest flights?"]) {
+      const o = await retrieve(bot.ctx, bot.ref, off, { k: 1 });
+      expect(o.answerable, off).toBe(false);
+    }
   });
 });

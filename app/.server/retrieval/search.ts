@@ -68,6 +68,13 @@ export type RetrievalTuning = {
    * must cover shrinks with √(this / words). 0 turns it off. ADR 018.
    */
   floorLongWords: number;
+  /**
+   * The floor's second signal: a question whose best chunk covers at least `floorSimilarityShare`
+   * of the floor is answerable when that chunk's hashed n-gram similarity to the question is at
+   * least `floorSimilarity` (0 turns it off). ADR 019.
+   */
+  floorSimilarity: number;
+  floorSimilarityShare: number;
 };
 
 export const DEFAULT_TUNING: RetrievalTuning = {
@@ -95,6 +102,8 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   floorSmallImpersonal: 0.55,
   floorPseudoChunks: 200,
   floorLongWords: 4,
+  floorSimilarity: 0.3,
+  floorSimilarityShare: 0.7,
 };
 
 export type RetrieveOptions = {
@@ -435,6 +444,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const bigramSum = [...qBigrams.values()].reduce((a, b) => a + b, 0) || 1;
   const qVec = t.hashedText > 0 || t.hashedTopic > 0 ? hashEmbed(query) : null;
   const coverageOf = new Map<number, number>();
+  const similarityOf = new Map<number, number>();
   for (const c of list) {
     const cov = weightOf(c.f.termSet);
     coverageOf.set(c.id, cov);
@@ -449,7 +459,9 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     let phrase = 0;
     if (t.phrase > 0) for (const [b, w] of qBigrams) if (f.bigrams.has(b)) phrase += w;
     let hashed = 0;
-    if (qVec && t.hashedText > 0) hashed += t.hashedText * dot(qVec, f.textVec);
+    const sim = qVec ? dot(qVec, f.textVec) : 0;
+    similarityOf.set(c.id, sim);
+    if (qVec && t.hashedText > 0) hashed += t.hashedText * sim;
     if (qVec && t.hashedTopic > 0) hashed += t.hashedTopic * dot(qVec, f.topicVec);
     c.score = c.bm25 / maxBm25 + t.coverage * cov + t.sentence * best + (t.phrase * phrase) / bigramSum + hashed;
   }
@@ -497,7 +509,14 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
 
   // 6. Relevance floor.
   let relevance = 0;
-  for (const c of list) if (c.bm25 > 0) relevance = Math.max(relevance, floorCoverage(c.f.termSet));
+  // The second signal: the best chunk's hashed n-gram similarity to the question (computed above
+  // for the ranking, so the floor costs nothing more). ADR 019.
+  let similarity = 0;
+  for (const c of list)
+    if (c.bm25 > 0) {
+      relevance = Math.max(relevance, floorCoverage(c.f.termSet));
+      similarity = Math.max(similarity, similarityOf.get(c.id) ?? 0);
+    }
   const longShare = longQuestionShare(qTerms, t.floorLongWords);
   const floor = relevanceFloor(t, total, isPersonal(query)) * longShare;
   // "Do you offer dental implants?": asked whether the business has a thing the knowledge never
@@ -521,7 +540,12 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       const q = qTerms.find((x) => x.word === w);
       return q !== undefined && !isLightWord(q.word) && dfOf(q.stem) === 0 && q.alts.every((a) => a.compound || dfOf(a.stem) === 0);
     });
-  const answerable = !missingObject && !missingName && (relevance >= floor || list.some((c) => c.cosine >= FLOOR_COSINE));
+  // A question that falls a little short of the floor in words but whose wording is close to a
+  // chunk's ("Are there legal problems with hosting a for profit web site on github?") is answered:
+  // the two signals fail on different questions. Off-topic questions that share a few words with
+  // the knowledge stay below the similarity bar on every set (ADR 019).
+  const closeInWording = t.floorSimilarity > 0 && similarity >= t.floorSimilarity && relevance >= t.floorSimilarityShare * floor;
+  const answerable = !missingObject && !missingName && (relevance >= floor || closeInWording || list.some((c) => c.cosine >= FLOOR_COSINE));
 
   // 7. Greedy selection: score + novelty of query terms not yet covered; distinct sources first;
   //    near-identical chunks (same words) are dropped.
@@ -568,7 +592,13 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     text: c.text,
     score: Math.round((c.score / maxScore) * 1e4) / 1e4,
   }));
-  return { passages, answerable: answerable && passages.length > 0, relevance: Math.round(relevance * 1000) / 1000 };
+  return {
+    passages,
+    answerable: answerable && passages.length > 0,
+    relevance: Math.round(relevance * 1000) / 1000,
+    similarity: Math.round(similarity * 1000) / 1000,
+    floor: Math.round(floor * 1000) / 1000,
+  };
 }
 
 /**

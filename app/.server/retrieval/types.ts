@@ -29,6 +29,10 @@ export type RetrievalResult = {
   answerable: boolean;
   /** The best chunk's share of the question it covers (what the relevance floor compares), 0–1. */
   relevance?: number;
+  /** The best chunk's hashed n-gram similarity to the question (the floor's second signal), 0–1. */
+  similarity?: number;
+  /** The share `relevance` was compared with (the floor for this question and knowledge base). */
+  floor?: number;
 };
 
 /** Where chunk embeddings live: Vectorize in production, D1 (exact cosine) offline. */
