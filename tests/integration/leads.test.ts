@@ -1,0 +1,118 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { createApiKey } from "~/.server/api-keys/api-keys";
+import { getOrCreateConversation } from "~/.server/chat/conversations";
+import { chatbots, leadEvents, leads, organisations } from "~/.server/db/schema";
+import { createLead } from "~/.server/leads/leads";
+import { addMember, db, makeOrg, makeUser } from "../factories";
+import { request } from "./helpers";
+
+// The leads screen through the real Worker: leads arrive from the widget's lead form and the REST
+// API (one lead per email), an agent finds them with a GET form, opens one, changes its status and
+// notes, and sees who did what. Another organisation's lead answers 404.
+
+const LEAD_FORM = { timing: "after-first-answer", name: "optional", email: "required", phone: "optional", custom: [] };
+
+describe("leads screen", async () => {
+  const owner = await makeUser({ name: "Owner" });
+  const { org, bot } = await makeOrg(owner.id, "Leady");
+  await db.update(organisations).set({ plan: "starter" }).where(eq(organisations.id, org.id));
+  await db
+    .update(chatbots)
+    .set({ settings: { ui: { leadForm: LEAD_FORM } } })
+    .where(eq(chatbots.id, bot.id));
+  const agent = await makeUser({ name: "Agnes Agent" });
+  await addMember(org.id, agent.id, "agent");
+  const outsider = await makeUser({ name: "Outsider" });
+  const other = await makeOrg(outsider.id, "Elsewhere");
+  const foreign = await createLead(
+    { db },
+    { orgId: other.org.id, chatbotId: other.bot.id },
+    { name: "Not yours", email: "secret@other.example", source: "api" },
+  );
+  const key = await createApiKey({ db }, { orgId: org.id, chatbotId: bot.id }, { name: "Server", userId: owner.id });
+  if (!key.ok) throw new Error(key.message);
+
+  const ref = { orgId: org.id, chatbotId: bot.id };
+  const conv1 = await getOrCreateConversation({ db }, ref, { visitorId: "v_leads_one_0001", channel: "widget" });
+  const conv2 = await getOrCreateConversation({ db }, ref, { visitorId: "v_leads_two_0002", channel: "widget" });
+  const widgetLead = (body: Record<string, unknown>) =>
+    request(`/api/widget/${bot.id}/leads`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const apiLead = (body: Record<string, unknown>) =>
+    request(`/api/v1/leads`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${key.key}` },
+      body: JSON.stringify(body),
+    });
+  const base = `/app/${org.id}/${bot.id}/leads`;
+  const page = async (query = "", cookie = agent.cookie) => {
+    const res = await request(base + query, { cookie });
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+
+  it("a repeat email from the widget and from the REST API updates one lead and links both conversations", async () => {
+    expect((await widgetLead({ visitorId: "v_leads_one_0001", conversationId: conv1.id, email: "Grace@Navy.example" })).status).toBeLessThan(300);
+    expect(
+      (await widgetLead({ visitorId: "v_leads_two_0002", conversationId: conv2.id, name: "Grace Hopper", email: "grace@navy.example" })).status,
+    ).toBeLessThan(300);
+    const api = await apiLead({ email: "GRACE@navy.example", phone: "+1 555 0100" });
+    expect(api.status).toBe(201);
+    const rows = await db.select().from(leads).where(eq(leads.chatbotId, bot.id)).all();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ name: "Grace Hopper", email: "grace@navy.example", phone: "+1 555 0100" });
+    expect(((await api.json()) as { id: string }).id).toBe(rows[0].id);
+  });
+
+  it("agents see the list, filter it in the URL and open a lead with its conversations", async () => {
+    await apiLead({ name: "Linus", email: "linus@kernel.example" });
+    const grace = (await db.select().from(leads).where(eq(leads.email, "grace@navy.example")).get())!;
+    const all = await page();
+    expect(all).toContain("Grace Hopper");
+    expect(all).toContain("Linus");
+    expect(all).toContain(`href="${base}"`); // the navigation links the screen
+    expect(all).not.toContain("Not yours");
+    const searched = await page("?q=kernel");
+    expect(searched).toContain("Linus");
+    expect(searched).not.toContain("Grace Hopper");
+    expect(await page("?status=won")).toContain("No lead matches");
+    const bad = await page("?from=2026-02-31x");
+    expect(bad).toContain("Use a date like 2026-01-31.");
+    const detail = await page(`?lead=${grace.id}`);
+    expect(detail).toContain(`/app/${org.id}/${bot.id}?c=${conv1.id}`);
+    expect(detail).toContain(`/app/${org.id}/${bot.id}?c=${conv2.id}`);
+    expect(detail).toContain("Lead captured (Widget)");
+    expect(detail).toContain("Left details again in another conversation");
+  });
+
+  it("an agent changes status and notes; the history names them; a bad status saves nothing", async () => {
+    const grace = (await db.select().from(leads).where(eq(leads.email, "grace@navy.example")).get())!;
+    const bad = await request(base + `?lead=${grace.id}`, {
+      cookie: agent.cookie,
+      form: { intent: "save-lead", leadId: grace.id, status: "sold", notes: "x" },
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("Choose a status.");
+    expect((await db.select().from(leads).where(eq(leads.id, grace.id)).get())!.notes).toBeNull();
+    const ok = await request(base + `?lead=${grace.id}`, {
+      cookie: agent.cookie,
+      form: { intent: "save-lead", leadId: grace.id, status: "qualified", notes: "Wants a demo on Monday" },
+    });
+    expect(ok.status).toBe(200);
+    expect((await db.select().from(leads).where(eq(leads.id, grace.id)).get())!).toMatchObject({ status: "qualified", notes: "Wants a demo on Monday" });
+    const events = await db.select().from(leadEvents).where(eq(leadEvents.leadId, grace.id)).all();
+    expect(events.find((e) => e.kind === "status")).toMatchObject({ actorUserId: agent.id, actorLabel: "Agnes Agent", fromValue: "new", toValue: "qualified" });
+    const detail = await page(`?lead=${grace.id}`);
+    expect(detail).toContain("Status New → Qualified");
+    expect(detail).toContain("Agnes Agent");
+    expect(await page("?q=monday")).toContain("Grace Hopper"); // notes are searched
+    expect(await page("?status=qualified")).toContain("Grace Hopper");
+  });
+
+  it("another organisation's lead answers 404, to read or to change", async () => {
+    expect((await request(base + `?lead=${foreign.id}`, { cookie: agent.cookie })).status).toBe(404);
+    const res = await request(base, { cookie: agent.cookie, form: { intent: "save-lead", leadId: foreign.id, status: "won", notes: "" } });
+    expect(res.status).toBe(404);
+    expect((await db.select().from(leads).where(eq(leads.id, foreign.id)).get())!.status).toBe("new");
+  });
+});
