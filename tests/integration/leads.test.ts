@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "~/.server/api-keys/api-keys";
 import { getOrCreateConversation } from "~/.server/chat/conversations";
@@ -114,5 +114,52 @@ describe("leads screen", async () => {
     const res = await request(base, { cookie: agent.cookie, form: { intent: "save-lead", leadId: foreign.id, status: "won", notes: "" } });
     expect(res.status).toBe(404);
     expect((await db.select().from(leads).where(eq(leads.id, foreign.id)).get())!.status).toBe("new");
+  });
+});
+
+describe("leads CSV export", async () => {
+  const owner = await makeUser({ name: "Owner" });
+  const { org, bot } = await makeOrg(owner.id, "Exporter");
+  const ref = { orgId: org.id, chatbotId: bot.id };
+  await createLead({ db }, ref, { name: '=HYPERLINK("http://evil.example","click")', email: "evil@example.com", phone: "+44 20 7946 0958", source: "api" });
+  await createLead({ db }, ref, { name: 'Zoë, "the" buyer', email: "zoe@example.com", custom: { Company: "Über\nGmbH" }, source: "api" });
+  const won = await createLead({ db }, ref, { name: "Winner", email: "win@example.com", source: "api" });
+  await db.update(leads).set({ status: "won" }).where(eq(leads.id, won.id));
+  // More than one page of the stream's reads (500), so the export is not just the first page.
+  await db.run(
+    sql`insert into leads (id, org_id, chatbot_id, email, source, created_at, updated_at)
+        with recursive n(i) as (select 0 union all select i + 1 from n where i < 599)
+        select 'lead_bulk_' || ${org.id} || '_' || i, ${org.id}, ${bot.id}, 'bulk' || i || '@example.com', 'api', 1600000000000 + i, 1600000000000 + i from n`,
+  );
+
+  it("downloads every lead of the filter as UTF-8 CSV with BOM, quoted and guarded", async () => {
+    const res = await request(`/app/${org.id}/${bot.id}/leads.csv`, { cookie: owner.cookie });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename="leads-exporter-bot-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes.slice(3));
+    const lines = text.split("\r\n");
+    expect(lines[0]).toBe("Name,Email,Phone,Status,Notes,Other fields,Source,Captured (UTC),Updated (UTC),Lead id");
+    expect(text).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")",evil@example.com,'+44 20 7946 0958,new,`);
+    expect(text).toContain(`"Zoë, ""the"" buyer",zoe@example.com,,new,,"Company: Über\nGmbH",api,`);
+    expect(text.endsWith("\r\n")).toBe(true);
+    expect(lines.filter((l) => l.includes("@example.com")).length).toBe(603);
+  });
+
+  it("exports only the current filter", async () => {
+    const res = await request(`/app/${org.id}/${bot.id}/leads.csv?status=won`, { cookie: owner.cookie });
+    const text = await res.text();
+    expect(text).toContain("Winner,win@example.com");
+    expect(text).not.toContain("zoe@example.com");
+    expect(text.trim().split("\r\n")).toHaveLength(2);
+    const searched = await (await request(`/app/${org.id}/${bot.id}/leads.csv?q=bulk599@`, { cookie: owner.cookie })).text();
+    expect(
+      searched
+        .trim()
+        .split("\r\n")
+        .map((l) => l.split(",")[1]),
+    ).toEqual(["Email", "bulk599@example.com"]);
   });
 });

@@ -252,7 +252,18 @@ export function LeadsScreen({ data, result }: { data: LeadsScreenData; result?: 
   const banner = result && !data.detail ? result : null;
   return (
     <div className="space-y-6">
-      <PageHeader title="Leads" description={`Contact details visitors left with ${data.chatbot.name}, one lead per email address.`} />
+      <PageHeader
+        title="Leads"
+        description={`Contact details visitors left with ${data.chatbot.name}, one lead per email address.`}
+        actions={
+          list.rows.length ? (
+            // Every lead of the current filter, not only this page.
+            <ButtonLink to={`${base}.csv${leadListSearch(state)}`} reloadDocument variant="secondary">
+              Export CSV
+            </ButtonLink>
+          ) : null
+        }
+      />
       {banner?.message ? (
         <Alert tone={banner.tone ?? "info"} dismissible={banner}>
           {banner.message}
