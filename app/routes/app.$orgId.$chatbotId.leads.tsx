@@ -5,9 +5,10 @@ import { useFormReply } from "~/components/ui/form-reply";
 import { notFound, requireChatbot } from "~/.server/auth/guards";
 import { formReply } from "~/.server/http/form-reply";
 import { readForm } from "~/.server/http/read-form";
-import { findLeads, getLead, updateLead, type Lead } from "~/.server/leads/leads";
+import { deleteLead, findLeads, getLead, updateLead, type Lead } from "~/.server/leads/leads";
+import { requireIntent } from "~/.server/auth/intents";
 import { parseForm } from "~/lib/forms";
-import { LEAD_UPDATE_FIELDS, leadUpdateSchema, parseLeadListQuery } from "~/lib/schemas/leads";
+import { LEAD_UPDATE_FIELDS, leadDeleteSchema, leadUpdateSchema, parseLeadListQuery } from "~/lib/schemas/leads";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Leads · ${data.chatbot.name} · Parley` : "Parley" }];
 
@@ -67,10 +68,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const ctx = context.app;
-  const { org, chatbot, user } = await requireChatbot(ctx, request, params, "leads:work");
+  const { org, chatbot, user, role } = await requireChatbot(ctx, request, params, "leads:work");
   const ref = { orgId: org.id, chatbotId: chatbot.id };
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
+  requireIntent(role, "leads", intent);
   const actor = { userId: user.id, label: user.name || user.email };
   switch (intent) {
     case "save-lead": {
@@ -85,6 +87,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       const saved = await updateLead(ctx, ref, parsed.data.leadId, actor, parsed.data);
       if (!saved.ok) notFound();
       return formReply(intent, 200, { tone: "success", message: saved.changed ? "Lead saved." : "Nothing changed.", values: { leadId: parsed.data.leadId } });
+    }
+    case "delete-lead": {
+      // The form posts to the list without ?lead=, so the page shows the list and this banner.
+      const parsed = leadDeleteSchema.safeParse({ leadId: form.get("leadId") });
+      if (!parsed.success) return formReply(intent, 400, { tone: "error", message: "Choose a lead to delete." });
+      if (!(await deleteLead(ctx, ref, parsed.data.leadId))) notFound();
+      return formReply(intent, 200, { tone: "success", message: "Lead deleted, with its contact details on its conversations." });
     }
     default:
       return formReply(intent, 400, { tone: "error", message: "Unknown action." });

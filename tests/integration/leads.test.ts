@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "~/.server/api-keys/api-keys";
 import { getOrCreateConversation } from "~/.server/chat/conversations";
-import { chatbots, leadEvents, leads, organisations } from "~/.server/db/schema";
+import { chatbots, conversations, leadEvents, leads, organisations } from "~/.server/db/schema";
 import { createLead } from "~/.server/leads/leads";
 import { addMember, db, makeOrg, makeUser } from "../factories";
 import { request } from "./helpers";
@@ -109,7 +109,26 @@ describe("leads screen", async () => {
     expect(await page("?status=qualified")).toContain("Grace Hopper");
   });
 
-  it("another organisation's lead answers 404, to read or to change", async () => {
+  it("delete removes the lead and its contact from the conversation list; the page shows the list", async () => {
+    const lin = (await db.select().from(leads).where(eq(leads.email, "linus@kernel.example")).get())!;
+    const grace = (await db.select().from(leads).where(eq(leads.email, "grace@navy.example")).get())!;
+    const res = await request(base, { cookie: agent.cookie, form: { intent: "delete-lead", leadId: grace.id } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("Lead deleted");
+    expect(html).toContain("Linus");
+    expect(html).not.toContain("Grace Hopper");
+    expect(await db.select().from(leads).where(eq(leads.id, grace.id)).get()).toBeUndefined();
+    for (const c of [conv1, conv2]) {
+      const row = (await db.select().from(conversations).where(eq(conversations.id, c.id)).get())!;
+      expect(row).toMatchObject({ hasLead: false, leadName: null, leadEmail: null });
+    }
+    expect((await request(base + `?lead=${grace.id}`, { cookie: agent.cookie })).status).toBe(404);
+    expect(await db.select().from(leads).where(eq(leads.id, lin.id)).get()).toBeDefined();
+  });
+
+  it("another organisation's lead answers 404, to read, change or delete", async () => {
+    expect((await request(base, { cookie: agent.cookie, form: { intent: "delete-lead", leadId: foreign.id } })).status).toBe(404);
     expect((await request(base + `?lead=${foreign.id}`, { cookie: agent.cookie })).status).toBe(404);
     const res = await request(base, { cookie: agent.cookie, form: { intent: "save-lead", leadId: foreign.id, status: "won", notes: "" } });
     expect(res.status).toBe(404);

@@ -5,8 +5,8 @@ import { LEAD_STATUSES, type LeadListParams } from "~/lib/schemas/leads";
 import { newId } from "../auth/crypto";
 import { getOrCreateConversation } from "../chat/conversations";
 import { createDb } from "../db/client";
-import { chatbots, conversations, leads, organisations } from "../db/schema";
-import { createLead, findLeads, getLead, leadPageQuery, updateLead } from "./leads";
+import { chatbots, conversations, leadConversations, leadEvents, leads, organisations } from "../db/schema";
+import { createLead, deleteLead, findLeads, getLead, leadPageQuery, updateLead } from "./leads";
 
 // The leads domain through its real writes: de-duplication by email, keyset pages, filters and
 // search, the history of changes, and query plans that never scan the table.
@@ -159,4 +159,36 @@ describe("leads: query plans", async () => {
       expect(steps).not.toMatch(/TEMP B-TREE/);
     });
   }
+});
+
+describe("leads: delete", () => {
+  it("removes the lead, its history and links, and scrubs its contact from the conversations it marked", async () => {
+    const ref = await bot();
+    const c1 = await getOrCreateConversation(ctx, ref, { visitorId: "v_del_1", channel: "widget" });
+    const c2 = await getOrCreateConversation(ctx, ref, { visitorId: "v_del_2", channel: "widget" });
+    const c3 = await getOrCreateConversation(ctx, ref, { visitorId: "v_del_3", channel: "widget" });
+    const gone = await createLead(ctx, ref, { conversationId: c1.id, visitorId: "v_del_1", name: "Gone", email: "gone@example.com" });
+    await createLead(ctx, ref, { conversationId: c2.id, visitorId: "v_del_2", email: "gone@example.com", phone: "+1" }); // repeat: links c2
+    // c3 has another lead too: it keeps that one's contact.
+    await createLead(ctx, ref, { conversationId: c3.id, visitorId: "v_del_3", name: "Stays", email: "stays@example.com" });
+    await ctx.db.insert(leadConversations).values({ leadId: gone.id, conversationId: c3.id });
+    await updateLead(ctx, ref, gone.id, member, { status: "won", notes: "Secret note" });
+
+    const other = await bot();
+    expect(await deleteLead(ctx, other, gone.id)).toBe(false);
+    expect(await deleteLead(ctx, ref, gone.id)).toBe(true);
+    expect(await ctx.db.select().from(leads).where(eq(leads.id, gone.id)).get()).toBeUndefined();
+    expect(await ctx.db.select().from(leadEvents).where(eq(leadEvents.leadId, gone.id)).all()).toEqual([]);
+    expect(await ctx.db.select().from(leadConversations).where(eq(leadConversations.leadId, gone.id)).all()).toEqual([]);
+    const flags = async (id: string) =>
+      ctx.db
+        .select({ hasLead: conversations.hasLead, leadName: conversations.leadName, leadEmail: conversations.leadEmail })
+        .from(conversations)
+        .where(eq(conversations.id, id))
+        .get();
+    expect(await flags(c1.id)).toEqual({ hasLead: false, leadName: null, leadEmail: null });
+    expect(await flags(c2.id)).toEqual({ hasLead: false, leadName: null, leadEmail: null });
+    expect(await flags(c3.id)).toEqual({ hasLead: true, leadName: "Stays", leadEmail: "stays@example.com" });
+    expect(await deleteLead(ctx, ref, gone.id)).toBe(false);
+  });
 });

@@ -365,3 +365,43 @@ export function leadsCsvStream(ctx: Ctx, ref: Ref, params: Omit<LeadListParams, 
     },
   });
 }
+
+/**
+ * Deletes a lead (its history and conversation links go with it) and scrubs its contact from the
+ * conversation list's flags: each conversation it marked keeps only what another remaining lead
+ * of the same conversation or visitor says, or no contact at all. The transcripts' messages are
+ * not rewritten (what the visitor typed in the chat stays). False when the lead is not this chatbot's.
+ */
+export async function deleteLead(ctx: Ctx, ref: Ref, leadId: string): Promise<boolean> {
+  const lead = await ctx.db
+    .select()
+    .from(leads)
+    .where(and(eq(leads.id, leadId), eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId)))
+    .get();
+  if (!lead) return false;
+  const linked = await ctx.db.select({ id: leadConversations.conversationId }).from(leadConversations).where(eq(leadConversations.leadId, lead.id)).all();
+  const ids = [...new Set([...linked.map((r) => r.id), ...(lead.conversationId ? [lead.conversationId] : [])])];
+  // A remaining lead of a conversation: captured in it, linked to it, or left by its visitor.
+  const match = sql`l.chatbot_id = conversations.chatbot_id and (l.conversation_id = conversations.id or l.visitor_id = conversations.visitor_id or l.id in (select lead_id from lead_conversations lc where lc.conversation_id = conversations.id))`;
+  await ctx.db.batch([
+    ctx.db.delete(leads).where(eq(leads.id, lead.id)),
+    ctx.db
+      .update(conversations)
+      .set({
+        hasLead: sql`exists (select 1 from leads l where ${match})`,
+        leadName: sql`(select l.name from leads l where ${match} and l.name is not null order by l.created_at desc limit 1)`,
+        leadEmail: sql`(select l.email from leads l where ${match} and l.email is not null order by l.created_at desc limit 1)`,
+      })
+      .where(
+        and(
+          eq(conversations.chatbotId, ref.chatbotId),
+          eq(conversations.orgId, ref.orgId),
+          or(
+            sql`${conversations.id} in (select value from json_each(${JSON.stringify(ids)}))`,
+            lead.visitorId ? eq(conversations.visitorId, lead.visitorId) : undefined,
+          ),
+        ),
+      ),
+  ]);
+  return true;
+}

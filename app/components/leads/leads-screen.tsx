@@ -5,6 +5,7 @@ import {
   Button,
   ButtonLink,
   Card,
+  ConfirmDialog,
   CardBody,
   CardHeader,
   EmptyState,
@@ -198,6 +199,21 @@ function LeadDetail({
             Save lead
           </Button>
         </Form>
+
+        <ConfirmDialog
+          trigger="Delete lead"
+          triggerVariant="danger"
+          triggerSize="sm"
+          title="Delete this lead?"
+          description="Its name, email, phone, other fields, notes and history are deleted, and its contact details are removed from its conversations in the conversation list. What the visitor typed in the chat itself stays in the transcript. This cannot be undone."
+        >
+          <Form method="post" action={closeHref}>
+            <input type="hidden" name="leadId" value={lead.id} />
+            <Button type="submit" name="intent" value="delete-lead" variant="danger">
+              Delete lead
+            </Button>
+          </Form>
+        </ConfirmDialog>
 
         <section aria-labelledby="lead-conversations">
           <h3 id="lead-conversations" className="text-sm font-semibold text-zinc-900 dark:text-zinc-100">

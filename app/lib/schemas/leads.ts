@@ -116,3 +116,5 @@ export const leadUpdateSchema = z.object({
   notes: z.string().max(LEAD_NOTES_MAX, `Notes hold at most ${LEAD_NOTES_MAX} characters.`).default(""),
 });
 export const LEAD_UPDATE_FIELDS = ["leadId", "status", "notes"] as const;
+
+export const leadDeleteSchema = z.object({ leadId: z.string().min(1).max(64) });
