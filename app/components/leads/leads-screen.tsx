@@ -303,9 +303,9 @@ export function LeadsScreen({ data, result }: { data: LeadsScreenData; result?: 
           <THead>
             <tr>
               <TH>Name</TH>
+              <TH>Status</TH>
               <TH>Email</TH>
               <TH>Phone</TH>
-              <TH>Status</TH>
               <TH>Captured</TH>
             </tr>
           </THead>
@@ -320,11 +320,11 @@ export function LeadsScreen({ data, result }: { data: LeadsScreenData; result?: 
                     {l.name ?? l.email ?? l.phone ?? "No name"}
                   </Link>
                 </TD>
-                <TD className="whitespace-nowrap">{l.email ?? "—"}</TD>
-                <TD className="whitespace-nowrap">{l.phone ?? "—"}</TD>
                 <TD>
                   <StatusBadge status={l.status} />
                 </TD>
+                <TD className="whitespace-nowrap">{l.email ?? "—"}</TD>
+                <TD className="whitespace-nowrap">{l.phone ?? "—"}</TD>
                 <TD className="whitespace-nowrap">{format(l.createdAt)}</TD>
               </TR>
             ))}
