@@ -107,7 +107,7 @@ function FilterForm({ list, base }: { list: LeadsScreenData["list"]; base: strin
         error={list.errors.q}
         hint="Name, email, phone or notes"
       />
-      <Field label="Status" name="status">
+      <Field label="Status" name="status" id="filter-status">
         <Select
           defaultValue={list.status ?? ""}
           options={[{ value: "", label: "Any status" }, ...LEAD_STATUSES.map((s) => ({ value: s, label: LEAD_STATUS_LABELS[s] }))]}
@@ -185,14 +185,14 @@ function LeadDetail({
 
         <Form method="post" className="space-y-4" aria-label="Work this lead">
           <input type="hidden" name="leadId" value={lead.id} />
-          <Field label="Status" name="status" error={mine?.fieldErrors.status}>
+          <Field label="Status" name="status" id="lead-status" error={mine?.fieldErrors.status}>
             <Select
               key={`${lead.id}-${lead.status}`}
               defaultValue={mine?.values.status ?? lead.status}
               options={LEAD_STATUSES.map((s) => ({ value: s, label: LEAD_STATUS_LABELS[s] }))}
             />
           </Field>
-          <Field label="Notes" name="notes" error={mine?.fieldErrors.notes} hint="Only your team sees these.">
+          <Field label="Notes" name="notes" id="lead-notes" error={mine?.fieldErrors.notes} hint="Only your team sees these.">
             <Textarea key={`${lead.id}-${lead.notes}`} defaultValue={mine?.values.notes ?? lead.notes ?? ""} maxLength={LEAD_NOTES_MAX} rows={4} />
           </Field>
           <Button type="submit" name="intent" value="save-lead">
