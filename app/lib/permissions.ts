@@ -10,7 +10,8 @@ export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   owner: "Everything an admin can do, plus changing the plan and transferring ownership.",
   admin: "Manages members (except owners) and every chatbot, including deleting chatbots.",
   editor: "Builds chatbots: creates them and manages their knowledge and settings.",
-  agent: "Reads every chatbot's conversations, with any contact details visitors left. Cannot change chatbots or manage members.",
+  agent:
+    "Reads every chatbot's conversations, with any contact details visitors left, and works its leads (status and notes). Cannot change chatbots or manage members.",
 };
 
 const ALL: readonly Role[] = ROLES;

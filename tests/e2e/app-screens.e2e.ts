@@ -28,7 +28,12 @@ const SCREENS: { name: string; path: (ids: { org: string; bot: string }) => stri
   { name: "settings-ui", path: ({ org, bot }) => `/app/${org}/${bot}/settings/ui` },
   { name: "settings-embed", path: ({ org, bot }) => `/app/${org}/${bot}/settings/embed` },
   { name: "settings-oryg", path: ({ org, bot }) => `/app/${org}/${bot}/settings/oryg` },
+  { name: "leads", path: ({ org, bot }) => `/app/${org}/${bot}/leads` },
+  { name: "lead-detail", path: ({ org, bot }) => `/app/${org}/${bot}/leads?lead=${LEAD_ID}` },
 ];
+
+/** A lead of the demo chatbot with long values (the table must scroll inside its box, not the page). */
+const LEAD_ID = "lead_e2e_app_screens";
 
 const WIDTHS = [390, 1280] as const;
 const HEIGHT = 844;
@@ -85,6 +90,12 @@ async function expectFrame(page: Page, width: number, withOrgNav: boolean) {
 
 describe("app screens at 390 and 1280 px", () => {
   afterAll(closeBrowser);
+  beforeAll(async () => {
+    await execD1(
+      `INSERT OR IGNORE INTO leads (id, org_id, chatbot_id, name, email, phone, custom, status, notes, source) VALUES (${sqlString(LEAD_ID)}, ${sqlString(DEMO.orgId)}, ${sqlString(DEMO.chatbotId)}, 'Maximilian Alexander Featherstonehaugh', 'maximilian.featherstonehaugh@a-rather-long-company-name.example', '+44 20 7946 0958', '{"Company":"Featherstonehaugh Consulting"}', 'qualified', 'Asked for a demo next week.', 'widget');` +
+        `INSERT OR IGNORE INTO lead_events (id, lead_id, actor_label, kind, from_value, to_value) VALUES ('le_e2e_app_screens', ${sqlString(LEAD_ID)}, 'Visitor', 'created', NULL, 'widget');`,
+    );
+  });
 
   for (const width of WIDTHS) {
     it(`every screen at ${width} px: no sideways scroll, axe clean, no console errors`, async () => {

@@ -17,8 +17,7 @@ const FILES = {
 const RETIRED: { pattern: RegExp; why: string }[] = [
   { pattern: /Widget UI/, why: "the screen is called “Look & feel” (menu, title, docs, Studio)" },
   { pattern: /Plan & usage/, why: "the page is called “Plans and usage”" },
-  { pattern: /appear under Leads/i, why: "there is no Leads screen yet: leads show with their conversation" },
-  { pattern: /works the inbox|takes conversations over live|handles leads/i, why: "agents cannot work an inbox, take over live or handle leads yet" },
+  { pattern: /works the inbox|takes conversations over live/i, why: "agents cannot work an inbox or take over live yet" },
   { pattern: /\bin (your|the) inbox\b/i, why: "there is no inbox screen yet: say “the chatbot's conversation list”" },
   { pattern: /deleting the organisation/i, why: "an organisation cannot be deleted from the dashboard yet" },
 ];

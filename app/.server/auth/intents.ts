@@ -18,6 +18,11 @@ export const INTENT_PERMISSIONS = {
   members: {
     "transfer-ownership": "ownership:transfer",
   },
+  /** …/leads (the screen itself needs leads:work; deleting is working a lead too). */
+  leads: {
+    "save-lead": "leads:work",
+    "delete-lead": "leads:work",
+  },
   /** …/settings/general. */
   generalSettings: {
     save: "chatbot:edit",

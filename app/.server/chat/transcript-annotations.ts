@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, or } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { bugReports, leads } from "../db/schema";
 import type { ChatbotRef, Conversation } from "./conversations";
@@ -41,7 +41,12 @@ export async function getTranscriptAnnotations(
         and(
           scope(leads),
           // A lead form answered before the first message has no conversation yet: it belongs to the visitor.
-          or(eq(leads.conversationId, conversation.id), and(isNull(leads.conversationId), eq(leads.visitorId, conversation.visitorId))),
+          // A repeat lead (same email) is linked to its later conversations through lead_conversations.
+          or(
+            eq(leads.conversationId, conversation.id),
+            and(isNull(leads.conversationId), eq(leads.visitorId, conversation.visitorId)),
+            sql`${leads.id} in (select lead_id from lead_conversations where conversation_id = ${conversation.id})`,
+          ),
         ),
       )
       .orderBy(desc(leads.createdAt))

@@ -403,7 +403,8 @@ export const apiKeys = sqliteTable(
   (t) => [uniqueIndex("api_keys_hash_unique").on(t.keyHash), index("api_keys_chatbot_idx").on(t.chatbotId)],
 );
 
-export const LEAD_STATUSES = ["new", "contacted", "qualified", "won", "lost"] as const;
+import { LEAD_STATUSES } from "../../lib/schemas/leads";
+export { LEAD_STATUSES };
 
 export const leads = sqliteTable(
   "leads",
@@ -430,7 +431,53 @@ export const leads = sqliteTable(
       .notNull()
       .default(sql`(unixepoch() * 1000)`),
   },
-  (t) => [index("leads_chatbot_idx").on(t.chatbotId, t.createdAt), index("leads_visitor_idx").on(t.chatbotId, t.visitorId)],
+  // The leads screen pages newest first in (created_at, id) order: one index for the whole list and
+  // date ranges, one per status filter; the email index finds a repeat lead (de-duplication).
+  (t) => [
+    index("leads_list_idx").on(t.chatbotId, t.createdAt, t.id),
+    index("leads_status_idx").on(t.chatbotId, t.status, t.createdAt, t.id),
+    index("leads_email_idx")
+      .on(t.chatbotId, t.email)
+      .where(sql`${t.email} is not null`),
+    index("leads_visitor_idx").on(t.chatbotId, t.visitorId),
+  ],
+);
+
+/** Every conversation a lead came from (a repeat lead links its new conversation here). */
+export const leadConversations = sqliteTable(
+  "lead_conversations",
+  {
+    leadId: text("lead_id")
+      .notNull()
+      .references(() => leads.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.leadId, t.conversationId] }), index("lead_conversations_conversation_idx").on(t.conversationId)],
+);
+
+export const LEAD_EVENT_KINDS = ["created", "updated", "status", "notes", "conversation"] as const;
+
+/** Who changed what on a lead and when (the detail's history). */
+export const leadEvents = sqliteTable(
+  "lead_events",
+  {
+    id: text("id").primaryKey(),
+    leadId: text("lead_id")
+      .notNull()
+      .references(() => leads.id, { onDelete: "cascade" }),
+    /** Null when the visitor or the API did it (see `source`) or the member has since been deleted. */
+    actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The actor's name when it happened, or "Visitor" / "API". */
+    actorLabel: text("actor_label").notNull(),
+    kind: text("kind", { enum: LEAD_EVENT_KINDS }).notNull(),
+    fromValue: text("from_value"),
+    toValue: text("to_value"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("lead_events_lead_idx").on(t.leadId, t.createdAt)],
 );
 
 export const BUG_REPORT_STATUSES = ["open", "fixed", "dismissed"] as const;

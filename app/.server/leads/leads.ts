@@ -1,13 +1,21 @@
-import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { dayRange, LEAD_PAGE_SIZE, type LeadCursor, type LeadListParams, type LeadStatus } from "~/lib/schemas/leads";
+import { CSV_BOM, csvRow } from "~/lib/csv";
 import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
-import { conversations, leads } from "../db/schema";
+import { conversations, leadConversations, leadEvents, leads, LEAD_EVENT_KINDS } from "../db/schema";
 
-// Leads captured by the widget's lead form or the REST API. Scoped by organisation and chatbot.
+// Leads captured by the widget's lead form or the REST API, and worked on the leads screen.
+// Scoped by organisation and chatbot. One lead per email per chatbot: a repeat fills in what the
+// first one lacked and links its conversation (lead_conversations). Every change is recorded in
+// lead_events (who, what, when), shown as the lead's history.
 
 type Ctx = Pick<AppContext, "db">;
 type Ref = { orgId: string; chatbotId: string };
 export type Lead = typeof leads.$inferSelect;
+export type LeadEventKind = (typeof LEAD_EVENT_KINDS)[number];
+/** Who acts: a signed-in member, or the visitor / an API key (no user). */
+export type LeadActor = { userId: string | null; label: string };
 
 export type NewLead = {
   conversationId?: string | null;
@@ -20,7 +28,29 @@ export type NewLead = {
 };
 
 const blankToNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
+const sourceActor = (source: string): LeadActor => ({ userId: null, label: source === "api" ? "API" : "Visitor" });
 
+function event(ctx: Ctx, leadId: string, actor: LeadActor, kind: LeadEventKind, fromValue: string | null, toValue: string | null, at: number) {
+  return ctx.db
+    .insert(leadEvents)
+    .values({ id: newId("le_"), leadId, actorUserId: actor.userId, actorLabel: actor.label, kind, fromValue, toValue, createdAt: at });
+}
+
+/** The lead of this email on this chatbot, if any (emails are stored lowercased). */
+async function findByEmail(ctx: Ctx, ref: Ref, email: string): Promise<Lead | undefined> {
+  return ctx.db
+    .select()
+    .from(leads)
+    .where(and(eq(leads.chatbotId, ref.chatbotId), eq(leads.orgId, ref.orgId), eq(leads.email, email)))
+    .orderBy(leads.createdAt)
+    .limit(1)
+    .get();
+}
+
+/**
+ * Stores a lead, or — when this chatbot already has a lead with the same email — updates that one
+ * with the new non-empty fields and links the new conversation instead of creating a second lead.
+ */
 export async function createLead(ctx: Ctx, ref: Ref, input: NewLead): Promise<Lead> {
   const now = Date.now();
   const custom = Object.fromEntries(
@@ -30,43 +60,87 @@ export async function createLead(ctx: Ctx, ref: Ref, input: NewLead): Promise<Le
   );
   const name = blankToNull(input.name);
   const email = blankToNull(input.email)?.toLowerCase() ?? null;
-  const insert = ctx.db
-    .insert(leads)
-    .values({
-      id: newId("lead_"),
-      orgId: ref.orgId,
-      chatbotId: ref.chatbotId,
-      conversationId: input.conversationId ?? null,
-      visitorId: input.visitorId ?? null,
-      name,
-      email,
-      phone: blankToNull(input.phone),
-      custom,
-      source: input.source ?? "widget",
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  // The conversation list shows the contact on the lead's conversation and on every conversation of
-  // the same visitor on this chatbot (and getOrCreateConversation copies it to their next ones).
+  const phone = blankToNull(input.phone);
+  const source = input.source ?? "widget";
   const conversationId = input.conversationId ?? null;
   const visitorId = input.visitorId ?? null;
-  if (!conversationId && !visitorId) return (await insert)[0];
-  const mark = ctx.db
-    .update(conversations)
-    .set({ hasLead: true, leadName: sql`coalesce(${name}, ${conversations.leadName})`, leadEmail: sql`coalesce(${email}, ${conversations.leadEmail})` })
-    .where(
-      and(
-        eq(conversations.orgId, ref.orgId),
-        eq(conversations.chatbotId, ref.chatbotId),
-        or(conversationId ? eq(conversations.id, conversationId) : undefined, visitorId ? eq(conversations.visitorId, visitorId) : undefined),
-      ),
+  const actor = sourceActor(source);
+
+  const existing = email ? await findByEmail(ctx, ref, email) : undefined;
+  const leadId = existing?.id ?? newId("lead_");
+  const writes = [];
+  if (existing) {
+    const changed: string[] = [];
+    if (name && name !== existing.name) changed.push("name");
+    if (phone && phone !== existing.phone) changed.push("phone");
+    if (Object.entries(custom).some(([k, v]) => existing.custom[k] !== v)) changed.push("custom fields");
+    writes.push(
+      ctx.db
+        .update(leads)
+        .set({
+          name: name ?? existing.name,
+          phone: phone ?? existing.phone,
+          custom: { ...existing.custom, ...custom },
+          visitorId: existing.visitorId ?? visitorId,
+          conversationId: existing.conversationId ?? conversationId,
+          updatedAt: now,
+        })
+        .where(eq(leads.id, existing.id)),
     );
-  const [rows] = await ctx.db.batch([insert, mark]);
-  return rows[0];
+    if (changed.length) writes.push(event(ctx, leadId, actor, "updated", null, changed.join(", "), now));
+  } else {
+    writes.push(
+      ctx.db.insert(leads).values({
+        id: leadId,
+        orgId: ref.orgId,
+        chatbotId: ref.chatbotId,
+        conversationId,
+        visitorId,
+        name,
+        email,
+        phone,
+        custom,
+        source,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+    writes.push(event(ctx, leadId, actor, "created", null, source, now));
+  }
+  if (conversationId) {
+    writes.push(ctx.db.insert(leadConversations).values({ leadId, conversationId, createdAt: now }).onConflictDoNothing());
+    if (existing && !(await isLinked(ctx, leadId, conversationId))) writes.push(event(ctx, leadId, actor, "conversation", null, conversationId, now));
+  }
+  // The conversation list shows the contact on the lead's conversation and on every conversation of
+  // the same visitor on this chatbot (and getOrCreateConversation copies it to their next ones).
+  if (conversationId || visitorId) {
+    writes.push(
+      ctx.db
+        .update(conversations)
+        .set({ hasLead: true, leadName: sql`coalesce(${name}, ${conversations.leadName})`, leadEmail: sql`coalesce(${email}, ${conversations.leadEmail})` })
+        .where(
+          and(
+            eq(conversations.orgId, ref.orgId),
+            eq(conversations.chatbotId, ref.chatbotId),
+            or(conversationId ? eq(conversations.id, conversationId) : undefined, visitorId ? eq(conversations.visitorId, visitorId) : undefined),
+          ),
+        ),
+    );
+  }
+  await ctx.db.batch(writes as unknown as Parameters<typeof ctx.db.batch>[0]);
+  return (await ctx.db.select().from(leads).where(eq(leads.id, leadId)).get())!;
 }
 
-/** Newest first; `before` (a createdAt) pages backwards. */
+async function isLinked(ctx: Ctx, leadId: string, conversationId: string) {
+  const row = await ctx.db
+    .select({ id: leadConversations.leadId })
+    .from(leadConversations)
+    .where(and(eq(leadConversations.leadId, leadId), eq(leadConversations.conversationId, conversationId)))
+    .get();
+  return !!row;
+}
+
+/** Newest first; `before` (a createdAt) pages backwards. (The REST API's list.) */
 export async function listLeads(ctx: Ctx, ref: Ref, opts: { limit?: number; before?: number } = {}): Promise<Lead[]> {
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
   const where = [eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId)];
@@ -75,7 +149,7 @@ export async function listLeads(ctx: Ctx, ref: Ref, opts: { limit?: number; befo
     .select()
     .from(leads)
     .where(and(...where))
-    .orderBy(desc(leads.createdAt))
+    .orderBy(desc(leads.createdAt), desc(leads.id))
     .limit(limit)
     .all();
 }
@@ -89,4 +163,245 @@ export async function visitorHasLead(ctx: Ctx, ref: Ref, visitorId: string): Pro
     .limit(1)
     .get();
   return !!row;
+}
+
+// ——— The leads screen ———
+
+export type LeadListPage = { rows: Lead[]; older: LeadCursor | null };
+
+/** LIKE pattern matching `q` anywhere (its own % and _ escaped). */
+const containsPattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The WHERE of a list state. chatbot_id (and status) equalities then a created_at range: the planner
+ * walks leads_list_idx or leads_status_idx in (created_at, id) order; the search is a filter on the
+ * rows of that range, never a scan of the table.
+ */
+export function leadListWhere(ref: Ref, params: Omit<LeadListParams, "older">): SQL {
+  const parts: SQL[] = [sql`chatbot_id = ${ref.chatbotId}`, sql`org_id = ${ref.orgId}`];
+  if (params.status) parts.push(sql`status = ${params.status}`);
+  const { start, end } = dayRange(params);
+  if (start !== null) parts.push(sql`created_at >= ${start}`);
+  if (end !== null) parts.push(sql`created_at < ${end}`);
+  if (params.q) {
+    const p = containsPattern(params.q);
+    parts.push(
+      sql`(lower(coalesce(name, '')) like ${p} escape '\\' or coalesce(email, '') like ${p} escape '\\' or lower(coalesce(phone, '')) like ${p} escape '\\' or lower(coalesce(notes, '')) like ${p} escape '\\')`,
+    );
+  }
+  return sql.join(parts, sql` and `);
+}
+
+/** One page of the list query (exported for the EXPLAIN QUERY PLAN test). `limit` rows plus one to know if there are more. */
+export function leadPageQuery(ref: Ref, params: LeadListParams, limit = LEAD_PAGE_SIZE): SQL {
+  const keyset = params.older ? sql` and (created_at, id) < (${params.older.at}, ${params.older.id})` : sql``;
+  return sql`select * from leads where ${leadListWhere(ref, params)}${keyset} order by created_at desc, id desc limit ${limit + 1}`;
+}
+
+type LeadRow = {
+  id: string;
+  org_id: string;
+  chatbot_id: string;
+  conversation_id: string | null;
+  visitor_id: string | null;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  custom: string;
+  status: LeadStatus;
+  notes: string | null;
+  source: string;
+  created_at: number;
+  updated_at: number;
+};
+
+const fromRow = (r: LeadRow): Lead => ({
+  id: r.id,
+  orgId: r.org_id,
+  chatbotId: r.chatbot_id,
+  conversationId: r.conversation_id,
+  visitorId: r.visitor_id,
+  name: r.name,
+  email: r.email,
+  phone: r.phone,
+  custom: JSON.parse(r.custom || "{}") as Record<string, string>,
+  status: r.status,
+  notes: r.notes,
+  source: r.source,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** A page of the leads screen, newest first, in keyset pages of (created_at, id). */
+export async function findLeads(ctx: Ctx, ref: Ref, params: LeadListParams, limit = LEAD_PAGE_SIZE): Promise<LeadListPage> {
+  const rows = (await ctx.db.all<LeadRow>(leadPageQuery(ref, params, limit))).map(fromRow);
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { rows: page, older: more && last ? { at: last.createdAt, id: last.id } : null };
+}
+
+/** Every lead of a list state, in pages (the CSV export reads it without holding it all). */
+export async function* allLeads(ctx: Ctx, ref: Ref, params: Omit<LeadListParams, "older">, pageSize = 500): AsyncGenerator<Lead> {
+  let older: LeadCursor | null = null;
+  do {
+    const page = await findLeads(ctx, ref, { ...params, older }, pageSize);
+    for (const row of page.rows) yield row;
+    older = page.older;
+  } while (older);
+}
+
+export type LeadConversation = { id: string; createdAt: number; lastMessageAt: number; messageCount: number; channel: string };
+export type LeadEvent = typeof leadEvents.$inferSelect;
+export type LeadDetail = { lead: Lead; conversations: LeadConversation[]; events: LeadEvent[] };
+
+/** A lead with its conversations and history; null when it is not this chatbot's. */
+export async function getLead(ctx: Ctx, ref: Ref, leadId: string): Promise<LeadDetail | null> {
+  const lead = await ctx.db
+    .select()
+    .from(leads)
+    .where(and(eq(leads.id, leadId), eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId)))
+    .get();
+  if (!lead) return null;
+  const [convs, events] = await Promise.all([
+    ctx.db
+      .select({
+        id: conversations.id,
+        createdAt: conversations.createdAt,
+        lastMessageAt: conversations.lastMessageAt,
+        messageCount: conversations.messageCount,
+        channel: conversations.channel,
+      })
+      .from(leadConversations)
+      .innerJoin(conversations, eq(conversations.id, leadConversations.conversationId))
+      .where(and(eq(leadConversations.leadId, lead.id), eq(conversations.chatbotId, ref.chatbotId)))
+      .orderBy(desc(conversations.lastMessageAt))
+      .limit(100)
+      .all(),
+    ctx.db.select().from(leadEvents).where(eq(leadEvents.leadId, lead.id)).orderBy(desc(leadEvents.createdAt), desc(leadEvents.id)).limit(200).all(),
+  ]);
+  return { lead, conversations: convs, events };
+}
+
+/** Changes status and notes; records each change in the history. False when the lead is not this chatbot's. */
+export async function updateLead(
+  ctx: Ctx,
+  ref: Ref,
+  leadId: string,
+  actor: LeadActor,
+  input: { status: LeadStatus; notes: string },
+): Promise<{ ok: boolean; changed: boolean }> {
+  const lead = await ctx.db
+    .select()
+    .from(leads)
+    .where(and(eq(leads.id, leadId), eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId)))
+    .get();
+  if (!lead) return { ok: false, changed: false };
+  const notes = input.notes.trim() ? input.notes.trim() : null;
+  const now = Date.now();
+  const writes = [];
+  if (input.status !== lead.status) writes.push(event(ctx, lead.id, actor, "status", lead.status, input.status, now));
+  if (notes !== lead.notes) writes.push(event(ctx, lead.id, actor, "notes", lead.notes, notes, now));
+  if (!writes.length) return { ok: true, changed: false };
+  await ctx.db.batch([ctx.db.update(leads).set({ status: input.status, notes, updatedAt: now }).where(eq(leads.id, lead.id)), ...writes]);
+  return { ok: true, changed: true };
+}
+
+/** The ids of leads linked to any of these conversations (transcript annotations). */
+export async function leadIdsOfConversations(ctx: Ctx, conversationIds: string[]): Promise<string[]> {
+  if (!conversationIds.length) return [];
+  const rows = await ctx.db
+    .select({ leadId: leadConversations.leadId })
+    .from(leadConversations)
+    .where(inArray(leadConversations.conversationId, conversationIds))
+    .all();
+  return rows.map((r) => r.leadId);
+}
+
+const CSV_HEADER = ["Name", "Email", "Phone", "Status", "Notes", "Other fields", "Source", "Captured (UTC)", "Updated (UTC)", "Lead id"];
+
+/**
+ * The leads of a list state as a CSV stream (UTF-8 with BOM): read page by page as the client
+ * downloads, so an export of 100k leads never sits in memory.
+ */
+export function leadsCsvStream(ctx: Ctx, ref: Ref, params: Omit<LeadListParams, "older">): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const rows = allLeads(ctx, ref, params);
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(CSV_BOM + csvRow(CSV_HEADER)));
+    },
+    async pull(controller) {
+      // Up to 200 rows a chunk: few enqueues, and the next page is read only when the client takes these.
+      let chunk = "";
+      for (let i = 0; i < 200; i++) {
+        const next = await rows.next();
+        if (next.done) {
+          if (chunk) controller.enqueue(encoder.encode(chunk));
+          controller.close();
+          return;
+        }
+        const l = next.value;
+        const other = Object.entries(l.custom)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join("; ");
+        chunk += csvRow([
+          l.name,
+          l.email,
+          l.phone,
+          l.status,
+          l.notes,
+          other,
+          l.source,
+          new Date(l.createdAt).toISOString(),
+          new Date(l.updatedAt).toISOString(),
+          l.id,
+        ]);
+      }
+      controller.enqueue(encoder.encode(chunk));
+    },
+    async cancel() {
+      await rows.return(undefined);
+    },
+  });
+}
+
+/**
+ * Deletes a lead (its history and conversation links go with it) and scrubs its contact from the
+ * conversation list's flags: each conversation it marked keeps only what another remaining lead
+ * of the same conversation or visitor says, or no contact at all. The transcripts' messages are
+ * not rewritten (what the visitor typed in the chat stays). False when the lead is not this chatbot's.
+ */
+export async function deleteLead(ctx: Ctx, ref: Ref, leadId: string): Promise<boolean> {
+  const lead = await ctx.db
+    .select()
+    .from(leads)
+    .where(and(eq(leads.id, leadId), eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId)))
+    .get();
+  if (!lead) return false;
+  const linked = await ctx.db.select({ id: leadConversations.conversationId }).from(leadConversations).where(eq(leadConversations.leadId, lead.id)).all();
+  const ids = [...new Set([...linked.map((r) => r.id), ...(lead.conversationId ? [lead.conversationId] : [])])];
+  // A remaining lead of a conversation: captured in it, linked to it, or left by its visitor.
+  const match = sql`l.chatbot_id = conversations.chatbot_id and (l.conversation_id = conversations.id or l.visitor_id = conversations.visitor_id or l.id in (select lead_id from lead_conversations lc where lc.conversation_id = conversations.id))`;
+  await ctx.db.batch([
+    ctx.db.delete(leads).where(eq(leads.id, lead.id)),
+    ctx.db
+      .update(conversations)
+      .set({
+        hasLead: sql`exists (select 1 from leads l where ${match})`,
+        leadName: sql`(select l.name from leads l where ${match} and l.name is not null order by l.created_at desc limit 1)`,
+        leadEmail: sql`(select l.email from leads l where ${match} and l.email is not null order by l.created_at desc limit 1)`,
+      })
+      .where(
+        and(
+          eq(conversations.chatbotId, ref.chatbotId),
+          eq(conversations.orgId, ref.orgId),
+          or(
+            sql`${conversations.id} in (select value from json_each(${JSON.stringify(ids)}))`,
+            lead.visitorId ? eq(conversations.visitorId, lead.visitorId) : undefined,
+          ),
+        ),
+      ),
+  ]);
+  return true;
 }
