@@ -255,13 +255,18 @@ export type LeadConversation = { id: string; createdAt: number; lastMessageAt: n
 export type LeadEvent = typeof leadEvents.$inferSelect;
 export type LeadDetail = { lead: Lead; conversations: LeadConversation[]; events: LeadEvent[] };
 
-/** A lead with its conversations and history; null when it is not this chatbot's. */
-export async function getLead(ctx: Ctx, ref: Ref, leadId: string): Promise<LeadDetail | null> {
-  const lead = await ctx.db
+/** One lead of this chatbot (scoped by organisation too), or undefined. */
+function findLead(ctx: Ctx, ref: Ref, leadId: string): Promise<Lead | undefined> {
+  return ctx.db
     .select()
     .from(leads)
     .where(and(eq(leads.id, leadId), eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId)))
     .get();
+}
+
+/** A lead with its conversations and history; null when it is not this chatbot's. */
+export async function getLead(ctx: Ctx, ref: Ref, leadId: string): Promise<LeadDetail | null> {
+  const lead = await findLead(ctx, ref, leadId);
   if (!lead) return null;
   const [convs, events] = await Promise.all([
     ctx.db
@@ -291,11 +296,7 @@ export async function updateLead(
   actor: LeadActor,
   input: { status: LeadStatus; notes: string },
 ): Promise<{ ok: boolean; changed: boolean }> {
-  const lead = await ctx.db
-    .select()
-    .from(leads)
-    .where(and(eq(leads.id, leadId), eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId)))
-    .get();
+  const lead = await findLead(ctx, ref, leadId);
   if (!lead) return { ok: false, changed: false };
   const notes = input.notes.trim() ? input.notes.trim() : null;
   const now = Date.now();
@@ -373,11 +374,7 @@ export function leadsCsvStream(ctx: Ctx, ref: Ref, params: Omit<LeadListParams, 
  * not rewritten (what the visitor typed in the chat stays). False when the lead is not this chatbot's.
  */
 export async function deleteLead(ctx: Ctx, ref: Ref, leadId: string): Promise<boolean> {
-  const lead = await ctx.db
-    .select()
-    .from(leads)
-    .where(and(eq(leads.id, leadId), eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId)))
-    .get();
+  const lead = await findLead(ctx, ref, leadId);
   if (!lead) return false;
   const linked = await ctx.db.select({ id: leadConversations.conversationId }).from(leadConversations).where(eq(leadConversations.leadId, lead.id)).all();
   const ids = [...new Set([...linked.map((r) => r.id), ...(lead.conversationId ? [lead.conversationId] : [])])];

@@ -73,7 +73,8 @@ export type LeadView = {
 const EMAIL_RE = /^[^\s@<>"'()]+@[^\s@<>"'()]+\.[^\s@<>"'()]+$/;
 const PHONE_RE = /^[+()0-9 .-]{5,40}$/;
 
-export function LeadCard({ lead, format }: { lead: LeadView; format: (ms: number) => string }) {
+/** A lead's contact details as label/value rows: mailto:/tel: links only for well-formed values, custom fields as text. */
+export function leadContactRows(lead: Pick<LeadView, "name" | "email" | "phone" | "custom">): [string, React.ReactNode][] {
   const rows: [string, React.ReactNode][] = [];
   if (lead.name) rows.push(["Name", lead.name]);
   if (lead.email)
@@ -99,6 +100,11 @@ export function LeadCard({ lead, format }: { lead: LeadView; format: (ms: number
       ),
     ]);
   for (const [label, value] of Object.entries(lead.custom)) rows.push([label, value]);
+  return rows;
+}
+
+export function LeadCard({ lead, format }: { lead: LeadView; format: (ms: number) => string }) {
+  const rows = leadContactRows(lead);
   return (
     <section
       aria-label="Contact details left by the visitor"

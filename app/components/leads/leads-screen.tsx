@@ -20,6 +20,7 @@ import {
   TR,
   Textarea,
 } from "~/components/ui";
+import { leadContactRows } from "~/components/conversations/transcript-parts";
 import type { FormReply } from "~/lib/forms";
 import { LEAD_NOTES_MAX, LEAD_SEARCH_MAX, LEAD_STATUS_LABELS, LEAD_STATUSES, leadListSearch, type LeadCursor, type LeadStatus } from "~/lib/schemas/leads";
 
@@ -140,11 +141,7 @@ function LeadDetail({
 }) {
   const { lead } = detail;
   const mine = result && result.values?.leadId === lead.id ? result : null;
-  const contact: [string, string][] = [];
-  if (lead.name) contact.push(["Name", lead.name]);
-  if (lead.email) contact.push(["Email", lead.email]);
-  if (lead.phone) contact.push(["Phone", lead.phone]);
-  for (const [k, v] of Object.entries(lead.custom)) contact.push([k, v]);
+  const contact = leadContactRows(lead);
   return (
     <Card id="lead" aria-labelledby="lead-title">
       <CardHeader
@@ -167,18 +164,10 @@ function LeadDetail({
           </Alert>
         ) : null}
         <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[10rem_1fr]">
-          {contact.map(([k, v]) => (
-            <div key={k} className="contents">
+          {contact.map(([k, v], i) => (
+            <div key={i} className="contents">
               <dt className="font-medium text-zinc-600 dark:text-zinc-400">{k}</dt>
-              <dd className="break-words text-zinc-900 dark:text-zinc-100">
-                {k === "Email" ? (
-                  <a href={`mailto:${v}`} className="text-brand-700 underline dark:text-brand-300">
-                    {v}
-                  </a>
-                ) : (
-                  v
-                )}
-              </dd>
+              <dd className="break-words text-zinc-900 dark:text-zinc-100">{v}</dd>
             </div>
           ))}
         </dl>
