@@ -158,6 +158,13 @@ type Api = ((method: string, ...args: unknown[]) => void) & Record<string, unkno
     else if (d.type === "lead" || d.type === "message") for (const fn of handlers[d.type] ?? []) fn(d[d.type]);
   });
   addEventListener("keydown", (e) => e.key === "Escape" && close());
+  // An "opened" already on its way when the visitor closes makes the frame focus its input while hidden;
+  // focus that lands in the closed frame goes back to the launcher.
+  addEventListener("blur", () =>
+    setTimeout(() => {
+      if (!isOpen && frame && document.activeElement === frame) launcher?.focus();
+    }),
+  );
 
   const api: Record<string, (...args: never[]) => void> = {
     open,
