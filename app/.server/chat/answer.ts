@@ -158,7 +158,7 @@ export async function answerMessage(
   // first attempt), this copy is dropped and its credit given back.
   const store = async (exchange: Omit<Parameters<typeof recordExchange>[2], "clientMessageId">) => {
     try {
-      await recordExchange(ctx, conversation, { ...exchange, clientMessageId: input.clientMessageId });
+      await recordExchange(ctx, conversation, { ...exchange, clientMessageId: input.clientMessageId, timeZone: org.timeZone });
     } catch (e) {
       if (!input.clientMessageId || !isDuplicateClientMessage(e)) throw e;
       if (quota.ok && exchange.bot?.credits) await refundReply(ctx, org.id, quota.period);

@@ -3,6 +3,7 @@ import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
 import type { ChatSource } from "~/lib/schemas/chat";
 import { conversations, leads, messages, type MessageSource } from "../db/schema";
+import { exchangeStatements, orgTimeZone } from "../analytics/record";
 import { conversationSearch } from "./search-index";
 
 // Conversations and their messages. Dashboard reads are scoped by organisation and chatbot; visitor
@@ -131,6 +132,8 @@ export async function recordExchange(
     clientMessageId?: string;
     /** The visitor got no answer: the bot fell back, hit the reply limit, or failed (the list's "unanswered"). */
     unanswered?: boolean;
+    /** The organisation's time zone (the analytics day); looked up when not given. */
+    timeZone?: string;
   },
 ) {
   const base = { conversationId: conversation.id, orgId: conversation.orgId, chatbotId: conversation.chatbotId };
@@ -151,13 +154,22 @@ export async function recordExchange(
     })
     .where(eq(conversations.id, conversation.id));
   const searchable = indexVisitorText(ctx, conversation, input.visitorText);
+  // The daily analytics rows, counted in the same batch (analytics/record.ts; they run first: a new
+  // conversation is recognised before this exchange is stored).
+  const [counted, ...counting] = exchangeStatements(ctx.db, conversation, {
+    timeZone: input.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)),
+    askedAt: input.askedAt,
+    visitorText: input.visitorText,
+    bot: input.bot,
+    unanswered: !!input.unanswered,
+  });
   if (input.bot) {
     const { id, at, ...bot } = input.bot;
     // A bot reply always sorts after the question it answers, even within the same millisecond.
     const botInsert = ctx.db.insert(messages).values({ ...base, id, role: "bot", createdAt: Math.max(at, input.askedAt + 1), ...bot });
-    await ctx.db.batch([visitorInsert, botInsert, update, searchable]);
+    await ctx.db.batch([counted, ...counting, visitorInsert, botInsert, update, searchable]);
   } else {
-    await ctx.db.batch([visitorInsert, update, searchable]);
+    await ctx.db.batch([counted, ...counting, visitorInsert, update, searchable]);
   }
   return { visitorMessageId: visitorId };
 }

@@ -71,6 +71,8 @@ export const organisations = sqliteTable(
     /** `created` (ms) of the last Stripe event applied to the plan: an older event arriving late changes nothing. */
     billingEventAt: integer("billing_event_at"),
     createdAt: createdAt(),
+    /** IANA time zone of the organisation's days (analytics, digests); validated by app/lib/time-zone.ts. */
+    timeZone: text("time_zone").notNull().default("UTC"),
   },
   (t) => [uniqueIndex("organisations_slug_unique").on(t.slug)],
 );
@@ -521,4 +523,110 @@ export const widgetSites = sqliteTable(
     lastSeenAt: integer("last_seen_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.chatbotId, t.origin, t.kind] })],
+);
+
+// ——— Analytics (migration 0013, ADR 020) ———
+// Daily aggregate rows per chatbot, kept up to date as messages, leads, thumbs, reports and handoffs
+// arrive (app/.server/analytics/record.ts). `day` is YYYY-MM-DD in the organisation's time zone at
+// the time the thing was counted.
+
+export const analyticsDaily = sqliteTable(
+  "analytics_daily",
+  {
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    orgId: text("org_id").notNull(),
+    /** Conversations started that day (their first message or handoff request). */
+    conversations: integer("conversations").notNull().default(0),
+    /** Visitor messages and replies (bot or person). */
+    messages: integer("messages").notNull().default(0),
+    /** Visitor messages the bot answered or could not answer (small talk left out). */
+    questions: integer("questions").notNull().default(0),
+    /** Questions the knowledge did not answer (fallback, or retrieval below the floor). */
+    unanswered: integer("unanswered").notNull().default(0),
+    /** Conversations started that day that have since had a fallback, a thumbs-down, a report or a handoff. */
+    unresolved: integer("unresolved").notNull().default(0),
+    leads: integer("leads").notNull().default(0),
+    handoffs: integer("handoffs").notNull().default(0),
+    reports: integer("reports").notNull().default(0),
+    /** Current thumbs on replies given that day (a changed thumb moves). */
+    thumbsUp: integer("thumbs_up").notNull().default(0),
+    thumbsDown: integer("thumbs_down").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.day] })],
+);
+
+/** Per-day splits: `channel` and `country` count conversations, `latency` counts replies per answer-time bucket. */
+export const analyticsSplits = sqliteTable(
+  "analytics_splits",
+  {
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    dim: text("dim", { enum: ["channel", "country", "latency"] }).notNull(),
+    key: text("key").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.day, t.dim, t.key] })],
+);
+
+/** One row per visitor per day they wrote: unique visitors of a range are exact, never counted twice. */
+export const analyticsVisitors = sqliteTable(
+  "analytics_visitors",
+  {
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    visitorId: text("visitor_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.day, t.visitorId] })],
+);
+
+/** Each counted conversation's start day, and whether it has had a problem (it then counts as unresolved once). */
+export const analyticsConversations = sqliteTable("analytics_conversations", {
+  conversationId: text("conversation_id")
+    .primaryKey()
+    .references(() => conversations.id, { onDelete: "cascade" }),
+  chatbotId: text("chatbot_id").notNull(),
+  day: text("day").notNull(),
+  problem: integer("problem", { mode: "boolean" }).notNull().default(false),
+});
+
+/** Questions grouped by their content terms (analytics/questions.ts): a sample text and whether someone answered the group. */
+export const analyticsQuestions = sqliteTable(
+  "analytics_questions",
+  {
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    orgId: text("org_id").notNull(),
+    text: text("text").notNull(),
+    asked: integer("asked").notNull().default(0),
+    lastAskedAt: integer("last_asked_at").notNull(),
+    lastUnansweredAt: integer("last_unanswered_at"),
+    /** Set by "add an answer"; cleared when the question goes unanswered again afterwards. */
+    answeredAt: integer("answered_at"),
+    answeredBy: text("answered_by"),
+    answerSourceId: text("answer_source_id"),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.key] })],
+);
+
+export const analyticsQuestionDays = sqliteTable(
+  "analytics_question_days",
+  {
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    key: text("key").notNull(),
+    asked: integer("asked").notNull().default(0),
+    unanswered: integer("unanswered").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.day, t.key] })],
 );

@@ -55,6 +55,7 @@ export async function createOrganisation(ctx: AppContext, userId: string, input:
     stripeSubscriptionId: null,
     billingEventAt: null,
     createdAt: now,
+    timeZone: "UTC",
   };
   await ctx.db.batch([
     ctx.db.insert(organisations).values(org),

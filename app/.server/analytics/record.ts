@@ -1,0 +1,167 @@
+import { eq, sql, type SQL } from "drizzle-orm";
+import { dayIn, DEFAULT_TIME_ZONE } from "~/lib/time-zone";
+import type { ServiceContext } from "../context";
+import { organisations } from "../db/schema";
+import { answerTimeBucket } from "./answer-time";
+import { questionKey, questionSample } from "./questions";
+
+// The write side of analytics (ADR 020): statements that keep the daily aggregate rows up to date,
+// handed to the caller to run in the same batch as the write they count — a message, a lead, a
+// thumb, a report, a handoff — so a count is stored exactly when the thing it counts is. Nothing
+// here reads messages back; the analytics page reads only these rows (analytics/report.ts).
+
+type Db = ServiceContext["db"];
+type Ref = { orgId: string; chatbotId: string };
+export type AnalyticsStatement = ReturnType<Db["run"]>;
+
+const COUNTERS = ["conversations", "messages", "questions", "unanswered", "unresolved", "leads", "handoffs", "reports", "thumbs_up", "thumbs_down"] as const;
+type Counter = (typeof COUNTERS)[number];
+
+/** The organisation's time zone (its analytics days); UTC when the organisation is gone. */
+export async function orgTimeZone(ctx: { db: Db }, orgId: string): Promise<string> {
+  const row = await ctx.db.select({ timeZone: organisations.timeZone }).from(organisations).where(eq(organisations.id, orgId)).get();
+  return row?.timeZone ?? DEFAULT_TIME_ZONE;
+}
+
+/** Adds to the day's counters (a row per chatbot and day, created on first use; never below zero). */
+function bump(db: Db, ref: Ref, day: string, add: Partial<Record<Counter, number | SQL>>): AnalyticsStatement {
+  const cols = COUNTERS.filter((c) => add[c] !== undefined);
+  const names = sql.raw(cols.map((c) => `, ${c}`).join(""));
+  const values = sql.join(
+    cols.map((c) => sql`, max(0, ${add[c]})`),
+    sql``,
+  );
+  const sets = sql.raw(cols.map((c) => `${c} = max(0, ${c} + excluded.${c})`).join(", "));
+  return db.run(sql`insert into analytics_daily (chatbot_id, day, org_id${names}) values (${ref.chatbotId}, ${day}, ${ref.orgId}${values})
+    on conflict (chatbot_id, day) do update set ${sets}`);
+}
+
+const notCounted = (conversationId: string) => sql`not exists (select 1 from analytics_conversations where conversation_id = ${conversationId})`;
+
+/**
+ * A conversation is counted once, on the day of its first message (or handoff request): the day's
+ * conversations, its channel and country. Must run before anything else of the same batch that
+ * counts the conversation; `extra` rides along on the day's row.
+ */
+function countConversation(db: Db, ref: Ref, conversationId: string, day: string, extra: Partial<Record<Counter, number>> = {}): AnalyticsStatement[] {
+  const split = (dim: "channel" | "country", column: SQL) =>
+    db.run(sql`insert into analytics_splits (chatbot_id, day, dim, key, count)
+      select chatbot_id, ${day}, ${dim}, ${column}, 1 from conversations where id = ${conversationId} and ${notCounted(conversationId)}
+      on conflict (chatbot_id, day, dim, key) do update set count = count + 1`);
+  return [
+    bump(db, ref, day, { conversations: sql`(${notCounted(conversationId)})`, ...extra }),
+    split("channel", sql`channel`),
+    split("country", sql`coalesce(country, '')`),
+    db.run(sql`insert or ignore into analytics_conversations (conversation_id, chatbot_id, day, problem)
+      select id, chatbot_id, ${day}, 0 from conversations where id = ${conversationId}`),
+  ];
+}
+
+/**
+ * The conversation had a fallback, a thumbs-down, a report or a handoff: it counts as unresolved,
+ * once, on the day it started (after this, whatever else happens to it).
+ */
+function markUnresolved(db: Db, conversationId: string): AnalyticsStatement[] {
+  const open = sql`from analytics_conversations where conversation_id = ${conversationId} and problem = 0`;
+  return [
+    db.run(sql`update analytics_daily set unresolved = unresolved + 1
+      where chatbot_id = (select chatbot_id ${open}) and day = (select day ${open})`),
+    db.run(sql`update analytics_conversations set problem = 1 where conversation_id = ${conversationId}`),
+  ];
+}
+
+export type ExchangeFacts = {
+  timeZone: string;
+  askedAt: number;
+  visitorText: string;
+  /** The stored reply, if any. */
+  bot: { answered: boolean; credits: number; latencyMs: number | null } | null;
+  /** The conversation list's "unanswered": a fallback, the reply limit, or a failure. */
+  unanswered: boolean;
+};
+
+/**
+ * What one visitor message and its reply add (chat/conversations.ts runs these before the exchange's
+ * own writes, in its batch): the conversation when new, two messages (one without a reply), the
+ * visitor's day, the reply's answer time, the question's group, and "unresolved" on a fallback.
+ * A question is a message the bot answered from knowledge or could not answer; small talk is
+ * neither. It is unanswered when the reply had no knowledge behind it (the fallback, or an answer
+ * below the relevance floor), not when the plan's reply limit refused it (credits 0).
+ */
+export function exchangeStatements(db: Db, conversation: Ref & { id: string }, facts: ExchangeFacts): AnalyticsStatement[] {
+  const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
+  const day = dayIn(facts.timeZone, facts.askedAt);
+  const bot = facts.bot;
+  const question = !!bot && (bot.answered || facts.unanswered);
+  const gap = !!bot && !bot.answered && facts.unanswered && bot.credits > 0;
+  const out = countConversation(db, ref, conversation.id, day, {
+    messages: bot ? 2 : 1,
+    questions: question ? 1 : 0,
+    unanswered: gap ? 1 : 0,
+  });
+  out.push(
+    db.run(sql`insert or ignore into analytics_visitors (chatbot_id, day, visitor_id)
+      select chatbot_id, ${day}, visitor_id from conversations where id = ${conversation.id}`),
+  );
+  if (bot?.latencyMs != null) {
+    out.push(
+      db.run(sql`insert into analytics_splits (chatbot_id, day, dim, key, count) values (${ref.chatbotId}, ${day}, 'latency', ${String(answerTimeBucket(bot.latencyMs))}, 1)
+        on conflict (chatbot_id, day, dim, key) do update set count = count + 1`),
+    );
+  }
+  if (question) {
+    const key = questionKey(facts.visitorText);
+    const text = questionSample(facts.visitorText);
+    const missed = gap ? 1 : 0;
+    out.push(
+      // A group answered with "add an answer" opens again when the question goes unanswered after that.
+      db.run(sql`insert into analytics_questions (chatbot_id, key, org_id, text, asked, last_asked_at, last_unanswered_at)
+        values (${ref.chatbotId}, ${key}, ${ref.orgId}, ${text}, 1, ${facts.askedAt}, ${gap ? facts.askedAt : null})
+        on conflict (chatbot_id, key) do update set asked = asked + 1, last_asked_at = excluded.last_asked_at, text = excluded.text,
+          last_unanswered_at = coalesce(excluded.last_unanswered_at, last_unanswered_at),
+          answered_at = case when excluded.last_unanswered_at is not null then null else answered_at end`),
+      db.run(sql`insert into analytics_question_days (chatbot_id, day, key, asked, unanswered) values (${ref.chatbotId}, ${day}, ${key}, 1, ${missed})
+        on conflict (chatbot_id, day, key) do update set asked = asked + 1, unanswered = unanswered + excluded.unanswered`),
+    );
+  }
+  if (facts.unanswered) out.push(...markUnresolved(db, conversation.id));
+  return out;
+}
+
+/** A new lead (not a repeat of an email already known), on the day it was captured. */
+export function leadStatements(db: Db, ref: Ref, timeZone: string, at: number): AnalyticsStatement[] {
+  return [bump(db, ref, dayIn(timeZone, at), { leads: 1 })];
+}
+
+/**
+ * A thumb set, changed or cleared on a reply: the reply's day holds the current thumbs (a changed
+ * thumb moves from one count to the other). A thumbs-down makes the conversation unresolved.
+ */
+export function feedbackStatements(
+  db: Db,
+  ref: Ref,
+  input: { timeZone: string; conversationId: string; repliedAt: number; from: number | null; to: number | null },
+): AnalyticsStatement[] {
+  if (input.from === input.to) return [];
+  const up = (input.to === 1 ? 1 : 0) - (input.from === 1 ? 1 : 0);
+  const down = (input.to === -1 ? 1 : 0) - (input.from === -1 ? 1 : 0);
+  const out = [bump(db, ref, dayIn(input.timeZone, input.repliedAt), { thumbs_up: up, thumbs_down: down })];
+  if (input.to === -1) out.push(...markUnresolved(db, input.conversationId));
+  return out;
+}
+
+/** "Report a problem": counted on the day of the report; its conversation, if any, is unresolved. */
+export function reportStatements(db: Db, ref: Ref, input: { timeZone: string; at: number; conversationId: string | null }): AnalyticsStatement[] {
+  const out = [bump(db, ref, dayIn(input.timeZone, input.at), { reports: 1 })];
+  if (input.conversationId) out.push(...markUnresolved(db, input.conversationId));
+  return out;
+}
+
+/**
+ * A visitor asked for a person (or a person took the conversation over): a handoff on that day. The
+ * conversation is counted if this is its first event, and it is unresolved.
+ */
+export function handoffStatements(db: Db, ref: Ref, input: { timeZone: string; at: number; conversationId: string }): AnalyticsStatement[] {
+  const day = dayIn(input.timeZone, input.at);
+  return [...countConversation(db, ref, input.conversationId, day, { handoffs: 1 }), ...markUnresolved(db, input.conversationId)];
+}
