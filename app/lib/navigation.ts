@@ -8,7 +8,7 @@ const CHATBOT_AREAS: NavArea[] = [
   { key: "home", label: "Home", path: "", group: "main", built: true, permission: "chatbot:view" },
   { key: "kb", label: "Knowledge", path: "/kb", group: "main", built: true, permission: "chatbot:edit" },
   { key: "leads", label: "Leads", path: "/leads", group: "main", built: true, permission: "leads:work" },
-  { key: "analytics", label: "Analytics", path: "/analytics", group: "main", built: false, permission: "analytics:view" },
+  { key: "analytics", label: "Analytics", path: "/analytics", group: "main", built: true, permission: "analytics:view" },
   { key: "integrations", label: "Integrations", path: "/integrations", group: "main", built: false, permission: "chatbot:edit" },
   { key: "tools", label: "Tools", path: "/tools", group: "main", built: false, permission: "chatbot:edit" },
   { key: "voice-playground", label: "Voice playground", path: "/voice-playground", group: "main", built: false, permission: "chatbot:view" },

@@ -6,14 +6,23 @@ import { OrgHomeScreen, type OrgHomeActionData } from "~/components/org/org-home
 import { requireOrg } from "~/.server/auth/guards";
 import { createChatbot, deleteChatbot, listChatbots, renameChatbot } from "~/.server/chatbots/chatbots";
 import { leaveOrganisation } from "~/.server/orgs/members";
-import { rememberLastOrganisation, renameOrganisation } from "~/.server/orgs/organisations";
+import { rememberLastOrganisation, renameOrganisation, setOrganisationTimeZone } from "~/.server/orgs/organisations";
 import { parseForm } from "~/lib/forms";
-import { createChatbotSchema, deleteChatbotSchema, leaveOrgSchema, renameChatbotSchema, renameOrgSchema } from "~/lib/schemas/orgs";
+import { createChatbotSchema, deleteChatbotSchema, leaveOrgSchema, renameChatbotSchema, renameOrgSchema, setTimeZoneSchema } from "~/lib/schemas/orgs";
 import { requireIntent } from "~/.server/auth/intents";
+import { can } from "~/lib/permissions";
+import { timeZoneNames } from "~/lib/time-zone";
 import { formReply } from "~/.server/http/form-reply";
 import { readForm } from "~/.server/http/read-form";
 
-const actionSchema = z.discriminatedUnion("intent", [createChatbotSchema, renameChatbotSchema, deleteChatbotSchema, renameOrgSchema, leaveOrgSchema]);
+const actionSchema = z.discriminatedUnion("intent", [
+  createChatbotSchema,
+  renameChatbotSchema,
+  deleteChatbotSchema,
+  renameOrgSchema,
+  leaveOrgSchema,
+  setTimeZoneSchema,
+]);
 
 /** `chatbotId`: the chatbot a rename concerned (to reopen the right form). */
 type ActionData = OrgHomeActionData;
@@ -26,9 +35,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (user.lastOrgId !== org.id) await rememberLastOrganisation(ctx, user.id, org.id);
   const chatbots = await listChatbots(ctx, org.id);
   return {
-    org: { id: org.id, name: org.name, plan: org.plan },
+    org: { id: org.id, name: org.name, plan: org.plan, timeZone: org.timeZone },
     role,
     chatbots: chatbots.map((b) => ({ id: b.id, name: b.name, visibility: b.visibility, createdAt: b.createdAt })),
+    timeZones: can(role, "org:rename") ? timeZoneNames() : [],
   };
 }
 
@@ -64,6 +74,10 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     case "rename-org": {
       const renamed = await renameOrganisation(ctx, org.id, input.name);
       return reply(200, { tone: "success", message: `Organisation renamed to “${renamed?.name ?? input.name}”.` });
+    }
+    case "set-time-zone": {
+      await setOrganisationTimeZone(ctx, org.id, input.timeZone);
+      return reply(200, { tone: "success", message: `Time zone set to ${input.timeZone}. Analytics count new activity on its days.` });
     }
     case "leave-org": {
       const left = await leaveOrganisation(ctx, org.id, user.id);

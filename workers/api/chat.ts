@@ -6,6 +6,7 @@ import { chatbotForVisitor } from "../../app/.server/chatbots/find-chatbot";
 import { getVisitorHistory, numberedSources } from "../../app/.server/chat/conversations";
 import { widgetChatRequestSchema, visitorIdSchema, type HistoryMessage } from "../../app/lib/schemas/chat";
 import { visitorHasLead } from "../../app/.server/leads/leads";
+import { countryFromHeader } from "../../app/lib/country";
 import { admitVisitor } from "../../app/.server/widget/gate";
 import { readUiSettings } from "../../app/lib/schemas/widget-settings";
 import { AdmissionGate, GateFull, releaseWhenSent } from "../admission";
@@ -86,6 +87,7 @@ chat.post("/:chatbotId", async (c) => {
     conversationId: input.conversationId,
     fresh: input.newConversation,
     text: input.message,
+    country: countryFromHeader(c.req.header("CF-IPCountry")),
     clientMessageId: input.clientMessageId,
     startedAt,
   });

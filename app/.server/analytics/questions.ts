@@ -6,13 +6,16 @@ import { QUESTION_FILLERS, stem, STOP_WORDS } from "../retrieval/text";
 // way to read text): a question's key is its content terms — chat spelling expanded, stop words and
 // question fillers dropped, Porter-stemmed — unique and sorted, so "What's your refund policy?" and
 // "refund policy please" share one key as they arrive. Reading a range then merges keys whose terms
-// are close (the local embedder's hashed word + character n-gram vectors, cosine), so "refunds for
-// orders" joins "refund an order".
+// are close (the local embedder's hashed word + character n-gram vectors, cosine), so "When are you
+// open?" joins "What are your opening hours?".
 
 export const QUESTION_TEXT_MAX = 200;
 const KEY_MAX = 160;
-/** Cosine of two keys' hashed n-gram vectors above which they are one group. */
-export const SIMILAR_KEYS = 0.8;
+/**
+ * Cosine of two keys' hashed n-gram vectors from which they are one group: "open" joins "hour open"
+ * (0.73), while "cost ship" and "long ship" (0.49) stay apart.
+ */
+export const SIMILAR_KEYS = 0.7;
 
 /** Light words ("policy", "new", "work") count only when the question has no other content word. */
 function contentTerms(text: string): string[] {

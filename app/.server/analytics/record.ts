@@ -14,6 +14,20 @@ type Db = ServiceContext["db"];
 type Ref = { orgId: string; chatbotId: string };
 export type AnalyticsStatement = ReturnType<Db["run"]>;
 
+/**
+ * A raw statement that can go into `db.batch`. drizzle-orm 0.45's D1 batch binds each item's
+ * parameters through its prepared `stmt`, which a raw `db.run(sql)` lacks (it only works alone), so
+ * the statement is prepared here on the same D1 client.
+ */
+function statement(db: Db, query: SQL): AnalyticsStatement {
+  return batchable(db, db.run(query));
+}
+
+/** A raw `db.run` / `db.all` made fit for `db.batch` (see above). */
+export function batchable<T extends { getQuery(): { sql: string } }>(db: Db, raw: T): T {
+  return Object.assign(raw, { stmt: db.$client.prepare(raw.getQuery().sql) });
+}
+
 const COUNTERS = ["conversations", "messages", "questions", "unanswered", "unresolved", "leads", "handoffs", "reports", "thumbs_up", "thumbs_down"] as const;
 type Counter = (typeof COUNTERS)[number];
 
@@ -23,17 +37,25 @@ export async function orgTimeZone(ctx: { db: Db }, orgId: string): Promise<strin
   return row?.timeZone ?? DEFAULT_TIME_ZONE;
 }
 
-/** Adds to the day's counters (a row per chatbot and day, created on first use; never below zero). */
+/** Adds to the day's counters (a row per chatbot and day, created on first use). */
 function bump(db: Db, ref: Ref, day: string, add: Partial<Record<Counter, number | SQL>>): AnalyticsStatement {
   const cols = COUNTERS.filter((c) => add[c] !== undefined);
   const names = sql.raw(cols.map((c) => `, ${c}`).join(""));
   const values = sql.join(
-    cols.map((c) => sql`, max(0, ${add[c]})`),
+    cols.map((c) => sql`, ${add[c]}`),
     sql``,
   );
-  const sets = sql.raw(cols.map((c) => `${c} = max(0, ${c} + excluded.${c})`).join(", "));
-  return db.run(sql`insert into analytics_daily (chatbot_id, day, org_id${names}) values (${ref.chatbotId}, ${day}, ${ref.orgId}${values})
-    on conflict (chatbot_id, day) do update set ${sets}`);
+  const sets = sql.raw(cols.map((c) => `${c} = ${c} + excluded.${c}`).join(", "));
+  return statement(
+    db,
+    sql`insert into analytics_daily (chatbot_id, day, org_id${names}) values (${ref.chatbotId}, ${day}, ${ref.orgId}${values})
+    on conflict (chatbot_id, day) do update set ${sets}`,
+  );
+}
+
+/** Takes one from a day's counter where it has one (a thumb changed or cleared). */
+function takeOne(db: Db, ref: Ref, day: string, counter: Counter): AnalyticsStatement {
+  return statement(db, sql`update analytics_daily set ${sql.raw(`${counter} = max(0, ${counter} - 1)`)} where chatbot_id = ${ref.chatbotId} and day = ${day}`);
 }
 
 const notCounted = (conversationId: string) => sql`not exists (select 1 from analytics_conversations where conversation_id = ${conversationId})`;
@@ -45,15 +67,21 @@ const notCounted = (conversationId: string) => sql`not exists (select 1 from ana
  */
 function countConversation(db: Db, ref: Ref, conversationId: string, day: string, extra: Partial<Record<Counter, number>> = {}): AnalyticsStatement[] {
   const split = (dim: "channel" | "country", column: SQL) =>
-    db.run(sql`insert into analytics_splits (chatbot_id, day, dim, key, count)
+    statement(
+      db,
+      sql`insert into analytics_splits (chatbot_id, day, dim, key, count)
       select chatbot_id, ${day}, ${dim}, ${column}, 1 from conversations where id = ${conversationId} and ${notCounted(conversationId)}
-      on conflict (chatbot_id, day, dim, key) do update set count = count + 1`);
+      on conflict (chatbot_id, day, dim, key) do update set count = count + 1`,
+    );
   return [
     bump(db, ref, day, { conversations: sql`(${notCounted(conversationId)})`, ...extra }),
     split("channel", sql`channel`),
     split("country", sql`coalesce(country, '')`),
-    db.run(sql`insert or ignore into analytics_conversations (conversation_id, chatbot_id, day, problem)
-      select id, chatbot_id, ${day}, 0 from conversations where id = ${conversationId}`),
+    statement(
+      db,
+      sql`insert or ignore into analytics_conversations (conversation_id, chatbot_id, day, problem)
+      select id, chatbot_id, ${day}, 0 from conversations where id = ${conversationId}`,
+    ),
   ];
 }
 
@@ -64,9 +92,12 @@ function countConversation(db: Db, ref: Ref, conversationId: string, day: string
 function markUnresolved(db: Db, conversationId: string): AnalyticsStatement[] {
   const open = sql`from analytics_conversations where conversation_id = ${conversationId} and problem = 0`;
   return [
-    db.run(sql`update analytics_daily set unresolved = unresolved + 1
-      where chatbot_id = (select chatbot_id ${open}) and day = (select day ${open})`),
-    db.run(sql`update analytics_conversations set problem = 1 where conversation_id = ${conversationId}`),
+    statement(
+      db,
+      sql`update analytics_daily set unresolved = unresolved + 1
+      where chatbot_id = (select chatbot_id ${open}) and day = (select day ${open})`,
+    ),
+    statement(db, sql`update analytics_conversations set problem = 1 where conversation_id = ${conversationId}`),
   ];
 }
 
@@ -100,13 +131,19 @@ export function exchangeStatements(db: Db, conversation: Ref & { id: string }, f
     unanswered: gap ? 1 : 0,
   });
   out.push(
-    db.run(sql`insert or ignore into analytics_visitors (chatbot_id, day, visitor_id)
-      select chatbot_id, ${day}, visitor_id from conversations where id = ${conversation.id}`),
+    statement(
+      db,
+      sql`insert or ignore into analytics_visitors (chatbot_id, day, visitor_id)
+      select chatbot_id, ${day}, visitor_id from conversations where id = ${conversation.id}`,
+    ),
   );
   if (bot?.latencyMs != null) {
     out.push(
-      db.run(sql`insert into analytics_splits (chatbot_id, day, dim, key, count) values (${ref.chatbotId}, ${day}, 'latency', ${String(answerTimeBucket(bot.latencyMs))}, 1)
-        on conflict (chatbot_id, day, dim, key) do update set count = count + 1`),
+      statement(
+        db,
+        sql`insert into analytics_splits (chatbot_id, day, dim, key, count) values (${ref.chatbotId}, ${day}, 'latency', ${String(answerTimeBucket(bot.latencyMs))}, 1)
+        on conflict (chatbot_id, day, dim, key) do update set count = count + 1`,
+      ),
     );
   }
   if (question) {
@@ -115,13 +152,19 @@ export function exchangeStatements(db: Db, conversation: Ref & { id: string }, f
     const missed = gap ? 1 : 0;
     out.push(
       // A group answered with "add an answer" opens again when the question goes unanswered after that.
-      db.run(sql`insert into analytics_questions (chatbot_id, key, org_id, text, asked, last_asked_at, last_unanswered_at)
+      statement(
+        db,
+        sql`insert into analytics_questions (chatbot_id, key, org_id, text, asked, last_asked_at, last_unanswered_at)
         values (${ref.chatbotId}, ${key}, ${ref.orgId}, ${text}, 1, ${facts.askedAt}, ${gap ? facts.askedAt : null})
         on conflict (chatbot_id, key) do update set asked = asked + 1, last_asked_at = excluded.last_asked_at, text = excluded.text,
           last_unanswered_at = coalesce(excluded.last_unanswered_at, last_unanswered_at),
-          answered_at = case when excluded.last_unanswered_at is not null then null else answered_at end`),
-      db.run(sql`insert into analytics_question_days (chatbot_id, day, key, asked, unanswered) values (${ref.chatbotId}, ${day}, ${key}, 1, ${missed})
-        on conflict (chatbot_id, day, key) do update set asked = asked + 1, unanswered = unanswered + excluded.unanswered`),
+          answered_at = case when excluded.last_unanswered_at is not null then null else answered_at end`,
+      ),
+      statement(
+        db,
+        sql`insert into analytics_question_days (chatbot_id, day, key, asked, unanswered) values (${ref.chatbotId}, ${day}, ${key}, 1, ${missed})
+        on conflict (chatbot_id, day, key) do update set asked = asked + 1, unanswered = unanswered + excluded.unanswered`,
+      ),
     );
   }
   if (facts.unanswered) out.push(...markUnresolved(db, conversation.id));
@@ -143,9 +186,13 @@ export function feedbackStatements(
   input: { timeZone: string; conversationId: string; repliedAt: number; from: number | null; to: number | null },
 ): AnalyticsStatement[] {
   if (input.from === input.to) return [];
-  const up = (input.to === 1 ? 1 : 0) - (input.from === 1 ? 1 : 0);
-  const down = (input.to === -1 ? 1 : 0) - (input.from === -1 ? 1 : 0);
-  const out = [bump(db, ref, dayIn(input.timeZone, input.repliedAt), { thumbs_up: up, thumbs_down: down })];
+  const day = dayIn(input.timeZone, input.repliedAt);
+  const counter = (v: number | null): Counter | null => (v === 1 ? "thumbs_up" : v === -1 ? "thumbs_down" : null);
+  const out: AnalyticsStatement[] = [];
+  const was = counter(input.from);
+  const now = counter(input.to);
+  if (was) out.push(takeOne(db, ref, day, was));
+  if (now) out.push(bump(db, ref, day, { [now]: 1 }));
   if (input.to === -1) out.push(...markUnresolved(db, input.conversationId));
   return out;
 }

@@ -12,6 +12,7 @@ export const INTENT_PERMISSIONS = {
     "rename-chatbot": "chatbot:edit",
     "delete-chatbot": "chatbot:delete",
     "rename-org": "org:rename",
+    "set-time-zone": "org:rename",
     "leave-org": "org:view",
   },
   /** /app/{orgId}/members (the screen itself needs members:manage). */
@@ -22,6 +23,10 @@ export const INTENT_PERMISSIONS = {
   leads: {
     "save-lead": "leads:work",
     "delete-lead": "leads:work",
+  },
+  /** …/analytics (every member reads it; adding an answer adds knowledge). */
+  analytics: {
+    "add-answer": "chatbot:edit",
   },
   /** …/settings/general. */
   generalSettings: {

@@ -27,7 +27,7 @@ type Channel = Conversation["channel"];
 export async function getOrCreateConversation(
   ctx: Ctx,
   ref: ChatbotRef,
-  input: { visitorId: string; channel: Channel; conversationId?: string | null; fresh?: boolean },
+  input: { visitorId: string; channel: Channel; conversationId?: string | null; fresh?: boolean; country?: string | null },
 ): Promise<Conversation & { isNew?: boolean }> {
   const mine = and(eq(conversations.chatbotId, ref.chatbotId), eq(conversations.orgId, ref.orgId), eq(conversations.visitorId, input.visitorId));
   if (input.conversationId) {
@@ -50,6 +50,7 @@ export async function getOrCreateConversation(
         chatbotId: ref.chatbotId,
         visitorId: input.visitorId,
         channel: input.channel,
+        country: input.country ?? null,
         createdAt: now,
         lastMessageAt: now,
         hasLead: lead.has,
@@ -67,7 +68,7 @@ export async function getOrCreateConversation(
   const [, rows] = await ctx.db.batch([
     // Every column, in the table's order (drizzle's insert…select names them all).
     ctx.db.insert(conversations).select(
-      sql`SELECT ${id}, ${ref.orgId}, ${ref.chatbotId}, ${input.visitorId}, ${input.channel}, 'bot', 0, NULL, NULL, NULL, 0, ${now}, ${now},
+      sql`SELECT ${id}, ${ref.orgId}, ${ref.chatbotId}, ${input.visitorId}, ${input.channel}, 'bot', 0, ${input.country ?? null}, NULL, NULL, 0, ${now}, ${now},
           0, 0, ${lead.has}, ${lead.name}, ${lead.email}
         WHERE NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${openOnChannel})`,
     ),

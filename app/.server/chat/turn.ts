@@ -25,6 +25,8 @@ export type VisitorTurn = {
   /** Always start a new conversation ("New conversation"). */
   fresh?: boolean;
   text: string;
+  /** The visitor's country (CF-IPCountry, app/lib/country.ts), kept on a conversation this turn starts. */
+  country?: string | null;
   /** The client's id for this message: a retried send with the same id is answered again, not stored or counted twice. */
   clientMessageId?: string;
   startedAt?: number;
@@ -39,15 +41,19 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
   const startedAt = turn.startedAt ?? Date.now();
   const ref = { orgId: turn.target.org.id, chatbotId: turn.target.chatbot.id };
   const findConversation = () =>
-    getOrCreateConversation(ctx, ref, { visitorId: turn.visitorId, channel: turn.channel, conversationId: turn.conversationId, fresh: turn.fresh }).then(
-      async (c) => {
-        if (turn.verified && !c.verified) {
-          await markConversationVerified(ctx, c.id);
-          c.verified = true;
-        }
-        return c;
-      },
-    );
+    getOrCreateConversation(ctx, ref, {
+      visitorId: turn.visitorId,
+      channel: turn.channel,
+      conversationId: turn.conversationId,
+      fresh: turn.fresh,
+      country: turn.country,
+    }).then(async (c) => {
+      if (turn.verified && !c.verified) {
+        await markConversationVerified(ctx, c.id);
+        c.verified = true;
+      }
+      return c;
+    });
   // A retried send (same client message id) is answered with what was stored. The look-up overlaps
   // the conversation's, except for "new conversation", which must not create one for a retry.
   const storedDone = turn.clientMessageId ? findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId) : null;

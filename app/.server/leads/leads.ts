@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { dayRange, LEAD_PAGE_SIZE, type LeadCursor, type LeadListParams, type LeadStatus } from "~/lib/schemas/leads";
 import { CSV_BOM, csvRow } from "~/lib/csv";
 import { newId } from "../auth/crypto";
+import { leadStatements, orgTimeZone } from "../analytics/record";
 import type { AppContext } from "../context";
 import { conversations, leadConversations, leadEvents, leads, LEAD_EVENT_KINDS } from "../db/schema";
 
@@ -106,6 +107,7 @@ export async function createLead(ctx: Ctx, ref: Ref, input: NewLead): Promise<Le
       }),
     );
     writes.push(event(ctx, leadId, actor, "created", null, source, now));
+    writes.push(...leadStatements(ctx.db, ref, await orgTimeZone(ctx, ref.orgId), now));
   }
   if (conversationId) {
     writes.push(ctx.db.insert(leadConversations).values({ leadId, conversationId, createdAt: now }).onConflictDoNothing());

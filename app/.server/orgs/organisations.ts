@@ -103,3 +103,12 @@ export async function renameOrganisation(ctx: AppContext, orgId: string, name: s
   const row = await ctx.db.update(organisations).set({ name: name.trim() }).where(eq(organisations.id, orgId)).returning().get();
   return row ?? null;
 }
+
+/**
+ * The organisation's time zone (an IANA name, validated by the form): the days its analytics count
+ * on from now on. Days already counted stay where they were (ADR 020).
+ */
+export async function setOrganisationTimeZone(ctx: AppContext, orgId: string, timeZone: string): Promise<Organisation | null> {
+  const row = await ctx.db.update(organisations).set({ timeZone }).where(eq(organisations.id, orgId)).returning().get();
+  return row ?? null;
+}

@@ -6,6 +6,7 @@ import { getOrCreateConversation, type ChatbotRef, type Conversation, type Messa
 import type { AppContext } from "../context";
 import { bugReports, conversations, leads, messages } from "../db/schema";
 import { createLead, type Lead } from "../leads/leads";
+import { feedbackStatements, handoffStatements, orgTimeZone, reportStatements } from "../analytics/record";
 
 // What a widget visitor can do besides chatting: leave contact details, rate an answer, report a
 // problem, ask for a human. A visitor only ever reaches their own conversations on this chatbot:
@@ -84,9 +85,17 @@ export async function setMessageFeedback(
   if (!found || found.message.role !== "bot") return null;
   const conversationId = found.conversation.id;
   const rating = sql`(select case when min(m.feedback) < 0 then -1 when max(m.feedback) > 0 then 1 else null end from messages m where m.conversation_id = ${conversationId} and m.feedback is not null)`;
+  const counted = feedbackStatements(ctx.db, ref, {
+    timeZone: await orgTimeZone(ctx, ref.orgId),
+    conversationId,
+    repliedAt: found.message.createdAt,
+    from: found.message.feedback,
+    to: value,
+  });
   await ctx.db.batch([
     ctx.db.update(messages).set({ feedback: value }).where(eq(messages.id, messageId)),
     ctx.db.update(conversations).set({ rating }).where(eq(conversations.id, conversationId)),
+    ...counted,
   ]);
   const row = await ctx.db.select({ rating: conversations.rating }).from(conversations).where(eq(conversations.id, conversationId)).get();
   return { conversationId, rating: row?.rating ?? null };
@@ -109,6 +118,8 @@ export async function reportProblem(
     conversationId = (await findVisitorConversation(ctx, ref, input.visitorId))?.id ?? null;
   }
   const id = newId("bug_");
+  const now = Date.now();
+  const counted = reportStatements(ctx.db, ref, { timeZone: await orgTimeZone(ctx, ref.orgId), at: now, conversationId });
   const insert = ctx.db.insert(bugReports).values({
     id,
     orgId: ref.orgId,
@@ -118,13 +129,13 @@ export async function reportProblem(
     reporter: "visitor",
     visitorId: input.visitorId,
     comment: input.comment,
-    createdAt: Date.now(),
+    createdAt: now,
   });
   if (conversationId) {
     // The conversation list's "reported" filter.
-    await ctx.db.batch([insert, ctx.db.update(conversations).set({ reported: true }).where(eq(conversations.id, conversationId))]);
+    await ctx.db.batch([insert, ctx.db.update(conversations).set({ reported: true }).where(eq(conversations.id, conversationId)), ...counted]);
   } else {
-    await insert;
+    await ctx.db.batch([insert, ...counted]);
   }
   return { id, conversationId };
 }
@@ -153,6 +164,7 @@ export async function requestHuman(
   const hasEmail = !!lead;
   if (conversation.status === "waiting" || conversation.status === "human") return { conversation, alreadyRequested: true, hasEmail };
   const now = Math.max(Date.now(), conversation.lastMessageAt + 1);
+  const counted = handoffStatements(ctx.db, ref, { timeZone: await orgTimeZone(ctx, ref.orgId), at: now, conversationId: conversation.id });
   await ctx.db.batch([
     ctx.db.insert(messages).values({
       id: newId("msg_"),
@@ -167,6 +179,7 @@ export async function requestHuman(
       .update(conversations)
       .set({ status: "waiting", messageCount: sql`${conversations.messageCount} + 1`, lastMessageAt: now })
       .where(eq(conversations.id, conversation.id)),
+    ...counted,
   ]);
   return { conversation: { ...conversation, status: "waiting" }, alreadyRequested: false, hasEmail };
 }

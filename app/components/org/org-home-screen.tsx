@@ -14,6 +14,7 @@ import {
   EmptyState,
   Field,
   PageHeader,
+  Select,
 } from "~/components/ui";
 import type { FormReply } from "~/lib/forms";
 import { can, ROLE_LABELS, type Role } from "~/lib/permissions";
@@ -22,9 +23,11 @@ import { getPlan, raiseLimitHint, type PlanId } from "~/lib/plans";
 /** The organisation's home: its chatbots (route: app.$orgId._index). */
 
 export type OrgHomeScreenData = {
-  org: { id: string; name: string; plan: PlanId };
+  org: { id: string; name: string; plan: PlanId; timeZone: string };
   role: Role;
   chatbots: { id: string; name: string; visibility: "public" | "private"; createdAt: number }[];
+  /** IANA zones to choose from (only for those who may change the organisation). */
+  timeZones: string[];
 };
 
 /** The action's reply; `chatbotId`: the chatbot a rename concerned (to reopen the right form). A created chatbot redirects to its home. */
@@ -89,6 +92,11 @@ function RenameChatbot({ bot, result }: { bot: { id: string; name: string }; res
   );
 }
 
+/** The zones the server knows (sent by the loader, so server and browser render the same list), the current one kept. */
+function zoneOptions(names: string[], current: string) {
+  return (names.includes(current) ? names : [current, ...names]).map((z) => ({ value: z, label: z.replaceAll("_", " ") }));
+}
+
 export function OrgHomeScreen({ data, result }: { data: OrgHomeScreenData; result: OrgHomeActionData | undefined }) {
   const { org, role, chatbots } = data;
   const canCreate = can(role, "chatbot:create");
@@ -97,12 +105,13 @@ export function OrgHomeScreen({ data, result }: { data: OrgHomeScreenData; resul
   const canRenameOrg = can(role, "org:rename");
   const base = `/app/${org.id}`;
   const orgFailed = result?.intent === "rename-org" && Object.keys(result.fieldErrors).length > 0;
+  const zoneFailed = result?.intent === "set-time-zone" && Object.keys(result.fieldErrors).length > 0;
   const plan = getPlan(org.plan);
   // At the plan's chatbot limit "New chatbot" stays visible but disabled, naming the plan that allows more.
   const atLimit = chatbots.length >= plan.limits.chatbots;
   // Field errors show next to their field; other outcomes (and invalid hidden fields) as one status line.
   const generalError =
-    result && !result.message && Object.keys(result.fieldErrors).some((k) => k !== "name")
+    result && !result.message && Object.keys(result.fieldErrors).some((k) => k !== "name" && k !== "timeZone")
       ? "Something in that form was not valid. Reload the page and try again."
       : null;
 
@@ -236,7 +245,7 @@ export function OrgHomeScreen({ data, result }: { data: OrgHomeScreenData; resul
 
       {canRenameOrg ? (
         <Card>
-          <CardHeader title="Organisation" description="The name members see in the organisation switcher and in invitations." />
+          <CardHeader title="Organisation" description="The name members see in the organisation switcher and in invitations, and the time zone of its days." />
           <CardBody>
             <Form key={org.name} method="post" className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
               <input type="hidden" name="intent" value="rename-org" />
@@ -253,6 +262,22 @@ export function OrgHomeScreen({ data, result }: { data: OrgHomeScreenData; resul
               />
               <IntentSubmit intent="rename-org" busyLabel="Saving…" variant="secondary" className="sm:mt-7">
                 Rename
+              </IntentSubmit>
+            </Form>
+            <Form key={org.timeZone} method="post" className="mt-5 flex flex-col gap-3 sm:flex-row sm:items-start" noValidate id="time-zone">
+              <input type="hidden" name="intent" value="set-time-zone" />
+              <Field
+                className="flex-1"
+                label="Time zone"
+                name="timeZone"
+                id="org-time-zone"
+                hint="Analytics count days from midnight to midnight here. Days already counted stay as they were."
+                error={zoneFailed ? result?.fieldErrors.timeZone : undefined}
+              >
+                <Select defaultValue={zoneFailed ? result?.values.timeZone : org.timeZone} options={zoneOptions(data.timeZones, org.timeZone)} />
+              </Field>
+              <IntentSubmit intent="set-time-zone" busyLabel="Saving…" variant="secondary" className="sm:mt-7">
+                Save time zone
               </IntentSubmit>
             </Form>
           </CardBody>

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ROLES } from "../permissions";
+import { timeZoneSchema } from "../time-zone";
 import { email, newPassword, personName } from "./auth";
 
 // Forms of /app, /app/{orgId}, /app/{orgId}/members and /invite/{token}. Each form posts a hidden
@@ -35,6 +36,7 @@ export const renameChatbotSchema = z.object({ intent: z.literal("rename-chatbot"
 export const deleteChatbotSchema = z.object({ intent: z.literal("delete-chatbot"), chatbotId: id("chatbot") });
 export const renameOrgSchema = z.object({ intent: z.literal("rename-org"), name: orgName });
 export const leaveOrgSchema = z.object({ intent: z.literal("leave-org") });
+export const setTimeZoneSchema = z.object({ intent: z.literal("set-time-zone"), timeZone: timeZoneSchema });
 
 // /app/{orgId}/members
 export const inviteSchema = z.object({ intent: z.literal("invite"), email, role });

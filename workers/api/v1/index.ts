@@ -3,6 +3,7 @@ import { Hono, type Context } from "hono";
 import type { z } from "zod";
 import { randomToken } from "../../../app/.server/auth/crypto";
 import { takeTurn, turnReply } from "../../../app/.server/chat/turn";
+import { countryFromHeader } from "../../../app/lib/country";
 import { getTranscript, listConversations } from "../../../app/.server/chat/conversations";
 import { failureStatus } from "../../../app/.server/failure";
 import { createQaSource, createSiteSource, createTextSource, createUrlSource, getSource, listSources } from "../../../app/.server/kb/sources";
@@ -55,6 +56,7 @@ v1.post("/chat", async (c) => {
     visitorId,
     conversationId: parsed.data.conversationId,
     text: parsed.data.message,
+    country: countryFromHeader(c.req.header("CF-IPCountry")),
     startedAt,
   });
   if (parsed.data.stream)

@@ -1,0 +1,202 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { AnalyticsRange } from "~/lib/schemas/analytics";
+import { eachDay } from "~/lib/time-zone";
+import type { ServiceContext } from "../context";
+import { analyticsQuestions } from "../db/schema";
+import { percentileFromHistogram } from "./answer-time";
+import { batchable } from "./record";
+import { groupSimilar, type KeyedCount, type QuestionGroup } from "./questions";
+
+// The read side of analytics (ADR 020): a range's figures from the daily aggregate rows only — a
+// handful of index range reads, whatever the number of messages behind them.
+
+type Ctx = Pick<ServiceContext, "db">;
+type Ref = { orgId: string; chatbotId: string };
+
+export type DayFigures = {
+  day: string;
+  conversations: number;
+  messages: number;
+  visitors: number;
+  questions: number;
+  unanswered: number;
+  unresolved: number;
+  leads: number;
+  handoffs: number;
+  reports: number;
+  thumbsUp: number;
+  thumbsDown: number;
+  medianMs: number | null;
+  p95Ms: number | null;
+};
+
+export type Totals = Omit<DayFigures, "day"> & {
+  resolved: number;
+  /** Resolved ÷ conversations, 0–1; null without conversations. */
+  resolutionRate: number | null;
+  /** How many replies the answer times are taken from. */
+  answerSamples: number;
+};
+
+export type Split = { key: string; count: number }[];
+
+export type AnalyticsReport = {
+  range: AnalyticsRange;
+  totals: Totals;
+  days: DayFigures[];
+  channels: Split;
+  countries: Split;
+};
+
+type DailyRow = {
+  day: string;
+  conversations: number;
+  messages: number;
+  questions: number;
+  unanswered: number;
+  unresolved: number;
+  leads: number;
+  handoffs: number;
+  reports: number;
+  thumbs_up: number;
+  thumbs_down: number;
+};
+
+/** Every figure of the analytics screen for `range` (days in the organisation's time zone). */
+export async function loadReport(ctx: Ctx, ref: Ref, range: AnalyticsRange): Promise<AnalyticsReport> {
+  const inRange = sql`chatbot_id = ${ref.chatbotId} and day between ${range.from} and ${range.to}`;
+  const [daily, splits, latency, visitorDays, uniques] = await ctx.db.batch([
+    batchable(
+      ctx.db,
+      ctx.db.all<DailyRow>(
+        sql`select day, conversations, messages, questions, unanswered, unresolved, leads, handoffs, reports, thumbs_up, thumbs_down
+        from analytics_daily where ${inRange} and org_id = ${ref.orgId}`,
+      ),
+    ),
+    batchable(
+      ctx.db,
+      ctx.db.all<{ dim: "channel" | "country"; key: string; count: number }>(
+        sql`select dim, key, sum(count) as count from analytics_splits where ${inRange} and dim in ('channel', 'country') group by dim, key`,
+      ),
+    ),
+    batchable(
+      ctx.db,
+      ctx.db.all<{ day: string; key: string; count: number }>(sql`select day, key, count from analytics_splits where ${inRange} and dim = 'latency'`),
+    ),
+    batchable(ctx.db, ctx.db.all<{ day: string; n: number }>(sql`select day, count(*) as n from analytics_visitors where ${inRange} group by day`)),
+    // Unique over the range: a visitor who wrote on several days counts once (one row per visitor and day).
+    batchable(ctx.db, ctx.db.all<{ n: number }>(sql`select count(distinct visitor_id) as n from analytics_visitors where ${inRange}`)),
+  ]);
+
+  const byDay = new Map(daily.map((r) => [r.day, r]));
+  const visitorsByDay = new Map(visitorDays.map((r) => [r.day, r.n]));
+  const histByDay = new Map<string, Map<number, number>>();
+  const all = new Map<number, number>();
+  for (const r of latency) {
+    const b = Number(r.key);
+    let h = histByDay.get(r.day);
+    if (!h) histByDay.set(r.day, (h = new Map()));
+    h.set(b, (h.get(b) ?? 0) + r.count);
+    all.set(b, (all.get(b) ?? 0) + r.count);
+  }
+
+  const days: DayFigures[] = eachDay(range.from, range.to).map((day) => {
+    const r = byDay.get(day);
+    const h = histByDay.get(day);
+    return {
+      day,
+      conversations: r?.conversations ?? 0,
+      messages: r?.messages ?? 0,
+      visitors: visitorsByDay.get(day) ?? 0,
+      questions: r?.questions ?? 0,
+      unanswered: r?.unanswered ?? 0,
+      unresolved: r?.unresolved ?? 0,
+      leads: r?.leads ?? 0,
+      handoffs: r?.handoffs ?? 0,
+      reports: r?.reports ?? 0,
+      thumbsUp: r?.thumbs_up ?? 0,
+      thumbsDown: r?.thumbs_down ?? 0,
+      medianMs: h ? percentileFromHistogram(h, 50) : null,
+      p95Ms: h ? percentileFromHistogram(h, 95) : null,
+    };
+  });
+  const sum = (k: keyof DayFigures) => days.reduce((s, d) => s + ((d[k] as number | null) ?? 0), 0);
+  const conversations = sum("conversations");
+  const unresolved = Math.min(conversations, sum("unresolved"));
+  const totals: Totals = {
+    conversations,
+    messages: sum("messages"),
+    visitors: uniques[0]?.n ?? 0,
+    questions: sum("questions"),
+    unanswered: sum("unanswered"),
+    unresolved,
+    resolved: conversations - unresolved,
+    resolutionRate: conversations ? (conversations - unresolved) / conversations : null,
+    leads: sum("leads"),
+    handoffs: sum("handoffs"),
+    reports: sum("reports"),
+    thumbsUp: sum("thumbsUp"),
+    thumbsDown: sum("thumbsDown"),
+    medianMs: percentileFromHistogram(all, 50),
+    p95Ms: percentileFromHistogram(all, 95),
+    answerSamples: [...all.values()].reduce((s, n) => s + n, 0),
+  };
+  const split = (dim: "channel" | "country") =>
+    splits
+      .filter((s) => s.dim === dim)
+      .map((s) => ({ key: s.key, count: s.count }))
+      .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+  return { range, totals, days, channels: split("channel"), countries: split("country") };
+}
+
+/** How many question keys of the range are read before grouping (the most asked / most missed). */
+const KEYS_READ = 300;
+
+export type QuestionLists = { top: QuestionGroup[]; unanswered: QuestionGroup[] };
+
+/**
+ * The range's most asked questions and its unanswered ones (not yet answered with "add an answer"),
+ * each grouped by similarity (analytics/questions.ts).
+ */
+export async function loadQuestions(ctx: Ctx, ref: Ref, range: AnalyticsRange, limits = { top: 10, unanswered: 20 }): Promise<QuestionLists> {
+  const inRange = sql`chatbot_id = ${ref.chatbotId} and day between ${range.from} and ${range.to}`;
+  const [top, missed] = await ctx.db.batch([
+    batchable(
+      ctx.db,
+      ctx.db.all<KeyedCount>(sql`select t.key, g.text, t.asked, t.unanswered from
+      (select key, sum(asked) as asked, sum(unanswered) as unanswered from analytics_question_days where ${inRange}
+        group by key order by asked desc, key limit ${KEYS_READ}) t
+      join analytics_questions g on g.chatbot_id = ${ref.chatbotId} and g.key = t.key and g.org_id = ${ref.orgId}
+      order by t.asked desc, t.key`),
+    ),
+    batchable(
+      ctx.db,
+      ctx.db.all<KeyedCount>(sql`select t.key, g.text, t.asked, t.unanswered from
+      (select key, sum(asked) as asked, sum(unanswered) as unanswered from analytics_question_days where ${inRange}
+        group by key having sum(unanswered) > 0) t
+      join analytics_questions g on g.chatbot_id = ${ref.chatbotId} and g.key = t.key and g.org_id = ${ref.orgId}
+      where g.answered_at is null
+      order by t.unanswered desc, t.key limit ${KEYS_READ}`),
+    ),
+  ]);
+  return {
+    top: groupSimilar(top).slice(0, limits.top),
+    unanswered: groupSimilar(missed)
+      .sort((a, b) => b.unanswered - a.unanswered)
+      .slice(0, limits.unanswered),
+  };
+}
+
+/** Marks question groups answered (by a new Q&A source); a later unanswered ask opens them again. */
+export async function markQuestionsAnswered(ctx: Ctx, ref: Ref, keys: string[], by: { userId: string; sourceId: string }) {
+  const now = Date.now();
+  // D1 binds at most 100 parameters per statement.
+  for (let i = 0; i < keys.length; i += 90) {
+    await ctx.db
+      .update(analyticsQuestions)
+      .set({ answeredAt: now, answeredBy: by.userId, answerSourceId: by.sourceId })
+      .where(
+        and(eq(analyticsQuestions.chatbotId, ref.chatbotId), eq(analyticsQuestions.orgId, ref.orgId), inArray(analyticsQuestions.key, keys.slice(i, i + 90))),
+      );
+  }
+}
