@@ -14,6 +14,8 @@ const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission; ok?: num
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/kb`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/leads`, permission: "leads:work" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/leads.csv`, permission: "leads:work" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/analytics`, permission: "analytics:view" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/analytics.csv`, permission: "analytics:view" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/ui`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/embed`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/oryg`, permission: "chatbot:edit" },
@@ -24,6 +26,13 @@ const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission; ok?: num
 const USER_ROUTES = ["/app", "/app/plans"];
 // Form actions (intents) with the permission they need and the status of an allowed submission.
 const ORG_ACTIONS: { path: (ids: Ids) => string; form: Record<string, string>; permission: Permission; ok: number }[] = [
+  // Adding an answer adds knowledge: a 400 for an allowed role here means it passed the permission and reached validation.
+  {
+    path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/analytics`,
+    form: { intent: "add-answer", question: "", answer: "", keys: "" },
+    permission: "chatbot:edit",
+    ok: 400,
+  },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/setup`, form: { intent: "dismiss-setup" }, permission: "chatbot:edit", ok: 302 },
   {
     path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/oryg`,
@@ -125,7 +134,7 @@ describe("isolation matrix", async () => {
   });
 
   it("chatbot areas not built yet answer 404, not an empty page", async () => {
-    for (const area of ["analytics", "settings/notifications"]) {
+    for (const area of ["tools", "settings/notifications"]) {
       const res = await request(`/app/${org.id}/${bot.id}/${area}`, { cookie: owner.cookie });
       expect(res.status).toBe(404);
     }
