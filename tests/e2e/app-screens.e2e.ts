@@ -30,6 +30,7 @@ const SCREENS: { name: string; path: (ids: { org: string; bot: string }) => stri
   { name: "settings-oryg", path: ({ org, bot }) => `/app/${org}/${bot}/settings/oryg` },
   { name: "leads", path: ({ org, bot }) => `/app/${org}/${bot}/leads` },
   { name: "lead-detail", path: ({ org, bot }) => `/app/${org}/${bot}/leads?lead=${LEAD_ID}` },
+  { name: "analytics", path: ({ org, bot }) => `/app/${org}/${bot}/analytics` },
 ];
 
 /** A lead of the demo chatbot with long values (the table must scroll inside its box, not the page). */
