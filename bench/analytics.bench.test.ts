@@ -75,6 +75,12 @@ async function seed(now: number) {
     ["k", "text", "key"],
     Array.from({ length: QUESTIONS }, (_, k) => [k, questionText(k), questionKey(questionText(k))]),
   );
+  await db.run(sql`create table bench_words (k integer primary key, w text not null)`);
+  await insertRows(
+    "bench_words",
+    ["k", "w"],
+    WORDS.map((w, k) => [k, w]),
+  );
   await db.run(sql`create table bench_latency (k integer primary key, ms integer not null, bucket integer not null)`);
   await insertRows(
     "bench_latency",
@@ -98,21 +104,23 @@ async function seed(now: number) {
     from n`);
   // Messages: visitor and bot in turn, 20 s apart; a visitor message asks one of the 20,000 questions
   // (the most asked far more often than the rest: k = 20000·r³).
+  await db.run(sql`create index bench_questions_text on bench_questions (text)`);
   await db.run(sql`with recursive j(x) as (select 0 union all select x + 1 from j where x < ${PER_CONVERSATION - 1})
     insert into messages (id, conversation_id, org_id, chatbot_id, role, content, answered, latency_ms, feedback, created_at)
-    select 'm' || substr(c.id, 3) || '_' || j.x, c.id, c.org_id, c.chatbot_id,
-      case when j.x % 2 = 0 then 'visitor' else 'bot' end,
-      case when j.x % 2 = 0 then (select text from bench_questions where k = cast(${QUESTIONS} * pow(((abs(c.created_at * 31 + j.x * 2654435761) % 1000003) / 1000003.0), 3) as integer))
-        else 'Here is the answer.' end,
-      case when j.x % 2 = 1 then not (c.unanswered and j.x = 1) end,
-      case when j.x % 2 = 1 then (select ms from bench_latency where k = (c.created_at / 1000 + j.x) % ${LATENCIES}) end,
-      case when j.x = 1 and c.rating = -1 then -1 when j.x = 3 and (c.created_at / 1000) % 9 = 0 then 1 end,
-      c.created_at + j.x * 20000
-    from conversations c, j where c.chatbot_id = ${BOT}`);
+    select 'm' || substr(t.id, 3) || '_' || t.x, t.id, t.org_id, t.chatbot_id,
+      case when t.x % 2 = 0 then 'visitor' else 'bot' end,
+      case when t.x % 2 = 0 then (select text from bench_questions where k = cast(${QUESTIONS} * t.r * t.r * t.r as integer)) else 'Here is the answer.' end,
+      case when t.x % 2 = 1 then not (t.unanswered and t.x = 1) end,
+      case when t.x % 2 = 1 then (select ms from bench_latency where k = (t.created_at / 1000 + t.x) % ${LATENCIES}) end,
+      case when t.x = 1 and t.rating = -1 then -1 when t.x = 3 and (t.created_at / 1000) % 9 = 0 then 1 end,
+      t.created_at + t.x * 20000
+    from (select c.id, c.org_id, c.chatbot_id, c.created_at, c.unanswered, c.rating, j.x,
+        (abs(c.created_at * 31 + j.x * 2654435761) % 1000003) / 1000003.0 as r
+      from conversations c, j where c.chatbot_id = ${BOT}) t`);
   const t = (ms: string) => sql.raw(`date(${ms} / 1000, 'unixepoch')`);
   // The analytics rows those messages would have written (UTC days; the organisation's time zone is UTC).
   await db.run(sql`insert into analytics_conversations (conversation_id, chatbot_id, day, problem)
-    select id, chatbot_id, ${t("created_at")}, unanswered = 1 or reported = 1 or rating = -1 or status = 'waiting' from conversations where chatbot_id = ${BOT}`);
+    select id, chatbot_id, ${t("created_at")}, unanswered = 1 or reported = 1 or coalesce(rating, 0) = -1 or status = 'waiting' from conversations where chatbot_id = ${BOT}`);
   await db.run(sql`insert into analytics_daily (chatbot_id, day, org_id, conversations, unresolved, handoffs, reports)
     select c.chatbot_id, a.day, c.org_id, count(*), sum(a.problem), sum(c.status = 'waiting'), sum(c.reported)
     from analytics_conversations a join conversations c on c.id = a.conversation_id group by c.chatbot_id, a.day`);
@@ -143,9 +151,7 @@ async function seed(now: number) {
   // Leads: names, emails and phones all different; one in 20 with notes.
   await db.run(sql`with recursive n(i) as (select 0 union all select i + 1 from n where i < ${LEADS - 1})
     insert into leads (id, org_id, chatbot_id, visitor_id, name, email, phone, status, notes, source, created_at, updated_at)
-    select 'lead_b' || printf('%07d', i), ${ORG}, ${BOT}, 'v_' || printf('%07d', i), 'Person ' || i || ' ' || (select w from (select ${sql.raw(
-      `'${WORDS.slice(0, 50).join("' as w union all select '")}'`,
-    )}) limit 1 offset i % 50),
+    select 'lead_b' || printf('%07d', i), ${ORG}, ${BOT}, 'v_' || printf('%07d', i), 'Person ' || i || ' ' || (select w from bench_words where k = i % 50),
       'person' || i || '@example.com', '+33 6 ' || printf('%08d', (i * 7919) % 100000000),
       case i % 5 when 0 then 'new' when 1 then 'contacted' when 2 then 'qualified' when 3 then 'won' else 'lost' end,
       case when i % 20 = 0 then 'Asked about the ' || ${WORDS[7]} || ' plan, call back' when i = ${Math.floor(LEADS / 2)} then 'zeppelin fleet order' end,
@@ -157,6 +163,7 @@ async function seed(now: number) {
   await db.run(sql`drop table bench_asked`);
   await db.run(sql`drop table bench_latency`);
   await db.run(sql`drop table bench_questions`);
+  await db.run(sql`drop table bench_words`);
 }
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ times: number[]; last: T }> {

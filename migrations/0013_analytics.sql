@@ -76,7 +76,7 @@ CREATE TABLE `analytics_question_days` (
 -- UTC). Answer-time samples and question groups start with this migration (ADR 020).
 INSERT INTO `analytics_conversations` (`conversation_id`, `chatbot_id`, `day`, `problem`)
 SELECT `id`, `chatbot_id`, date(`created_at` / 1000, 'unixepoch'),
-	`unanswered` = 1 OR `reported` = 1 OR `rating` = -1 OR `status` IN ('waiting', 'human')
+	`unanswered` = 1 OR `reported` = 1 OR coalesce(`rating`, 0) = -1 OR `status` IN ('waiting', 'human')
 FROM `conversations` WHERE `message_count` > 0;
 --> statement-breakpoint
 INSERT INTO `analytics_daily` (`chatbot_id`, `day`, `org_id`, `conversations`, `unresolved`, `handoffs`)

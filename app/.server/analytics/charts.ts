@@ -27,9 +27,9 @@ export function timeChart(
   series: ChartSeries[],
   opts: { unit?: ChartUnit; fill?: boolean; width?: number; height?: number } = {},
 ): ChartGeometry {
-  const width = opts.width ?? 640;
+  const width = opts.width ?? 480;
   const height = opts.height ?? 200;
-  const plot = { left: 44, right: width - 12, top: 10, bottom: height - 26 };
+  const plot = { left: 52, right: width - 16, top: 10, bottom: height - 28 };
   const dates = days.map((d) => new Date(`${d}T00:00:00Z`));
   const first = dates[0] ?? new Date(0);
   const last = dates[dates.length - 1] ?? first;
@@ -48,7 +48,7 @@ export function timeChart(
     .map((v) => ({ y: y(v), label: yFormat(v) }))
     .filter((t) => t.label);
   const xTicks = x
-    .ticks(Math.min(6, Math.max(1, days.length)))
+    .ticks(Math.min(4, Math.max(1, days.length)))
     .filter((d) => d.getUTCHours() === 0 && (+first === +last ? +d === +first : d >= first && d <= last))
     .map((d) => ({ x: x(d), label: dayLabel(d.toISOString().slice(0, 10), { year: false }) }));
   const points = (values: (number | null)[]) => values.map((v, i) => ({ x: x(dates[i]), v }));

@@ -52,13 +52,13 @@ export function AnalyticsChart({ chart }: { chart: ChartView }) {
           {g.yTicks.map((t) => (
             <g key={t.label}>
               <line x1={g.plot.left} x2={g.plot.right} y1={t.y} y2={t.y} className="stroke-zinc-200 dark:stroke-zinc-800" strokeWidth={1} />
-              <text x={g.plot.left - 6} y={t.y} dy="0.32em" textAnchor="end" className="fill-current text-[11px]">
+              <text x={g.plot.left - 6} y={t.y} dy="0.32em" textAnchor="end" className="fill-current text-[13px]">
                 {t.label}
               </text>
             </g>
           ))}
           {g.xTicks.map((t) => (
-            <text key={t.label} x={t.x} y={g.plot.bottom + 16} textAnchor="middle" className="fill-current text-[11px]">
+            <text key={t.label} x={t.x} y={g.plot.bottom + 20} textAnchor="middle" className="fill-current text-[13px]">
               {t.label}
             </text>
           ))}
