@@ -125,7 +125,7 @@ async function seed(now: number) {
     select c.chatbot_id, a.day, c.org_id, count(*), sum(a.problem), sum(c.status = 'waiting'), sum(c.reported)
     from analytics_conversations a join conversations c on c.id = a.conversation_id group by c.chatbot_id, a.day`);
   await db.run(sql`insert into analytics_daily (chatbot_id, day, org_id, messages, questions, unanswered, thumbs_up, thumbs_down)
-    select chatbot_id, ${t("created_at")} as d, org_id, count(*), sum(role = 'visitor'), sum(role = 'bot' and answered = 0), sum(feedback = 1), sum(feedback = -1)
+    select chatbot_id, ${t("created_at")} as d, org_id, count(*), sum(role = 'visitor'), sum(role = 'bot' and answered = 0), coalesce(sum(feedback = 1), 0), coalesce(sum(feedback = -1), 0)
     from messages where chatbot_id = ${BOT} group by d
     on conflict (chatbot_id, day) do update set messages = excluded.messages, questions = excluded.questions, unanswered = excluded.unanswered,
       thumbs_up = excluded.thumbs_up, thumbs_down = excluded.thumbs_down`);
@@ -154,7 +154,7 @@ async function seed(now: number) {
     select 'lead_b' || printf('%07d', i), ${ORG}, ${BOT}, 'v_' || printf('%07d', i), 'Person ' || i || ' ' || (select w from bench_words where k = i % 50),
       'person' || i || '@example.com', '+33 6 ' || printf('%08d', (i * 7919) % 100000000),
       case i % 5 when 0 then 'new' when 1 then 'contacted' when 2 then 'qualified' when 3 then 'won' else 'lost' end,
-      case when i % 20 = 0 then 'Asked about the ' || ${WORDS[7]} || ' plan, call back' when i = ${Math.floor(LEADS / 2)} then 'zeppelin fleet order' end,
+      case when i % 20 = 0 then 'Asked about the ' || ${WORDS[7]} || ' plan, call back' when i = ${Math.floor(LEADS / 2) + 1} then 'zeppelin fleet order' end,
       'widget', ${start} + i * ${Math.floor(span / LEADS)}, ${start} + i * ${Math.floor(span / LEADS)}
     from n`);
   await db.run(sql`insert into analytics_daily (chatbot_id, day, org_id, leads)
@@ -205,7 +205,10 @@ it("analytics page and leads search at scale", async () => {
   // What the analytics route's loader runs for one page view.
   const page = async (r: AnalyticsRange) => {
     const [report, questions] = await Promise.all([loadReport({ db }, ref, r), loadQuestions({ db }, ref, r)]);
-    return { report, questions, charts: buildCharts(report) };
+    const charts = buildCharts(report);
+    // workerd's clock only moves on I/O: one more round trip puts the grouping and chart CPU time on it.
+    await db.get(sql`select 1`);
+    return { report, questions, charts };
   };
   const cases: { name: string; kind: "analytics" | "leads"; matching?: string; run: () => Promise<unknown> }[] = [];
   for (const days of [7, 30, 90, 365]) cases.push({ name: `analytics page: last ${days} days`, kind: "analytics", run: () => page(range(days)) });
@@ -231,7 +234,7 @@ it("analytics page and leads search at scale", async () => {
       detail = `${v.report.totals.messages.toLocaleString("en-GB")} messages, ${v.report.totals.visitors.toLocaleString("en-GB")} visitors, ${v.questions.top.length} top / ${v.questions.unanswered.length} unanswered groups`;
     } else {
       const v = last as Awaited<ReturnType<typeof findLeads>>;
-      if (!c.name.includes("no match")) expect(v.rows.length).toBeGreaterThan(0);
+      if (!c.name.includes("no match")) expect(v.rows.length, c.name).toBeGreaterThan(0);
       detail = `${v.rows.length} rows${v.older ? " (more)" : ""}`;
     }
     results.push({ name: c.name, kind: c.kind, detail, p50: nearestRank(times, 50), p95: nearestRank(times, 95) });

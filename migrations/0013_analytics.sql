@@ -86,7 +86,7 @@ GROUP BY c.`chatbot_id`, a.`day`;
 --> statement-breakpoint
 INSERT INTO `analytics_daily` (`chatbot_id`, `day`, `org_id`, `messages`, `thumbs_up`, `thumbs_down`)
 SELECT `chatbot_id`, date(`created_at` / 1000, 'unixepoch') AS d, `org_id`, sum(`role` IN ('visitor', 'bot', 'human')),
-	sum(`feedback` = 1), sum(`feedback` = -1)
+	coalesce(sum(`feedback` = 1), 0), coalesce(sum(`feedback` = -1), 0)
 FROM `messages` WHERE `chatbot_id` IN (SELECT `id` FROM `chatbots`) GROUP BY `chatbot_id`, d
 ON CONFLICT (`chatbot_id`, `day`) DO UPDATE SET `messages` = excluded.`messages`, `thumbs_up` = excluded.`thumbs_up`, `thumbs_down` = excluded.`thumbs_down`;
 --> statement-breakpoint

@@ -27,6 +27,8 @@ describe("migration 0013: analytics backfill", () => {
       message(ok, "bot", 1, 1),
       message(bad, "visitor", null, 2),
       message(bad, "bot", -1, 3),
+      // The next day: a message and no thumbs at all.
+      message(ok, "visitor", null, 86_400_000),
       env.DB.prepare("INSERT INTO leads (id, org_id, chatbot_id, email, created_at) VALUES (?, ?, ?, 'old@example.com', ?)").bind(
         newId("lead_"),
         org.id,
@@ -47,7 +49,7 @@ describe("migration 0013: analytics backfill", () => {
     expect(backfill).toHaveLength(8);
     for (const statement of backfill) await env.DB.prepare(statement).run();
 
-    const day = await env.DB.prepare("SELECT * FROM analytics_daily WHERE chatbot_id = ?").bind(bot.id).all();
+    const day = await env.DB.prepare("SELECT * FROM analytics_daily WHERE chatbot_id = ? ORDER BY day").bind(bot.id).all();
     expect(day.results).toEqual([
       expect.objectContaining({
         day: "2025-01-05",
@@ -60,6 +62,7 @@ describe("migration 0013: analytics backfill", () => {
         reports: 1,
         handoffs: 0,
       }),
+      expect.objectContaining({ day: "2025-01-06", conversations: 0, messages: 1, thumbs_up: 0, thumbs_down: 0 }),
     ]);
     const visitors = await env.DB.prepare("SELECT count(*) AS n FROM analytics_visitors WHERE chatbot_id = ? AND day = '2025-01-05'").bind(bot.id).first();
     expect(visitors).toEqual({ n: 2 });

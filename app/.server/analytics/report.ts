@@ -150,7 +150,7 @@ export async function loadReport(ctx: Ctx, ref: Ref, range: AnalyticsRange): Pro
 }
 
 /** How many question keys of the range are read before grouping (the most asked / most missed). */
-const KEYS_READ = 300;
+const KEYS_READ = 150;
 
 export type QuestionLists = { top: QuestionGroup[]; unanswered: QuestionGroup[] };
 
