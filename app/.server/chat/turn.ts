@@ -1,3 +1,4 @@
+import type { CollectLeadStep } from "~/lib/collect-lead";
 import type { ChatSource } from "~/lib/schemas/chat";
 import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
@@ -71,7 +72,17 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
 export type TurnReply = {
   conversationId: string;
   /** The bot's reply; null when a person holds the conversation (the visitor's message was stored). */
-  message: { id: string; role: "bot"; content: string; sources: ChatSource[]; answered: boolean; kind?: AnswerKind; replayed?: true } | null;
+  message: {
+    id: string;
+    role: "bot";
+    content: string;
+    sources: ChatSource[];
+    answered: boolean;
+    kind?: AnswerKind;
+    replayed?: true;
+    /** The bot asks for the visitor's contact details with this form (app/lib/collect-lead.ts). */
+    collectLead?: CollectLeadStep;
+  } | null;
 };
 
 /** The whole reply as one JSON document (`stream: false`), or the failure the API answers with. */
@@ -91,6 +102,7 @@ export async function turnReply(answer: AnswerStream): Promise<Result<TurnReply>
       answered: result.metadata?.answered ?? false,
       kind: result.metadata?.kind,
       ...(result.metadata?.replayed ? { replayed: true as const } : {}),
+      ...(result.collectLead ? { collectLead: result.collectLead } : {}),
     },
   };
 }

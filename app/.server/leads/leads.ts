@@ -24,8 +24,10 @@ export type NewLead = {
   email?: string | null;
   phone?: string | null;
   custom?: Record<string, string>;
-  source?: "widget" | "api" | "test";
+  /** widget / test: the in-chat form; bot / test-bot: the bot's "collect lead" step (widget / test page); api: the REST API. */
+  source?: LeadSource;
 };
+export type LeadSource = "widget" | "test" | "bot" | "test-bot" | "api";
 
 const blankToNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
 const sourceActor = (source: string): LeadActor => ({ userId: null, label: source === "api" ? "API" : "Visitor" });

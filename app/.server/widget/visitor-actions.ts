@@ -53,11 +53,19 @@ async function findVisitorMessage(
   return row ?? null;
 }
 
-/** Stores the visitor's contact details; custom answers are kept only for the fields the form asks. */
+/**
+ * Stores the visitor's contact details; custom answers are kept only for the fields the form asks.
+ * Sent from the bot's "collect lead" step (`stepMessageId`: the bot reply that asked), the lead links
+ * that reply's conversation and its source says the bot asked; a message id that is not a bot reply
+ * in this visitor's conversations counts as the plain form.
+ */
 export async function captureLead(ctx: Ctx, ref: ChatbotRef, input: LeadInput, form: LeadFormSettings): Promise<Lead> {
-  const conversation = await findVisitorConversation(ctx, ref, input.visitorId, input.conversationId);
-  const asked = new Set(form.custom.map((f) => f.label));
-  const custom = Object.fromEntries(Object.entries(input.custom ?? {}).filter(([label]) => asked.has(label)));
+  const asked = input.stepMessageId ? await findVisitorMessage(ctx, ref, input.visitorId, input.stepMessageId) : null;
+  const step = asked?.message.role === "bot" ? asked : null;
+  const conversation = step?.conversation ?? (await findVisitorConversation(ctx, ref, input.visitorId, input.conversationId));
+  const labels = new Set(form.custom.map((f) => f.label));
+  const custom = Object.fromEntries(Object.entries(input.custom ?? {}).filter(([label]) => labels.has(label)));
+  const test = conversation?.channel === "test";
   return createLead(ctx, ref, {
     conversationId: conversation?.id ?? null,
     visitorId: input.visitorId,
@@ -65,7 +73,7 @@ export async function captureLead(ctx: Ctx, ref: ChatbotRef, input: LeadInput, f
     email: form.email === "off" ? null : input.email,
     phone: form.phone === "off" ? null : input.phone,
     custom,
-    source: conversation?.channel === "test" ? "test" : "widget",
+    source: step ? (test ? "test-bot" : "bot") : test ? "test" : "widget",
   });
 }
 

@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { leadFormFields, type CollectLeadStep } from "../../../app/lib/collect-lead";
 import type { ChatMessageMetadata } from "../../../app/lib/schemas/chat";
 import type { FrameToHost, HostToFrame, WidgetConfig } from "../../../app/lib/schemas/widget-api";
 import type { UiSettings } from "../../../app/lib/schemas/widget-settings";
@@ -33,6 +34,8 @@ export function App({ boot }: { boot: WidgetBoot }) {
   const [leadGiven, setLeadGiven] = useState(() => load(leadKey(chatbotId)) === "1");
   const [leadOpen, setLeadOpen] = useState(false);
   const [leadDismissed, setLeadDismissed] = useState(false);
+  /** The bot's "collect lead" step being answered, and the reply that asked. */
+  const [leadStep, setLeadStep] = useState<{ step: CollectLeadStep; messageId?: string } | null>(null);
   const dark = useDarkTheme(ui.theme);
   const rootRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -94,10 +97,17 @@ export function App({ boot }: { boot: WidgetBoot }) {
   }, [form.timing, leadGiven, mode]);
   const gated = form.timing === "before-chat" && !leadGiven && mode !== "preview";
 
+  // The server decides when the bot asks (the reply's collect-lead step: buying intent, no answer, or
+  // the model's tool); "after the first answer" is the widget's own rule. A visitor who closed the form
+  // sees it again only when they ask for it (intent or the model's call), not on the next fallback.
   const maybeOfferLead = useCallback(
-    (kind: ChatMessageMetadata["kind"] | undefined) => {
-      if (leadGiven || leadDismissed) return;
-      if (form.timing === "after-first-answer" || (form.timing === "on-fallback" && kind === "fallback")) setLeadOpen(true);
+    (kind: ChatMessageMetadata["kind"] | undefined, step: CollectLeadStep | null, messageId: string | undefined) => {
+      if (leadGiven) return;
+      if (step && (!leadDismissed || step.reason !== "fallback")) {
+        setLeadStep({ step, messageId });
+        setLeadOpen(true);
+        setLeadDismissed(false);
+      } else if (!leadDismissed && (form.timing === "after-first-answer" || (form.timing === "on-fallback" && kind === "fallback"))) setLeadOpen(true);
     },
     [form.timing, leadGiven, leadDismissed],
   );
@@ -166,7 +176,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
         if (reply.text) {
           setAnnounce(`${config.name}: ${plain(reply.text)}`);
           post({ parley: 1, type: "message", message: { role: "bot", content: reply.text } });
-          maybeOfferLead(meta.kind);
+          maybeOfferLead(meta.kind, reply.collectLead, meta.messageId);
         }
       } catch (e) {
         const f = failure(e);
@@ -206,13 +216,14 @@ export function App({ boot }: { boot: WidgetBoot }) {
 
   const submitLead = async (values: LeadValues): Promise<ApiFailure | null> => {
     try {
-      await postJson(`${api}/leads`, { ...auth, conversationId, ...values });
+      await postJson(`${api}/leads`, { ...auth, conversationId, stepMessageId: leadStep?.messageId, ...values });
     } catch (e) {
       return failure(e);
     }
     save(leadKey(chatbotId), "1");
     setLeadGiven(true);
     setLeadOpen(false);
+    setLeadStep(null);
     setMessages((ms) => [...ms, { key: key(), role: "note", content: "Thanks — we have your details.", sources: [] }]);
     setAnnounce("Thanks — we have your details.");
     post({ parley: 1, type: "lead", lead: { name: values.name, email: values.email, phone: values.phone } });
@@ -237,6 +248,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
     setFresh(true);
     setNotice(null);
     setLeadDismissed(false);
+    setLeadStep(null);
     setAnnounce("New conversation started.");
     inputRef.current?.focus();
   };
@@ -286,10 +298,12 @@ export function App({ boot }: { boot: WidgetBoot }) {
           )}
           {showLead && (
             <LeadForm
-              settings={form}
+              key={leadStep?.messageId ?? "form"}
+              title={leadStep?.step.title ?? form.title}
+              fields={leadStep?.step.fields ?? leadFormFields(form)}
               initial={{ name: identity.name, email: identity.email }}
               onSubmit={submitLead}
-              onDismiss={gated ? undefined : () => (setLeadOpen(false), setLeadDismissed(true))}
+              onDismiss={gated ? undefined : () => (setLeadOpen(false), setLeadDismissed(true), setLeadStep(null))}
               autoFocus={started || gated}
             />
           )}
