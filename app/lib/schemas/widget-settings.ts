@@ -41,7 +41,7 @@ const httpsUrlOrEmpty = z
 const fieldMode = z.enum(LEAD_FIELD_MODES);
 
 export const leadFormSchema = z.object({
-  timing: z.enum(["off", "before-chat", "after-first-answer", "on-fallback", "on-intent"], { error: "Choose when to ask." }).default(DEFAULT_LEAD_TIMING),
+  timing: z.enum(["off", "before-chat", "after-first-answer", "on-fallback", "on-intent"]).default(DEFAULT_LEAD_TIMING),
   title: z.string().trim().max(80, "Use at most 80 characters.").default("Leave your details and we will get back to you."),
   name: fieldMode.default("optional"),
   email: fieldMode.default("required"),
