@@ -166,7 +166,9 @@ describe("no dead end after a fallback", () => {
     expect(ui.leadForm.timing).toBe("on-intent");
     expect(DEFAULT_GENERAL_SETTINGS.fallbackMessage).toMatch(/leave your contact/);
     expect(fallbackOffers(ui)).toMatchObject({ leadForm: true });
-    expect(fallbackOffers(ui).summary).toBe("After the fallback message, the visitor is offered the contact form.");
+    expect(fallbackOffers(ui).summary).toBe(
+      "After the fallback message, the visitor is offered the contact form. It is also offered under the answer when the visitor asks for a price, a quote, a demo or a call.",
+    );
   });
 
   it("says what the visitor is offered for every combination, and warns when nothing is", () => {

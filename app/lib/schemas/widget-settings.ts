@@ -12,7 +12,7 @@ const POSITIONS = ["bottom-right", "bottom-left"] as const;
  * there when it does.
  */
 export const LEAD_TIMINGS = [
-  { value: "on-intent", label: "When the visitor wants a price, quote, demo or call, or the bot does not know" },
+  { value: "on-intent", label: "On buying intent or when the bot does not know" },
   { value: "on-fallback", label: "When the bot does not know" },
   { value: "after-first-answer", label: "After the first answer" },
   { value: "before-chat", label: "Before the first message" },
@@ -102,7 +102,8 @@ export function fallbackOffers(ui: Pick<UiSettings, "leadForm" | "humanHandoff">
           : human
             ? "After the fallback message, the visitor can press “Talk to a human” (the contact form is set to “Never”)."
             : "After the fallback message, nothing else is offered: the contact form is set to “Never” and “Talk to a human” is off (Look & feel). Do not ask visitors to leave their contact, or turn one of them on.";
-  return { leadForm: leadForm || timing === "before-chat", human, summary };
+  const intent = timing === "on-intent" ? " It is also offered under the answer when the visitor asks for a price, a quote, a demo or a call." : "";
+  return { leadForm: leadForm || timing === "before-chat", human, summary: summary + intent };
 }
 
 export const ORIGINS_MAX = 50;
