@@ -165,7 +165,7 @@ function ReportCard({ r, homeHref, kbHref, result }: { r: BugReportView; homeHre
             ) : null}
             {r.status !== "open" && r.resolvedAt ? (
               <span className="text-zinc-600 dark:text-zinc-400">
-                {BUG_REPORT_STATUS_LABELS[r.status]} {r.resolverName ? `by ${r.resolverName} ` : ""}on {format(r.resolvedAt)}
+                {`${BUG_REPORT_STATUS_LABELS[r.status]} ${r.resolverName ? `by ${r.resolverName} ` : ""}on ${format(r.resolvedAt)}`}
               </span>
             ) : null}
             {r.fixSourceId ? (
