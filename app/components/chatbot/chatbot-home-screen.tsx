@@ -59,6 +59,7 @@ function ReportAnswer({ messageId, result }: { messageId: string; result?: FormR
       <summary className="cursor-pointer font-medium text-zinc-700 underline dark:text-zinc-300">Report</summary>
       <Form
         method="post"
+        noValidate
         className="mt-2 space-y-3 rounded-md border border-zinc-200 bg-white p-3 dark:border-zinc-700 dark:bg-zinc-900"
         aria-label="Report this answer"
       >

@@ -183,7 +183,12 @@ function ReportCard({ r, homeHref, kbHref, result }: { r: BugReportView; homeHre
           {r.status !== "fixed" ? (
             <details open={fixing || undefined} className="rounded-lg border border-zinc-200 dark:border-zinc-700">
               <summary className="cursor-pointer px-4 py-2 text-sm font-medium text-zinc-900 dark:text-zinc-100">Fix with the correct answer</summary>
-              <Form method="post" className="space-y-4 border-t border-zinc-200 px-4 py-4 dark:border-zinc-700" aria-label="Fix with the correct answer">
+              <Form
+                method="post"
+                noValidate
+                className="space-y-4 border-t border-zinc-200 px-4 py-4 dark:border-zinc-700"
+                aria-label="Fix with the correct answer"
+              >
                 <input type="hidden" name="reportId" value={r.id} />
                 <p className="text-sm text-zinc-600 dark:text-zinc-400">
                   Adds this question and answer to the knowledge as a Q&amp;A source. When someone asks the same question, in these or other words, the bot
