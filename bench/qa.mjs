@@ -26,5 +26,10 @@ for (const half of ["dev", "test", "foreign"]) {
 }
 mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
 const file = path.resolve(ROOT, process.env.BENCH_OUT ?? "bench/results/qa.json");
-writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), ...result }, null, 1) + "\n");
+// Per question: the outcome and the best Q&A candidate with its closeness parts (one line each).
+const rows = result.rows.map((r) => JSON.stringify({ half: r.half, question: r.question, won: r.won, best: r.candidates[0] ?? null }));
+writeFileSync(
+  file,
+  `{"date":${JSON.stringify(new Date().toISOString())},"pairs":${result.pairs},"msPerQuestion":${result.msPerQuestion},"rows":[\n${rows.join(",\n")}\n]}\n`,
+);
 console.log(`wrote ${path.relative(ROOT, file)}`);
