@@ -17,6 +17,7 @@ const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission; ok?: num
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/ui`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/embed`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/oryg`, permission: "chatbot:edit" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/bug`, permission: "chatbot:edit" },
   // The checklist's "Hide" action; a GET leads back to the chatbot home.
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/setup`, permission: "chatbot:view", ok: 302 },
 ];
@@ -30,6 +31,20 @@ const ORG_ACTIONS: { path: (ids: Ids) => string; form: Record<string, string>; p
     form: { intent: "allow-site", site: "https://matrix.example.com" },
     permission: "chatbot:edit",
     ok: 200,
+  },
+  // Bug reports: a form that fails validation proves the permission without changing anything.
+  {
+    path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/bug`,
+    form: { intent: "set-status", reportId: "bug_x", status: "x" },
+    permission: "chatbot:edit",
+    ok: 400,
+  },
+  // The transcript's "Report" (every member may report an answer).
+  {
+    path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}?index`,
+    form: { intent: "report-message", messageId: "msg_x", comment: "" },
+    permission: "inbox:work",
+    ok: 400,
   },
 ];
 

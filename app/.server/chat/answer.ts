@@ -210,6 +210,8 @@ export async function answerMessage(
 
   let passages: Passage[] = [];
   let answerable = false;
+  /** A Q&A pair whose question matches closely (ADR 022): its answer is the reply, as written. */
+  let pairAnswer: string | null = null;
   if (!smallTalk) {
     // A short follow-up is searched together with the previous question.
     const previous = [...history].reverse().find((m) => m.role === "visitor")?.content;
@@ -217,6 +219,10 @@ export async function answerMessage(
     if (result) {
       passages = result.passages;
       answerable = result.answerable && result.passages.length > 0;
+      if (result.qa && passages[0]?.chunkId === result.qa.chunkId) {
+        pairAnswer = result.qa.answer;
+        passages = [passages[0]];
+      }
     }
   }
   const kind: AnswerKind = smallTalk ? "small-talk" : answerable ? "answer" : settings.onlyFromKnowledge ? "fallback" : "answer";
@@ -272,6 +278,31 @@ export async function answerMessage(
         unanswered: !(intentReply && intent && intent.kind !== "price"),
       });
       writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind: "fallback" }) });
+      return;
+    }
+
+    if (pairAnswer && kind === "answer") {
+      // The team's own answer to this question (a Q&A pair, e.g. a bug report's fix): no model call,
+      // so nothing is added to it or left out; it cites its Q&A source.
+      writeText(writer, pairAnswer);
+      writeStep(writer, stepFor({ intent: !!intent, fallback: false }));
+      await store({
+        visitorText: text,
+        askedAt,
+        bot: {
+          id: messageId,
+          at: Date.now(),
+          content: pairAnswer,
+          sources: sources.stored,
+          answered: true,
+          model: null,
+          latencyMs: Date.now() - askedAt,
+          firstTokenMs: Date.now() - askedAt,
+          credits: 1,
+        },
+        unanswered: false,
+      });
+      writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: true, kind: "answer" }) });
       return;
     }
 

@@ -500,8 +500,15 @@ export const bugReports = sqliteTable(
     comment: text("comment").notNull(),
     status: text("status", { enum: BUG_REPORT_STATUSES }).notNull().default("open"),
     createdAt: createdAt(),
+    // Migration 0015 (settings/bug): what the answer should have been, who reported it from the
+    // dashboard, and the fix (the Q&A source it created) or dismissal.
+    expectedAnswer: text("expected_answer"),
+    reporterUserId: text("reporter_user_id").references(() => users.id, { onDelete: "set null" }),
+    fixSourceId: text("fix_source_id").references(() => knowledgeSources.id, { onDelete: "set null" }),
+    resolvedAt: integer("resolved_at"),
+    resolvedBy: text("resolved_by").references(() => users.id, { onDelete: "set null" }),
   },
-  (t) => [index("bug_reports_chatbot_idx").on(t.chatbotId, t.createdAt)],
+  (t) => [index("bug_reports_chatbot_idx").on(t.chatbotId, t.createdAt), index("bug_reports_status_idx").on(t.chatbotId, t.status, t.createdAt, t.id)],
 );
 
 // The websites a chatbot's widget is used from: one row per (chatbot, site origin, kind), counted.

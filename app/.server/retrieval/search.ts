@@ -75,6 +75,11 @@ export type RetrievalTuning = {
    */
   floorSimilarity: number;
   floorSimilarityShare: number;
+  /**
+   * How closely the question asked must match a Q&A pair's question (0–1, see questionCloseness)
+   * for the pair's answer to win over passages. ADR 022.
+   */
+  qaCloseness: number;
 };
 
 export const DEFAULT_TUNING: RetrievalTuning = {
@@ -104,6 +109,7 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   floorLongWords: 4,
   floorSimilarity: 0.3,
   floorSimilarityShare: 0.7,
+  qaCloseness: 0.75,
 };
 
 export type RetrieveOptions = {
@@ -113,6 +119,8 @@ export type RetrieveOptions = {
   maxPerSource?: number;
   embeddingModel?: EmbeddingModelV3;
   tuning?: Partial<RetrievalTuning>;
+  /** Adds the best Q&A candidates with their closeness parts to the result (benchmarks, tests). */
+  explainQa?: boolean;
 };
 
 type Ctx = Pick<ServiceContext, "env" | "db">;
@@ -126,6 +134,8 @@ type Row = {
   text: string;
   position: number;
   features: string | null;
+  /** 1 when the chunk is a pair of a Q&A source (heading = the question, text = the answer). */
+  qa: number | null;
 };
 type Candidate = Row & {
   bm25: number;
@@ -221,6 +231,9 @@ export function ftsMatch(chatbotId: string, words: string[], pairs: [string, str
   return `chatbot_id:${ftsString(ftsChatbotToken(chatbotId))} AND {title heading text url}:(${any.join(" OR ")})`;
 }
 
+/** SQL: whether chunk `c` belongs to a Q&A source (one primary-key look-up per candidate). */
+const QA_FLAG = "(SELECT s.type = 'qa' FROM knowledge_sources s WHERE s.id = c.source_id)";
+
 const pageOf = (url: string | null, sourceId: string) => (url ? url.split("#")[0] : `source:${sourceId}`);
 
 /**
@@ -256,7 +269,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const ftsStatement = (searchWords: string[], limit: number, pairs: [string, string][] = []) =>
     d1
       .prepare(
-        `SELECT c.id, c.source_id, c.title, c.heading, c.url, c.text, c.position, c.features, f.score
+        `SELECT c.id, c.source_id, c.title, c.heading, c.url, c.text, c.position, c.features, ${QA_FLAG} AS qa, f.score
          FROM (SELECT rowid AS id, bm25(chunks_fts, 0, ?, ?, ?, ?) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?) f
          JOIN chunks c ON c.id = f.id
          WHERE c.chatbot_id = ? AND c.org_id = ? ORDER BY f.score`,
@@ -334,7 +347,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   if (missing.length) {
     const { results } = await d1
       .prepare(
-        `SELECT id, source_id, title, heading, url, text, position, features FROM chunks WHERE chatbot_id = ? AND org_id = ? AND id IN (${missing.map(() => "?").join(",")})`,
+        `SELECT c.id, c.source_id, c.title, c.heading, c.url, c.text, c.position, c.features, ${QA_FLAG} AS qa FROM chunks c WHERE c.chatbot_id = ? AND c.org_id = ? AND c.id IN (${missing.map(() => "?").join(",")})`,
       )
       .bind(ref.chatbotId, ref.orgId, ...missing)
       .all<Row>();
@@ -507,6 +520,46 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     for (const c of list) c.score += bonus.get(c.source_id) ?? 0;
   }
 
+  // How closely a Q&A pair's question matches the question asked: the IDF-weighted share of the
+  // asked question's terms the pair's question has (forward, lexicon alternatives count), and the
+  // share of the pair question's own content words the asked question has (backward; light words a
+  // quarter). Both must be high: "how do I delete my account" is not "how do I delete my photos".
+  const askedStems = new Set(qTerms.flatMap((q) => [q.stem, ...q.alts.filter((a) => (a.strength ?? 1) >= 1).map((a) => a.stem)]));
+  const askedVec = opts.explainQa ? (qVec ?? hashEmbed(query)) : null!;
+  const questionCloseness = (question: string) => {
+    // A synonym counts in full here (the ranking's weightOf caps it at its own, often lower, IDF:
+    // "shipping" asked, "delivery" in the pair's question is the same question).
+    const theirStems = new Set(terms(question));
+    let forward = 0;
+    for (const q of qTerms) {
+      let present = theirStems.has(q.stem) ? 1 : 0;
+      for (const a of q.alts) if (theirStems.has(a.stem)) present = Math.max(present, a.strength ?? 1);
+      forward += (idf.get(q.stem) ?? 0) * present;
+    }
+    forward /= idfSum;
+    let have = 0;
+    let all = 0;
+    for (const x of pairQuestionTerms(question)) {
+      const w = isLightWord(x.word) ? 0.25 : 1;
+      all += w;
+      if (askedStems.has(x.stem) || x.alts.some((a) => (a.strength ?? 1) >= 1 && askedStems.has(a.stem))) have += w;
+    }
+    const backward = all ? have / all : 0;
+    const similarity = opts.explainQa ? dot(askedVec, hashEmbed(question)) : 0;
+    // The weaker direction decides: the harmonic mean let "how do i delete my account" win "How do
+    // I delete my Facebook account?" (bench:qa). The bar (tuning.qaCloseness, 0.75) is above every
+    // wrong pair's closeness on the StackFAQ dev half and for every question of the answer sets.
+    const closeness = Math.min(forward, backward);
+    return { forward, backward, similarity, closeness };
+  };
+
+  // 5c. Q&A pairs: how closely the question asked matches each candidate pair's question, in both
+  //     directions (ADR 022). A pair that matches closely is the answer: it outranks every passage.
+  const qaScored = list.filter((c) => c.qa && c.heading).map((c) => ({ c, ...questionCloseness(c.heading!) }));
+  let qaBest: (typeof qaScored)[number] | null = null;
+  for (const x of qaScored) if (!qaBest || x.closeness > qaBest.closeness || (x.closeness === qaBest.closeness && x.c.id > qaBest.c.id)) qaBest = x; // newest pair on a tie
+  const qaWins = qaBest !== null && qaBest.closeness >= t.qaCloseness;
+
   // 6. Relevance floor.
   let relevance = 0;
   // The second signal: the best chunk's hashed n-gram similarity to the question (computed above
@@ -545,11 +598,18 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // the two signals fail on different questions. Off-topic questions that share a few words with
   // the knowledge stay below the similarity bar on every set (ADR 019).
   const closeInWording = t.floorSimilarity > 0 && similarity >= t.floorSimilarity && relevance >= t.floorSimilarityShare * floor;
-  const answerable = !missingObject && !missingName && (relevance >= floor || closeInWording || list.some((c) => c.cosine >= FLOOR_COSINE));
+  const answerable = qaWins || (!missingObject && !missingName && (relevance >= floor || closeInWording || list.some((c) => c.cosine >= FLOOR_COSINE)));
 
   // 7. Greedy selection: score + novelty of query terms not yet covered; distinct sources first;
   //    near-identical chunks (same words) are dropped.
   list.sort((a, b) => b.score - a.score || a.id - b.id);
+  if (qaWins) {
+    // The matching pair goes first, whatever the passages scored.
+    const i = list.indexOf(qaBest!.c);
+    list.splice(i, 1);
+    list.unshift(qaBest!.c);
+    qaBest!.c.score = Math.max(qaBest!.c.score, (list[1]?.score ?? 0) + 1e-6);
+  }
   const pool = list.slice(0, Math.max(k * 8, 40));
   const maxScore = pool[0].score || 1;
   const picked: Candidate[] = [];
@@ -598,7 +658,49 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     relevance: Math.round(relevance * 1000) / 1000,
     similarity: Math.round(similarity * 1000) / 1000,
     floor: Math.round(floor * 1000) / 1000,
+    ...(qaWins
+      ? {
+          qa: {
+            chunkId: qaBest!.c.id,
+            sourceId: qaBest!.c.source_id,
+            question: qaBest!.c.heading!,
+            answer: qaBest!.c.text,
+            closeness: round3(qaBest!.closeness),
+          },
+        }
+      : {}),
+    ...(qaBest ? { qaCloseness: round3(qaBest.closeness) } : {}),
+    ...(opts.explainQa
+      ? {
+          qaCandidates: qaScored
+            .sort((a, b) => b.closeness - a.closeness)
+            .slice(0, 5)
+            .map((x) => ({
+              chunkId: x.c.id,
+              sourceId: x.c.source_id,
+              question: x.c.heading!,
+              closeness: round3(x.closeness),
+              forward: round3(x.forward),
+              backward: round3(x.backward),
+              similarity: round3(x.similarity),
+            })),
+        }
+      : {}),
   };
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** queryTerms of a Q&A pair's question, memoised per isolate: the same pairs meet many questions. */
+const pairTermsCache = new Map<string, QueryTerm[]>();
+function pairQuestionTerms(question: string): QueryTerm[] {
+  let hit = pairTermsCache.get(question);
+  if (!hit) {
+    if (pairTermsCache.size >= 5_000) pairTermsCache.clear();
+    hit = queryTerms(question);
+    pairTermsCache.set(question, hit);
+  }
+  return hit;
 }
 
 /**
