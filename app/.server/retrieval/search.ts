@@ -128,6 +128,9 @@ type Row = {
   features: string | null;
 };
 type Candidate = Row & {
+  /** Full-text search found it (it holds a searched word), as against only the vector store. */
+  lexical: boolean;
+  /** BM25 over the searched words with this chatbot's own statistics (bm25Scorer); 0 when not lexical. */
   bm25: number;
   cosine: number;
   f: ChunkFeatures;
@@ -245,14 +248,29 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const now = Date.now();
   const dfKey = (stem: string) => `${ref.chatbotId}\u0000${stem}`;
   const totalKey = `${ref.chatbotId}\u0000${CHUNK_COUNT_TERM}`;
+  const termsKey = `${ref.chatbotId}\u0000${TERM_COUNT_KEY}`;
   // The question's own words first, then their alternatives (D1 binds at most 100 parameters).
   const allStems = [...new Set([...qTerms.map((q) => q.stem), ...qTerms.flatMap((q) => q.alts.map((a) => a.stem))])].slice(0, 96);
   const unknown = allStems.filter((st) => freshStat(dfKey(st), now) === undefined);
   const cachedTotal = freshStat(totalKey, now);
   if (cachedTotal === undefined) unknown.push(CHUNK_COUNT_TERM);
-  const statStatements: D1PreparedStatement[] = unknown.length
-    ? [d1.prepare(`SELECT term, df FROM term_stats WHERE chatbot_id = ? AND term IN (${unknown.map(() => "?").join(", ")})`).bind(ref.chatbotId, ...unknown)]
-    : [];
+  // The chatbot's own statistics only, never the whole chunks_fts table's (see bm25Scorer, ADR 024).
+  // `#terms`: the sum of its terms' chunk counts, i.e. its chunks' distinct terms added up, from
+  // which BM25 takes the average chunk length; memoised like the counts.
+  const cachedTerms = freshStat(termsKey, now);
+  const statStatements: D1PreparedStatement[] = [
+    ...(unknown.length
+      ? [d1.prepare(`SELECT term, df FROM term_stats WHERE chatbot_id = ? AND term IN (${unknown.map(() => "?").join(", ")})`).bind(ref.chatbotId, ...unknown)]
+      : []),
+    ...(cachedTerms === undefined
+      ? [
+          d1
+            .prepare("SELECT ? AS term, coalesce(sum(df), 0) AS df FROM term_stats WHERE chatbot_id = ? AND term <> ?")
+            .bind(TERM_COUNT_KEY, ref.chatbotId, CHUNK_COUNT_TERM),
+        ]
+      : []),
+  ];
+  if (cachedTerms === undefined) unknown.push(TERM_COUNT_KEY);
   const ftsStatement = (searchWords: string[], limit: number, pairs: [string, string][] = []) =>
     d1
       .prepare(
@@ -276,11 +294,13 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   if (statStatements.length) {
     const results = await d1.batch(statStatements);
     if (oneTrip) ftsRows = results.shift()!.results as (Row & { score: number })[];
-    const found = new Map((results[0]?.results as { term: string; df: number }[] | undefined)?.map((r) => [r.term, r.df]));
+    const found = new Map(results.flatMap((r) => (r.results as { term: string; df: number }[]).map((x): [string, number] => [x.term, x.df])));
     for (const term of unknown) {
       const n = found.get(term) ?? 0;
       // An empty chatbot is never remembered as empty: knowledge added a second later must count.
-      if (term !== CHUNK_COUNT_TERM || n > 0) rememberStat(term === CHUNK_COUNT_TERM ? totalKey : dfKey(term), n, now);
+      if (term === CHUNK_COUNT_TERM || term === TERM_COUNT_KEY) {
+        if (n > 0) rememberStat(term === CHUNK_COUNT_TERM ? totalKey : termsKey, n, now);
+      } else rememberStat(dfKey(term), n, now);
     }
   }
   const counted = freshStat(totalKey, now) ?? 0;
@@ -291,17 +311,25 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   //    common words would make it score tens of thousands of rows. The words go into the MATCH
   //    rarest first while their postings fit MATCH_BUDGET; the rest still count in the
   //    re-ranking below. Below MATCH_BUDGET chunks nothing is ever left out.
+  let searched = searchWords;
   if (!oneTrip && qTerms.length && counted > 0) {
-    // The question's own words compete for the budget; a lexicon alternative is searched only for a
-    // word the knowledge never uses (rare alternatives would otherwise crowd out the question's words).
+    // A small knowledge base searches every word and alternative, as the one-trip path above does:
+    // what is searched must not depend on whether this isolate had its chunk count memoised.
+    // In a larger one the question's own words compete for the budget; a lexicon alternative is
+    // searched only for a word the knowledge never uses (rare alternatives would otherwise crowd out
+    // the question's words).
     const forms = qTerms.flatMap((q) => [
       { word: q.word, df: dfOf(q.stem) },
       ...(dfOf(q.stem) > 0 ? [] : q.alts.map((a) => ({ word: a.word, df: dfOf(a.stem) }))),
     ]);
-    const chosen = chooseMatchWords(
-      forms.filter((x, i) => forms.findIndex((y) => y.word === x.word) === i),
-      counted,
-    );
+    const chosen =
+      counted <= MATCH_BUDGET
+        ? { words: searchWords, pairs: [] }
+        : chooseMatchWords(
+            forms.filter((x, i) => forms.findIndex((y) => y.word === x.word) === i),
+            counted,
+          );
+    searched = [...new Set([...chosen.words, ...chosen.pairs.flat()])];
     ftsRows = (await ftsStatement(chosen.words, ftsLimitFor(counted, t.ftsLimit), chosen.pairs).all<Row & { score: number }>()).results;
   }
   const eagerHits = await eagerVector;
@@ -313,15 +341,19 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   if (total === 0) return { passages: [], answerable: false };
   // 3. Candidates: FTS hits plus vector hits that FTS missed (fetched in one query).
   const cands = new Map<number, Candidate>();
-  const toCandidate = (r: Row, bm25: number, cosine: number): Candidate => ({
+  const toCandidate = (r: Row, lexical: boolean, cosine: number): Candidate => ({
     ...r,
-    bm25,
+    lexical,
+    bm25: 0,
     cosine,
     f: chunkFeatures(r),
     score: 0,
     page: pageOf(r.url, r.source_id),
   });
-  for (const r of ftsRows) cands.set(r.id, toCandidate(r, -r.score, 0));
+  // chunks_fts's bm25() ordered the rows above, but its value is not used: FTS5 weighs terms with
+  // statistics of the whole table, every chatbot's chunks, so another organisation's knowledge would
+  // move this chatbot's scores (ADR 024). bm25Scorer below uses this chatbot's statistics only.
+  for (const r of ftsRows) cands.set(r.id, toCandidate(r, true, 0));
   const cosineById = new Map(vectorHits.map((h) => [h.chunkId, h.score]));
   for (const [id, cos] of cosineById) {
     const c = cands.get(id);
@@ -338,7 +370,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       )
       .bind(ref.chatbotId, ref.orgId, ...missing)
       .all<Row>();
-    for (const r of results) cands.set(r.id, toCandidate(r, 0, cosineById.get(r.id) ?? 0));
+    for (const r of results) cands.set(r.id, toCandidate(r, false, cosineById.get(r.id) ?? 0));
   }
   if (cands.size === 0) return { passages: [], answerable: false };
 
@@ -430,6 +462,15 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
 
   // 4. Per-chunk score.
   const list = [...cands.values()];
+  const bm25Of = bm25Scorer(
+    searched.map((w) => {
+      const st = stem(w);
+      return { stem: st, idf: Math.max(1e-6, Math.log((total - dfOf(st) + 0.5) / (dfOf(st) + 0.5))) };
+    }),
+    t,
+    (freshStat(termsKey, now) ?? 0) / Math.max(1, counted),
+  );
+  for (const c of list) if (c.lexical) c.bm25 = bm25Of(c.f);
   const maxBm25 = Math.max(1e-9, ...list.map((c) => c.bm25));
   const weightOf = (terms: Set<string> | string[]) => {
     let w = 0;
@@ -513,7 +554,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // for the ranking, so the floor costs nothing more). ADR 019.
   let similarity = 0;
   for (const c of list)
-    if (c.bm25 > 0) {
+    if (c.lexical) {
       relevance = Math.max(relevance, floorCoverage(c.f.termSet));
       similarity = Math.max(similarity, similarityOf.get(c.id) ?? 0);
     }
@@ -640,6 +681,48 @@ function nearDuplicate(a: Set<string>, b: Set<string>): boolean {
 
 /** The term_stats row holding a chatbot's chunk count (terms are letters and digits only). */
 const CHUNK_COUNT_TERM = "#chunks";
+/** Memo key of the sum of a chatbot's term counts (not a term_stats row). */
+const TERM_COUNT_KEY = "#terms";
+/** FTS5's bm25() constants. */
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
+
+/**
+ * BM25 of a chunk for the searched words, computed as FTS5's bm25() computes it — per word, IDF ×
+ * saturated frequency, the frequency summed over the fields with their column weights — but from
+ * one chatbot's statistics only: the IDFs from its term_stats and its chunk count, and the length
+ * normalised by its average. A chunk's length is its number of distinct terms (what term_stats adds
+ * up), not FTS5's token count, which no per-chatbot statistic holds. ADR 024.
+ */
+export function bm25Scorer(
+  searched: { stem: string; idf: number }[],
+  t: Pick<RetrievalTuning, "wTitle" | "wHeading" | "wText" | "wUrl">,
+  avgLength: number,
+): (f: ChunkFeatures) => number {
+  const want = new Map<string, number>();
+  searched.forEach((s, i) => want.has(s.stem) || want.set(s.stem, i));
+  return (f) => {
+    const freq = new Float64Array(want.size);
+    const count = (list: readonly string[], w: number, from = 0, to = list.length) => {
+      for (let i = from; i < to; i++) {
+        const at = want.get(list[i]);
+        if (at !== undefined) freq[at] += w;
+      }
+    };
+    count(f.fields.heading, t.wTitle, 0, f.fields.titleTerms);
+    count(f.fields.heading, t.wHeading, f.fields.titleTerms);
+    count(f.fields.url, t.wUrl);
+    for (const s of f.sentences) count(s, t.wText);
+    for (const s of f.fields.short) count(s, t.wText);
+    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * f.termSet.size) / Math.max(1, avgLength));
+    let score = 0;
+    for (const s of searched) {
+      const x = freq[want.get(s.stem)!];
+      if (x > 0) score += (s.idf * (x * (BM25_K1 + 1))) / (x + norm);
+    }
+    return score;
+  };
+}
 const STAT_TTL_MS = 60_000;
 const STAT_CACHE_MAX = 20_000;
 // Byte-bounded (~2 MB) as well as by entries (app/.server/cache/byte-lru.ts).
