@@ -248,29 +248,14 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const now = Date.now();
   const dfKey = (stem: string) => `${ref.chatbotId}\u0000${stem}`;
   const totalKey = `${ref.chatbotId}\u0000${CHUNK_COUNT_TERM}`;
-  const termsKey = `${ref.chatbotId}\u0000${TERM_COUNT_KEY}`;
   // The question's own words first, then their alternatives (D1 binds at most 100 parameters).
   const allStems = [...new Set([...qTerms.map((q) => q.stem), ...qTerms.flatMap((q) => q.alts.map((a) => a.stem))])].slice(0, 96);
   const unknown = allStems.filter((st) => freshStat(dfKey(st), now) === undefined);
   const cachedTotal = freshStat(totalKey, now);
   if (cachedTotal === undefined) unknown.push(CHUNK_COUNT_TERM);
-  // The chatbot's own statistics only, never the whole chunks_fts table's (see bm25Scorer, ADR 024).
-  // `#terms`: the sum of its terms' chunk counts, i.e. its chunks' distinct terms added up, from
-  // which BM25 takes the average chunk length; memoised like the counts.
-  const cachedTerms = freshStat(termsKey, now);
-  const statStatements: D1PreparedStatement[] = [
-    ...(unknown.length
-      ? [d1.prepare(`SELECT term, df FROM term_stats WHERE chatbot_id = ? AND term IN (${unknown.map(() => "?").join(", ")})`).bind(ref.chatbotId, ...unknown)]
-      : []),
-    ...(cachedTerms === undefined
-      ? [
-          d1
-            .prepare("SELECT ? AS term, coalesce(sum(df), 0) AS df FROM term_stats WHERE chatbot_id = ? AND term <> ?")
-            .bind(TERM_COUNT_KEY, ref.chatbotId, CHUNK_COUNT_TERM),
-        ]
-      : []),
-  ];
-  if (cachedTerms === undefined) unknown.push(TERM_COUNT_KEY);
+  const statStatements: D1PreparedStatement[] = unknown.length
+    ? [d1.prepare(`SELECT term, df FROM term_stats WHERE chatbot_id = ? AND term IN (${unknown.map(() => "?").join(", ")})`).bind(ref.chatbotId, ...unknown)]
+    : [];
   const ftsStatement = (searchWords: string[], limit: number, pairs: [string, string][] = []) =>
     d1
       .prepare(
@@ -294,13 +279,11 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   if (statStatements.length) {
     const results = await d1.batch(statStatements);
     if (oneTrip) ftsRows = results.shift()!.results as (Row & { score: number })[];
-    const found = new Map(results.flatMap((r) => (r.results as { term: string; df: number }[]).map((x): [string, number] => [x.term, x.df])));
+    const found = new Map((results[0]?.results as { term: string; df: number }[] | undefined)?.map((r) => [r.term, r.df]));
     for (const term of unknown) {
       const n = found.get(term) ?? 0;
       // An empty chatbot is never remembered as empty: knowledge added a second later must count.
-      if (term === CHUNK_COUNT_TERM || term === TERM_COUNT_KEY) {
-        if (n > 0) rememberStat(term === CHUNK_COUNT_TERM ? totalKey : termsKey, n, now);
-      } else rememberStat(dfKey(term), n, now);
+      if (term !== CHUNK_COUNT_TERM || n > 0) rememberStat(term === CHUNK_COUNT_TERM ? totalKey : dfKey(term), n, now);
     }
   }
   const counted = freshStat(totalKey, now) ?? 0;
@@ -314,10 +297,10 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   let searched = searchWords;
   if (!oneTrip && qTerms.length && counted > 0) {
     // A small knowledge base searches every word and alternative, as the one-trip path above does:
-    // what is searched must not depend on whether this isolate had its chunk count memoised.
-    // In a larger one the question's own words compete for the budget; a lexicon alternative is
-    // searched only for a word the knowledge never uses (rare alternatives would otherwise crowd out
-    // the question's words).
+    // what is searched must not depend on whether this isolate had the chunk count memoised. In a
+    // larger one the question's own words compete for the budget; a lexicon alternative is searched
+    // only for a word the knowledge never uses (rare alternatives would otherwise crowd out the
+    // question's words).
     const forms = qTerms.flatMap((q) => [
       { word: q.word, df: dfOf(q.stem) },
       ...(dfOf(q.stem) > 0 ? [] : q.alts.map((a) => ({ word: a.word, df: dfOf(a.stem) }))),
@@ -350,7 +333,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     score: 0,
     page: pageOf(r.url, r.source_id),
   });
-  // chunks_fts's bm25() ordered the rows above, but its value is not used: FTS5 weighs terms with
+  // chunks_fts's bm25() ordered the rows above, but its value is not used: FTS5 weighs words with
   // statistics of the whole table, every chatbot's chunks, so another organisation's knowledge would
   // move this chatbot's scores (ADR 024). bm25Scorer below uses this chatbot's statistics only.
   for (const r of ftsRows) cands.set(r.id, toCandidate(r, true, 0));
@@ -462,15 +445,18 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
 
   // 4. Per-chunk score.
   const list = [...cands.values()];
+  // BM25 with this chatbot's statistics: each searched word's IDF from its term_stats and chunk
+  // count, a chunk's length against the average of the chunks full-text search found here.
   const bm25Of = bm25Scorer(
     searched.map((w) => {
       const st = stem(w);
       return { stem: st, idf: Math.max(1e-6, Math.log((total - dfOf(st) + 0.5) / (dfOf(st) + 0.5))) };
     }),
     t,
-    (freshStat(termsKey, now) ?? 0) / Math.max(1, counted),
   );
-  for (const c of list) if (c.lexical) c.bm25 = bm25Of(c.f);
+  const lexical = list.filter((c) => c.lexical);
+  const meanLength = lexical.reduce((n, c) => n + chunkLength(c), 0) / Math.max(1, lexical.length);
+  for (const c of lexical) c.bm25 = bm25Of(c.f, chunkLength(c) / Math.max(1, meanLength));
   const maxBm25 = Math.max(1e-9, ...list.map((c) => c.bm25));
   const weightOf = (terms: Set<string> | string[]) => {
     let w = 0;
@@ -681,27 +667,27 @@ function nearDuplicate(a: Set<string>, b: Set<string>): boolean {
 
 /** The term_stats row holding a chatbot's chunk count (terms are letters and digits only). */
 const CHUNK_COUNT_TERM = "#chunks";
-/** Memo key of the sum of a chatbot's term counts (not a term_stats row). */
-const TERM_COUNT_KEY = "#terms";
+
 /** FTS5's bm25() constants. */
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
+/** A chunk's length for BM25: the characters of the fields full-text search indexes. */
+const chunkLength = (c: Pick<Row, "title" | "heading" | "text" | "url">) => c.title.length + (c.heading?.length ?? 0) + c.text.length + (c.url?.length ?? 0);
 
 /**
  * BM25 of a chunk for the searched words, computed as FTS5's bm25() computes it — per word, IDF ×
  * saturated frequency, the frequency summed over the fields with their column weights — but from
- * one chatbot's statistics only: the IDFs from its term_stats and its chunk count, and the length
- * normalised by its average. A chunk's length is its number of distinct terms (what term_stats adds
- * up), not FTS5's token count, which no per-chatbot statistic holds. ADR 024.
+ * one chatbot's data only (ADR 024): `idf` from its term_stats and chunk count, `relativeLength`
+ * the chunk's length over the average of this question's candidates (FTS5 divides a row's tokens
+ * by the average of the whole table; no per-chatbot statistic holds that).
  */
 export function bm25Scorer(
   searched: { stem: string; idf: number }[],
   t: Pick<RetrievalTuning, "wTitle" | "wHeading" | "wText" | "wUrl">,
-  avgLength: number,
-): (f: ChunkFeatures) => number {
+): (f: ChunkFeatures, relativeLength: number) => number {
   const want = new Map<string, number>();
   searched.forEach((s, i) => want.has(s.stem) || want.set(s.stem, i));
-  return (f) => {
+  return (f, relativeLength) => {
     const freq = new Float64Array(want.size);
     const count = (list: readonly string[], w: number, from = 0, to = list.length) => {
       for (let i = from; i < to; i++) {
@@ -714,8 +700,9 @@ export function bm25Scorer(
     count(f.fields.url, t.wUrl);
     for (const s of f.sentences) count(s, t.wText);
     for (const s of f.fields.short) count(s, t.wText);
-    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * f.termSet.size) / Math.max(1, avgLength));
+    const norm = BM25_K1 * (1 - BM25_B + BM25_B * relativeLength);
     let score = 0;
+    // Every searched word counts, as every phrase of the MATCH did ("deliver" and "delivery" twice).
     for (const s of searched) {
       const x = freq[want.get(s.stem)!];
       if (x > 0) score += (s.idf * (x * (BM25_K1 + 1))) / (x + norm);
