@@ -1,6 +1,6 @@
 import { encodeBase64 } from "@oslojs/encoding";
 import { EMBEDDING_DIMENSIONS, hashEmbedTerms } from "../ai/embeddings";
-import { terms } from "./text";
+import { terms, words } from "./text";
 import { ByteLru, stringBytes } from "../cache/byte-lru";
 
 // What the re-ranker needs to know about a chunk (retrieval/search.ts): its terms per sentence,
@@ -25,9 +25,10 @@ export type ChunkFeatures = {
   /**
    * The terms of each field, for BM25 (retrieval/search.ts, ADR 024): title and heading (the first
    * `titleTerms` of `heading` are the title's), URL slug, and the short sentences left out of
-   * `sentences` (the text is `sentences` and `short` together).
+   * `sentences` (the text is `sentences` and `short` together); `tokens`, the words of all the
+   * fields full-text search indexes, stop words included (its row length).
    */
-  fields: { heading: string[]; titleTerms: number; url: string[]; short: string[][] };
+  fields: { heading: string[]; titleTerms: number; url: string[]; short: string[][]; tokens: number };
 };
 
 type ChunkLike = { title: string; heading: string | null; url: string | null; text: string };
@@ -68,7 +69,7 @@ function pairLookup(seqs: string[][]): ChunkFeatures["bigrams"] {
   return { has: (pair) => pair.includes(" ") && joined.some((j) => j.includes(` ${pair} `)) };
 }
 
-function assemble(p: Parts, titleTerms: number): ChunkFeatures {
+function assemble(p: Parts, titleTerms: number, tokens: number): ChunkFeatures {
   const topic = [...p.heading, ...p.url];
   const body = p.sentences.flat();
   const bigrams = pairLookup([p.heading, body]);
@@ -80,7 +81,7 @@ function assemble(p: Parts, titleTerms: number): ChunkFeatures {
     termSet: new Set([...topic, ...body]),
     topicSet: new Set(topic),
     bigrams,
-    fields: { heading: p.heading, titleTerms: Math.min(titleTerms, p.heading.length), url: p.url, short: p.sentences.filter((_, i) => short.has(i)) },
+    fields: { heading: p.heading, titleTerms: Math.min(titleTerms, p.heading.length), url: p.url, short: p.sentences.filter((_, i) => short.has(i)), tokens },
   };
 }
 
@@ -179,8 +180,13 @@ export function chunkFeatures(c: ChunkLike & { id: number; features?: string | n
   const key = `${c.id}:${c.text.length}:${c.title}`;
   const hit = featureCache.get(key);
   if (hit) return hit;
-  // The title's terms lead the stored title+heading terms (analyse), so their count splits the two.
-  const f = assemble((c.features ? parseStored(c.features) : null) ?? analyse(c), terms(c.title).length);
+  // The title's terms lead the stored title+heading terms (analyse), so their count splits the two;
+  // the token count is FTS5's row length (+1: the chatbot id column).
+  const f = assemble(
+    (c.features ? parseStored(c.features) : null) ?? analyse(c),
+    terms(c.title).length,
+    words(`${c.title} ${c.heading ?? ""} ${c.text} ${urlWords(c.url)}`).length + 1,
+  );
   featureCache.set(key, f);
   return f;
 }

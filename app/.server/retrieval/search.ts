@@ -455,8 +455,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     t,
   );
   const lexical = list.filter((c) => c.lexical);
-  const meanLength = lexical.reduce((n, c) => n + chunkLength(c), 0) / Math.max(1, lexical.length);
-  for (const c of lexical) c.bm25 = bm25Of(c.f, chunkLength(c) / Math.max(1, meanLength));
+  const meanLength = lexical.reduce((n, c) => n + c.f.fields.tokens, 0) / Math.max(1, lexical.length);
+  for (const c of lexical) c.bm25 = bm25Of(c.f, c.f.fields.tokens / Math.max(1, meanLength));
   const maxBm25 = Math.max(1e-9, ...list.map((c) => c.bm25));
   const weightOf = (terms: Set<string> | string[]) => {
     let w = 0;
@@ -671,8 +671,6 @@ const CHUNK_COUNT_TERM = "#chunks";
 /** FTS5's bm25() constants. */
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
-/** A chunk's length for BM25: the characters of the fields full-text search indexes. */
-const chunkLength = (c: Pick<Row, "title" | "heading" | "text" | "url">) => c.title.length + (c.heading?.length ?? 0) + c.text.length + (c.url?.length ?? 0);
 
 /**
  * BM25 of a chunk for the searched words, computed as FTS5's bm25() computes it — per word, IDF ×
