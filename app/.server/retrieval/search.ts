@@ -138,6 +138,9 @@ type Row = {
   qa: number | null;
 };
 type Candidate = Row & {
+  /** Full-text search found it (it holds a searched word), as against only the vector store. */
+  lexical: boolean;
+  /** BM25 over the searched words with this chatbot's own statistics (bm25Scorer); 0 when not lexical. */
   bm25: number;
   cosine: number;
   f: ChunkFeatures;
@@ -304,17 +307,25 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   //    common words would make it score tens of thousands of rows. The words go into the MATCH
   //    rarest first while their postings fit MATCH_BUDGET; the rest still count in the
   //    re-ranking below. Below MATCH_BUDGET chunks nothing is ever left out.
+  let searched = searchWords;
   if (!oneTrip && qTerms.length && counted > 0) {
-    // The question's own words compete for the budget; a lexicon alternative is searched only for a
-    // word the knowledge never uses (rare alternatives would otherwise crowd out the question's words).
+    // A small knowledge base searches every word and alternative, as the one-trip path above does:
+    // what is searched must not depend on whether this isolate had the chunk count memoised. In a
+    // larger one the question's own words compete for the budget; a lexicon alternative is searched
+    // only for a word the knowledge never uses (rare alternatives would otherwise crowd out the
+    // question's words).
     const forms = qTerms.flatMap((q) => [
       { word: q.word, df: dfOf(q.stem) },
       ...(dfOf(q.stem) > 0 ? [] : q.alts.map((a) => ({ word: a.word, df: dfOf(a.stem) }))),
     ]);
-    const chosen = chooseMatchWords(
-      forms.filter((x, i) => forms.findIndex((y) => y.word === x.word) === i),
-      counted,
-    );
+    const chosen =
+      counted <= MATCH_BUDGET
+        ? { words: searchWords, pairs: [] }
+        : chooseMatchWords(
+            forms.filter((x, i) => forms.findIndex((y) => y.word === x.word) === i),
+            counted,
+          );
+    searched = [...new Set([...chosen.words, ...chosen.pairs.flat()])];
     ftsRows = (await ftsStatement(chosen.words, ftsLimitFor(counted, t.ftsLimit), chosen.pairs).all<Row & { score: number }>()).results;
   }
   const eagerHits = await eagerVector;
@@ -326,15 +337,19 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   if (total === 0) return { passages: [], answerable: false };
   // 3. Candidates: FTS hits plus vector hits that FTS missed (fetched in one query).
   const cands = new Map<number, Candidate>();
-  const toCandidate = (r: Row, bm25: number, cosine: number): Candidate => ({
+  const toCandidate = (r: Row, lexical: boolean, cosine: number): Candidate => ({
     ...r,
-    bm25,
+    lexical,
+    bm25: 0,
     cosine,
     f: chunkFeatures(r),
     score: 0,
     page: pageOf(r.url, r.source_id),
   });
-  for (const r of ftsRows) cands.set(r.id, toCandidate(r, -r.score, 0));
+  // chunks_fts's bm25() ordered the rows above, but its value is not used: FTS5 weighs words with
+  // statistics of the whole table, every chatbot's chunks, so another organisation's knowledge would
+  // move this chatbot's scores (ADR 024). bm25Scorer below uses this chatbot's statistics only.
+  for (const r of ftsRows) cands.set(r.id, toCandidate(r, true, 0));
   const cosineById = new Map(vectorHits.map((h) => [h.chunkId, h.score]));
   for (const [id, cos] of cosineById) {
     const c = cands.get(id);
@@ -351,7 +366,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       )
       .bind(ref.chatbotId, ref.orgId, ...missing)
       .all<Row>();
-    for (const r of results) cands.set(r.id, toCandidate(r, 0, cosineById.get(r.id) ?? 0));
+    for (const r of results) cands.set(r.id, toCandidate(r, false, cosineById.get(r.id) ?? 0));
   }
   if (cands.size === 0) return { passages: [], answerable: false };
 
@@ -443,6 +458,18 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
 
   // 4. Per-chunk score.
   const list = [...cands.values()];
+  // BM25 with this chatbot's statistics: each searched word's IDF from its term_stats and chunk
+  // count, a chunk's length against the average of the chunks full-text search found here.
+  const bm25Of = bm25Scorer(
+    searched.map((w) => {
+      const st = stem(w);
+      return { stem: st, idf: Math.max(1e-6, Math.log((total - dfOf(st) + 0.5) / (dfOf(st) + 0.5))) };
+    }),
+    t,
+  );
+  const lexical = list.filter((c) => c.lexical);
+  const meanLength = lexical.reduce((n, c) => n + c.f.fields.tokens, 0) / Math.max(1, lexical.length);
+  for (const c of lexical) c.bm25 = bm25Of(c.f, c.f.fields.tokens / Math.max(1, meanLength));
   const maxBm25 = Math.max(1e-9, ...list.map((c) => c.bm25));
   const weightOf = (terms: Set<string> | string[]) => {
     let w = 0;
@@ -566,7 +593,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // for the ranking, so the floor costs nothing more). ADR 019.
   let similarity = 0;
   for (const c of list)
-    if (c.bm25 > 0) {
+    if (c.lexical) {
       relevance = Math.max(relevance, floorCoverage(c.f.termSet));
       similarity = Math.max(similarity, similarityOf.get(c.id) ?? 0);
     }
@@ -742,6 +769,47 @@ function nearDuplicate(a: Set<string>, b: Set<string>): boolean {
 
 /** The term_stats row holding a chatbot's chunk count (terms are letters and digits only). */
 const CHUNK_COUNT_TERM = "#chunks";
+
+/** FTS5's bm25() constants. */
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
+
+/**
+ * BM25 of a chunk for the searched words, computed as FTS5's bm25() computes it — per word, IDF ×
+ * saturated frequency, the frequency summed over the fields with their column weights — but from
+ * one chatbot's data only (ADR 024): `idf` from its term_stats and chunk count, `relativeLength`
+ * the chunk's length over the average of this question's candidates (FTS5 divides a row's tokens
+ * by the average of the whole table; no per-chatbot statistic holds that).
+ */
+export function bm25Scorer(
+  searched: { stem: string; idf: number }[],
+  t: Pick<RetrievalTuning, "wTitle" | "wHeading" | "wText" | "wUrl">,
+): (f: ChunkFeatures, relativeLength: number) => number {
+  const want = new Map<string, number>();
+  searched.forEach((s, i) => want.has(s.stem) || want.set(s.stem, i));
+  return (f, relativeLength) => {
+    const freq = new Float64Array(want.size);
+    const count = (list: readonly string[], w: number, from = 0, to = list.length) => {
+      for (let i = from; i < to; i++) {
+        const at = want.get(list[i]);
+        if (at !== undefined) freq[at] += w;
+      }
+    };
+    count(f.fields.heading, t.wTitle, 0, f.fields.titleTerms);
+    count(f.fields.heading, t.wHeading, f.fields.titleTerms);
+    count(f.fields.url, t.wUrl);
+    for (const s of f.sentences) count(s, t.wText);
+    for (const s of f.fields.short) count(s, t.wText);
+    const norm = BM25_K1 * (1 - BM25_B + BM25_B * relativeLength);
+    let score = 0;
+    // Every searched word counts, as every phrase of the MATCH did ("deliver" and "delivery" twice).
+    for (const s of searched) {
+      const x = freq[want.get(s.stem)!];
+      if (x > 0) score += (s.idf * (x * (BM25_K1 + 1))) / (x + norm);
+    }
+    return score;
+  };
+}
 const STAT_TTL_MS = 60_000;
 const STAT_CACHE_MAX = 20_000;
 // Byte-bounded (~2 MB) as well as by entries (app/.server/cache/byte-lru.ts).
