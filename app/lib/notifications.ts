@@ -70,11 +70,14 @@ export const updateEventsSchema = z.object({ destinationId: z.string().min(1).ma
 export const destinationIdSchema = z.object({ destinationId: z.string().min(1).max(64) });
 export const deliveryIdSchema = z.object({ deliveryId: z.string().min(1).max(64) });
 
-/** The form as an object zod can read: `events` is every ticked checkbox of that name. */
+/** The checkbox of one event in a destination form (ticked: present). */
+export const eventFieldName = (type: NotificationEventType) => `event.${type}`;
+
+/** The form as an object zod can read: `events` lists the ticked event checkboxes. */
 export function notificationFormInput(form: FormData): Record<string, unknown> {
   const raw: Record<string, unknown> = {};
-  for (const [k, v] of form.entries()) if (typeof v === "string" && k !== "events") raw[k] = v;
-  raw.events = form.getAll("events").filter((v): v is string => typeof v === "string");
+  for (const [k, v] of form.entries()) if (typeof v === "string" && !k.startsWith("event.")) raw[k] = v;
+  raw.events = NOTIFICATION_EVENT_TYPES.filter((t) => form.has(eventFieldName(t)));
   return raw;
 }
 
@@ -85,6 +88,7 @@ export function parseNotificationForm<S extends z.ZodType>(
   const raw = notificationFormInput(form);
   const values: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) values[k] = Array.isArray(v) ? v.join(",") : String(v);
+  for (const [k, v] of form.entries()) if (typeof v === "string" && k.startsWith("event.")) values[k] = v;
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, data: parsed.data, values };
   const fieldErrors: FieldErrors = {};

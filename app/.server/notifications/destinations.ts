@@ -17,7 +17,7 @@ type Ctx = Pick<ServiceContext, "db" | "env" | "origin" | "production">;
 type Ref = { orgId: string; chatbotId: string };
 export type Destination = typeof notificationDestinations.$inferSelect;
 
-export const WEBHOOKS_FEATURE = "Webhooks and Slack notifications";
+export const WEBHOOKS_FEATURE = "Sending notifications to webhooks and Slack";
 export const CONFIRM_TTL_MS = 72 * 60 * 60 * 1000;
 
 /** What the screen shows of a destination: never its secrets or token. */

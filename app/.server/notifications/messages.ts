@@ -89,7 +89,7 @@ export function emailFor(event: NotificationEvent): { subject: string; text: str
     ...body,
     ...(url ? ["", `Open in Parley: ${url}`] : []),
     "",
-    `You receive this because this address is a notification destination (${NOTIFICATION_EVENT_LABELS[event.type]}) of ${event.chatbot ? `the chatbot “${event.chatbot.name}”` : "a chatbot"} of ${event.organisation.name}. An editor can change that under Settings → Notifications.`,
+    `You receive this because this address is a notification destination (${NOTIFICATION_EVENT_LABELS[event.type]}) of ${event.chatbot ? `the chatbot “${event.chatbot.name}”` : "a chatbot"} of ${event.organisation.name}. To stop them, ask someone at ${event.organisation.name} to remove this address (chatbot settings → Notifications).`,
     "",
     "— Parley",
   ].join("\n");
