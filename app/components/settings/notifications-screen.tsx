@@ -249,7 +249,13 @@ function AddDestination({ data, result }: { data: NotificationsScreenData; resul
             {data.webhooksHint}
           </Alert>
         )}
-        <Form method="post" noValidate className="space-y-5" key={result?.intent === "add" && result.tone === "success" ? (result.message ?? "added") : "add"}>
+        <Form
+          method="post"
+          noValidate
+          aria-label="Add a destination"
+          className="space-y-5"
+          key={result?.intent === "add" && result.tone === "success" ? (result.message ?? "added") : "add"}
+        >
           <input type="hidden" name="intent" value="add" />
           <Field label="Send to" name="kind" error={errors.kind}>
             <Select
