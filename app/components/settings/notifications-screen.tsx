@@ -99,33 +99,38 @@ function eventLabel(type: string) {
   return NOTIFICATION_EVENT_LABELS[type as DeliveryEventType] ?? type;
 }
 
+/** The event checkboxes; `compact` (a destination's own form): labels only, side by side. */
 function EventCheckboxes({
   idPrefix,
   checked,
   disabled,
   error,
+  compact,
 }: {
   idPrefix: string;
   checked: (t: NotificationEventType) => boolean;
   disabled?: boolean;
   error?: string[];
+  compact?: boolean;
 }) {
   return (
-    <fieldset className="space-y-3" aria-describedby={error?.length ? `${idPrefix}-events-error` : undefined}>
-      <legend className="text-sm font-medium text-zinc-900 dark:text-zinc-100">Events</legend>
-      {NOTIFICATION_EVENT_TYPES.map((t) => (
-        <CheckboxField
-          key={t}
-          id={`${idPrefix}-${t.replace(/\W/g, "-")}`}
-          name={eventFieldName(t)}
-          label={NOTIFICATION_EVENT_LABELS[t]}
-          hint={NOTIFICATION_EVENT_HINTS[t]}
-          defaultChecked={checked(t)}
-          disabled={disabled}
-        />
-      ))}
+    <fieldset aria-describedby={error?.length ? `${idPrefix}-events-error` : undefined}>
+      <legend className="mb-3 text-sm font-medium text-zinc-900 dark:text-zinc-100">Events</legend>
+      <div className={compact ? "grid gap-x-6 gap-y-2 sm:grid-cols-2 lg:grid-cols-3" : "space-y-3"}>
+        {NOTIFICATION_EVENT_TYPES.map((t) => (
+          <CheckboxField
+            key={t}
+            id={`${idPrefix}-${t.replace(/\W/g, "-")}`}
+            name={eventFieldName(t)}
+            label={NOTIFICATION_EVENT_LABELS[t]}
+            hint={compact ? undefined : NOTIFICATION_EVENT_HINTS[t]}
+            defaultChecked={checked(t)}
+            disabled={disabled}
+          />
+        ))}
+      </div>
       {error?.length ? (
-        <p id={`${idPrefix}-events-error`} className="text-sm text-red-600 dark:text-red-400">
+        <p id={`${idPrefix}-events-error`} className="mt-2 text-sm text-red-600 dark:text-red-400">
           {error[0]}
         </p>
       ) : null}
@@ -174,6 +179,7 @@ function DestinationItem({ d, result, canUseWebhooks }: { d: Destination; result
           idPrefix={`ev-${d.id}`}
           checked={(t) => (mine && result?.intent === "update-events" && result.tone === "error" ? !!result.values[eventFieldName(t)] : d.events.includes(t))}
           error={eventsError}
+          compact
         />
         <IntentSubmit intent="update-events" match={{ name: "destinationId", value: d.id }} busyLabel="Saving…" variant="secondary" size="sm">
           Save events<span className="sr-only">{` for ${d.label}`}</span>
@@ -349,7 +355,7 @@ function DeliveryLog({ deliveries, destinations }: { deliveries: Delivery[]; des
           <TR key={x.id}>
             <TD className="whitespace-nowrap">{when(x.createdAt)}</TD>
             <TD className="whitespace-nowrap">{eventLabel(x.eventType)}</TD>
-            <TD className="max-w-56 break-all">{labelOf(x.destinationId)}</TD>
+            <TD className="max-w-64 min-w-44 break-all">{labelOf(x.destinationId)}</TD>
             <TD>
               <Badge tone={STATUS[x.status].tone}>{STATUS[x.status].label}</Badge>
               {x.status === "retrying" && x.nextAttemptAt ? (
