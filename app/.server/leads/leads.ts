@@ -4,6 +4,7 @@ import { CSV_BOM, csvRow } from "~/lib/csv";
 import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
 import { conversations, leadConversations, leadEvents, leads, LEAD_EVENT_KINDS } from "../db/schema";
+import { forgetLeadDeliveries } from "../notifications/delivery";
 import { notifyLeadCreated } from "../notifications/notify";
 
 // Leads captured by the widget's lead form or the REST API, and worked on the leads screen.
@@ -403,6 +404,8 @@ export async function deleteLead(ctx: Ctx, ref: Ref, leadId: string): Promise<bo
           ),
         ),
       ),
+    // The lead's contact details also sit in the notification deliveries that announced it.
+    forgetLeadDeliveries(ctx, ref, lead),
   ]);
   return true;
 }

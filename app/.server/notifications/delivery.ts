@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import type { ServiceContext } from "../context";
 import { openSecret } from "../crypto/secret-box";
@@ -250,4 +250,29 @@ export async function listDeliveries(ctx: Pick<Ctx, "db">, ref: { orgId: string;
 /** Removes deliveries older than DELIVERY_RETENTION_MS (cron). */
 export async function pruneDeliveries(ctx: Pick<Ctx, "db">, now = Date.now()): Promise<void> {
   await ctx.db.delete(notificationDeliveries).where(lt(notificationDeliveries.createdAt, now - DELIVERY_RETENTION_MS));
+}
+
+/**
+ * The delete of the deliveries that carry one lead's contact details: its `lead.created` event and
+ * handoff requests that named its email (batched with the lead's deletion).
+ */
+export function forgetLeadDeliveries(ctx: Pick<Ctx, "db">, ref: { orgId: string; chatbotId: string }, lead: { id: string; email: string | null }) {
+  const payload = notificationDeliveries.payload;
+  return ctx.db
+    .delete(notificationDeliveries)
+    .where(
+      and(
+        eq(notificationDeliveries.chatbotId, ref.chatbotId),
+        eq(notificationDeliveries.orgId, ref.orgId),
+        or(
+          and(eq(notificationDeliveries.eventType, "lead.created"), sql`json_extract(${payload}, '$.data.lead.id') = ${lead.id}`),
+          lead.email
+            ? and(
+                eq(notificationDeliveries.eventType, "handoff.requested"),
+                sql`lower(json_extract(${payload}, '$.data.contact.email')) = ${lead.email.toLowerCase()}`,
+              )
+            : undefined,
+        ),
+      ),
+    );
 }

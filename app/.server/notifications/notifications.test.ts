@@ -16,7 +16,7 @@ import {
   usageCounters,
 } from "../db/schema";
 import type { Env } from "../env";
-import { createLead } from "../leads/leads";
+import { createLead, deleteLead } from "../leads/leads";
 import { reportProblem, requestHuman } from "../widget/visitor-actions";
 import { deliverNotification, PAUSE_AFTER_FAILING_MS, resendDelivery, RETRY_SCHEDULE_SECONDS, retrySchedule, type Fetcher } from "./delivery";
 import { addDestination, confirmDestination, findConfirmation, maskSlackUrl, resumeDestination, rotateWebhookSecret } from "./destinations";
@@ -406,5 +406,22 @@ describe("daily digest", () => {
     const [delivery] = await deliveriesOf(d.destination.id);
     expect(JSON.parse(delivery.payload).data).toMatchObject({ date: "2031-05-04", timeZone: "UTC", leads: 1, conversations: 0 });
     expect(sent.length).toBeGreaterThan(0);
+  });
+});
+
+describe("deleting a lead", () => {
+  it("removes the deliveries that carry its contact details", async () => {
+    const { ctx } = notifyContext();
+    const { ref, who } = await setup();
+    const d = await addDestination(ctx, who, { kind: "webhook", url: "https://hooks.example.com/f", events: ["lead.created", "handoff.requested"] });
+    if (!d.ok) throw new Error(d.message);
+    const conversation = await getOrCreateConversation(ctx, ref, { visitorId: "v_forget_1", channel: "widget" });
+    const gone = await createLead(ctx, ref, { conversationId: conversation.id, visitorId: "v_forget_1", name: "Gone", email: "gone@example.com" });
+    await requestHuman(ctx, ref, { visitorId: "v_forget_1", conversationId: conversation.id });
+    await createLead(ctx, ref, { visitorId: "v_forget_2", name: "Stays", email: "stays@example.com" });
+    expect(await deliveriesOf(d.destination.id)).toHaveLength(3);
+    expect(await deleteLead(ctx, ref, gone.id)).toBe(true);
+    const left = await deliveriesOf(d.destination.id);
+    expect(left.map((x) => JSON.parse(x.payload).data.lead?.name)).toEqual(["Stays"]);
   });
 });
