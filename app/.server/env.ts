@@ -5,6 +5,8 @@ export interface Env {
   ASSETS: Fetcher;
   CHAT_SESSION: DurableObjectNamespace;
   INGEST_QUEUE: Queue;
+  /** Notification deliveries (app/.server/notifications/queue.ts). */
+  NOTIFY_QUEUE: Queue;
   VECTORIZE?: VectorizeIndex;
   ENVIRONMENT: "development" | "production" | "test";
   APP_NAME: string;
@@ -38,6 +40,8 @@ export interface Env {
   STRIPE_API_BASE?: string;
   /** Outside production: visitor chat requests one isolate works on at once (workers/admission.ts); default 8. */
   LOCAL_CHAT_CONCURRENCY?: string;
+  /** Outside production only: seconds between notification retries, e.g. "1,2" (the e2e tests); production uses the built-in schedule. */
+  NOTIFY_RETRY_SCHEDULE?: string;
 }
 
 export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT !== "production";

@@ -4,6 +4,8 @@ import { CSV_BOM, csvRow } from "~/lib/csv";
 import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
 import { conversations, leadConversations, leadEvents, leads, LEAD_EVENT_KINDS } from "../db/schema";
+import { forgetLeadDeliveries } from "../notifications/delivery";
+import { notifyLeadCreated } from "../notifications/notify";
 
 // Leads captured by the widget's lead form or the REST API, and worked on the leads screen.
 // Scoped by organisation and chatbot. One lead per email per chatbot: a repeat fills in what the
@@ -130,7 +132,10 @@ export async function createLead(ctx: Ctx, ref: Ref, input: NewLead): Promise<Le
     );
   }
   await ctx.db.batch(writes as unknown as Parameters<typeof ctx.db.batch>[0]);
-  return (await ctx.db.select().from(leads).where(eq(leads.id, leadId)).get())!;
+  const lead = (await ctx.db.select().from(leads).where(eq(leads.id, leadId)).get())!;
+  // A new lead notifies the chatbot's destinations (a repeat of a known email does not).
+  if (!existing) await notifyLeadCreated(ctx, ref, lead);
+  return lead;
 }
 
 async function isLinked(ctx: Ctx, leadId: string, conversationId: string) {
@@ -401,6 +406,8 @@ export async function deleteLead(ctx: Ctx, ref: Ref, leadId: string): Promise<bo
           ),
         ),
       ),
+    // The lead's contact details also sit in the notification deliveries that announced it.
+    forgetLeadDeliveries(ctx, ref, lead),
   ]);
   return true;
 }

@@ -6,6 +6,7 @@ import { getOrCreateConversation, type ChatbotRef, type Conversation, type Messa
 import type { AppContext } from "../context";
 import { bugReports, conversations, leads, messages } from "../db/schema";
 import { createLead, type Lead } from "../leads/leads";
+import { notifyBugReport, notifyHandoffRequested } from "../notifications/notify";
 
 // What a widget visitor can do besides chatting: leave contact details, rate an answer, report a
 // problem, ask for a human. A visitor only ever reaches their own conversations on this chatbot:
@@ -108,11 +109,13 @@ export async function reportProblem(
 ): Promise<{ id: string; conversationId: string | null } | null> {
   let conversationId: string | null = null;
   let messageId: string | null = null;
+  let answer: string | null = null;
   if (input.messageId) {
     const found = await findVisitorMessage(ctx, ref, input.visitorId, input.messageId);
     if (!found) return null;
     conversationId = found.conversation.id;
     messageId = found.message.id;
+    answer = found.message.content;
   } else {
     conversationId = (await findVisitorConversation(ctx, ref, input.visitorId))?.id ?? null;
   }
@@ -134,10 +137,11 @@ export async function reportProblem(
   } else {
     await insert;
   }
+  await notifyBugReport(ctx, ref, { id, comment: input.comment, reporter: "visitor", conversationId, messageId, answer });
   return { id, conversationId };
 }
 
-const HANDOFF_SYSTEM_NOTE = "The visitor asked to talk to a person.";
+export const HANDOFF_SYSTEM_NOTE = "The visitor asked to talk to a person.";
 
 /**
  * "Talk to a human": the visitor's conversation waits for a person (the inbox's "needs human"). Asking
@@ -153,7 +157,7 @@ export async function requestHuman(
     (await findVisitorConversation(ctx, ref, input.visitorId, input.conversationId).then((c) => (c && c.status !== "closed" ? c : null))) ??
     (await getOrCreateConversation(ctx, ref, { visitorId: input.visitorId, channel: "widget" }));
   const lead = await ctx.db
-    .select({ id: leads.id })
+    .select({ id: leads.id, name: leads.name, email: leads.email })
     .from(leads)
     .where(and(eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId), eq(leads.visitorId, input.visitorId), isNotNull(leads.email)))
     .limit(1)
@@ -176,6 +180,7 @@ export async function requestHuman(
       .set({ status: "waiting", messageCount: sql`${conversations.messageCount} + 1`, lastMessageAt: now })
       .where(eq(conversations.id, conversation.id)),
   ]);
+  await notifyHandoffRequested(ctx, ref, conversation, lead ? { name: lead.name, email: lead.email } : null);
   return { conversation: { ...conversation, status: "waiting" }, alreadyRequested: false, hasEmail };
 }
 
