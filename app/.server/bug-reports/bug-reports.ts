@@ -1,4 +1,5 @@
 import { aliasedTable, and, desc, eq, gte, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { notifyBugReport } from "../notifications/notify";
 import {
   bugDayRange,
   BUG_REPORT_PAGE_SIZE,
@@ -134,7 +135,7 @@ export async function reportMessage(
   input: { messageId: string; comment: string; expectedAnswer: string | null; userId: string },
 ): Promise<{ ok: true; id: string; conversationId: string } | ({ ok: false } & Failure)> {
   const message = await ctx.db
-    .select({ id: messages.id, role: messages.role, conversationId: messages.conversationId })
+    .select({ id: messages.id, role: messages.role, conversationId: messages.conversationId, content: messages.content })
     .from(messages)
     .where(and(eq(messages.id, input.messageId), eq(messages.orgId, ref.orgId), eq(messages.chatbotId, ref.chatbotId)))
     .get();
@@ -157,6 +158,14 @@ export async function reportMessage(
     // The conversation list's "reported" filter.
     ctx.db.update(conversations).set({ reported: true }).where(eq(conversations.id, message.conversationId)),
   ]);
+  await notifyBugReport(ctx, ref, {
+    id,
+    comment: input.comment,
+    reporter: "member",
+    conversationId: message.conversationId,
+    messageId: message.id,
+    answer: message.content,
+  });
   return { ok: true, id, conversationId: message.conversationId };
 }
 

@@ -9,6 +9,7 @@ import {
   devOutbox,
   leads,
   memberships,
+  messages,
   notificationAttempts,
   notificationDeliveries,
   notificationDestinations,
@@ -18,6 +19,7 @@ import {
 import type { Env } from "../env";
 import { createLead, deleteLead } from "../leads/leads";
 import { reportProblem, requestHuman } from "../widget/visitor-actions";
+import { reportMessage } from "../bug-reports/bug-reports";
 import { deliverNotification, PAUSE_AFTER_FAILING_MS, resendDelivery, RETRY_SCHEDULE_SECONDS, retrySchedule, type Fetcher } from "./delivery";
 import { addDestination, confirmDestination, findConfirmation, maskSlackUrl, resumeDestination, rotateWebhookSecret } from "./destinations";
 import { sendDueDigests, zonedDateHour, zonedMidnight } from "./digest";
@@ -186,6 +188,24 @@ describe("fan-out", () => {
     expect(JSON.parse(memberDeliveries[0].payload).data).toMatchObject({ contact: { name: "Ada", email: "ada@fan.example" } });
     // Each delivery was queued once, for its first attempt.
     expect(sent.map((m) => m.body.attempt)).toEqual([1, 1, 1]);
+  });
+
+  it("a member's report from a transcript is a bug report event too", async () => {
+    const { ctx } = notifyContext();
+    const { ref, who } = await setup();
+    const hook = await addDestination(ctx, who, { kind: "webhook", url: "https://hooks.example.com/b", events: ["bug_report.created"] });
+    if (!hook.ok) throw new Error("setup");
+    const conversation = await getOrCreateConversation(ctx, ref, { visitorId: "v_fan_2", channel: "widget" });
+    await db
+      .insert(messages)
+      .values({ id: "msg_fan_2", conversationId: conversation.id, orgId: ref.orgId, chatbotId: ref.chatbotId, role: "bot", content: "Delivery is free." });
+    const report = await reportMessage(ctx, ref, { messageId: "msg_fan_2", comment: "It costs €9.50", expectedAnswer: null, userId: who.user.id });
+    if (!report.ok) throw new Error(report.message);
+    const [delivery] = await deliveriesOf(hook.destination.id);
+    expect(JSON.parse(delivery.payload).data).toMatchObject({
+      bugReport: { id: report.id, reporter: "member", messageId: "msg_fan_2" },
+      answer: "Delivery is free.",
+    });
   });
 
   it("another chatbot's destinations, unconfirmed addresses and a removed member receive nothing; webhooks need the plan", async () => {
