@@ -134,7 +134,7 @@ export async function reportProblem(
  * "Talk to a human": the visitor's conversation waits for a person (the inbox's "waiting", the list's
  * "needs human"); the conversation's live object records it and tells the open inboxes. Asking
  * again while it waits or while a person has it changes nothing. A visitor who has not written yet
- * gets a conversation so the request is visible in the inbox.
+ * gets a conversation so the request is visible in the chatbot's live inbox.
  */
 export async function requestHuman(
   ctx: Ctx & Pick<AppContext, "env">,
