@@ -106,9 +106,9 @@ export function LiveInbox({ orgId, chatbotId, inbox, openId }: { orgId: string; 
                   <Link
                     to={`/app/${orgId}/${chatbotId}?c=${r.id}#live`}
                     aria-current={r.id === openId ? "true" : undefined}
-                    className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm hover:bg-zinc-50 aria-[current]:font-semibold dark:hover:bg-zinc-800"
+                    className="flex flex-col gap-1 py-2 text-sm hover:bg-zinc-50 aria-[current]:font-semibold sm:flex-row sm:items-center sm:justify-between sm:gap-2 dark:hover:bg-zinc-800"
                   >
-                    <span className="min-w-0 flex-1 truncate">
+                    <span className="min-w-0 truncate sm:flex-1">
                       {r.leadName || r.leadEmail || <span className="font-mono">{r.visitorId.slice(0, 12)}</span>} — {r.title ?? "No message yet"}
                     </span>
                     <span className="flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
