@@ -91,14 +91,14 @@ export function App({ boot }: { boot: WidgetBoot }) {
     if (!goesLive || !conversationId || mode === "preview") return;
     let handle: { close: () => void } | null = null;
     let stopped = false;
-    const since = Date.now();
-    const onMessage = (m: LiveMessage) => {
+    const onMessage = (m: LiveMessage, historic: boolean) => {
       // Visitor and bot messages reach this tab through its own sends (or the restored history);
       // the live part adds what a person says and what happens (joined, handed back, closed).
       if (m.role === "human") {
         setMessages((ms) => (ms.some((x) => x.id === m.id) ? ms : [...ms, { key: key(), id: m.id, role: "human", content: m.text, sources: [] }]));
         setAnnounce(`${m.author ?? "Team"}: ${plain(m.text)}`);
-      } else if (m.role === "system" && m.at >= since - 2000) {
+      } else if (m.role === "system" && !historic) {
+        // (Notes from before a reload are not repeated: the restored history has no place for them.)
         setMessages((ms) => (ms.some((x) => x.id === m.id) ? ms : [...ms, { key: key(), id: m.id, role: "note", content: m.text, sources: [] }]));
         setAnnounce(m.text);
       }

@@ -6,7 +6,8 @@
 import { liveSnapshotSchema, parseServerFrame, type LiveAgent, type LiveMessage, type LiveStatus } from "../../../app/lib/live/protocol";
 
 export type LiveHandlers = {
-  onMessage: (m: LiveMessage) => void;
+  /** `historic`: the message was already in the log when this page first connected (a reload's catch-up). */
+  onMessage: (m: LiveMessage, historic: boolean) => void;
   onStatus: (status: LiveStatus, agent: LiveAgent | null) => void;
 };
 
@@ -18,6 +19,7 @@ const MAX_SOCKET_FAILURES = 2;
 export function connectLive(q: LiveQuery, h: LiveHandlers): { close: () => void; transport: () => "socket" | "poll" } {
   let seq = 0;
   let closed = false;
+  let firstSeq: number | null = null;
   let ws: WebSocket | null = null;
   let failures = 0;
   let mode: "socket" | "poll" = typeof WebSocket === "function" ? "socket" : "poll";
@@ -31,7 +33,7 @@ export function connectLive(q: LiveQuery, h: LiveHandlers): { close: () => void;
   const seen = (m: LiveMessage) => {
     if (m.seq <= seq) return;
     seq = m.seq;
-    h.onMessage(m);
+    h.onMessage(m, firstSeq !== null && m.seq <= firstSeq);
   };
 
   const poll = async () => {
@@ -41,6 +43,7 @@ export function connectLive(q: LiveQuery, h: LiveHandlers): { close: () => void;
       if (res.ok) {
         const s = liveSnapshotSchema.safeParse(await res.json());
         if (s.success) {
+          firstSeq ??= s.data.seq;
           s.data.messages.forEach(seen);
           h.onStatus(s.data.status, s.data.agent);
         }
@@ -63,6 +66,7 @@ export function connectLive(q: LiveQuery, h: LiveHandlers): { close: () => void;
     ws.onmessage = (e) => {
       const f = parseServerFrame(e.data);
       if (!f.ok) return;
+      if (f.frame.type === "welcome") firstSeq ??= f.frame.seq;
       if (f.frame.type === "message") seen(f.frame.message);
       else if (f.frame.type === "welcome" || f.frame.type === "status") h.onStatus(f.frame.status, f.frame.agent);
     };
