@@ -3,7 +3,10 @@ export interface Env {
   DB: D1Database;
   FILES: R2Bucket;
   ASSETS: Fetcher;
+  /** One live conversation per object (workers/durable-objects/chat-session.ts). */
   CHAT_SESSION: DurableObjectNamespace;
+  /** One chatbot's live inbox per object: presence and "conversation changed" (workers/durable-objects/chatbot-inbox.ts). */
+  CHATBOT_INBOX: DurableObjectNamespace;
   INGEST_QUEUE: Queue;
   /** Notification deliveries (app/.server/notifications/queue.ts). */
   NOTIFY_QUEUE: Queue;

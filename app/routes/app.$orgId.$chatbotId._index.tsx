@@ -13,21 +13,24 @@ import { readForm } from "~/.server/http/read-form";
 import { parseForm } from "~/lib/forms";
 import { MEMBER_REPORT_FIELDS, memberReportSchema } from "~/lib/schemas/bug-reports";
 import { parseConversationListQuery } from "~/lib/schemas/conversation-list";
+import { inboxLists } from "~/.server/inbox/inbox-list";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.chatbot.name} · ${data.orgName} · Parley` : "Parley" }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const ctx = context.app;
-  const { org, chatbot, role } = await requireChatbot(ctx, request, params, "chatbot:view");
+  const { user, org, chatbot, role } = await requireChatbot(ctx, request, params, "chatbot:view");
   const ref = { orgId: org.id, chatbotId: chatbot.id };
   const search = new URL(request.url).searchParams;
   const conversationId = search.get("c");
   // The list's state is the URL query (search, filters, page position): see conversationListSearch.
   const query = parseConversationListQuery(search);
-  const [page, transcript, setup] = await Promise.all([
+  const [page, transcript, setup, inbox] = await Promise.all([
     findConversations(ctx, ref, query.params),
     conversationId ? getTranscript(ctx, ref, conversationId) : Promise.resolve(null),
     getSetupProgress(ctx, { orgId: org.id, chatbot, role }),
+    // The live inbox (ADR 025): every member works it ("inbox:work").
+    inboxLists(ctx, ref, user.id),
   ]);
   // A conversation id of another chatbot or organisation reveals nothing.
   if (conversationId && !transcript) notFound();
@@ -37,6 +40,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     orgId: org.id,
     chatbot: { id: chatbot.id, name: chatbot.name, visibility: chatbot.visibility },
     setup,
+    me: { id: user.id, name: user.name },
+    inbox,
     list: {
       q: search.get("q") ?? "",
       filters: query.params.filters,

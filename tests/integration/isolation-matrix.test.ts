@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { can, ROLES, type Permission } from "~/lib/permissions";
 import { addMember, makeOrg, makeUser } from "../factories";
-import { request } from "./helpers";
+import { BASE, request } from "./helpers";
 
 // Every /app route that exists, with the permission its loader requires. Later issues add their
 // routes here; a route missing from this list is a route nobody proved isolated.
@@ -139,6 +139,23 @@ describe("isolation matrix", async () => {
     }
     expect((await request("/app/plans", { cookie: outsider.cookie, form })).status).toBe(404);
     expect((await request("/app/plans", { cookie: owner.cookie, form: { ...form, orgId: other.org.id } })).status).toBe(404);
+  });
+
+  // Live chat's WebSocket upgrades (workers/api/live.ts): the inbox and a conversation's socket.
+  it("live sockets: no session → 401; another organisation → 404; each role with inbox:work → 101", async () => {
+    const ws = { Upgrade: "websocket", Origin: BASE };
+    const paths = (i: Ids) => [`/api/live/agent/${i.orgId}/${i.chatbotId}/inbox`, `/api/live/agent/${i.orgId}/${i.chatbotId}/conversations/cv_none`];
+    for (const path of paths(ids)) {
+      expect((await request(path, { headers: ws })).status, path).toBe(401);
+      expect((await request(path, { headers: ws, cookie: outsider.cookie })).status, path).toBe(404);
+    }
+    for (const path of paths({ orgId: org.id, chatbotId: other.bot.id })) expect((await request(path, { headers: ws, cookie: owner.cookie })).status).toBe(404);
+    for (const role of ROLES) {
+      const res = await request(paths(ids)[0], { headers: ws, cookie: members[role].cookie });
+      expect(res.status, role).toBe(can(role, "inbox:work") ? 101 : 403);
+      res.webSocket?.accept();
+      res.webSocket?.close(1000, "done");
+    }
   });
 
   it("an unknown organisation id → 404 with the not-found screen", async () => {

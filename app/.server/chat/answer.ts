@@ -136,6 +136,18 @@ export async function answerMessage(
     botMayAnswer?: (conversation: Conversation) => boolean;
     /** The widget's id for this message: a concurrent retry that stored it first wins, this one is not stored or counted. */
     clientMessageId?: string;
+    /** A held conversation's visitor message goes here instead of being stored by this function (live chat stores it). */
+    onHeld?: (conversation: Conversation, message: { text: string; askedAt: number; clientMessageId?: string }) => Promise<void>;
+    /** Told of every stored exchange (live chat shows it to the agents watching a waiting conversation). */
+    onStored?: (
+      conversation: Conversation,
+      stored: {
+        visitorMessageId: string;
+        visitorText: string;
+        askedAt: number;
+        bot: { id: string; content: string; at: number; sources: MessageSource[] } | null;
+      },
+    ) => Promise<void>;
   },
 ): Promise<AnswerStream> {
   const { chatbot } = input;
@@ -168,7 +180,11 @@ export async function answerMessage(
   // first attempt), this copy is dropped and its credit given back.
   const store = async (exchange: Omit<Parameters<typeof recordExchange>[2], "clientMessageId">) => {
     try {
-      await recordExchange(ctx, conversation, { ...exchange, clientMessageId: input.clientMessageId });
+      const { visitorMessageId } = await recordExchange(ctx, conversation, { ...exchange, clientMessageId: input.clientMessageId });
+      const bot = exchange.bot
+        ? { id: exchange.bot.id, content: exchange.bot.content, at: Math.max(exchange.bot.at, exchange.askedAt + 1), sources: exchange.bot.sources }
+        : null;
+      await input.onStored?.(conversation, { visitorMessageId, visitorText: exchange.visitorText, askedAt: exchange.askedAt, bot });
     } catch (e) {
       if (!input.clientMessageId || !isDuplicateClientMessage(e)) throw e;
       if (quota.ok && exchange.bot?.credits) await refundReply(ctx, org.id, quota.period);
@@ -178,7 +194,8 @@ export async function answerMessage(
     if (quota.ok) await refundReply(ctx, org.id, quota.period);
     const { stream, done } = run(ctx, async (writer) => {
       writer.write({ type: "start", messageId, messageMetadata: meta() });
-      await store({ visitorText: text, askedAt, bot: null });
+      if (input.onHeld) await input.onHeld(conversation, { text, askedAt, clientMessageId: input.clientMessageId });
+      else await store({ visitorText: text, askedAt, bot: null });
       writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind: "held" }) });
     });
     return { stream, done, conversationId: conversation.id, messageId, limited: false, held: true };

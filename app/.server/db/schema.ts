@@ -328,6 +328,10 @@ export const conversations = sqliteTable(
         .on(t.chatbotId, t.leadEmail)
         .where(sql`${t.leadEmail} is not null`),
       index("conversations_visitor_idx").on(t.chatbotId, t.visitorId),
+      // The live-chat inbox's "waiting" and "live" lists (migration 0017).
+      index("conversations_live_idx")
+        .on(t.orgId, t.chatbotId, t.status, t.lastMessageAt)
+        .where(sql`${t.status} in ('waiting', 'human')`),
     ];
   },
 );
@@ -637,3 +641,33 @@ export const notificationMarks = sqliteTable("notification_marks", {
   key: text("key").primaryKey(),
   createdAt: createdAt(),
 });
+
+// ——— Live chat (migration 0017, ADR 025) ———
+
+// Who holds a live conversation: one row per conversation an agent took (updated when another
+// takes it). `closed_at` is set when an agent closes it (the inbox's "closed" list); the live
+// messages themselves are in the conversation's Durable Object and mirrored to `messages`.
+export const conversationAgents = sqliteTable(
+  "conversation_agents",
+  {
+    conversationId: text("conversation_id")
+      .primaryKey()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    agentName: text("agent_name").notNull(),
+    takenAt: integer("taken_at").notNull(),
+    closedAt: integer("closed_at"),
+  },
+  (t) => [
+    index("conversation_agents_user_idx").on(t.chatbotId, t.userId),
+    index("conversation_agents_closed_idx")
+      .on(t.chatbotId, t.closedAt)
+      .where(sql`${t.closedAt} is not null`),
+  ],
+);

@@ -172,6 +172,17 @@ export async function visitorHasLead(ctx: Ctx, ref: Ref, visitorId: string): Pro
   return !!row;
 }
 
+/** The name and email this visitor left on this chatbot (for a handoff notification); null when none. */
+export async function visitorContact(ctx: Ctx, ref: Ref, visitorId: string): Promise<{ name: string | null; email: string | null } | null> {
+  const row = await ctx.db
+    .select({ name: leads.name, email: leads.email })
+    .from(leads)
+    .where(and(eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId), eq(leads.visitorId, visitorId)))
+    .limit(1)
+    .get();
+  return row ?? null;
+}
+
 // ——— The leads screen ———
 
 export type LeadListPage = { rows: Lead[]; older: LeadCursor | null };

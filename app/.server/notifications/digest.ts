@@ -1,6 +1,6 @@
 import { and, eq, gte, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import { bugReports, chatbots, conversations, leads, messages, notificationDestinations, notificationMarks, organisations } from "../db/schema";
-import { HANDOFF_SYSTEM_NOTE } from "../widget/visitor-actions";
+import { HANDOFF_NOTE } from "../inbox/rules";
 import { dashboardUrl, emit, type NotifyContext } from "./events";
 
 // The daily digest: each morning (DIGEST_HOUR, the organisation's time zone) the cron sends
@@ -94,7 +94,7 @@ export async function digestNumbers(
       .select({ n: sql<number>`count(*)` })
       .from(messages)
       .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-      .where(and(active, eq(messages.role, "system"), eq(messages.content, HANDOFF_SYSTEM_NOTE), gte(messages.createdAt, start), lt(messages.createdAt, end))),
+      .where(and(active, eq(messages.role, "system"), eq(messages.content, HANDOFF_NOTE), gte(messages.createdAt, start), lt(messages.createdAt, end))),
     db
       .select({ n: sql<number>`count(*)` })
       .from(messages)

@@ -6,6 +6,7 @@ import { getOrCreateConversation, type ChatbotRef, type Conversation, type Messa
 import type { AppContext } from "../context";
 import { bugReports, conversations, leads, messages } from "../db/schema";
 import { createLead, type Lead } from "../leads/leads";
+import { handToHuman, liveInfo } from "../inbox/conversations";
 import { notifyBugReport, notifyHandoffRequested } from "../notifications/notify";
 
 // What a widget visitor can do besides chatting: leave contact details, rate an answer, report a
@@ -141,18 +142,17 @@ export async function reportProblem(
   return { id, conversationId };
 }
 
-export const HANDOFF_SYSTEM_NOTE = "The visitor asked to talk to a person.";
-
 /**
- * "Talk to a human": the visitor's conversation waits for a person (the inbox's "needs human"). Asking
+ * "Talk to a human": the visitor's conversation waits for a person (the inbox's "waiting", the list's
+ * "needs human"); the conversation's live object records it and tells the open inboxes. Asking
  * again while it waits or while a person has it changes nothing. A visitor who has not written yet
- * gets a conversation so the request is visible in the conversation list.
+ * gets a conversation so the request is visible in the chatbot's live inbox.
  */
 export async function requestHuman(
-  ctx: Ctx,
+  ctx: Ctx & Pick<AppContext, "env">,
   ref: ChatbotRef,
   input: { visitorId: string; conversationId?: string | null },
-): Promise<{ conversation: Conversation; alreadyRequested: boolean; hasEmail: boolean }> {
+): Promise<{ conversation: Conversation; alreadyRequested: boolean; hasEmail: boolean; agentsOnline: number }> {
   const conversation =
     (await findVisitorConversation(ctx, ref, input.visitorId, input.conversationId).then((c) => (c && c.status !== "closed" ? c : null))) ??
     (await getOrCreateConversation(ctx, ref, { visitorId: input.visitorId, channel: "widget" }));
@@ -162,33 +162,12 @@ export async function requestHuman(
     .where(and(eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId), eq(leads.visitorId, input.visitorId), isNotNull(leads.email)))
     .limit(1)
     .get();
-  const hasEmail = !!lead;
-  if (conversation.status === "waiting" || conversation.status === "human") return { conversation, alreadyRequested: true, hasEmail };
-  const now = Math.max(Date.now(), conversation.lastMessageAt + 1);
-  await ctx.db.batch([
-    ctx.db.insert(messages).values({
-      id: newId("msg_"),
-      conversationId: conversation.id,
-      orgId: ref.orgId,
-      chatbotId: ref.chatbotId,
-      role: "system",
-      content: HANDOFF_SYSTEM_NOTE,
-      createdAt: now,
-    }),
-    ctx.db
-      .update(conversations)
-      .set({ status: "waiting", messageCount: sql`${conversations.messageCount} + 1`, lastMessageAt: now })
-      .where(eq(conversations.id, conversation.id)),
-  ]);
-  await notifyHandoffRequested(ctx, ref, conversation, lead ? { name: lead.name, email: lead.email } : null);
-  return { conversation: { ...conversation, status: "waiting" }, alreadyRequested: false, hasEmail };
-}
-
-/** What the widget tells the visitor after asking for a human. */
-export function handoffReply(hasEmail: boolean): string {
-  // Members see the request in the chatbot's conversations ("needs a person"); there is no live reply
-  // in the chat yet, so the promise is a follow-up by email.
-  return hasEmail
-    ? "Your conversation has been passed to our team. A person will get back to you by email."
-    : "Your conversation has been passed to our team: leave your email so a person can get back to you.";
+  const live = await handToHuman(ctx, liveInfo(conversation));
+  if (!live.alreadyRequested) await notifyHandoffRequested(ctx, ref, conversation, lead ? { name: lead.name, email: lead.email } : null);
+  return {
+    conversation: { ...conversation, status: live.status },
+    alreadyRequested: live.alreadyRequested,
+    hasEmail: !!lead,
+    agentsOnline: live.agentsOnline,
+  };
 }

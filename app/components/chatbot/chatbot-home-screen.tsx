@@ -16,6 +16,8 @@ import type { SetupProgress } from "~/lib/setup-progress";
 import { ChatbotMainActions, SetupChecklist } from "./setup-checklist";
 import { conversationListSearch } from "~/lib/schemas/conversation-list";
 import { CHANNEL_LABELS, ConversationList, ROLE_LABELS, type ConversationListView } from "./conversation-list";
+import { LiveConversation } from "./live-conversation";
+import { LiveInbox, type InboxView } from "./live-inbox";
 
 /** A chatbot's home: its conversations and one transcript (route: app.$orgId.$chatbotId._index). */
 
@@ -40,6 +42,8 @@ export type ChatbotHomeScreenData = {
   orgId: string;
   chatbot: { id: string; name: string; visibility: "public" | "private" };
   setup: SetupProgress;
+  me: { id: string; name: string };
+  inbox: InboxView;
   list: ConversationListView;
   transcript: TranscriptData | null;
 };
@@ -187,14 +191,26 @@ export function ChatbotHomeScreen({ data, result }: { data: ChatbotHomeScreenDat
         title={chatbot.name}
         description={
           <>
-            Conversations with visitors, newest first.{" "}
+            The live inbox and every conversation with visitors, newest first.{" "}
             <Badge tone={chatbot.visibility === "public" ? "success" : "neutral"}>{chatbot.visibility === "public" ? "Public" : "Private"}</Badge>
           </>
         }
         actions={<ChatbotMainActions setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />}
       />
       <SetupChecklist setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />
+      <LiveInbox orgId={orgId} chatbotId={chatbot.id} inbox={data.inbox} openId={transcript?.conversation.id ?? null} />
       {transcript ? <Transcript data={transcript} closeHref={closeHref} result={result} /> : null}
+      {transcript ? (
+        <LiveConversation
+          key={transcript.conversation.id}
+          orgId={orgId}
+          chatbotId={chatbot.id}
+          conversationId={transcript.conversation.id}
+          status={transcript.conversation.status}
+          me={data.me}
+          shownIds={transcript.messages.map((m) => m.id)}
+        />
+      ) : null}
       <ConversationList
         list={list}
         base={base}

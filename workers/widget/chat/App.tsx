@@ -16,6 +16,7 @@ import { MessageView } from "./Message";
 import { NoticeBar } from "./NoticeBar";
 import { leadKey, load, newClientMessageId, save, VISITOR_ID_PATTERN, visitorIdFor } from "./storage";
 import { brandVars, useDarkTheme } from "./theme";
+import type { LiveMessage, LiveStatus } from "../../../app/lib/live/protocol";
 import { key, RETRY_DELAY_MS, retryable, type Identity, type Msg, type Notice } from "./types";
 
 export function App({ boot }: { boot: WidgetBoot }) {
@@ -36,6 +37,8 @@ export function App({ boot }: { boot: WidgetBoot }) {
   const [leadDismissed, setLeadDismissed] = useState(false);
   /** The bot's "collect lead" step being answered, and the reply that asked. */
   const [leadStep, setLeadStep] = useState<{ step: CollectLeadStep; messageId?: string } | null>(null);
+  // Live chat: the conversation waits for or is held by a person; the live part is loaded then.
+  const [liveStatus, setLiveStatus] = useState<LiveStatus | null>(null);
   const dark = useDarkTheme(ui.theme);
   const rootRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -82,7 +85,41 @@ export function App({ boot }: { boot: WidgetBoot }) {
     // The visitor may have sent something while this loaded: keep it after the restored ones.
     const restored: Msg[] = h.messages.map((m) => ({ key: key(), id: m.id, role: m.role, content: m.content, sources: m.sources ?? [], restored: true }));
     setMessages((ms) => [...restored, ...ms.filter((m) => !m.restored)]);
+    if (h.status === "waiting" || h.status === "human") setLiveStatus(h.status);
   });
+
+  // ——— live chat ———
+  const goesLive = liveStatus === "waiting" || liveStatus === "human";
+  useEffect(() => {
+    if (!goesLive || !conversationId || mode === "preview") return;
+    let handle: { close: () => void } | null = null;
+    let stopped = false;
+    const onMessage = (m: LiveMessage, historic: boolean) => {
+      // Visitor and bot messages reach this tab through its own sends (or the restored history);
+      // the live part adds what a person says and what happens (joined, handed back, closed).
+      if (m.role === "human") {
+        setMessages((ms) => (ms.some((x) => x.id === m.id) ? ms : [...ms, { key: key(), id: m.id, role: "human", content: m.text, sources: [] }]));
+        setAnnounce(`${m.author ?? "Team"}: ${plain(m.text)}`);
+      } else if (m.role === "system" && !historic) {
+        // (Notes from before a reload are not repeated: the restored history has no place for them.)
+        setMessages((ms) => (ms.some((x) => x.id === m.id) ? ms : [...ms, { key: key(), id: m.id, role: "note", content: m.text, sources: [] }]));
+        setAnnounce(m.text);
+      }
+    };
+    import("./live")
+      .then(({ connectLive }) => {
+        if (stopped) return;
+        handle = connectLive(
+          { chatbotId, visitorId, conversationId, channel, hash: identity.hash },
+          { onMessage, onStatus: (status) => setLiveStatus(status) },
+        );
+      })
+      .catch(() => setNotice({ failure: { status: 0, code: "network", message: "The live chat could not load. Reload the page to try again." } }));
+    return () => {
+      stopped = true;
+      handle?.close();
+    };
+  }, [goesLive, conversationId, mode, chatbotId, visitorId, channel, identity.hash, post]);
 
   // Keep the newest message in view.
   useEffect(() => {
@@ -111,6 +148,11 @@ export function App({ boot }: { boot: WidgetBoot }) {
     },
     [form.timing, leadGiven, leadDismissed],
   );
+
+  /** Nobody is online to take the conversation: the visitor is offered the lead form. */
+  const offerLeadForHandoff = useCallback(() => {
+    if (form.timing !== "off" && !leadGiven) setLeadOpen(true);
+  }, [form.timing, leadGiven]);
 
   // ——— sending ———
   const send = useCallback(
@@ -166,6 +208,16 @@ export function App({ boot }: { boot: WidgetBoot }) {
         const reply = await readReply(res.body, (s) => update({ content: s.text, sources: s.sources, error: s.error }));
         const meta = reply.metadata;
         if (meta.conversationId) setConversationId(meta.conversationId);
+        if (meta.kind === "held") {
+          // A person holds the conversation: the message reached them; no bot answer to show.
+          setMessages((ms) => ms.filter((m) => m.key !== botKey));
+          setLiveStatus((s) => (s === "human" ? s : "human"));
+          return;
+        }
+        if (meta.kind === "handoff") {
+          setLiveStatus("waiting");
+          if (!meta.agentsOnline) offerLeadForHandoff();
+        }
         update({
           id: meta.messageId,
           content: reply.text,
@@ -195,7 +247,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
         setBusy(false);
       }
     },
-    [busy, mode, chatbotId, visitorId, channel, conversationId, identity.hash, fresh, post, config.name, maybeOfferLead],
+    [busy, mode, chatbotId, visitorId, channel, conversationId, identity.hash, fresh, post, config.name, maybeOfferLead, offerLeadForHandoff],
   );
 
   const api = `/api/widget/${encodeURIComponent(chatbotId)}`;
@@ -233,10 +285,15 @@ export function App({ boot }: { boot: WidgetBoot }) {
 
   const handoff = async () => {
     try {
-      const r = await postJson<{ conversationId: string; message: string }>(`${api}/handoff`, { ...auth, conversationId });
+      const r = await postJson<{ conversationId: string; message: string; status: LiveStatus; agentsOnline: number }>(`${api}/handoff`, {
+        ...auth,
+        conversationId,
+      });
       setConversationId(r.conversationId);
       setMessages((ms) => [...ms, { key: key(), role: "note", content: r.message, sources: [] }]);
       setAnnounce(r.message);
+      if (r.status === "waiting" || r.status === "human") setLiveStatus(r.status);
+      if (!r.agentsOnline) offerLeadForHandoff();
     } catch (e) {
       setNotice({ failure: failure(e) });
     }
@@ -245,6 +302,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
   const newConversation = () => {
     setMessages([]);
     setConversationId(undefined);
+    setLiveStatus(null);
     setFresh(true);
     setNotice(null);
     setLeadDismissed(false);
@@ -307,7 +365,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
               autoFocus={started || gated}
             />
           )}
-          {lastBot && ui.humanHandoff && !gated && mode !== "preview" && (
+          {lastBot && ui.humanHandoff && !gated && mode !== "preview" && !goesLive && (
             <div class="pc-handoff">
               <button type="button" class="pc-link-btn" onClick={handoff}>
                 Talk to a human
