@@ -3,8 +3,10 @@ import { runInDurableObject } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
-import { chatbots, conversationAgents, conversations, messages } from "~/.server/db/schema";
+import { createServiceContext } from "~/.server/context";
+import { chatbots, conversationAgents, conversations, messages, notificationDeliveries } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
+import { addDestination } from "~/.server/notifications/destinations";
 import { clientFrame, parseServerFrame, type ServerFrame } from "~/lib/live/protocol";
 import { addMember, db, makeOrg, makeUser, signedIn } from "../factories";
 import { BASE } from "./helpers";
@@ -211,6 +213,30 @@ describe("live chat", async () => {
     const r3 = await post(`/api/widget/${lone.bot.id}/handoff`, { visitorId: visitor() });
     expect(await r3.json()).toMatchObject({ agentsOnline: 1, message: expect.stringContaining("reply here in this chat") });
     inbox.close();
+  });
+
+  it("notifies 'human requested' once per handoff, asked in words or with the button", async () => {
+    const n = await setup();
+    const owner = await makeUser({ name: "Noor Owner" });
+    await addMember(n.org.id, owner.id, "owner");
+    const added = await addDestination(
+      createServiceContext(env as unknown as Env),
+      { org: n.org, chatbot: n.bot, user: owner },
+      {
+        kind: "member",
+        userId: owner.id,
+        events: ["handoff.requested"],
+      },
+    );
+    if (!added.ok) throw new Error("setup");
+    const inWords = visitor();
+    const first = await chat(n.bot.id, inWords, "Hello!");
+    await chat(n.bot.id, inWords, "Can I talk to a human?", first.conversationId);
+    await chat(n.bot.id, inWords, "I want to talk to a human", first.conversationId); // already waiting: no second event
+    await post(`/api/widget/${n.bot.id}/handoff`, { visitorId: visitor() });
+    const sent = await db.select().from(notificationDeliveries).where(eq(notificationDeliveries.destinationId, added.destination.id)).all();
+    expect(sent.map((d) => d.eventType)).toEqual(["handoff.requested", "handoff.requested"]);
+    expect(sent.map((d) => JSON.parse(d.payload).data.conversation.id)).toContain(first.conversationId);
   });
 
   it("refuses malformed frames and agent actions from the visitor's socket", async () => {
