@@ -28,6 +28,8 @@ app.use("*", async (c, next) => {
     if (origin && origin !== new URL(c.req.url).origin) return c.text("Cross-site form submissions are refused.", 403);
   }
   await next();
+  // A WebSocket upgrade's response carries the socket: passed through as it is.
+  if (c.res.status === 101) return;
   // Responses from Remix can be immutable; copy so headers can be added.
   c.res = new Response(c.res.body, c.res);
   applySecurityHeaders(c.res.headers, { nonce, production: ctx.production, isApi });
@@ -60,3 +62,4 @@ export default {
 } satisfies ExportedHandler<Env, never>;
 
 export { ChatSession } from "./durable-objects/chat-session";
+export { ChatbotInbox } from "./durable-objects/chatbot-inbox";

@@ -2,10 +2,13 @@ import { createServiceContext } from "../app/.server/context";
 import type { Env } from "../app/.server/env";
 import { sweepIngestion } from "../app/.server/kb/ingest";
 import { reindexForEmbeddingModel } from "../app/.server/kb/reindex";
+import { pruneDeliveries } from "../app/.server/notifications/delivery";
+import { sendDueDigests } from "../app/.server/notifications/digest";
 
 /**
  * Cron trigger (wrangler.toml [triggers], every 5 minutes): re-indexes chatbots whose embedding
- * model changed, resumes stalled ingestion and starts due re-syncs.
+ * model changed, resumes stalled ingestion and starts due re-syncs; sends due daily notification
+ * digests and drops notification deliveries past their retention.
  */
 export async function handleScheduled(_controller: ScheduledController, env: Env, execution: ExecutionContext) {
   const ctx = createServiceContext(env, (p) => execution.waitUntil(p));
@@ -22,4 +25,10 @@ export async function handleScheduled(_controller: ScheduledController, env: Env
       (e) => console.error("[cron] ingestion sweep failed", e),
     ),
   );
+  ctx.waitUntil(
+    sendDueDigests(ctx)
+      .then((sent) => sent.length && console.log("[cron] daily digests", JSON.stringify(sent)))
+      .catch((e) => console.error("[cron] daily digests failed", e)),
+  );
+  ctx.waitUntil(pruneDeliveries(ctx).catch((e) => console.error("[cron] pruning notification deliveries failed", e)));
 }

@@ -3,8 +3,13 @@ export interface Env {
   DB: D1Database;
   FILES: R2Bucket;
   ASSETS: Fetcher;
+  /** One live conversation per object (workers/durable-objects/chat-session.ts). */
   CHAT_SESSION: DurableObjectNamespace;
+  /** One chatbot's live inbox per object: presence and "conversation changed" (workers/durable-objects/chatbot-inbox.ts). */
+  CHATBOT_INBOX: DurableObjectNamespace;
   INGEST_QUEUE: Queue;
+  /** Notification deliveries (app/.server/notifications/queue.ts). */
+  NOTIFY_QUEUE: Queue;
   VECTORIZE?: VectorizeIndex;
   ENVIRONMENT: "development" | "production" | "test";
   APP_NAME: string;
@@ -38,6 +43,8 @@ export interface Env {
   STRIPE_API_BASE?: string;
   /** Outside production: visitor chat requests one isolate works on at once (workers/admission.ts); default 8. */
   LOCAL_CHAT_CONCURRENCY?: string;
+  /** Outside production only: seconds between notification retries, e.g. "1,2" (the e2e tests); production uses the built-in schedule. */
+  NOTIFY_RETRY_SCHEDULE?: string;
 }
 
 export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT !== "production";

@@ -1,3 +1,4 @@
+import { readCollectLeadStep, type CollectLeadStep } from "./collect-lead";
 import type { ChatMessageMetadata, ChatSource } from "./schemas/chat";
 
 // Browser-safe reader of the AI SDK UI message stream (Server-Sent Events: one `data: {json}` line
@@ -54,12 +55,14 @@ function parseEvent(event: string): StreamChunk | "done" | null {
 export type ReplyState = {
   text: string;
   sources: ChatSource[];
+  /** The bot asks for contact details (the `data-collect-lead` part). */
+  collectLead: CollectLeadStep | null;
   metadata: Partial<ChatMessageMetadata>;
   error: string | null;
   finished: boolean;
 };
 
-export const emptyReply = (): ReplyState => ({ text: "", sources: [], metadata: {}, error: null, finished: false });
+export const emptyReply = (): ReplyState => ({ text: "", sources: [], collectLead: null, metadata: {}, error: null, finished: false });
 
 /** Folds one chunk into the reply being built. */
 export function applyChunk(state: ReplyState, chunk: StreamChunk): ReplyState {
@@ -68,6 +71,8 @@ export function applyChunk(state: ReplyState, chunk: StreamChunk): ReplyState {
       return { ...state, text: state.text + String(chunk.delta ?? "") };
     case "data-sources":
       return { ...state, sources: Array.isArray(chunk.data) ? (chunk.data as ChatSource[]) : state.sources };
+    case "data-collect-lead":
+      return { ...state, collectLead: readCollectLeadStep(chunk.data) ?? state.collectLead };
     case "error":
       return { ...state, error: String(chunk.errorText ?? "Something went wrong.") };
     case "start":

@@ -11,7 +11,7 @@ export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   admin: "Manages members (except owners) and every chatbot, including deleting chatbots.",
   editor: "Builds chatbots: creates them and manages their knowledge and settings.",
   agent:
-    "Reads every chatbot's conversations, with any contact details visitors left, and works its leads (status and notes). Cannot change chatbots or manage members.",
+    "Works the live inbox (takes conversations over from the bot and replies in the chat), reads every chatbot's conversations with any contact details visitors left, and works its leads (status and notes). Cannot change chatbots or manage members.",
 };
 
 const ALL: readonly Role[] = ROLES;

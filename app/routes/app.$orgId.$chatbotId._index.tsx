@@ -1,27 +1,36 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { useFormReply } from "~/components/ui/form-reply";
 import { ChatbotHomeScreen } from "~/components/chatbot/chatbot-home-screen";
 import { notFound, requireChatbot } from "~/.server/auth/guards";
 import { findConversations } from "~/.server/chat/conversation-list";
 import { getTranscript, numberedSources } from "~/.server/chat/conversations";
 import { getTranscriptAnnotations } from "~/.server/chat/transcript-annotations";
 import { getSetupProgress } from "~/.server/chatbots/setup-progress";
+import { reportMessage } from "~/.server/bug-reports/bug-reports";
+import { failureReply, formReply } from "~/.server/http/form-reply";
+import { readForm } from "~/.server/http/read-form";
+import { parseForm } from "~/lib/forms";
+import { MEMBER_REPORT_FIELDS, memberReportSchema } from "~/lib/schemas/bug-reports";
 import { parseConversationListQuery } from "~/lib/schemas/conversation-list";
+import { inboxLists } from "~/.server/inbox/inbox-list";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.chatbot.name} · ${data.orgName} · Parley` : "Parley" }];
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const ctx = context.app;
-  const { org, chatbot, role } = await requireChatbot(ctx, request, params, "chatbot:view");
+  const { user, org, chatbot, role } = await requireChatbot(ctx, request, params, "chatbot:view");
   const ref = { orgId: org.id, chatbotId: chatbot.id };
   const search = new URL(request.url).searchParams;
   const conversationId = search.get("c");
   // The list's state is the URL query (search, filters, page position): see conversationListSearch.
   const query = parseConversationListQuery(search);
-  const [page, transcript, setup] = await Promise.all([
+  const [page, transcript, setup, inbox] = await Promise.all([
     findConversations(ctx, ref, query.params),
     conversationId ? getTranscript(ctx, ref, conversationId) : Promise.resolve(null),
     getSetupProgress(ctx, { orgId: org.id, chatbot, role }),
+    // The live inbox (ADR 025): every member works it ("inbox:work").
+    inboxLists(ctx, ref, user.id),
   ]);
   // A conversation id of another chatbot or organisation reveals nothing.
   if (conversationId && !transcript) notFound();
@@ -31,6 +40,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     orgId: org.id,
     chatbot: { id: chatbot.id, name: chatbot.name, visibility: chatbot.visibility },
     setup,
+    me: { id: user.id, name: user.name },
+    inbox,
     list: {
       q: search.get("q") ?? "",
       filters: query.params.filters,
@@ -71,8 +82,35 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   };
 }
 
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const ctx = context.app;
+  // Every member who reads conversations may report an answer; fixing it needs an editor (settings/bug).
+  const { org, chatbot, user } = await requireChatbot(ctx, request, params, "inbox:work");
+  const form = await readForm(request);
+  const intent = String(form.get("intent") ?? "");
+  if (intent !== "report-message") return formReply(intent, 400, { tone: "error", message: "Unknown action." });
+  const parsed = parseForm(memberReportSchema, form, MEMBER_REPORT_FIELDS);
+  if (!parsed.ok)
+    return formReply(intent, 400, {
+      tone: "error",
+      message: "Check the highlighted fields. Nothing was sent.",
+      fieldErrors: parsed.fieldErrors,
+      values: parsed.values,
+    });
+  const sent = await reportMessage(ctx, { orgId: org.id, chatbotId: chatbot.id }, { ...parsed.data, userId: user.id });
+  // A message of another chatbot or organisation reveals nothing.
+  if (!sent.ok && sent.code === "not_found") notFound();
+  if (!sent.ok) return failureReply(intent, sent, parsed.values);
+  return formReply(intent, 200, {
+    tone: "success",
+    message: "Report sent. Editors see it, and can fix the answer, on Settings → Bug reports.",
+    values: { messageId: parsed.data.messageId },
+  });
+}
+
 // The screen: ~/components/chatbot/chatbot-home-screen.tsx.
 export default function ChatbotHome() {
   const data = useLoaderData<typeof loader>();
-  return <ChatbotHomeScreen data={data} />;
+  const result = useFormReply<typeof action>();
+  return <ChatbotHomeScreen data={data} result={result} />;
 }

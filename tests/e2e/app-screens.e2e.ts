@@ -28,6 +28,7 @@ const SCREENS: { name: string; path: (ids: { org: string; bot: string }) => stri
   { name: "settings-ui", path: ({ org, bot }) => `/app/${org}/${bot}/settings/ui` },
   { name: "settings-embed", path: ({ org, bot }) => `/app/${org}/${bot}/settings/embed` },
   { name: "settings-oryg", path: ({ org, bot }) => `/app/${org}/${bot}/settings/oryg` },
+  { name: "settings-notifications", path: ({ org, bot }) => `/app/${org}/${bot}/settings/notifications` },
   { name: "leads", path: ({ org, bot }) => `/app/${org}/${bot}/leads` },
   { name: "lead-detail", path: ({ org, bot }) => `/app/${org}/${bot}/leads?lead=${LEAD_ID}` },
   { name: "analytics", path: ({ org, bot }) => `/app/${org}/${bot}/analytics` },

@@ -401,7 +401,7 @@ describe("chat UI in the widget iframe on another origin", () => {
       await f.getByRole("button", { name: "Talk to a human" }).click();
       await f
         .getByRole("log")
-        .getByText(/Your conversation has been passed to our team/)
+        .getByText(/No one from the team is online right now\. Your conversation has been passed on/)
         .waitFor();
 
       // Reloaded: the conversation is back and the form is not offered again.

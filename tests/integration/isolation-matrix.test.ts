@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { can, ROLES, type Permission } from "~/lib/permissions";
 import { addMember, makeOrg, makeUser } from "../factories";
-import { request } from "./helpers";
+import { BASE, request } from "./helpers";
 
 // Every /app route that exists, with the permission its loader requires. Later issues add their
 // routes here; a route missing from this list is a route nobody proved isolated.
@@ -19,6 +19,8 @@ const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission; ok?: num
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/ui`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/embed`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/oryg`, permission: "chatbot:edit" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/bug`, permission: "chatbot:edit" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/notifications`, permission: "chatbot:edit" },
   // The checklist's "Hide" action; a GET leads back to the chatbot home.
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/setup`, permission: "chatbot:view", ok: 302 },
 ];
@@ -39,6 +41,27 @@ const ORG_ACTIONS: { path: (ids: Ids) => string; form: Record<string, string>; p
     form: { intent: "allow-site", site: "https://matrix.example.com" },
     permission: "chatbot:edit",
     ok: 200,
+  },
+  // Bug reports: a form that fails validation proves the permission without changing anything.
+  {
+    path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/bug`,
+    form: { intent: "set-status", reportId: "bug_x", status: "x" },
+    permission: "chatbot:edit",
+    ok: 400,
+  },
+  // The transcript's "Report" (every member may report an answer).
+  {
+    path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}?index`,
+    form: { intent: "report-message", messageId: "msg_x", comment: "" },
+    permission: "inbox:work",
+    ok: 400,
+  },
+  {
+    path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/notifications`,
+    // Nothing ticked: an allowed role gets the form's 400, which tells it apart from 403 and 404.
+    form: { intent: "add", kind: "member", userId: "" },
+    permission: "chatbot:edit",
+    ok: 400,
   },
 ];
 
@@ -127,6 +150,23 @@ describe("isolation matrix", async () => {
     expect((await request("/app/plans", { cookie: owner.cookie, form: { ...form, orgId: other.org.id } })).status).toBe(404);
   });
 
+  // Live chat's WebSocket upgrades (workers/api/live.ts): the inbox and a conversation's socket.
+  it("live sockets: no session → 401; another organisation → 404; each role with inbox:work → 101", async () => {
+    const ws = { Upgrade: "websocket", Origin: BASE };
+    const paths = (i: Ids) => [`/api/live/agent/${i.orgId}/${i.chatbotId}/inbox`, `/api/live/agent/${i.orgId}/${i.chatbotId}/conversations/cv_none`];
+    for (const path of paths(ids)) {
+      expect((await request(path, { headers: ws })).status, path).toBe(401);
+      expect((await request(path, { headers: ws, cookie: outsider.cookie })).status, path).toBe(404);
+    }
+    for (const path of paths({ orgId: org.id, chatbotId: other.bot.id })) expect((await request(path, { headers: ws, cookie: owner.cookie })).status).toBe(404);
+    for (const role of ROLES) {
+      const res = await request(paths(ids)[0], { headers: ws, cookie: members[role].cookie });
+      expect(res.status, role).toBe(can(role, "inbox:work") ? 101 : 403);
+      res.webSocket?.accept();
+      res.webSocket?.close(1000, "done");
+    }
+  });
+
   it("an unknown organisation id → 404 with the not-found screen", async () => {
     const res = await request("/app/org_doesnotexist", { cookie: owner.cookie });
     expect(res.status).toBe(404);
@@ -134,7 +174,7 @@ describe("isolation matrix", async () => {
   });
 
   it("chatbot areas not built yet answer 404, not an empty page", async () => {
-    for (const area of ["tools", "settings/notifications"]) {
+    for (const area of ["tools"]) {
       const res = await request(`/app/${org.id}/${bot.id}/${area}`, { cookie: owner.cookie });
       expect(res.status).toBe(404);
     }

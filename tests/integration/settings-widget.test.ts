@@ -75,12 +75,14 @@ describe("settings/ui", async () => {
 
   it("a new chatbot asks for contact details after a fallback, and the screen says what each timing offers", async () => {
     const html = await text(await request(path, { cookie: editor.cookie }));
-    expect(html).toMatch(/<option value="on-fallback" selected="">When the bot does not know<\/option>/);
+    expect(html).toMatch(/<option value="on-intent" selected="">On buying intent or when the bot does not know<\/option>/);
+    expect(html).toContain("opens the form under the answer when the visitor asks for a price, a quote, a demo, to buy or to be called");
+    expect(html).toContain("It is also offered under the answer when the visitor asks for a price, a quote, a demo or a call.");
     expect(html).toContain("With “Never”, visitors cannot leave contact details in the chat");
     expect(html).toContain("After the fallback message, the visitor is offered the contact form.");
     expect(html).toContain("What they leave is shown with their conversation on the chatbot's home page.");
     expect(html).not.toContain("Answers appear under Leads");
-    expect(readUiSettings((await row())!.settings).leadForm.timing).toBe("on-fallback");
+    expect(readUiSettings((await row())!.settings).leadForm.timing).toBe("on-intent");
   });
 
   it("saves every field and reads them back; only $.ui changes", async () => {

@@ -133,5 +133,6 @@ chat.get("/:chatbotId/history", async (c) => {
     createdAt: m.createdAt,
     sources: numberedSources(m.sources),
   }));
-  return c.json({ conversationId: history.conversation.id, messages, leadCaptured });
+  // status: a conversation waiting for or held by a person reconnects the widget's live part.
+  return c.json({ conversationId: history.conversation.id, messages, leadCaptured, status: history.conversation.status });
 });

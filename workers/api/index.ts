@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { HonoEnv } from "../hono-env";
 import { chat } from "./chat";
 import { limitApiBodies } from "./body-limit";
+import { live } from "./live";
 import { apiError } from "./errors";
 import { health } from "./health";
 import { stripe } from "./stripe";
@@ -20,6 +21,7 @@ api.route("/chat", chat);
 api.route("/widget", widgetConfig);
 api.route("/widget", widget);
 api.route("/v1", v1);
+api.route("/live", live);
 api.route("/stripe", stripe);
 
 api.onError((err, c) => {

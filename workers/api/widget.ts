@@ -2,7 +2,8 @@ import { Hono, type Context } from "hono";
 import type { z } from "zod";
 import { chatbotForVisitor, type ChatTarget } from "../../app/.server/chatbots/find-chatbot";
 import { admitVisitor } from "../../app/.server/widget/gate";
-import { captureLead, handoffReply, reportProblem, requestHuman, setMessageFeedback } from "../../app/.server/widget/visitor-actions";
+import { handoffReply } from "../../app/.server/inbox/rules";
+import { captureLead, reportProblem, requestHuman, setMessageFeedback } from "../../app/.server/widget/visitor-actions";
 import { bugReportInputSchema, feedbackInputSchema, handoffInputSchema, leadInputSchema, missingLeadFields } from "../../app/lib/schemas/widget-api";
 import { readUiSettings } from "../../app/lib/schemas/widget-settings";
 import type { HonoEnv } from "../hono-env";
@@ -97,5 +98,10 @@ widget.post("/:chatbotId/handoff", async (c) => {
     return apiError(c, 409, "handoff_disabled", "This chatbot does not offer talking to a person.");
   }
   const r = await requestHuman(c.get("app"), refOf(p.target), p.input);
-  return c.json({ conversationId: r.conversation.id, status: r.conversation.status, message: handoffReply(r.hasEmail) });
+  return c.json({
+    conversationId: r.conversation.id,
+    status: r.conversation.status,
+    agentsOnline: r.agentsOnline,
+    message: handoffReply(r.agentsOnline, r.hasEmail),
+  });
 });

@@ -1,13 +1,318 @@
 import { DurableObject } from "cloudflare:workers";
+import { recordLiveMessage } from "../../app/.server/chat/conversations";
+import { createServiceContext } from "../../app/.server/context";
 import type { Env } from "../../app/.server/env";
+import { applyLiveTransition } from "../../app/.server/inbox/assignment";
+import {
+  chatbotInbox,
+  INFO_HEADER,
+  WHO_HEADER,
+  type LiveConversationApi,
+  type LiveConversationInfo,
+  type LiveWho,
+  type StoredLiveMessage,
+} from "../../app/.server/inbox/live";
+import { mayReply, transition, type LiveAction, type LiveState } from "../../app/.server/inbox/rules";
+import { newId } from "../../app/.server/auth/crypto";
+import { LIVE_PROTOCOL_VERSION, parseClientFrame, serverFrame, type LiveAgent, type LiveMessage, type LiveSnapshot } from "../../app/lib/live/protocol";
 
-/**
- * One live conversation (visitor ↔ bot ↔ human agent) over hibernating WebSockets.
- * The live hand-off arrives with its own issue; until then the class only answers its health.
- */
-export class ChatSession extends DurableObject<Env> {
+// One live conversation (visitor ↔ agents) over hibernating WebSockets (ADR 025). Transport only:
+// the status rules are app/.server/inbox/rules.ts, D1 writes go through the conversation core.
+//
+// - Every message gets the next `seq` of this object's SQLite log and is written there before it
+//   is acknowledged or sent to anyone; order is this sequence, never a client's clock.
+// - Then it is mirrored to D1 (chat/conversations.ts recordLiveMessage); a mirror that fails is
+//   retried by the alarm, in seq order, until it takes.
+// - A status change (take, hand back, close, a visitor's request) is checked and recorded here
+//   synchronously (one object, one change at a time), written to D1 before anyone is told, then
+//   logged as a system message.
+// - A (re)connecting socket gives the last seq it saw (?after=N, or a `sync` frame) and gets what
+//   came after.
+
+type Row = { seq: number; id: string; role: LiveMessage["role"]; text: string; at: number; author: string | null; sources: string | null };
+type Meta = LiveConversationInfo & { agent: LiveAgent | null };
+
+const MIRROR_RETRY_MS = 5_000;
+
+export class ChatSession extends DurableObject<Env> implements LiveConversationApi {
+  private sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS log (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      role TEXT NOT NULL,
+      text TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      author TEXT,
+      client_id TEXT,
+      sources TEXT,
+      mirrored INTEGER NOT NULL DEFAULT 0
+    )`);
+    this.sql.exec(`CREATE UNIQUE INDEX IF NOT EXISTS log_client ON log (role, client_id) WHERE client_id IS NOT NULL`);
+    // Keep-alive pings are answered without waking the object.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(`{"v":1,"type":"ping"}`, `{"v":1,"type":"pong"}`));
+  }
+
+  // ——— state ———
+
+  private meta(): Meta | null {
+    const row = this.sql.exec<{ v: string }>(`SELECT v FROM meta WHERE k = 'state'`).toArray()[0];
+    return row ? (JSON.parse(row.v) as Meta) : null;
+  }
+
+  private saveMeta(meta: Meta) {
+    this.sql.exec(`INSERT INTO meta (k, v) VALUES ('state', ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, JSON.stringify(meta));
+  }
+
+  /** The object's state; the first caller's D1 view starts it (afterwards the object decides the status). */
+  private open(info: LiveConversationInfo): Meta {
+    const known = this.meta();
+    if (known) return known;
+    const meta: Meta = { ...info, agent: null };
+    this.saveMeta(meta);
+    return meta;
+  }
+
+  private lastSeq(): number {
+    return this.sql.exec<{ s: number | null }>(`SELECT max(seq) AS s FROM log`).one().s ?? 0;
+  }
+
+  private since(after: number, limit = 500): LiveMessage[] {
+    return this.sql
+      .exec<Row>(`SELECT seq, id, role, text, at, author, sources FROM log WHERE seq > ? ORDER BY seq LIMIT ?`, after, limit)
+      .toArray()
+      .map(toMessage);
+  }
+
+  // ——— writing ———
+
+  /** Appends to the log (storage first); returns the stored message, or the earlier one for a resent client id. */
+  private append(m: {
+    id?: string;
+    role: LiveMessage["role"];
+    text: string;
+    at: number;
+    author?: string | null;
+    clientId?: string;
+    sources?: LiveMessage["sources"];
+    mirrored?: boolean;
+  }) {
+    if (m.clientId) {
+      const earlier = this.sql
+        .exec<Row>(`SELECT seq, id, role, text, at, author, sources FROM log WHERE role = ? AND client_id = ?`, m.role, m.clientId)
+        .toArray()[0];
+      if (earlier) return { message: toMessage(earlier), duplicate: true };
+    }
+    const id = m.id ?? newId("msg_");
+    // A message already in the log (the same id appended again) is not added twice.
+    const existing = this.sql.exec<Row>(`SELECT seq, id, role, text, at, author, sources FROM log WHERE id = ?`, id).toArray()[0];
+    if (existing) return { message: toMessage(existing), duplicate: true };
+    // Times never go backwards within the log, so D1's (created_at, id) order matches seq.
+    const lastAt = this.sql.exec<{ a: number | null }>(`SELECT max(at) AS a FROM log`).one().a ?? 0;
+    const at = Math.max(m.at, lastAt + 1);
+    const row = this.sql
+      .exec<Row>(
+        `INSERT INTO log (id, role, text, at, author, client_id, sources, mirrored) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         RETURNING seq, id, role, text, at, author, sources`,
+        id,
+        m.role,
+        m.text,
+        at,
+        m.author ?? null,
+        m.clientId ?? null,
+        m.sources?.length ? JSON.stringify(m.sources) : null,
+        m.mirrored ? 1 : 0,
+      )
+      .one();
+    return { message: toMessage(row), duplicate: false };
+  }
+
+  private broadcast(data: string, except?: WebSocket) {
+    for (const ws of this.ctx.getWebSockets()) {
+      if (ws === except) continue;
+      try {
+        ws.send(data);
+      } catch {
+        // A socket closing meanwhile: its client catches up on reconnect.
+      }
+    }
+  }
+
+  private services() {
+    return createServiceContext(this.env, (p) => this.ctx.waitUntil(p));
+  }
+
+  /** Mirrors unmirrored log rows to D1 in seq order; on failure the alarm tries again. */
+  private async mirror(meta: Meta, retry = false) {
+    const ctx = this.services();
+    const rows = this.sql
+      .exec<Row & { client_id: string | null }>(`SELECT seq, id, role, text, at, author, sources, client_id FROM log WHERE mirrored = 0 ORDER BY seq`)
+      .toArray();
+    for (const r of rows) {
+      if (r.role === "bot") {
+        this.sql.exec(`UPDATE log SET mirrored = 1 WHERE seq = ?`, r.seq);
+        continue;
+      }
+      try {
+        await recordLiveMessage(
+          ctx,
+          { id: meta.conversationId, orgId: meta.orgId, chatbotId: meta.chatbotId },
+          { id: r.id, role: r.role, content: r.text, createdAt: r.at, clientMessageId: r.role === "visitor" ? r.client_id : null },
+          { retry },
+        );
+        this.sql.exec(`UPDATE log SET mirrored = 1 WHERE seq = ?`, r.seq);
+      } catch (e) {
+        console.error("[live] mirror to D1 failed; retrying", e);
+        await this.ctx.storage.setAlarm(Date.now() + MIRROR_RETRY_MS);
+        return;
+      }
+    }
+  }
+
+  async alarm() {
+    const meta = this.meta();
+    if (meta) await this.mirror(meta, true);
+  }
+
+  private notifyInbox(meta: Meta) {
+    const p = chatbotInbox(this.env, meta.chatbotId)
+      .changed({ conversationId: meta.conversationId, status: meta.status })
+      .catch((e) => console.error("[live] inbox notification failed", e));
+    this.ctx.waitUntil(p);
+  }
+
+  /** Stores, acknowledges/broadcasts, mirrors, then tells the inbox. */
+  private async deliver(meta: Meta, m: Parameters<ChatSession["append"]>[0], sender?: WebSocket): Promise<LiveMessage> {
+    const { message, duplicate } = this.append(m);
+    if (sender && m.clientId) sender.send(serverFrame({ type: "ack", clientId: m.clientId, seq: message.seq, id: message.id }));
+    if (duplicate) return message;
+    this.broadcast(serverFrame({ type: "message", message }));
+    if (!m.mirrored) await this.mirror(meta);
+    this.notifyInbox(meta);
+    return message;
+  }
+
+  /** Applies a status change: decided here, written to D1, then logged and announced. */
+  private async change(meta: Meta, action: LiveAction, actor: LiveAgent | null): Promise<{ ok: true } | { ok: false; code: string; message: string }> {
+    const state: LiveState = { status: meta.status, agent: meta.agent };
+    const t = transition(state, action, actor);
+    if (!t.ok) return t;
+    const next: Meta = { ...meta, status: t.state.status, agent: t.state.status === "human" ? t.state.agent : null };
+    // Recorded before the first await, so a second change arriving meanwhile sees this one.
+    this.saveMeta(next);
+    const at = Date.now();
+    try {
+      await applyLiveTransition(this.services(), { id: meta.conversationId, orgId: meta.orgId, chatbotId: meta.chatbotId }, { action, state: t.state, at });
+    } catch (e) {
+      console.error("[live] status change not saved", e);
+      this.saveMeta(meta);
+      return { ok: false, code: "unavailable", message: "The change could not be saved. Try again." };
+    }
+    this.broadcast(serverFrame({ type: "status", status: next.status, agent: next.agent }));
+    await this.deliver(next, { role: "system", text: t.note, at });
+    return { ok: true };
+  }
+
+  // ——— RPC (the Worker and the conversation core) ———
+
+  async postVisitor(info: LiveConversationInfo, input: { text: string; at: number; clientId?: string }): Promise<LiveMessage> {
+    const meta = this.open(info);
+    return this.deliver(meta, { role: "visitor", text: input.text, at: input.at, clientId: input.clientId });
+  }
+
+  async appendStored(info: LiveConversationInfo, messages: StoredLiveMessage[]): Promise<void> {
+    const meta = this.open(info);
+    for (const m of messages) await this.deliver(meta, { id: m.id, role: m.role, text: m.text, at: m.at, sources: m.sources, mirrored: true });
+  }
+
+  async requestHuman(info: LiveConversationInfo) {
+    const meta = this.open(info);
+    const r = await this.change(meta, "request", null);
+    const now = this.meta() ?? meta;
+    return { status: now.status, alreadyRequested: !r.ok };
+  }
+
+  async snapshot(info: LiveConversationInfo, after: number): Promise<LiveSnapshot> {
+    const meta = this.open(info);
+    return {
+      v: LIVE_PROTOCOL_VERSION,
+      conversationId: meta.conversationId,
+      status: meta.status,
+      agent: meta.agent,
+      seq: this.lastSeq(),
+      messages: this.since(after),
+    };
+  }
+
+  // ——— WebSockets ———
+
   async fetch(request: Request): Promise<Response> {
     if (new URL(request.url).pathname === "/health") return Response.json({ status: "ok" });
-    return new Response("Not found", { status: 404 });
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket upgrade.", { status: 426 });
+    const who = JSON.parse(request.headers.get(WHO_HEADER) ?? "null") as LiveWho | null;
+    const info = JSON.parse(request.headers.get(INFO_HEADER) ?? "null") as LiveConversationInfo | null;
+    if (!who || !info) return new Response("Not found", { status: 404 });
+    const meta = this.open(info);
+    const after = Math.max(0, Number(new URL(request.url).searchParams.get("after")) || 0);
+    const [client, server] = Object.values(new WebSocketPair());
+    this.ctx.acceptWebSocket(server, [who.role]);
+    server.serializeAttachment(who);
+    server.send(serverFrame({ type: "welcome", conversationId: meta.conversationId, status: meta.status, agent: meta.agent, seq: this.lastSeq() }));
+    for (const message of this.since(after)) server.send(serverFrame({ type: "message", message }));
+    return new Response(null, { status: 101, webSocket: client });
   }
+
+  async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer) {
+    const who = ws.deserializeAttachment() as LiveWho;
+    const meta = this.meta();
+    if (!meta) return;
+    const parsed = parseClientFrame(raw);
+    if (!parsed.ok) {
+      ws.send(serverFrame({ type: "error", code: "invalid_frame", message: parsed.message }));
+      return;
+    }
+    const f = parsed.frame;
+    if (f.type === "ping") return ws.send(serverFrame({ type: "pong" }));
+    if (f.type === "sync") {
+      for (const message of this.since(f.after)) ws.send(serverFrame({ type: "message", message }));
+      return;
+    }
+    if (who.role !== "agent" || f.type === "presence") {
+      ws.send(serverFrame({ type: "error", code: "forbidden", message: "This socket cannot do that." }));
+      return;
+    }
+    const agent: LiveAgent = { id: who.id, name: who.name };
+    if (f.type === "send") {
+      const may = mayReply({ status: meta.status, agent: meta.agent }, agent);
+      if (!may.ok) return ws.send(serverFrame({ type: "error", code: may.code, message: may.message, clientId: f.clientId }));
+      await this.deliver(meta, { role: "human", text: f.text, at: Date.now(), author: agent.name, clientId: f.clientId }, ws);
+      return;
+    }
+    const r = await this.change(meta, f.type, agent);
+    if (!r.ok) ws.send(serverFrame({ type: "error", code: r.code, message: r.message }));
+  }
+
+  async webSocketClose(ws: WebSocket, code: number) {
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, "closing");
+    } catch {
+      // already closed
+    }
+  }
+}
+
+function toMessage(r: Row): LiveMessage {
+  return {
+    seq: r.seq,
+    id: r.id,
+    role: r.role,
+    text: r.text,
+    at: r.at,
+    ...(r.author ? { author: r.author } : {}),
+    ...(r.sources ? { sources: JSON.parse(r.sources) } : {}),
+  };
 }

@@ -2,6 +2,8 @@ import { createServiceContext } from "../../app/.server/context";
 import type { Env } from "../../app/.server/env";
 import { runIngestStep } from "../../app/.server/kb/ingest";
 import { isIngestMessage } from "../../app/.server/kb/queue";
+import { deliverNotification } from "../../app/.server/notifications/delivery";
+import { isNotifyMessage } from "../../app/.server/notifications/queue";
 
 export type QueueJob = { kind: string; [key: string]: unknown };
 
@@ -20,6 +22,17 @@ export async function handleQueue(batch: MessageBatch<QueueJob>, env: Env, execu
         message.ack();
       } catch (e) {
         console.error(`[queue] ingest step for ${body.sourceId} failed; retrying`, e);
+        message.retry({ delaySeconds: 30 });
+      }
+      continue;
+    }
+    if (isNotifyMessage(body)) {
+      try {
+        // One attempt; a failed attempt queues its own retry with the backoff delay (delivery.ts).
+        await deliverNotification(ctx, body);
+        message.ack();
+      } catch (e) {
+        console.error(`[queue] notification ${body.deliveryId} attempt ${body.attempt} failed to run; retrying`, e);
         message.retry({ delaySeconds: 30 });
       }
       continue;

@@ -12,6 +12,8 @@ export type SystemPromptInput = {
   botName: string;
   settings: Pick<GeneralSettings, "instructions" | "language" | "answerLength" | "onlyFromKnowledge" | "fallbackMessage">;
   passages: PromptPassage[];
+  /** The model may call the collect_lead tool (ai/tools/collect-lead.ts). */
+  collectLeadTool?: boolean;
 };
 
 export const LENGTH_GUIDE: Record<AnswerLength, { sentences: number; text: string }> = {
@@ -37,7 +39,7 @@ export function languageName(code: string) {
   return LANGUAGES.find((l) => l.code === code)?.label ?? code;
 }
 
-export function buildSystemPrompt({ botName, settings, passages }: SystemPromptInput): string {
+export function buildSystemPrompt({ botName, settings, passages, collectLeadTool }: SystemPromptInput): string {
   const lines: string[] = [];
   lines.push(`You are ${attr(botName)}, a helpful assistant on a website. Visitors ask you questions; you answer them.`);
   lines.push(`<bot name="${attr(botName)}"/>`);
@@ -54,6 +56,11 @@ export function buildSystemPrompt({ botName, settings, passages }: SystemPromptI
   lines.push("- Cite the passages you use with their ids in square brackets, like [2], right after the sentence that uses them.");
   lines.push("- If the passages do not answer the question, say you don't know by replying with exactly the fallback message below.");
   lines.push("- Greetings, thanks and small talk get a short friendly reply without citations.");
+  if (collectLeadTool) {
+    lines.push(
+      "- When the visitor asks for a price or a quote, wants a demo or a trial, wants to buy, or asks to be contacted, call the collect_lead tool: it shows them a contact form below your reply. Still answer what the passages say, and never ask for their details in your text.",
+    );
+  }
   lines.push(`- ${LENGTH_GUIDE[settings.answerLength].text}`);
   lines.push(
     settings.language === "auto"

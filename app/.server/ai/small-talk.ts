@@ -6,7 +6,7 @@
 
 export type SmallTalkKind = "identity" | "howareyou" | "thanks" | "bye" | "greeting" | "ack";
 export type SmallTalkLanguage = "en" | "fr" | "de" | "es" | "pl";
-const SMALL_TALK_LANGUAGES: readonly SmallTalkLanguage[] = ["en", "fr", "de", "es", "pl"];
+export const SMALL_TALK_LANGUAGES: readonly SmallTalkLanguage[] = ["en", "fr", "de", "es", "pl"];
 
 type Phrase = { kind: SmallTalkKind; lang: SmallTalkLanguage | null; words: string[] };
 

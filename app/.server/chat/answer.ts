@@ -1,14 +1,18 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { createUIMessageStream, streamText, type ModelMessage, type UIMessageChunk, type UIMessageStreamWriter } from "ai";
+import { createUIMessageStream, stepCountIs, streamText, type ModelMessage, type UIMessageChunk, type UIMessageStreamWriter } from "ai";
+import { readCollectLeadStep, type CollectLeadStep } from "~/lib/collect-lead";
 import type { ChatMessageMetadata, ChatSource } from "~/lib/schemas/chat";
 import { readGeneralSettings, type GeneralSettings } from "~/lib/schemas/chatbot-settings";
+import { readUiSettings } from "~/lib/schemas/widget-settings";
 import { newId } from "../auth/crypto";
 import type { ServiceContext } from "../context";
 import type { chatbots, MessageSource, organisations } from "../db/schema";
-import { citedSnippets, textPieces } from "../ai/local-model";
+import { buyingIntentReply, detectBuyingIntent } from "../ai/buying-intent";
+import { citedSnippets, LOCAL_MODEL_ID, textPieces } from "../ai/local-model";
 import { buildSystemPrompt, type PromptPassage } from "../ai/prompts";
 import { resolveChatModel } from "../ai/providers";
 import { detectSmallTalk } from "../ai/small-talk";
+import { collectLeadReason, collectLeadStep, collectLeadTool, COLLECT_LEAD_TOOL, leadFormOffered } from "../ai/tools/collect-lead";
 import { retrieve } from "../retrieval/search";
 import type { Passage } from "../retrieval/types";
 import { isDuplicateClientMessage, numberedSources, recentMessages, recordExchange, type Conversation, type StoredExchange } from "./conversations";
@@ -90,14 +94,18 @@ function toSources(
   return { chat, stored };
 }
 
-function writeText(writer: UIMessageStreamWriter, text: string) {
-  const id = "t0";
+function writeText(writer: UIMessageStreamWriter, text: string, id = "t0") {
   writer.write({ type: "text-start", id });
   for (const delta of textPieces(text)) writer.write({ type: "text-delta", id, delta });
   writer.write({ type: "text-end", id });
 }
 
 const normalise = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
+
+/** The "collect lead" step as a part of the UI message stream (the widget renders the lead form for it). */
+function writeStep(writer: UIMessageStreamWriter, step: CollectLeadStep | null) {
+  if (step) writer.write({ type: "data-collect-lead", id: "collect-lead", data: step });
+}
 
 /**
  * Answers `text` in `conversation` and returns the AI SDK UI message stream of the reply: a `start`
@@ -128,6 +136,18 @@ export async function answerMessage(
     botMayAnswer?: (conversation: Conversation) => boolean;
     /** The widget's id for this message: a concurrent retry that stored it first wins, this one is not stored or counted. */
     clientMessageId?: string;
+    /** A held conversation's visitor message goes here instead of being stored by this function (live chat stores it). */
+    onHeld?: (conversation: Conversation, message: { text: string; askedAt: number; clientMessageId?: string }) => Promise<void>;
+    /** Told of every stored exchange (live chat shows it to the agents watching a waiting conversation). */
+    onStored?: (
+      conversation: Conversation,
+      stored: {
+        visitorMessageId: string;
+        visitorText: string;
+        askedAt: number;
+        bot: { id: string; content: string; at: number; sources: MessageSource[] } | null;
+      },
+    ) => Promise<void>;
   },
 ): Promise<AnswerStream> {
   const { chatbot } = input;
@@ -137,9 +157,11 @@ export async function answerMessage(
   const org = input.org ?? (await ctx.db.query.organisations.findFirst({ where: (o, { eq }) => eq(o.id, chatbot.orgId) }));
   if (!org) throw new Error("chatbot without organisation");
   const settings = readGeneralSettings(chatbot.settings);
+  const leadForm = readUiSettings(chatbot.settings).leadForm;
   const messageId = newId("msg_");
 
   const smallTalk = detectSmallTalk(text, chatbot.name);
+  const intent = smallTalk ? null : detectBuyingIntent(text);
   const search = (query: string) =>
     retrieve(ctx, ref, query, { k: PASSAGES_K }).catch((e) => {
       console.error("[chat] retrieval failed", e);
@@ -158,7 +180,11 @@ export async function answerMessage(
   // first attempt), this copy is dropped and its credit given back.
   const store = async (exchange: Omit<Parameters<typeof recordExchange>[2], "clientMessageId">) => {
     try {
-      await recordExchange(ctx, conversation, { ...exchange, clientMessageId: input.clientMessageId, timeZone: org.timeZone });
+      const { visitorMessageId } = await recordExchange(ctx, conversation, { ...exchange, clientMessageId: input.clientMessageId, timeZone: org.timeZone });
+      const bot = exchange.bot
+        ? { id: exchange.bot.id, content: exchange.bot.content, at: Math.max(exchange.bot.at, exchange.askedAt + 1), sources: exchange.bot.sources }
+        : null;
+      await input.onStored?.(conversation, { visitorMessageId, visitorText: exchange.visitorText, askedAt: exchange.askedAt, bot });
     } catch (e) {
       if (!input.clientMessageId || !isDuplicateClientMessage(e)) throw e;
       if (quota.ok && exchange.bot?.credits) await refundReply(ctx, org.id, quota.period);
@@ -168,7 +194,8 @@ export async function answerMessage(
     if (quota.ok) await refundReply(ctx, org.id, quota.period);
     const { stream, done } = run(ctx, async (writer) => {
       writer.write({ type: "start", messageId, messageMetadata: meta() });
-      await store({ visitorText: text, askedAt, bot: null });
+      if (input.onHeld) await input.onHeld(conversation, { text, askedAt, clientMessageId: input.clientMessageId });
+      else await store({ visitorText: text, askedAt, bot: null });
       writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind: "held" }) });
     });
     return { stream, done, conversationId: conversation.id, messageId, limited: false, held: true };
@@ -200,6 +227,8 @@ export async function answerMessage(
 
   let passages: Passage[] = [];
   let answerable = false;
+  /** A Q&A pair whose question matches closely (ADR 022): its answer is the reply, as written. */
+  let pairAnswer: string | null = null;
   if (!smallTalk) {
     // A short follow-up is searched together with the previous question.
     const previous = [...history].reverse().find((m) => m.role === "visitor")?.content;
@@ -207,9 +236,28 @@ export async function answerMessage(
     if (result) {
       passages = result.passages;
       answerable = result.answerable && result.passages.length > 0;
+      if (result.qa && passages[0]?.chunkId === result.qa.chunkId) {
+        pairAnswer = result.qa.answer;
+        passages = [passages[0]];
+      }
     }
   }
   const kind: AnswerKind = smallTalk ? "small-talk" : answerable ? "answer" : settings.onlyFromKnowledge ? "fallback" : "answer";
+  const { id: modelId, model } = input.model ?? resolveChatModel(ctx.env, settings.model);
+  const local = modelId === LOCAL_MODEL_ID;
+  // The collect-lead step (ai/tools/collect-lead.ts). A visitor who already left details is not asked again.
+  const visitorHasLead = conversation.hasLead;
+  const stepFor = (reply: { intent: boolean; fallback: boolean }) => {
+    const reason = collectLeadReason(leadForm, { ...reply, visitorHasLead });
+    return reason ? collectLeadStep(leadForm, reason) : null;
+  };
+  // Buying intent the knowledge does not answer ("Can someone call me?", "Can I get a quote?") is
+  // answered with the offer of the form (or that the team has the details) instead of "I don't know";
+  // with the built-in engine also when it may answer beyond the knowledge, since it never does.
+  const intentReply =
+    intent && !answerable && leadFormOffered(leadForm) && leadForm.timing === "on-intent" && (kind === "fallback" || local)
+      ? buyingIntentReply(intent, { language: settings.language, alreadyLeft: visitorHasLead })
+      : null;
   const used = kind === "answer" && answerable ? passages : [];
   const sources = toSources(used, {
     question: text,
@@ -222,17 +270,19 @@ export async function answerMessage(
     writer.write({ type: "start", messageId, messageMetadata: meta() });
     if (sources.chat.length) writer.write({ type: "data-sources", id: "sources", data: sources.chat });
 
-    if (kind === "fallback") {
+    if (kind === "fallback" || intentReply) {
       // Nothing in the knowledge answers this and the bot may only answer from it: no model call at all,
       // so nothing can be invented.
-      writeText(writer, settings.fallbackMessage);
+      const content = intentReply ?? settings.fallbackMessage;
+      writeText(writer, content);
+      writeStep(writer, stepFor({ intent: !!intent, fallback: true }));
       await store({
         visitorText: text,
         askedAt,
         bot: {
           id: messageId,
           at: Date.now(),
-          content: settings.fallbackMessage,
+          content,
           sources: [],
           answered: false,
           model: null,
@@ -240,15 +290,46 @@ export async function answerMessage(
           firstTokenMs: null,
           credits: 1,
         },
-        unanswered: true,
+        // A request to be contacted, for a quote, a demo or to buy is for the team, not a gap in the
+        // knowledge; a price the knowledge does not give is.
+        unanswered: !(intentReply && intent && intent.kind !== "price"),
       });
-      writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind }) });
+      writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind: "fallback" }) });
       return;
     }
 
-    const { id: modelId, model } = input.model ?? resolveChatModel(ctx.env, settings.model);
+    if (pairAnswer && kind === "answer") {
+      // The team's own answer to this question (a Q&A pair, e.g. a bug report's fix): no model call,
+      // so nothing is added to it or left out; it cites its Q&A source.
+      writeText(writer, pairAnswer);
+      writeStep(writer, stepFor({ intent: !!intent, fallback: false }));
+      await store({
+        visitorText: text,
+        askedAt,
+        bot: {
+          id: messageId,
+          at: Date.now(),
+          content: pairAnswer,
+          sources: sources.stored,
+          answered: true,
+          model: null,
+          latencyMs: Date.now() - askedAt,
+          firstTokenMs: Date.now() - askedAt,
+          credits: 1,
+        },
+        unanswered: false,
+      });
+      writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: true, kind: "answer" }) });
+      return;
+    }
+
     const promptPassages: PromptPassage[] = used.map((p, i) => ({ id: i + 1, title: p.title, heading: p.heading, url: p.url, text: p.text }));
-    const system = buildSystemPrompt({ botName: chatbot.name, settings, passages: promptPassages });
+    // A configured model decides itself when to ask for contact details: it gets the collect_lead tool.
+    // The built-in engine has no tool calling; the intent rule below stands in for it.
+    const called: { step: CollectLeadStep | null } = { step: null };
+    const offerTool = !local && !smallTalk && leadFormOffered(leadForm) && !visitorHasLead;
+    const tools = offerTool ? { [COLLECT_LEAD_TOOL]: collectLeadTool(leadForm, (step) => (called.step ??= step)) } : undefined;
+    const system = buildSystemPrompt({ botName: chatbot.name, settings, passages: promptPassages, collectLeadTool: offerTool });
     const messages: ModelMessage[] = [
       ...history.map((m): ModelMessage => (m.role === "visitor" ? { role: "user", content: m.content } : { role: "assistant", content: m.content })),
       { role: "user", content: text },
@@ -261,6 +342,8 @@ export async function answerMessage(
       temperature: settings.temperature,
       maxOutputTokens: MAX_TOKENS[settings.answerLength],
       maxRetries: 1,
+      // After calling the tool, the model gets one more step to say its sentence about the form.
+      ...(tools ? { tools, stopWhen: stepCountIs(2) } : {}),
       onError: ({ error }) => {
         failed = error;
         console.error("[chat] model error", error);
@@ -274,9 +357,16 @@ export async function answerMessage(
         reply += chunk.delta;
       }
       if (chunk.type === "error") failed ??= chunk.errorText;
+      // The tool's own parts stay on the server: the step goes out as one data-collect-lead part.
+      if (chunk.type.startsWith("tool-")) continue;
       writer.write(chunk);
     }
     reply = reply.trim();
+    if (!failed && !reply && called.step) {
+      // The model only called the tool: say what the form is for.
+      reply = buyingIntentReply(intent ?? { kind: "contact", lang: null }, { language: settings.language, alreadyLeft: false });
+      writeText(writer, reply, "t-lead");
+    }
     if (failed || !reply) {
       await refundReply(ctx, org.id, quota.period);
       await store({ visitorText: text, askedAt, bot: null, unanswered: true });
@@ -285,6 +375,8 @@ export async function answerMessage(
       return;
     }
     const answered = kind === "answer" && used.length > 0 && normalise(reply) !== normalise(settings.fallbackMessage);
+    const fellBack = !answered && kind !== "small-talk";
+    writeStep(writer, called.step ?? stepFor({ intent: local && !!intent, fallback: fellBack }));
     await store({
       visitorText: text,
       askedAt,
@@ -365,19 +457,22 @@ function run(ctx: ServiceContext, produce: (writer: UIMessageStreamWriter) => Pr
 export type CollectedAnswer = {
   text: string;
   sources: ChatSource[];
+  /** The "collect lead" step the reply carries, if any. */
+  collectLead: CollectLeadStep | null;
   metadata: ChatMessageMetadata | null;
   error: string | null;
 };
 
 /** Reads a whole answer stream (the JSON API, tests). */
 export async function collectAnswer(stream: ReadableStream<UIMessageChunk>): Promise<CollectedAnswer> {
-  const out: CollectedAnswer = { text: "", sources: [], metadata: null, error: null };
+  const out: CollectedAnswer = { text: "", sources: [], collectLead: null, metadata: null, error: null };
   const reader = stream.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     if (value.type === "text-delta") out.text += value.delta;
     else if (value.type === "data-sources") out.sources = value.data as ChatSource[];
+    else if (value.type === "data-collect-lead") out.collectLead = readCollectLeadStep(value.data);
     else if (value.type === "error") out.error = value.errorText;
     else if ((value.type === "start" || value.type === "finish") && value.messageMetadata)
       out.metadata = { ...out.metadata, ...(value.messageMetadata as ChatMessageMetadata) };

@@ -15,7 +15,7 @@ import { getOrCreateConversation, recordExchange, type ChatbotRef } from "./conv
 // writes what it stands for (a reply, a thumb, a report, a handoff, a lead), and each filter and
 // search finds what it should and nothing else.
 
-const ctx = { db: createDb(env.DB) };
+const ctx = { db: createDb(env.DB), env };
 
 async function bot(): Promise<ChatbotRef> {
   const orgId = newId("org_");

@@ -326,3 +326,40 @@ export async function getVisitorHistory(
     .all();
   return { conversation, messages: rows.reverse() };
 }
+
+/**
+ * Mirrors one message of a live conversation (stored first in its Durable Object, which gave it its
+ * id and time) into D1, so the transcript, the list, search and analytics see it. Inserting twice
+ * is harmless: the id is the key and the count is recounted, so the object may retry a mirror.
+ */
+export async function recordLiveMessage(
+  ctx: Ctx,
+  conversation: Pick<Conversation, "id" | "orgId" | "chatbotId">,
+  m: { id: string; role: "visitor" | "human" | "system"; content: string; createdAt: number; clientMessageId?: string | null },
+  opts: { retry?: boolean } = {},
+) {
+  if (opts.retry && (await ctx.db.select({ id: messages.id }).from(messages).where(eq(messages.id, m.id)).get())) return;
+  const insert = ctx.db
+    .insert(messages)
+    .values({
+      id: m.id,
+      conversationId: conversation.id,
+      orgId: conversation.orgId,
+      chatbotId: conversation.chatbotId,
+      role: m.role,
+      content: m.content,
+      clientMessageId: m.clientMessageId ?? null,
+      createdAt: m.createdAt,
+    })
+    .onConflictDoNothing();
+  const update = ctx.db
+    .update(conversations)
+    .set({
+      messageCount: sql`(select count(*) from ${messages} where ${messages.conversationId} = ${conversation.id})`,
+      lastMessageAt: sql`max(${conversations.lastMessageAt}, ${m.createdAt})`,
+      ...(m.role === "visitor" ? { title: sql`coalesce(${conversations.title}, ${m.content.slice(0, 140)})` } : {}),
+    })
+    .where(eq(conversations.id, conversation.id));
+  if (m.role === "visitor") await ctx.db.batch([insert, update, indexVisitorText(ctx, conversation, m.content)]);
+  else await ctx.db.batch([insert, update]);
+}

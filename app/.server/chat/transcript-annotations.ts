@@ -17,7 +17,15 @@ export type TranscriptLead = {
   status: string;
   createdAt: number;
 };
-export type TranscriptBugReport = { id: string; messageId: string | null; comment: string; reporter: string; status: string; createdAt: number };
+export type TranscriptBugReport = {
+  id: string;
+  messageId: string | null;
+  comment: string;
+  expectedAnswer: string | null;
+  reporter: string;
+  status: string;
+  createdAt: number;
+};
 
 export async function getTranscriptAnnotations(
   ctx: Ctx,
@@ -57,6 +65,7 @@ export async function getTranscriptAnnotations(
         id: bugReports.id,
         messageId: bugReports.messageId,
         comment: bugReports.comment,
+        expectedAnswer: bugReports.expectedAnswer,
         reporter: bugReports.reporter,
         status: bugReports.status,
         createdAt: bugReports.createdAt,

@@ -1,12 +1,16 @@
+import type { CollectLeadStep } from "~/lib/collect-lead";
 import type { ChatSource } from "~/lib/schemas/chat";
 import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
 import { fail, type Result } from "../failure";
 import { answerMessage, collectAnswer, replayExchange, type AnswerKind, type AnswerStream } from "./answer";
 import { findClientMessage, getOrCreateConversation, markConversationVerified, type Conversation } from "./conversations";
+import { asksForHuman } from "../ai/human-request";
+import { handoffTurn, offersHuman, postHeldMessage, showExchangeLive } from "../inbox/core-hooks";
 
 // One visitor turn, whatever the channel: the widget and the test page (POST /api/chat), the REST
-// API (POST /api/v1/chat), and next live chat, voice and phone. It finds or creates the
+// API (POST /api/v1/chat), live chat (a held conversation's message goes to its live object), and
+// next voice and phone. It finds or creates the
 // conversation, honours its status, records a verified identity, answers through answerMessage
 // (numbered sources, credits, persistence) and gives back the reply as a stream or as one JSON
 // document. A new channel authenticates its caller, finds the chatbot (chatbots/find-chatbot.ts),
@@ -63,6 +67,11 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
   if (stored) return replayExchange(stored);
   // Unresolved on purpose: retrieval and the quota start alongside the lookup (answerMessage awaits it).
   const conversation = early ?? findConversation();
+  // "Can I talk to a human?": handed to a person (live chat) instead of answered, once per conversation.
+  if (asksForHuman(turn.text) && offersHuman(turn.target)) {
+    const c = await conversation;
+    if (c.status === "bot") return handoffTurn(ctx, turn.target, c, { text: turn.text.trim(), askedAt: startedAt, clientMessageId: turn.clientMessageId });
+  }
   return answerMessage(ctx, {
     chatbot: turn.target.chatbot,
     org: turn.target.org,
@@ -71,13 +80,27 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
     startedAt,
     botMayAnswer,
     clientMessageId: turn.clientMessageId,
+    // Live chat (ADR 025): a held conversation's message is stored by its live object and reaches
+    // the agent at once; a conversation waiting for a person shows its bot exchanges to the agents.
+    onHeld: (c, m) => postHeldMessage(ctx, c, m),
+    onStored: (c, stored) => showExchangeLive(ctx, c, stored),
   });
 }
 
 export type TurnReply = {
   conversationId: string;
   /** The bot's reply; null when a person holds the conversation (the visitor's message was stored). */
-  message: { id: string; role: "bot"; content: string; sources: ChatSource[]; answered: boolean; kind?: AnswerKind; replayed?: true } | null;
+  message: {
+    id: string;
+    role: "bot";
+    content: string;
+    sources: ChatSource[];
+    answered: boolean;
+    kind?: AnswerKind;
+    replayed?: true;
+    /** The bot asks for the visitor's contact details with this form (app/lib/collect-lead.ts). */
+    collectLead?: CollectLeadStep;
+  } | null;
 };
 
 /** The whole reply as one JSON document (`stream: false`), or the failure the API answers with. */
@@ -97,6 +120,7 @@ export async function turnReply(answer: AnswerStream): Promise<Result<TurnReply>
       answered: result.metadata?.answered ?? false,
       kind: result.metadata?.kind,
       ...(result.metadata?.replayed ? { replayed: true as const } : {}),
+      ...(result.collectLead ? { collectLead: result.collectLead } : {}),
     },
   };
 }

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { planLimits, raiseLimitHint } from "~/lib/plans";
 import type { AppContext } from "../context";
 import { organisations, usageCounters } from "../db/schema";
+import { notifyReplyUsage } from "../notifications/usage-alerts";
 
 // Replies (credits) per billing period. A period starts at the organisation's periodStart and renews
 // every calendar month on the same day (clamped to the month's last day, e.g. 31 → 30 April).
@@ -69,6 +70,8 @@ export async function tryConsumeReply(ctx: Ctx, org: Org, now = Date.now()): Pro
     .returning({ replies: usageCounters.replies })
     .get();
   if (!row) return refused();
+  // Reaching 80 % or 100 % of the plan's replies notifies (once per period each).
+  await notifyReplyUsage(ctx, org, { period: start, replies: row.replies, limit });
   return { ok: true, period: start, replies: row.replies, limit };
 }
 

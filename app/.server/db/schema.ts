@@ -330,6 +330,10 @@ export const conversations = sqliteTable(
         .on(t.chatbotId, t.leadEmail)
         .where(sql`${t.leadEmail} is not null`),
       index("conversations_visitor_idx").on(t.chatbotId, t.visitorId),
+      // The live-chat inbox's "waiting" and "live" lists (migration 0017).
+      index("conversations_live_idx")
+        .on(t.orgId, t.chatbotId, t.status, t.lastMessageAt)
+        .where(sql`${t.status} in ('waiting', 'human')`),
     ];
   },
 );
@@ -502,8 +506,15 @@ export const bugReports = sqliteTable(
     comment: text("comment").notNull(),
     status: text("status", { enum: BUG_REPORT_STATUSES }).notNull().default("open"),
     createdAt: createdAt(),
+    // Migration 0015 (settings/bug): what the answer should have been, who reported it from the
+    // dashboard, and the fix (the Q&A source it created) or dismissal.
+    expectedAnswer: text("expected_answer"),
+    reporterUserId: text("reporter_user_id").references(() => users.id, { onDelete: "set null" }),
+    fixSourceId: text("fix_source_id").references(() => knowledgeSources.id, { onDelete: "set null" }),
+    resolvedAt: integer("resolved_at"),
+    resolvedBy: text("resolved_by").references(() => users.id, { onDelete: "set null" }),
   },
-  (t) => [index("bug_reports_chatbot_idx").on(t.chatbotId, t.createdAt)],
+  (t) => [index("bug_reports_chatbot_idx").on(t.chatbotId, t.createdAt), index("bug_reports_status_idx").on(t.chatbotId, t.status, t.createdAt, t.id)],
 );
 
 // The websites a chatbot's widget is used from: one row per (chatbot, site origin, kind), counted.
@@ -523,6 +534,144 @@ export const widgetSites = sqliteTable(
     lastSeenAt: integer("last_seen_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.chatbotId, t.origin, t.kind] })],
+);
+
+// ——— Notifications (app/.server/notifications; migration 0014) ———
+
+import { NOTIFICATION_EVENT_TYPES, type NotificationEventType } from "../../lib/notifications";
+export { NOTIFICATION_EVENT_TYPES };
+export const NOTIFICATION_KINDS = ["email", "webhook", "slack"] as const;
+export const DELIVERY_STATUSES = ["pending", "retrying", "delivered", "failed", "skipped"] as const;
+
+/**
+ * Where a chatbot's events go. Email: `email` (+ `user_id` for a member), confirmed by a link when
+ * it is an outside address. Webhook: `url` and a signing secret (sealed; the previous one keeps
+ * signing until `previous_secret_until` after a rotation). Slack: the incoming-webhook URL is itself
+ * the credential, so it is sealed and `label` shows it masked.
+ */
+export const notificationDestinations = sqliteTable(
+  "notification_destinations",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: NOTIFICATION_KINDS }).notNull(),
+    label: text("label").notNull(),
+    email: text("email"),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    url: text("url"),
+    urlSealed: text("url_sealed"),
+    secretSealed: text("secret_sealed"),
+    previousSecretSealed: text("previous_secret_sealed"),
+    previousSecretUntil: integer("previous_secret_until"),
+    events: text("events", { mode: "json" }).$type<NotificationEventType[]>().notNull().default([]),
+    confirmedAt: integer("confirmed_at"),
+    confirmTokenHash: text("confirm_token_hash"),
+    confirmExpiresAt: integer("confirm_expires_at"),
+    /** First failed attempt of the current run of failures (cleared by a success). */
+    failingSince: integer("failing_since"),
+    pausedAt: integer("paused_at"),
+    pauseReason: text("pause_reason"),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("notification_destinations_chatbot_idx").on(t.chatbotId),
+    index("notification_destinations_org_idx").on(t.orgId),
+    uniqueIndex("notification_destinations_token_unique").on(t.confirmTokenHash),
+  ],
+);
+
+/** One event for one destination: the JSON event as sent, its state, and the last attempt's outcome. */
+export const notificationDeliveries = sqliteTable(
+  "notification_deliveries",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    destinationId: text("destination_id")
+      .notNull()
+      .references(() => notificationDestinations.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    payload: text("payload").notNull(),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    /** Attempts since the delivery was (re)sent: the index into the backoff schedule. */
+    runAttempts: integer("run_attempts").notNull().default(0),
+    responseCode: integer("response_code"),
+    durationMs: integer("duration_ms"),
+    error: text("error"),
+    nextAttemptAt: integer("next_attempt_at"),
+    lastAttemptAt: integer("last_attempt_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("notification_deliveries_chatbot_idx").on(t.chatbotId, t.createdAt),
+    index("notification_deliveries_destination_idx").on(t.destinationId, t.createdAt),
+    index("notification_deliveries_created_idx").on(t.createdAt),
+  ],
+);
+
+export const notificationAttempts = sqliteTable(
+  "notification_attempts",
+  {
+    id: text("id").primaryKey(),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => notificationDeliveries.id, { onDelete: "cascade" }),
+    number: integer("number").notNull(),
+    ok: integer("ok", { mode: "boolean" }).notNull(),
+    responseCode: integer("response_code"),
+    durationMs: integer("duration_ms").notNull(),
+    error: text("error"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("notification_attempts_delivery_idx").on(t.deliveryId, t.number)],
+);
+
+/** Things that happen once: "usage:{org}:{period}:{80|100}", "digest:{chatbot}:{YYYY-MM-DD}". */
+export const notificationMarks = sqliteTable("notification_marks", {
+  key: text("key").primaryKey(),
+  createdAt: createdAt(),
+});
+
+// ——— Live chat (migration 0017, ADR 025) ———
+
+// Who holds a live conversation: one row per conversation an agent took (updated when another
+// takes it). `closed_at` is set when an agent closes it (the inbox's "closed" list); the live
+// messages themselves are in the conversation's Durable Object and mirrored to `messages`.
+export const conversationAgents = sqliteTable(
+  "conversation_agents",
+  {
+    conversationId: text("conversation_id")
+      .primaryKey()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    agentName: text("agent_name").notNull(),
+    takenAt: integer("taken_at").notNull(),
+    closedAt: integer("closed_at"),
+  },
+  (t) => [
+    index("conversation_agents_user_idx").on(t.chatbotId, t.userId),
+    index("conversation_agents_closed_idx")
+      .on(t.chatbotId, t.closedAt)
+      .where(sql`${t.closedAt} is not null`),
+  ],
 );
 
 // ——— Analytics (migration 0013, ADR 020) ———

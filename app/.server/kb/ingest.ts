@@ -118,7 +118,11 @@ const stored = (js: JobState): JobState => {
 
 // ——— documents of the non-crawl types ———
 
-async function loadDocuments(ctx: KbContext, row: KnowledgeSource, opts: IngestOptions): Promise<(ExtractedDocument & { url: string | null })[]> {
+async function loadDocuments(
+  ctx: KbContext,
+  row: KnowledgeSource,
+  opts: IngestOptions,
+): Promise<(ExtractedDocument & { url: string | null; qa?: QaPair[] })[]> {
   switch (row.type) {
     case "text": {
       const text = (row.content ?? "").trim();
@@ -133,9 +137,9 @@ async function loadDocuments(ctx: KbContext, row: KnowledgeSource, opts: IngestO
         throw new IngestError("The questions and answers of this source could not be read.");
       }
       if (!pairs.length) throw new IngestError("This source has no questions and answers.");
-      // One section per pair: the question is the heading the answer is found under.
+      // One section per pair (the text counts the characters); chunksOf makes one chunk per pair.
       const text = pairs.map((p) => `## ${p.question.replace(/\s+/g, " ").trim()}\n\n${p.answer.trim()}`).join("\n\n");
-      return [{ title: row.title, text, format: "markdown", url: null }];
+      return [{ title: row.title, text, format: "markdown", url: null, qa: pairs }];
     }
     case "file": {
       if (!row.location) throw new IngestError("The uploaded file is missing; delete this source and upload the file again.");
@@ -159,7 +163,18 @@ async function loadDocuments(ctx: KbContext, row: KnowledgeSource, opts: IngestO
   }
 }
 
-function chunksOf(docs: (ExtractedDocument & { url: string | null })[], startPosition = 0): ChunkInput[] {
+/**
+ * A Q&A source's chunks: one per pair, whatever its length, with the question as the heading and the
+ * answer as the text. Retrieval recognises a chunk of a Q&A source as a pair (retrieval/search.ts,
+ * qaMatch): a question asked in close words gets the pair's answer as it was written (ADR 022).
+ * Chunking them as a document would merge short pairs into one chunk and split long answers.
+ */
+export function qaChunks(title: string, pairs: QaPair[]): ChunkInput[] {
+  return pairs.map((p, i) => ({ title, heading: p.question.replace(/\s+/g, " ").trim(), url: null, text: p.answer.trim(), position: i }));
+}
+
+function chunksOf(docs: (ExtractedDocument & { url: string | null; qa?: QaPair[] })[], startPosition = 0): ChunkInput[] {
+  if (docs.length === 1 && docs[0].qa) return qaChunks(docs[0].title, docs[0].qa);
   const out: ChunkInput[] = [];
   for (const d of docs) {
     for (const c of chunkDocument({ title: d.title, text: d.text, url: d.url, format: d.format })) out.push({ ...c, position: startPosition + out.length });

@@ -5,6 +5,8 @@ import { newId } from "../auth/crypto";
 import { leadStatements, orgTimeZone } from "../analytics/record";
 import type { AppContext } from "../context";
 import { conversations, leadConversations, leadEvents, leads, LEAD_EVENT_KINDS } from "../db/schema";
+import { forgetLeadDeliveries } from "../notifications/delivery";
+import { notifyLeadCreated } from "../notifications/notify";
 
 // Leads captured by the widget's lead form or the REST API, and worked on the leads screen.
 // Scoped by organisation and chatbot. One lead per email per chatbot: a repeat fills in what the
@@ -25,8 +27,10 @@ export type NewLead = {
   email?: string | null;
   phone?: string | null;
   custom?: Record<string, string>;
-  source?: "widget" | "api" | "test";
+  /** widget / test: the in-chat form; bot / test-bot: the bot's "collect lead" step (widget / test page); api: the REST API. */
+  source?: LeadSource;
 };
+export type LeadSource = "widget" | "test" | "bot" | "test-bot" | "api";
 
 const blankToNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
 const sourceActor = (source: string): LeadActor => ({ userId: null, label: source === "api" ? "API" : "Visitor" });
@@ -130,7 +134,10 @@ export async function createLead(ctx: Ctx, ref: Ref, input: NewLead): Promise<Le
     );
   }
   await ctx.db.batch(writes as unknown as Parameters<typeof ctx.db.batch>[0]);
-  return (await ctx.db.select().from(leads).where(eq(leads.id, leadId)).get())!;
+  const lead = (await ctx.db.select().from(leads).where(eq(leads.id, leadId)).get())!;
+  // A new lead notifies the chatbot's destinations (a repeat of a known email does not).
+  if (!existing) await notifyLeadCreated(ctx, ref, lead);
+  return lead;
 }
 
 async function isLinked(ctx: Ctx, leadId: string, conversationId: string) {
@@ -165,6 +172,17 @@ export async function visitorHasLead(ctx: Ctx, ref: Ref, visitorId: string): Pro
     .limit(1)
     .get();
   return !!row;
+}
+
+/** The name and email this visitor left on this chatbot (for a handoff notification); null when none. */
+export async function visitorContact(ctx: Ctx, ref: Ref, visitorId: string): Promise<{ name: string | null; email: string | null } | null> {
+  const row = await ctx.db
+    .select({ name: leads.name, email: leads.email })
+    .from(leads)
+    .where(and(eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId), eq(leads.visitorId, visitorId)))
+    .limit(1)
+    .get();
+  return row ?? null;
 }
 
 // ——— The leads screen ———
@@ -401,6 +419,8 @@ export async function deleteLead(ctx: Ctx, ref: Ref, leadId: string): Promise<bo
           ),
         ),
       ),
+    // The lead's contact details also sit in the notification deliveries that announced it.
+    forgetLeadDeliveries(ctx, ref, lead),
   ]);
   return true;
 }

@@ -1,6 +1,6 @@
 import { encodeBase64 } from "@oslojs/encoding";
 import { EMBEDDING_DIMENSIONS, hashEmbedTerms } from "../ai/embeddings";
-import { terms } from "./text";
+import { terms, words } from "./text";
 import { ByteLru, stringBytes } from "../cache/byte-lru";
 
 // What the re-ranker needs to know about a chunk (retrieval/search.ts): its terms per sentence,
@@ -22,6 +22,13 @@ export type ChunkFeatures = {
   topicSet: Set<string>;
   /** Adjacent term pairs of the title+heading and of the text ("a b"). */
   bigrams: { has(pair: string): boolean };
+  /**
+   * The terms of each field, for BM25 (retrieval/search.ts, ADR 024): title and heading (the first
+   * `titleTerms` of `heading` are the title's), URL slug, and the short sentences left out of
+   * `sentences` (the text is `sentences` and `short` together); `tokens`, the words of all the
+   * fields full-text search indexes, stop words included (its row length).
+   */
+  fields: { heading: string[]; titleTerms: number; url: string[]; short: string[][]; tokens: number };
 };
 
 type ChunkLike = { title: string; heading: string | null; url: string | null; text: string };
@@ -62,7 +69,7 @@ function pairLookup(seqs: string[][]): ChunkFeatures["bigrams"] {
   return { has: (pair) => pair.includes(" ") && joined.some((j) => j.includes(` ${pair} `)) };
 }
 
-function assemble(p: Parts): ChunkFeatures {
+function assemble(p: Parts, titleTerms: number, tokens: number): ChunkFeatures {
   const topic = [...p.heading, ...p.url];
   const body = p.sentences.flat();
   const bigrams = pairLookup([p.heading, body]);
@@ -74,6 +81,7 @@ function assemble(p: Parts): ChunkFeatures {
     termSet: new Set([...topic, ...body]),
     topicSet: new Set(topic),
     bigrams,
+    fields: { heading: p.heading, titleTerms: Math.min(titleTerms, p.heading.length), url: p.url, short: p.sentences.filter((_, i) => short.has(i)), tokens },
   };
 }
 
@@ -152,6 +160,7 @@ export function featureBytes(f: ChunkFeatures): number {
   for (const s of f.sentences) for (const t of s) n += stringBytes(t) + 8;
   for (const t of f.termSet) n += stringBytes(t) + 40;
   for (const t of f.topicSet) n += stringBytes(t) + 40;
+  for (const t of [...f.fields.heading, ...f.fields.url, ...f.fields.short.flat()]) n += stringBytes(t) + 8;
   // The pairs are checked against the joined term sequence: about as big as the sentences' terms.
   return n * 1.5;
 }
@@ -171,7 +180,13 @@ export function chunkFeatures(c: ChunkLike & { id: number; features?: string | n
   const key = `${c.id}:${c.text.length}:${c.title}`;
   const hit = featureCache.get(key);
   if (hit) return hit;
-  const f = assemble((c.features ? parseStored(c.features) : null) ?? analyse(c));
+  // The title's terms lead the stored title+heading terms (analyse), so their count splits the two;
+  // the token count is FTS5's row length (+1: the chatbot id column).
+  const f = assemble(
+    (c.features ? parseStored(c.features) : null) ?? analyse(c),
+    terms(c.title).length,
+    words(`${c.title} ${c.heading ?? ""} ${c.text} ${urlWords(c.url)}`).length + 1,
+  );
   featureCache.set(key, f);
   return f;
 }

@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../kb/chunking";
 import { countChatbotChunks, indexChunks } from "./indexing";
-import { chooseMatchWords, ftsChatbotToken, ftsMatch, queryTerms, retrieve } from "./search";
+import { chunkFeatures } from "./chunk-features";
+import { bm25Scorer, chooseMatchWords, DEFAULT_TUNING, ftsChatbotToken, ftsMatch, queryTerms, retrieve } from "./search";
 import { makeBot } from "../../../tests/factories";
 
 const RETURNS = `# Returns
@@ -155,6 +156,30 @@ describe("retrieve", () => {
     expect([...ids.returns, ...ids.copy]).toContain(res.passages[0].chunkId);
     const rrf = await retrieve(bot.ctx, bot.ref, "refunds for returned items", { k: 3, tuning: { vector: "rrf" } });
     expect([...ids.returns, ...ids.copy]).toContain(rrf.passages[0].chunkId);
+  });
+});
+
+describe("bm25Scorer (BM25 from one chatbot's statistics, ADR 024)", () => {
+  let id = 1e9;
+  const features = (title: string, heading: string | null, text: string) => chunkFeatures({ id: id++, title, heading, url: null, text });
+  const score = bm25Scorer([{ stem: "refund", idf: 2 }], DEFAULT_TUNING);
+
+  it("weighs a word by its field as FTS5's column weights do, and saturates repeats", () => {
+    const inTitle = score(features("Refunds", null, "Money goes back to your card."), 1);
+    const inText = score(features("Payments", null, "A refund goes back to your card."), 1);
+    const twice = score(features("Payments", null, "A refund goes back to your card. Each refund takes five days."), 1);
+    expect(inTitle).toBeGreaterThan(inText);
+    expect(twice).toBeGreaterThan(inText);
+    expect(twice).toBeLessThan(2 * inText);
+    // Exactly FTS5's formula for one occurrence in the text (weight 1) at average length.
+    expect(inText).toBeCloseTo((2 * 1 * 2.2) / (1 + 1.2), 10);
+  });
+
+  it("scores from the idf and length it is given only, and a longer chunk a little lower", () => {
+    const f = features("Payments", null, "A refund goes back to your card.");
+    expect(score(f, 2)).toBeLessThan(score(f, 1));
+    expect(bm25Scorer([{ stem: "refund", idf: 1e-6 }], DEFAULT_TUNING)(f, 1)).toBeLessThan(1e-5);
+    expect(score(features("Payments", null, "We never charge twice."), 1)).toBe(0);
   });
 });
 

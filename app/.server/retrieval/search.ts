@@ -75,6 +75,11 @@ export type RetrievalTuning = {
    */
   floorSimilarity: number;
   floorSimilarityShare: number;
+  /**
+   * How closely the question asked must match a Q&A pair's question (0–1, see questionCloseness)
+   * for the pair's answer to win over passages. ADR 022.
+   */
+  qaCloseness: number;
 };
 
 export const DEFAULT_TUNING: RetrievalTuning = {
@@ -104,6 +109,7 @@ export const DEFAULT_TUNING: RetrievalTuning = {
   floorLongWords: 4,
   floorSimilarity: 0.3,
   floorSimilarityShare: 0.7,
+  qaCloseness: 0.75,
 };
 
 export type RetrieveOptions = {
@@ -113,6 +119,8 @@ export type RetrieveOptions = {
   maxPerSource?: number;
   embeddingModel?: EmbeddingModelV3;
   tuning?: Partial<RetrievalTuning>;
+  /** Adds the best Q&A candidates with their closeness parts to the result (benchmarks, tests). */
+  explainQa?: boolean;
 };
 
 type Ctx = Pick<ServiceContext, "env" | "db">;
@@ -126,8 +134,13 @@ type Row = {
   text: string;
   position: number;
   features: string | null;
+  /** 1 when the chunk is a pair of a Q&A source (heading = the question, text = the answer). */
+  qa: number | null;
 };
 type Candidate = Row & {
+  /** Full-text search found it (it holds a searched word), as against only the vector store. */
+  lexical: boolean;
+  /** BM25 over the searched words with this chatbot's own statistics (bm25Scorer); 0 when not lexical. */
   bm25: number;
   cosine: number;
   f: ChunkFeatures;
@@ -221,6 +234,9 @@ export function ftsMatch(chatbotId: string, words: string[], pairs: [string, str
   return `chatbot_id:${ftsString(ftsChatbotToken(chatbotId))} AND {title heading text url}:(${any.join(" OR ")})`;
 }
 
+/** SQL: whether chunk `c` belongs to a Q&A source (one primary-key look-up per candidate). */
+const QA_FLAG = "(SELECT s.type = 'qa' FROM knowledge_sources s WHERE s.id = c.source_id)";
+
 const pageOf = (url: string | null, sourceId: string) => (url ? url.split("#")[0] : `source:${sourceId}`);
 
 /**
@@ -256,7 +272,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const ftsStatement = (searchWords: string[], limit: number, pairs: [string, string][] = []) =>
     d1
       .prepare(
-        `SELECT c.id, c.source_id, c.title, c.heading, c.url, c.text, c.position, c.features, f.score
+        `SELECT c.id, c.source_id, c.title, c.heading, c.url, c.text, c.position, c.features, ${QA_FLAG} AS qa, f.score
          FROM (SELECT rowid AS id, bm25(chunks_fts, 0, ?, ?, ?, ?) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?) f
          JOIN chunks c ON c.id = f.id
          WHERE c.chatbot_id = ? AND c.org_id = ? ORDER BY f.score`,
@@ -291,17 +307,25 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   //    common words would make it score tens of thousands of rows. The words go into the MATCH
   //    rarest first while their postings fit MATCH_BUDGET; the rest still count in the
   //    re-ranking below. Below MATCH_BUDGET chunks nothing is ever left out.
+  let searched = searchWords;
   if (!oneTrip && qTerms.length && counted > 0) {
-    // The question's own words compete for the budget; a lexicon alternative is searched only for a
-    // word the knowledge never uses (rare alternatives would otherwise crowd out the question's words).
+    // A small knowledge base searches every word and alternative, as the one-trip path above does:
+    // what is searched must not depend on whether this isolate had the chunk count memoised. In a
+    // larger one the question's own words compete for the budget; a lexicon alternative is searched
+    // only for a word the knowledge never uses (rare alternatives would otherwise crowd out the
+    // question's words).
     const forms = qTerms.flatMap((q) => [
       { word: q.word, df: dfOf(q.stem) },
       ...(dfOf(q.stem) > 0 ? [] : q.alts.map((a) => ({ word: a.word, df: dfOf(a.stem) }))),
     ]);
-    const chosen = chooseMatchWords(
-      forms.filter((x, i) => forms.findIndex((y) => y.word === x.word) === i),
-      counted,
-    );
+    const chosen =
+      counted <= MATCH_BUDGET
+        ? { words: searchWords, pairs: [] }
+        : chooseMatchWords(
+            forms.filter((x, i) => forms.findIndex((y) => y.word === x.word) === i),
+            counted,
+          );
+    searched = [...new Set([...chosen.words, ...chosen.pairs.flat()])];
     ftsRows = (await ftsStatement(chosen.words, ftsLimitFor(counted, t.ftsLimit), chosen.pairs).all<Row & { score: number }>()).results;
   }
   const eagerHits = await eagerVector;
@@ -313,15 +337,19 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   if (total === 0) return { passages: [], answerable: false };
   // 3. Candidates: FTS hits plus vector hits that FTS missed (fetched in one query).
   const cands = new Map<number, Candidate>();
-  const toCandidate = (r: Row, bm25: number, cosine: number): Candidate => ({
+  const toCandidate = (r: Row, lexical: boolean, cosine: number): Candidate => ({
     ...r,
-    bm25,
+    lexical,
+    bm25: 0,
     cosine,
     f: chunkFeatures(r),
     score: 0,
     page: pageOf(r.url, r.source_id),
   });
-  for (const r of ftsRows) cands.set(r.id, toCandidate(r, -r.score, 0));
+  // chunks_fts's bm25() ordered the rows above, but its value is not used: FTS5 weighs words with
+  // statistics of the whole table, every chatbot's chunks, so another organisation's knowledge would
+  // move this chatbot's scores (ADR 024). bm25Scorer below uses this chatbot's statistics only.
+  for (const r of ftsRows) cands.set(r.id, toCandidate(r, true, 0));
   const cosineById = new Map(vectorHits.map((h) => [h.chunkId, h.score]));
   for (const [id, cos] of cosineById) {
     const c = cands.get(id);
@@ -334,11 +362,11 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   if (missing.length) {
     const { results } = await d1
       .prepare(
-        `SELECT id, source_id, title, heading, url, text, position, features FROM chunks WHERE chatbot_id = ? AND org_id = ? AND id IN (${missing.map(() => "?").join(",")})`,
+        `SELECT c.id, c.source_id, c.title, c.heading, c.url, c.text, c.position, c.features, ${QA_FLAG} AS qa FROM chunks c WHERE c.chatbot_id = ? AND c.org_id = ? AND c.id IN (${missing.map(() => "?").join(",")})`,
       )
       .bind(ref.chatbotId, ref.orgId, ...missing)
       .all<Row>();
-    for (const r of results) cands.set(r.id, toCandidate(r, 0, cosineById.get(r.id) ?? 0));
+    for (const r of results) cands.set(r.id, toCandidate(r, false, cosineById.get(r.id) ?? 0));
   }
   if (cands.size === 0) return { passages: [], answerable: false };
 
@@ -430,6 +458,18 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
 
   // 4. Per-chunk score.
   const list = [...cands.values()];
+  // BM25 with this chatbot's statistics: each searched word's IDF from its term_stats and chunk
+  // count, a chunk's length against the average of the chunks full-text search found here.
+  const bm25Of = bm25Scorer(
+    searched.map((w) => {
+      const st = stem(w);
+      return { stem: st, idf: Math.max(1e-6, Math.log((total - dfOf(st) + 0.5) / (dfOf(st) + 0.5))) };
+    }),
+    t,
+  );
+  const lexical = list.filter((c) => c.lexical);
+  const meanLength = lexical.reduce((n, c) => n + c.f.fields.tokens, 0) / Math.max(1, lexical.length);
+  for (const c of lexical) c.bm25 = bm25Of(c.f, c.f.fields.tokens / Math.max(1, meanLength));
   const maxBm25 = Math.max(1e-9, ...list.map((c) => c.bm25));
   const weightOf = (terms: Set<string> | string[]) => {
     let w = 0;
@@ -507,13 +547,53 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     for (const c of list) c.score += bonus.get(c.source_id) ?? 0;
   }
 
+  // How closely a Q&A pair's question matches the question asked: the IDF-weighted share of the
+  // asked question's terms the pair's question has (forward, lexicon alternatives count), and the
+  // share of the pair question's own content words the asked question has (backward; light words a
+  // quarter). Both must be high: "how do I delete my account" is not "how do I delete my photos".
+  const askedStems = new Set(qTerms.flatMap((q) => [q.stem, ...q.alts.filter((a) => (a.strength ?? 1) >= 1).map((a) => a.stem)]));
+  const askedVec = opts.explainQa ? (qVec ?? hashEmbed(query)) : null!;
+  const questionCloseness = (question: string) => {
+    // A synonym counts in full here (the ranking's weightOf caps it at its own, often lower, IDF:
+    // "shipping" asked, "delivery" in the pair's question is the same question).
+    const theirStems = new Set(terms(question));
+    let forward = 0;
+    for (const q of qTerms) {
+      let present = theirStems.has(q.stem) ? 1 : 0;
+      for (const a of q.alts) if (theirStems.has(a.stem)) present = Math.max(present, a.strength ?? 1);
+      forward += (idf.get(q.stem) ?? 0) * present;
+    }
+    forward /= idfSum;
+    let have = 0;
+    let all = 0;
+    for (const x of pairQuestionTerms(question)) {
+      const w = isLightWord(x.word) ? 0.25 : 1;
+      all += w;
+      if (askedStems.has(x.stem) || x.alts.some((a) => (a.strength ?? 1) >= 1 && askedStems.has(a.stem))) have += w;
+    }
+    const backward = all ? have / all : 0;
+    const similarity = opts.explainQa ? dot(askedVec, hashEmbed(question)) : 0;
+    // The weaker direction decides: the harmonic mean let "how do i delete my account" win "How do
+    // I delete my Facebook account?" (bench:qa). The bar (tuning.qaCloseness, 0.75) is above every
+    // wrong pair's closeness on the StackFAQ dev half and for every question of the answer sets.
+    const closeness = Math.min(forward, backward);
+    return { forward, backward, similarity, closeness };
+  };
+
+  // 5c. Q&A pairs: how closely the question asked matches each candidate pair's question, in both
+  //     directions (ADR 022). A pair that matches closely is the answer: it outranks every passage.
+  const qaScored = list.filter((c) => c.qa && c.heading).map((c) => ({ c, ...questionCloseness(c.heading!) }));
+  let qaBest: (typeof qaScored)[number] | null = null;
+  for (const x of qaScored) if (!qaBest || x.closeness > qaBest.closeness || (x.closeness === qaBest.closeness && x.c.id > qaBest.c.id)) qaBest = x; // newest pair on a tie
+  const qaWins = qaBest !== null && qaBest.closeness >= t.qaCloseness;
+
   // 6. Relevance floor.
   let relevance = 0;
   // The second signal: the best chunk's hashed n-gram similarity to the question (computed above
   // for the ranking, so the floor costs nothing more). ADR 019.
   let similarity = 0;
   for (const c of list)
-    if (c.bm25 > 0) {
+    if (c.lexical) {
       relevance = Math.max(relevance, floorCoverage(c.f.termSet));
       similarity = Math.max(similarity, similarityOf.get(c.id) ?? 0);
     }
@@ -545,11 +625,18 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // the two signals fail on different questions. Off-topic questions that share a few words with
   // the knowledge stay below the similarity bar on every set (ADR 019).
   const closeInWording = t.floorSimilarity > 0 && similarity >= t.floorSimilarity && relevance >= t.floorSimilarityShare * floor;
-  const answerable = !missingObject && !missingName && (relevance >= floor || closeInWording || list.some((c) => c.cosine >= FLOOR_COSINE));
+  const answerable = qaWins || (!missingObject && !missingName && (relevance >= floor || closeInWording || list.some((c) => c.cosine >= FLOOR_COSINE)));
 
   // 7. Greedy selection: score + novelty of query terms not yet covered; distinct sources first;
   //    near-identical chunks (same words) are dropped.
   list.sort((a, b) => b.score - a.score || a.id - b.id);
+  if (qaWins) {
+    // The matching pair goes first, whatever the passages scored.
+    const i = list.indexOf(qaBest!.c);
+    list.splice(i, 1);
+    list.unshift(qaBest!.c);
+    qaBest!.c.score = Math.max(qaBest!.c.score, (list[1]?.score ?? 0) + 1e-6);
+  }
   const pool = list.slice(0, Math.max(k * 8, 40));
   const maxScore = pool[0].score || 1;
   const picked: Candidate[] = [];
@@ -598,7 +685,49 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     relevance: Math.round(relevance * 1000) / 1000,
     similarity: Math.round(similarity * 1000) / 1000,
     floor: Math.round(floor * 1000) / 1000,
+    ...(qaWins
+      ? {
+          qa: {
+            chunkId: qaBest!.c.id,
+            sourceId: qaBest!.c.source_id,
+            question: qaBest!.c.heading!,
+            answer: qaBest!.c.text,
+            closeness: round3(qaBest!.closeness),
+          },
+        }
+      : {}),
+    ...(qaBest ? { qaCloseness: round3(qaBest.closeness) } : {}),
+    ...(opts.explainQa
+      ? {
+          qaCandidates: qaScored
+            .sort((a, b) => b.closeness - a.closeness)
+            .slice(0, 5)
+            .map((x) => ({
+              chunkId: x.c.id,
+              sourceId: x.c.source_id,
+              question: x.c.heading!,
+              closeness: round3(x.closeness),
+              forward: round3(x.forward),
+              backward: round3(x.backward),
+              similarity: round3(x.similarity),
+            })),
+        }
+      : {}),
   };
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** queryTerms of a Q&A pair's question, memoised per isolate: the same pairs meet many questions. */
+const pairTermsCache = new Map<string, QueryTerm[]>();
+function pairQuestionTerms(question: string): QueryTerm[] {
+  let hit = pairTermsCache.get(question);
+  if (!hit) {
+    if (pairTermsCache.size >= 5_000) pairTermsCache.clear();
+    hit = queryTerms(question);
+    pairTermsCache.set(question, hit);
+  }
+  return hit;
 }
 
 /**
@@ -640,6 +769,47 @@ function nearDuplicate(a: Set<string>, b: Set<string>): boolean {
 
 /** The term_stats row holding a chatbot's chunk count (terms are letters and digits only). */
 const CHUNK_COUNT_TERM = "#chunks";
+
+/** FTS5's bm25() constants. */
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
+
+/**
+ * BM25 of a chunk for the searched words, computed as FTS5's bm25() computes it — per word, IDF ×
+ * saturated frequency, the frequency summed over the fields with their column weights — but from
+ * one chatbot's data only (ADR 024): `idf` from its term_stats and chunk count, `relativeLength`
+ * the chunk's length over the average of this question's candidates (FTS5 divides a row's tokens
+ * by the average of the whole table; no per-chatbot statistic holds that).
+ */
+export function bm25Scorer(
+  searched: { stem: string; idf: number }[],
+  t: Pick<RetrievalTuning, "wTitle" | "wHeading" | "wText" | "wUrl">,
+): (f: ChunkFeatures, relativeLength: number) => number {
+  const want = new Map<string, number>();
+  searched.forEach((s, i) => want.has(s.stem) || want.set(s.stem, i));
+  return (f, relativeLength) => {
+    const freq = new Float64Array(want.size);
+    const count = (list: readonly string[], w: number, from = 0, to = list.length) => {
+      for (let i = from; i < to; i++) {
+        const at = want.get(list[i]);
+        if (at !== undefined) freq[at] += w;
+      }
+    };
+    count(f.fields.heading, t.wTitle, 0, f.fields.titleTerms);
+    count(f.fields.heading, t.wHeading, f.fields.titleTerms);
+    count(f.fields.url, t.wUrl);
+    for (const s of f.sentences) count(s, t.wText);
+    for (const s of f.fields.short) count(s, t.wText);
+    const norm = BM25_K1 * (1 - BM25_B + BM25_B * relativeLength);
+    let score = 0;
+    // Every searched word counts, as every phrase of the MATCH did ("deliver" and "delivery" twice).
+    for (const s of searched) {
+      const x = freq[want.get(s.stem)!];
+      if (x > 0) score += (s.idf * (x * (BM25_K1 + 1))) / (x + norm);
+    }
+    return score;
+  };
+}
 const STAT_TTL_MS = 60_000;
 const STAT_CACHE_MAX = 20_000;
 // Byte-bounded (~2 MB) as well as by entries (app/.server/cache/byte-lru.ts).

@@ -33,6 +33,15 @@ export type RetrievalResult = {
   similarity?: number;
   /** The share `relevance` was compared with (the floor for this question and knowledge base). */
   floor?: number;
+  /**
+   * A Q&A pair whose question matches the question asked closely (ADR 022): its answer is the reply,
+   * and it is passages[0]. Absent when no pair matches closely enough.
+   */
+  qa?: { chunkId: number; sourceId: string; question: string; answer: string; closeness: number };
+  /** The best closeness of any Q&A pair among the candidates (0–1), whether or not it won. */
+  qaCloseness?: number;
+  /** With RetrieveOptions.explainQa: the best Q&A candidates and the parts of their closeness. */
+  qaCandidates?: { chunkId: number; sourceId: string; question: string; closeness: number; forward: number; backward: number; similarity: number }[];
 };
 
 /** Where chunk embeddings live: Vectorize in production, D1 (exact cosine) offline. */

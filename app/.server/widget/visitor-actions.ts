@@ -6,7 +6,9 @@ import { getOrCreateConversation, type ChatbotRef, type Conversation, type Messa
 import type { AppContext } from "../context";
 import { bugReports, conversations, leads, messages } from "../db/schema";
 import { createLead, type Lead } from "../leads/leads";
-import { feedbackStatements, handoffStatements, orgTimeZone, reportStatements } from "../analytics/record";
+import { feedbackStatements, orgTimeZone, reportStatements } from "../analytics/record";
+import { handToHuman, liveInfo } from "../inbox/conversations";
+import { notifyBugReport, notifyHandoffRequested } from "../notifications/notify";
 
 // What a widget visitor can do besides chatting: leave contact details, rate an answer, report a
 // problem, ask for a human. A visitor only ever reaches their own conversations on this chatbot:
@@ -54,11 +56,19 @@ async function findVisitorMessage(
   return row ?? null;
 }
 
-/** Stores the visitor's contact details; custom answers are kept only for the fields the form asks. */
+/**
+ * Stores the visitor's contact details; custom answers are kept only for the fields the form asks.
+ * Sent from the bot's "collect lead" step (`stepMessageId`: the bot reply that asked), the lead links
+ * that reply's conversation and its source says the bot asked; a message id that is not a bot reply
+ * in this visitor's conversations counts as the plain form.
+ */
 export async function captureLead(ctx: Ctx, ref: ChatbotRef, input: LeadInput, form: LeadFormSettings): Promise<Lead> {
-  const conversation = await findVisitorConversation(ctx, ref, input.visitorId, input.conversationId);
-  const asked = new Set(form.custom.map((f) => f.label));
-  const custom = Object.fromEntries(Object.entries(input.custom ?? {}).filter(([label]) => asked.has(label)));
+  const asked = input.stepMessageId ? await findVisitorMessage(ctx, ref, input.visitorId, input.stepMessageId) : null;
+  const step = asked?.message.role === "bot" ? asked : null;
+  const conversation = step?.conversation ?? (await findVisitorConversation(ctx, ref, input.visitorId, input.conversationId));
+  const labels = new Set(form.custom.map((f) => f.label));
+  const custom = Object.fromEntries(Object.entries(input.custom ?? {}).filter(([label]) => labels.has(label)));
+  const test = conversation?.channel === "test";
   return createLead(ctx, ref, {
     conversationId: conversation?.id ?? null,
     visitorId: input.visitorId,
@@ -66,7 +76,7 @@ export async function captureLead(ctx: Ctx, ref: ChatbotRef, input: LeadInput, f
     email: form.email === "off" ? null : input.email,
     phone: form.phone === "off" ? null : input.phone,
     custom,
-    source: conversation?.channel === "test" ? "test" : "widget",
+    source: step ? (test ? "test-bot" : "bot") : test ? "test" : "widget",
   });
 }
 
@@ -109,11 +119,13 @@ export async function reportProblem(
 ): Promise<{ id: string; conversationId: string | null } | null> {
   let conversationId: string | null = null;
   let messageId: string | null = null;
+  let answer: string | null = null;
   if (input.messageId) {
     const found = await findVisitorMessage(ctx, ref, input.visitorId, input.messageId);
     if (!found) return null;
     conversationId = found.conversation.id;
     messageId = found.message.id;
+    answer = found.message.content;
   } else {
     conversationId = (await findVisitorConversation(ctx, ref, input.visitorId))?.id ?? null;
   }
@@ -137,58 +149,36 @@ export async function reportProblem(
   } else {
     await ctx.db.batch([insert, ...counted]);
   }
+  await notifyBugReport(ctx, ref, { id, comment: input.comment, reporter: "visitor", conversationId, messageId, answer });
   return { id, conversationId };
 }
 
-const HANDOFF_SYSTEM_NOTE = "The visitor asked to talk to a person.";
-
 /**
- * "Talk to a human": the visitor's conversation waits for a person (the inbox's "needs human"). Asking
+ * "Talk to a human": the visitor's conversation waits for a person (the inbox's "waiting", the list's
+ * "needs human"); the conversation's live object records it and tells the open inboxes. Asking
  * again while it waits or while a person has it changes nothing. A visitor who has not written yet
- * gets a conversation so the request is visible in the conversation list.
+ * gets a conversation so the request is visible in the chatbot's live inbox.
  */
 export async function requestHuman(
-  ctx: Ctx,
+  ctx: Ctx & Pick<AppContext, "env">,
   ref: ChatbotRef,
   input: { visitorId: string; conversationId?: string | null },
-): Promise<{ conversation: Conversation; alreadyRequested: boolean; hasEmail: boolean }> {
+): Promise<{ conversation: Conversation; alreadyRequested: boolean; hasEmail: boolean; agentsOnline: number }> {
   const conversation =
     (await findVisitorConversation(ctx, ref, input.visitorId, input.conversationId).then((c) => (c && c.status !== "closed" ? c : null))) ??
     (await getOrCreateConversation(ctx, ref, { visitorId: input.visitorId, channel: "widget" }));
   const lead = await ctx.db
-    .select({ id: leads.id })
+    .select({ id: leads.id, name: leads.name, email: leads.email })
     .from(leads)
     .where(and(eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId), eq(leads.visitorId, input.visitorId), isNotNull(leads.email)))
     .limit(1)
     .get();
-  const hasEmail = !!lead;
-  if (conversation.status === "waiting" || conversation.status === "human") return { conversation, alreadyRequested: true, hasEmail };
-  const now = Math.max(Date.now(), conversation.lastMessageAt + 1);
-  const counted = handoffStatements(ctx.db, ref, { timeZone: await orgTimeZone(ctx, ref.orgId), at: now, conversationId: conversation.id });
-  await ctx.db.batch([
-    ctx.db.insert(messages).values({
-      id: newId("msg_"),
-      conversationId: conversation.id,
-      orgId: ref.orgId,
-      chatbotId: ref.chatbotId,
-      role: "system",
-      content: HANDOFF_SYSTEM_NOTE,
-      createdAt: now,
-    }),
-    ctx.db
-      .update(conversations)
-      .set({ status: "waiting", messageCount: sql`${conversations.messageCount} + 1`, lastMessageAt: now })
-      .where(eq(conversations.id, conversation.id)),
-    ...counted,
-  ]);
-  return { conversation: { ...conversation, status: "waiting" }, alreadyRequested: false, hasEmail };
-}
-
-/** What the widget tells the visitor after asking for a human. */
-export function handoffReply(hasEmail: boolean): string {
-  // Members see the request in the chatbot's conversations ("needs a person"); there is no live reply
-  // in the chat yet, so the promise is a follow-up by email.
-  return hasEmail
-    ? "Your conversation has been passed to our team. A person will get back to you by email."
-    : "Your conversation has been passed to our team: leave your email so a person can get back to you.";
+  const live = await handToHuman(ctx, liveInfo(conversation));
+  if (!live.alreadyRequested) await notifyHandoffRequested(ctx, ref, conversation, lead ? { name: lead.name, email: lead.email } : null);
+  return {
+    conversation: { ...conversation, status: live.status },
+    alreadyRequested: live.alreadyRequested,
+    hasEmail: !!lead,
+    agentsOnline: live.agentsOnline,
+  };
 }

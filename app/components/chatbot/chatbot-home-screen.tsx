@@ -7,12 +7,17 @@ import {
   type BugReportView,
   type LeadView,
 } from "~/components/conversations/transcript-parts";
-import { Badge, ButtonLink, Card, CardBody, CardHeader, PageHeader } from "~/components/ui";
+import { Form } from "@remix-run/react";
+import { Alert, Badge, ButtonLink, Card, CardBody, CardHeader, Field, IntentSubmit, PageHeader, Textarea } from "~/components/ui";
+import type { FormReply } from "~/lib/forms";
+import { BUG_ANSWER_MAX, BUG_COMMENT_MAX } from "~/lib/schemas/bug-reports";
 import type { ChatSource } from "~/lib/schemas/chat";
 import type { SetupProgress } from "~/lib/setup-progress";
 import { ChatbotMainActions, SetupChecklist } from "./setup-checklist";
 import { conversationListSearch } from "~/lib/schemas/conversation-list";
 import { CHANNEL_LABELS, ConversationList, ROLE_LABELS, type ConversationListView } from "./conversation-list";
+import { LiveConversation } from "./live-conversation";
+import { LiveInbox, type InboxView } from "./live-inbox";
 
 /** A chatbot's home: its conversations and one transcript (route: app.$orgId.$chatbotId._index). */
 
@@ -37,13 +42,61 @@ export type ChatbotHomeScreenData = {
   orgId: string;
   chatbot: { id: string; name: string; visibility: "public" | "private" };
   setup: SetupProgress;
+  me: { id: string; name: string };
+  inbox: InboxView;
   list: ConversationListView;
   transcript: TranscriptData | null;
 };
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
-function Transcript({ data, closeHref }: { data: TranscriptData; closeHref: string }) {
+/**
+ * "Report" under a bot answer: a member says what was wrong and, optionally, what the answer should
+ * have been. The report joins the chatbot's bug reports (settings/bug), where editors fix it.
+ */
+function ReportAnswer({ messageId, result }: { messageId: string; result?: FormReply | null }) {
+  const mine = result?.intent === "report-message" && result.values?.messageId === messageId ? result : null;
+  const failed = mine?.tone === "error";
+  return (
+    // A new successful report closes the form (the key changes with the reply).
+    <details key={mine && !failed ? "sent" : "form"} open={failed || undefined} className="mt-2 text-xs">
+      <summary className="cursor-pointer font-medium text-zinc-700 underline dark:text-zinc-300">Report</summary>
+      <Form
+        method="post"
+        noValidate
+        className="mt-2 space-y-3 rounded-md border border-zinc-200 bg-white p-3 dark:border-zinc-700 dark:bg-zinc-900"
+        aria-label="Report this answer"
+      >
+        <input type="hidden" name="messageId" value={messageId} />
+        <Field label="What was wrong?" name="comment" id={`report-comment-${messageId}`} required error={failed ? mine?.fieldErrors.comment : undefined}>
+          <Textarea rows={2} maxLength={BUG_COMMENT_MAX} defaultValue={failed ? mine?.values.comment : undefined} />
+        </Field>
+        <Field
+          label="Expected answer"
+          name="expectedAnswer"
+          id={`report-expected-${messageId}`}
+          hint="Optional: offered as the fix on Bug reports."
+          error={failed ? mine?.fieldErrors.expectedAnswer : undefined}
+        >
+          <Textarea rows={3} maxLength={BUG_ANSWER_MAX} defaultValue={failed ? mine?.values.expectedAnswer : undefined} />
+        </Field>
+        {failed && mine?.message && !Object.keys(mine.fieldErrors).length ? <Alert tone="error">{mine.message}</Alert> : null}
+        <IntentSubmit
+          intent="report-message"
+          name="intent"
+          value="report-message"
+          match={{ name: "messageId", value: messageId }}
+          busyLabel="Sending…"
+          size="sm"
+        >
+          Send report
+        </IntentSubmit>
+      </Form>
+    </details>
+  );
+}
+
+function Transcript({ data, closeHref, result }: { data: TranscriptData; closeHref: string; result?: FormReply | null }) {
   const { conversation, messages, leads, bugReports } = data;
   const format = (ms: number) => `${dateTime.format(ms)} UTC`;
   const reportsFor = (messageId: string | null) => bugReports.filter((r) => r.messageId === messageId);
@@ -72,6 +125,11 @@ function Transcript({ data, closeHref }: { data: TranscriptData; closeHref: stri
         }
       />
       <CardBody className="space-y-4">
+        {result?.intent === "report-message" && result.tone === "success" && result.message ? (
+          <Alert tone="success" dismissible={result}>
+            {result.message}
+          </Alert>
+        ) : null}
         {leads.map((lead) => (
           <LeadCard key={lead.id} lead={lead} format={format} />
         ))}
@@ -84,7 +142,7 @@ function Transcript({ data, closeHref }: { data: TranscriptData; closeHref: stri
                 </p>
               </li>
             ) : (
-              <li key={m.id} className={m.role === "visitor" ? "flex justify-end" : "flex justify-start"}>
+              <li key={m.id} id={`msg-${m.id}`} className={m.role === "visitor" ? "flex scroll-mt-20 justify-end" : "flex scroll-mt-20 justify-start"}>
                 <div
                   className={
                     m.role === "visitor"
@@ -110,6 +168,7 @@ function Transcript({ data, closeHref }: { data: TranscriptData; closeHref: stri
                     </p>
                   ) : null}
                   <BugReportNotes reports={reportsFor(m.id)} format={format} />
+                  {m.role === "bot" ? <ReportAnswer messageId={m.id} result={result} /> : null}
                 </div>
               </li>
             ),
@@ -121,7 +180,7 @@ function Transcript({ data, closeHref }: { data: TranscriptData; closeHref: stri
   );
 }
 
-export function ChatbotHomeScreen({ data }: { data: ChatbotHomeScreenData }) {
+export function ChatbotHomeScreen({ data, result }: { data: ChatbotHomeScreenData; result?: FormReply | null }) {
   const { chatbot, orgId, list, transcript } = data;
   const base = `/app/${orgId}/${chatbot.id}`;
   // Closing the transcript returns to the same page of the same filtered list.
@@ -132,14 +191,26 @@ export function ChatbotHomeScreen({ data }: { data: ChatbotHomeScreenData }) {
         title={chatbot.name}
         description={
           <>
-            Conversations with visitors, newest first.{" "}
+            The live inbox and every conversation with visitors, newest first.{" "}
             <Badge tone={chatbot.visibility === "public" ? "success" : "neutral"}>{chatbot.visibility === "public" ? "Public" : "Private"}</Badge>
           </>
         }
         actions={<ChatbotMainActions setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />}
       />
       <SetupChecklist setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />
-      {transcript ? <Transcript data={transcript} closeHref={closeHref} /> : null}
+      <LiveInbox orgId={orgId} chatbotId={chatbot.id} inbox={data.inbox} openId={transcript?.conversation.id ?? null} />
+      {transcript ? <Transcript data={transcript} closeHref={closeHref} result={result} /> : null}
+      {transcript ? (
+        <LiveConversation
+          key={transcript.conversation.id}
+          orgId={orgId}
+          chatbotId={chatbot.id}
+          conversationId={transcript.conversation.id}
+          status={transcript.conversation.status}
+          me={data.me}
+          shownIds={transcript.messages.map((m) => m.id)}
+        />
+      ) : null}
       <ConversationList
         list={list}
         base={base}

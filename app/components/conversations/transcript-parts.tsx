@@ -38,7 +38,15 @@ export function FeedbackMark({ value }: { value: number | null }) {
   );
 }
 
-export type BugReportView = { id: string; messageId: string | null; comment: string; reporter: string; status: string; createdAt: number };
+export type BugReportView = {
+  id: string;
+  messageId: string | null;
+  comment: string;
+  expectedAnswer?: string | null;
+  reporter: string;
+  status: string;
+  createdAt: number;
+};
 
 const REPORT_STATUS: Record<string, string> = { open: "open", fixed: "fixed", dismissed: "dismissed" };
 
@@ -53,6 +61,12 @@ export function BugReportNotes({ reports, format }: { reports: BugReportView[]; 
         >
           <span className="font-semibold">{`Problem reported by the ${r.reporter === "member" ? "team" : "visitor"} (${REPORT_STATUS[r.status] ?? r.status}) · ${format(r.createdAt)}`}</span>
           <span className="mt-0.5 block whitespace-pre-line [overflow-wrap:anywhere]">{r.comment}</span>
+          {r.expectedAnswer ? (
+            <span className="mt-1 block whitespace-pre-line [overflow-wrap:anywhere]">
+              <span className="font-semibold">Expected answer: </span>
+              {r.expectedAnswer}
+            </span>
+          ) : null}
         </li>
       ))}
     </ul>

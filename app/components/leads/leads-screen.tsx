@@ -72,7 +72,13 @@ const STATUS_TONES: Record<LeadStatus, "neutral" | "brand" | "success" | "warnin
   lost: "danger",
 };
 
-const SOURCE_LABELS: Record<string, string> = { widget: "Widget", api: "REST API", test: "Test page" };
+const SOURCE_LABELS: Record<string, string> = {
+  widget: "Widget",
+  bot: "Widget, asked by the bot",
+  api: "REST API",
+  test: "Test page",
+  "test-bot": "Test page, asked by the bot",
+};
 
 function StatusBadge({ status }: { status: LeadStatus }) {
   return <Badge tone={STATUS_TONES[status]}>{LEAD_STATUS_LABELS[status]}</Badge>;

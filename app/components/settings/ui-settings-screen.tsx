@@ -239,7 +239,7 @@ function UiForm({
                 name="leadForm.timing"
                 id="leadForm-timing"
                 error={err("leadForm.timing")}
-                hint="“When the bot does not know” opens the form right after the fallback message (General), so a visitor the bot cannot help can leave their contact. With “Never”, visitors cannot leave contact details in the chat: only “Talk to a human”, if it is on, is offered."
+                hint="“On buying intent” opens the form under the answer when the visitor asks for a price, a quote, a demo, to buy or to be called (a model chosen in General decides this itself), and after the fallback message. “When the bot does not know” opens the form right after the fallback message (General), so a visitor the bot cannot help can leave their contact. With “Never”, visitors cannot leave contact details in the chat: only “Talk to a human”, if it is on, is offered."
               >
                 <Select defaultValue={v("leadForm.timing", ui.leadForm.timing)} options={LEAD_TIMINGS.map((t) => ({ value: t.value, label: t.label }))} />
               </Field>

@@ -46,8 +46,11 @@ export type ChatMessageMetadata = {
   /**
    * "limit": the organisation's reply allowance is used up; "fallback": the bot did not know;
    * "held": a person holds the conversation, so the bot did not answer (the message is stored).
+   * "handoff": the visitor asked for a person; the conversation waits for one (live chat).
    */
-  kind?: "answer" | "fallback" | "small-talk" | "limit" | "held";
+  kind?: "answer" | "fallback" | "small-talk" | "limit" | "held" | "handoff";
+  /** With "handoff": how many agents were online to join (none: the visitor is offered the lead form). */
+  agentsOnline?: number;
   /** The reply was already stored for this client message id (a retried send): sent again, not stored or counted again. */
   replayed?: boolean;
 };

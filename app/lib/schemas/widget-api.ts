@@ -31,6 +31,8 @@ export const leadInputSchema = z.object({
   visitorId: visitorIdSchema,
   visitorHash: optionalHash,
   conversationId: z.string().trim().min(1).max(64).optional(),
+  /** The bot reply whose "collect lead" step the visitor answered (app/lib/collect-lead.ts): the lead's source is the bot. */
+  stepMessageId: z.string().trim().min(1).max(64).optional(),
   name: leadFieldValue.optional(),
   email: z.union([z.literal(""), z.string().trim().max(254, "Use at most 254 characters.").email("Enter a valid email address.")]).optional(),
   phone: z

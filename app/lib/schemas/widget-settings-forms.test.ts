@@ -25,6 +25,14 @@ describe("settings/ui form mapping", () => {
     expect(parseUiSettingsForm(complete).ok).toBe(true);
   });
 
+  it("asks on buying intent when chosen; an unknown timing is refused on its field", () => {
+    const r = parseUiSettingsForm({ ...complete, "leadForm.timing": "on-intent" });
+    expect(r.ok && r.data.leadForm.timing).toBe("on-intent");
+    const bad = parseUiSettingsForm({ ...complete, "leadForm.timing": "sometimes" });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.fieldErrors["leadForm.timing"]).toEqual(["Choose one of the options."]);
+  });
+
   it("reads lists by index order, skipping blank items", () => {
     const values = { "q.10": "ten", "q.2": "two", "q.3": "  ", other: "x" };
     expect(listItems(values, "q").map((i) => i.value)).toEqual(["two", "ten"]);

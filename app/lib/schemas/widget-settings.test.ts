@@ -163,10 +163,12 @@ describe("reading settings", () => {
 describe("no dead end after a fallback", () => {
   it("a new chatbot asks for contact details after a fallback, which its default fallback message invites", () => {
     const ui = readUiSettings({});
-    expect(ui.leadForm.timing).toBe("on-fallback");
+    expect(ui.leadForm.timing).toBe("on-intent");
     expect(DEFAULT_GENERAL_SETTINGS.fallbackMessage).toMatch(/leave your contact/);
     expect(fallbackOffers(ui)).toMatchObject({ leadForm: true });
-    expect(fallbackOffers(ui).summary).toBe("After the fallback message, the visitor is offered the contact form.");
+    expect(fallbackOffers(ui).summary).toBe(
+      "After the fallback message, the visitor is offered the contact form. It is also offered under the answer when the visitor asks for a price, a quote, a demo or a call.",
+    );
   });
 
   it("says what the visitor is offered for every combination, and warns when nothing is", () => {
@@ -174,6 +176,7 @@ describe("no dead end after a fallback", () => {
       fallbackOffers({ humanHandoff, leadForm: { ...DEFAULT_UI_SETTINGS.leadForm, timing } });
     expect(offers("on-fallback", true).summary).toBe("After the fallback message, the visitor is offered the contact form and can press “Talk to a human”.");
     expect(offers("after-first-answer", false).leadForm).toBe(true);
+    expect(offers("on-fallback", false).leadForm).toBe(true);
     expect(offers("off", true)).toMatchObject({ leadForm: false, human: true });
     expect(offers("off", true).summary).toContain("can press “Talk to a human”");
     expect(offers("before-chat", false).summary).toContain("already left their contact details");

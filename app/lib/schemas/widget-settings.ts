@@ -6,16 +6,19 @@ import { z } from "zod";
 const THEMES = ["auto", "light", "dark"] as const;
 const POSITIONS = ["bottom-right", "bottom-left"] as const;
 /**
- * When the in-chat lead form appears. The default is "on-fallback": the default fallback message
- * asks the visitor to leave their contact, so the form must be there when it does.
+ * When the in-chat lead form appears. The default is "on-intent": the bot offers it when the visitor
+ * asks for a price, a quote, a demo or to be contacted (ai/buying-intent.ts), and when it does not
+ * know — the default fallback message asks the visitor to leave their contact, so the form must be
+ * there when it does.
  */
 export const LEAD_TIMINGS = [
+  { value: "on-intent", label: "On buying intent or when the bot does not know" },
   { value: "on-fallback", label: "When the bot does not know" },
   { value: "after-first-answer", label: "After the first answer" },
   { value: "before-chat", label: "Before the first message" },
   { value: "off", label: "Never" },
 ] as const;
-export const DEFAULT_LEAD_TIMING = "on-fallback";
+export const DEFAULT_LEAD_TIMING = "on-intent";
 export const LEAD_FIELD_MODES = ["off", "optional", "required"] as const;
 
 export const WELCOME_MAX = 5;
@@ -38,7 +41,7 @@ const httpsUrlOrEmpty = z
 const fieldMode = z.enum(LEAD_FIELD_MODES);
 
 export const leadFormSchema = z.object({
-  timing: z.enum(["off", "before-chat", "after-first-answer", "on-fallback"]).default(DEFAULT_LEAD_TIMING),
+  timing: z.enum(["off", "before-chat", "after-first-answer", "on-fallback", "on-intent"]).default(DEFAULT_LEAD_TIMING),
   title: z.string().trim().max(80, "Use at most 80 characters.").default("Leave your details and we will get back to you."),
   name: fieldMode.default("optional"),
   email: fieldMode.default("required"),
@@ -86,7 +89,7 @@ export const DEFAULT_UI_SETTINGS: UiSettings = uiSettingsSchema.parse({});
  */
 export function fallbackOffers(ui: Pick<UiSettings, "leadForm" | "humanHandoff">): { leadForm: boolean; human: boolean; summary: string } {
   const timing = ui.leadForm.timing;
-  const leadForm = timing === "on-fallback" || timing === "after-first-answer";
+  const leadForm = timing === "on-intent" || timing === "on-fallback" || timing === "after-first-answer";
   const human = ui.humanHandoff;
   const form = timing === "before-chat" ? "they have already left their contact details (the form is asked before the first message)" : "the contact form";
   const summary =
@@ -99,7 +102,8 @@ export function fallbackOffers(ui: Pick<UiSettings, "leadForm" | "humanHandoff">
           : human
             ? "After the fallback message, the visitor can press “Talk to a human” (the contact form is set to “Never”)."
             : "After the fallback message, nothing else is offered: the contact form is set to “Never” and “Talk to a human” is off (Look & feel). Do not ask visitors to leave their contact, or turn one of them on.";
-  return { leadForm: leadForm || timing === "before-chat", human, summary };
+  const intent = timing === "on-intent" ? " It is also offered under the answer when the visitor asks for a price, a quote, a demo or a call." : "";
+  return { leadForm: leadForm || timing === "before-chat", human, summary: summary + intent };
 }
 
 export const ORIGINS_MAX = 50;

@@ -26,6 +26,8 @@ export default async function setup(project: TestProject) {
     port: Number(explicitPort || 8799),
     strictPort: Boolean(explicitPort),
     healthTimeoutMs: HEALTH_TIMEOUT_MS,
+    // Notification retries after 1 s and 2 s instead of minutes to hours (development only; tests/e2e/notifications.e2e.ts).
+    vars: { NOTIFY_RETRY_SCHEDULE: "1,2" },
   });
   process.env.E2E_BASE_URL = worker.baseURL;
   project.provide("baseURL", worker.baseURL);

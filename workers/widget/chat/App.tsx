@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { leadFormFields, type CollectLeadStep } from "../../../app/lib/collect-lead";
 import type { ChatMessageMetadata } from "../../../app/lib/schemas/chat";
 import type { FrameToHost, HostToFrame, WidgetConfig } from "../../../app/lib/schemas/widget-api";
 import type { UiSettings } from "../../../app/lib/schemas/widget-settings";
@@ -15,6 +16,7 @@ import { MessageView } from "./Message";
 import { NoticeBar } from "./NoticeBar";
 import { leadKey, load, newClientMessageId, save, VISITOR_ID_PATTERN, visitorIdFor } from "./storage";
 import { brandVars, useDarkTheme } from "./theme";
+import type { LiveMessage, LiveStatus } from "../../../app/lib/live/protocol";
 import { key, RETRY_DELAY_MS, retryable, type Identity, type Msg, type Notice } from "./types";
 
 export function App({ boot }: { boot: WidgetBoot }) {
@@ -33,6 +35,10 @@ export function App({ boot }: { boot: WidgetBoot }) {
   const [leadGiven, setLeadGiven] = useState(() => load(leadKey(chatbotId)) === "1");
   const [leadOpen, setLeadOpen] = useState(false);
   const [leadDismissed, setLeadDismissed] = useState(false);
+  /** The bot's "collect lead" step being answered, and the reply that asked. */
+  const [leadStep, setLeadStep] = useState<{ step: CollectLeadStep; messageId?: string } | null>(null);
+  // Live chat: the conversation waits for or is held by a person; the live part is loaded then.
+  const [liveStatus, setLiveStatus] = useState<LiveStatus | null>(null);
   const dark = useDarkTheme(ui.theme);
   const rootRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -79,7 +85,41 @@ export function App({ boot }: { boot: WidgetBoot }) {
     // The visitor may have sent something while this loaded: keep it after the restored ones.
     const restored: Msg[] = h.messages.map((m) => ({ key: key(), id: m.id, role: m.role, content: m.content, sources: m.sources ?? [], restored: true }));
     setMessages((ms) => [...restored, ...ms.filter((m) => !m.restored)]);
+    if (h.status === "waiting" || h.status === "human") setLiveStatus(h.status);
   });
+
+  // ——— live chat ———
+  const goesLive = liveStatus === "waiting" || liveStatus === "human";
+  useEffect(() => {
+    if (!goesLive || !conversationId || mode === "preview") return;
+    let handle: { close: () => void } | null = null;
+    let stopped = false;
+    const onMessage = (m: LiveMessage, historic: boolean) => {
+      // Visitor and bot messages reach this tab through its own sends (or the restored history);
+      // the live part adds what a person says and what happens (joined, handed back, closed).
+      if (m.role === "human") {
+        setMessages((ms) => (ms.some((x) => x.id === m.id) ? ms : [...ms, { key: key(), id: m.id, role: "human", content: m.text, sources: [] }]));
+        setAnnounce(`${m.author ?? "Team"}: ${plain(m.text)}`);
+      } else if (m.role === "system" && !historic) {
+        // (Notes from before a reload are not repeated: the restored history has no place for them.)
+        setMessages((ms) => (ms.some((x) => x.id === m.id) ? ms : [...ms, { key: key(), id: m.id, role: "note", content: m.text, sources: [] }]));
+        setAnnounce(m.text);
+      }
+    };
+    import("./live")
+      .then(({ connectLive }) => {
+        if (stopped) return;
+        handle = connectLive(
+          { chatbotId, visitorId, conversationId, channel, hash: identity.hash },
+          { onMessage, onStatus: (status) => setLiveStatus(status) },
+        );
+      })
+      .catch(() => setNotice({ failure: { status: 0, code: "network", message: "The live chat could not load. Reload the page to try again." } }));
+    return () => {
+      stopped = true;
+      handle?.close();
+    };
+  }, [goesLive, conversationId, mode, chatbotId, visitorId, channel, identity.hash, post]);
 
   // Keep the newest message in view.
   useEffect(() => {
@@ -94,13 +134,25 @@ export function App({ boot }: { boot: WidgetBoot }) {
   }, [form.timing, leadGiven, mode]);
   const gated = form.timing === "before-chat" && !leadGiven && mode !== "preview";
 
+  // The server decides when the bot asks (the reply's collect-lead step: buying intent, no answer, or
+  // the model's tool); "after the first answer" is the widget's own rule. A visitor who closed the form
+  // sees it again only when they ask for it (intent or the model's call), not on the next fallback.
   const maybeOfferLead = useCallback(
-    (kind: ChatMessageMetadata["kind"] | undefined) => {
-      if (leadGiven || leadDismissed) return;
-      if (form.timing === "after-first-answer" || (form.timing === "on-fallback" && kind === "fallback")) setLeadOpen(true);
+    (kind: ChatMessageMetadata["kind"] | undefined, step: CollectLeadStep | null, messageId: string | undefined) => {
+      if (leadGiven) return;
+      if (step && (!leadDismissed || step.reason !== "fallback")) {
+        setLeadStep({ step, messageId });
+        setLeadOpen(true);
+        setLeadDismissed(false);
+      } else if (!leadDismissed && (form.timing === "after-first-answer" || (form.timing === "on-fallback" && kind === "fallback"))) setLeadOpen(true);
     },
     [form.timing, leadGiven, leadDismissed],
   );
+
+  /** Nobody is online to take the conversation: the visitor is offered the lead form. */
+  const offerLeadForHandoff = useCallback(() => {
+    if (form.timing !== "off" && !leadGiven) setLeadOpen(true);
+  }, [form.timing, leadGiven]);
 
   // ——— sending ———
   const send = useCallback(
@@ -156,6 +208,16 @@ export function App({ boot }: { boot: WidgetBoot }) {
         const reply = await readReply(res.body, (s) => update({ content: s.text, sources: s.sources, error: s.error }));
         const meta = reply.metadata;
         if (meta.conversationId) setConversationId(meta.conversationId);
+        if (meta.kind === "held") {
+          // A person holds the conversation: the message reached them; no bot answer to show.
+          setMessages((ms) => ms.filter((m) => m.key !== botKey));
+          setLiveStatus((s) => (s === "human" ? s : "human"));
+          return;
+        }
+        if (meta.kind === "handoff") {
+          setLiveStatus("waiting");
+          if (!meta.agentsOnline) offerLeadForHandoff();
+        }
         update({
           id: meta.messageId,
           content: reply.text,
@@ -166,7 +228,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
         if (reply.text) {
           setAnnounce(`${config.name}: ${plain(reply.text)}`);
           post({ parley: 1, type: "message", message: { role: "bot", content: reply.text } });
-          maybeOfferLead(meta.kind);
+          maybeOfferLead(meta.kind, reply.collectLead, meta.messageId);
         }
       } catch (e) {
         const f = failure(e);
@@ -185,7 +247,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
         setBusy(false);
       }
     },
-    [busy, mode, chatbotId, visitorId, channel, conversationId, identity.hash, fresh, post, config.name, maybeOfferLead],
+    [busy, mode, chatbotId, visitorId, channel, conversationId, identity.hash, fresh, post, config.name, maybeOfferLead, offerLeadForHandoff],
   );
 
   const api = `/api/widget/${encodeURIComponent(chatbotId)}`;
@@ -206,13 +268,14 @@ export function App({ boot }: { boot: WidgetBoot }) {
 
   const submitLead = async (values: LeadValues): Promise<ApiFailure | null> => {
     try {
-      await postJson(`${api}/leads`, { ...auth, conversationId, ...values });
+      await postJson(`${api}/leads`, { ...auth, conversationId, stepMessageId: leadStep?.messageId, ...values });
     } catch (e) {
       return failure(e);
     }
     save(leadKey(chatbotId), "1");
     setLeadGiven(true);
     setLeadOpen(false);
+    setLeadStep(null);
     setMessages((ms) => [...ms, { key: key(), role: "note", content: "Thanks — we have your details.", sources: [] }]);
     setAnnounce("Thanks — we have your details.");
     post({ parley: 1, type: "lead", lead: { name: values.name, email: values.email, phone: values.phone } });
@@ -222,10 +285,15 @@ export function App({ boot }: { boot: WidgetBoot }) {
 
   const handoff = async () => {
     try {
-      const r = await postJson<{ conversationId: string; message: string }>(`${api}/handoff`, { ...auth, conversationId });
+      const r = await postJson<{ conversationId: string; message: string; status: LiveStatus; agentsOnline: number }>(`${api}/handoff`, {
+        ...auth,
+        conversationId,
+      });
       setConversationId(r.conversationId);
       setMessages((ms) => [...ms, { key: key(), role: "note", content: r.message, sources: [] }]);
       setAnnounce(r.message);
+      if (r.status === "waiting" || r.status === "human") setLiveStatus(r.status);
+      if (!r.agentsOnline) offerLeadForHandoff();
     } catch (e) {
       setNotice({ failure: failure(e) });
     }
@@ -234,9 +302,11 @@ export function App({ boot }: { boot: WidgetBoot }) {
   const newConversation = () => {
     setMessages([]);
     setConversationId(undefined);
+    setLiveStatus(null);
     setFresh(true);
     setNotice(null);
     setLeadDismissed(false);
+    setLeadStep(null);
     setAnnounce("New conversation started.");
     inputRef.current?.focus();
   };
@@ -286,14 +356,16 @@ export function App({ boot }: { boot: WidgetBoot }) {
           )}
           {showLead && (
             <LeadForm
-              settings={form}
+              key={leadStep?.messageId ?? "form"}
+              title={leadStep?.step.title ?? form.title}
+              fields={leadStep?.step.fields ?? leadFormFields(form)}
               initial={{ name: identity.name, email: identity.email }}
               onSubmit={submitLead}
-              onDismiss={gated ? undefined : () => (setLeadOpen(false), setLeadDismissed(true))}
+              onDismiss={gated ? undefined : () => (setLeadOpen(false), setLeadDismissed(true), setLeadStep(null))}
               autoFocus={started || gated}
             />
           )}
-          {lastBot && ui.humanHandoff && !gated && mode !== "preview" && (
+          {lastBot && ui.humanHandoff && !gated && mode !== "preview" && !goesLive && (
             <div class="pc-handoff">
               <button type="button" class="pc-link-btn" onClick={handoff}>
                 Talk to a human

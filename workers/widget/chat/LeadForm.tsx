@@ -1,26 +1,26 @@
 /** @jsxImportSource preact */
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { LeadFormSettings } from "../../../app/lib/schemas/widget-settings";
+import type { CollectLeadField } from "../../../app/lib/collect-lead";
 import type { ApiFailure } from "./api";
 
 export type LeadValues = { name?: string; email?: string; phone?: string; custom?: Record<string, string> };
 
-type Field = { key: string; label: string; type: "text" | "email" | "tel"; autocomplete?: string; required: boolean };
+const AUTOCOMPLETE: Record<string, string> = { name: "name", email: "email", phone: "tel" };
+const CUSTOM = "custom.";
 
-/** The in-chat contact form; fields and their optional/required state come from the chatbot's settings. */
+/**
+ * The in-chat contact form; its fields and their optional/required state come from the chatbot's
+ * settings (app/lib/collect-lead.ts), directly or through the bot's "collect lead" step.
+ */
 export function LeadForm(props: {
-  settings: LeadFormSettings;
+  title: string;
+  fields: CollectLeadField[];
   initial: { name?: string; email?: string };
   onSubmit: (v: LeadValues) => Promise<ApiFailure | null>;
   onDismiss?: () => void;
   autoFocus: boolean;
 }) {
-  const s = props.settings;
-  const fields: Field[] = [];
-  if (s.name !== "off") fields.push({ key: "name", label: "Name", type: "text", autocomplete: "name", required: s.name === "required" });
-  if (s.email !== "off") fields.push({ key: "email", label: "Email", type: "email", autocomplete: "email", required: s.email === "required" });
-  if (s.phone !== "off") fields.push({ key: "phone", label: "Phone", type: "tel", autocomplete: "tel", required: s.phone === "required" });
-  for (const f of s.custom) fields.push({ key: `custom.${f.label}`, label: f.label, type: "text", required: f.required });
+  const fields = props.fields;
 
   const [values, setValues] = useState<Record<string, string>>(() => ({ name: props.initial.name ?? "", email: props.initial.email ?? "" }));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -41,7 +41,7 @@ export function LeadForm(props: {
     if (Object.keys(local).length) return showErrors(local);
     const v = (k: string) => values[k]?.trim() || undefined;
     const custom: Record<string, string> = {};
-    for (const f of s.custom) if (v(`custom.${f.label}`)) custom[f.label] = v(`custom.${f.label}`)!;
+    for (const f of fields) if (f.key.startsWith(CUSTOM) && v(f.key)) custom[f.key.slice(CUSTOM.length)] = v(f.key)!;
     setSending(true);
     const fail = await props.onSubmit({ name: v("name"), email: v("email"), phone: v("phone"), custom: Object.keys(custom).length ? custom : undefined });
     setSending(false);
@@ -60,7 +60,7 @@ export function LeadForm(props: {
   return (
     <form ref={formRef} class="pc-lead" onSubmit={submit} noValidate aria-labelledby="pc-lead-title">
       <p class="pc-lead-title" id="pc-lead-title">
-        {s.title}
+        {props.title}
       </p>
       {fields.map((f) => {
         const id = `pc-lead-${f.key.replace(/[^a-z0-9]/gi, "-")}`;
@@ -74,7 +74,7 @@ export function LeadForm(props: {
             <input
               id={id}
               type={f.type as "text"}
-              autocomplete={f.autocomplete}
+              autocomplete={AUTOCOMPLETE[f.key]}
               required={f.required}
               maxLength={f.key === "email" ? 254 : f.key === "phone" ? 40 : 200}
               value={values[f.key] ?? ""}

@@ -2,7 +2,7 @@ import { useEffect, useRef } from "preact/hooks";
 import type { HistoryMessage } from "../../../app/lib/schemas/chat";
 import { request } from "./api";
 
-export type History = { conversationId: string | null; messages: HistoryMessage[]; leadCaptured?: boolean };
+export type History = { conversationId: string | null; messages: HistoryMessage[]; leadCaptured?: boolean; status?: string };
 
 /**
  * Loads the visitor's latest conversation (after a reload, or when the host page identifies the

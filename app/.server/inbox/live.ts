@@ -1,0 +1,45 @@
+import type { LiveMessage, LiveSnapshot, LiveStatus } from "~/lib/live/protocol";
+import type { Env } from "../env";
+import type { LiveAgent } from "~/lib/live/protocol";
+
+// How domain code reaches the live-chat Durable Objects (workers/durable-objects/): one object per
+// conversation (CHAT_SESSION, named by the conversation id) and one per chatbot for its inbox
+// (CHATBOT_INBOX, named by the chatbot id). The objects implement these interfaces; `.server` never
+// imports `workers/`, so the shapes are declared here and the objects are reached by RPC.
+
+/** What a conversation object needs to know about its conversation (read from D1 by the caller). */
+export type LiveConversationInfo = { conversationId: string; orgId: string; chatbotId: string; visitorId: string; status: LiveStatus };
+
+/** A message already stored in D1 by the conversation core (a bot exchange while a person is awaited). */
+export type StoredLiveMessage = { id: string; role: "visitor" | "bot"; text: string; at: number; sources?: LiveMessage["sources"] };
+
+export interface LiveConversationApi {
+  /** Stores a visitor's message (a person holds the conversation) and sends it to the agents; resent client ids are not stored twice. */
+  postVisitor(info: LiveConversationInfo, input: { text: string; at: number; clientId?: string }): Promise<LiveMessage>;
+  /** Adds messages the conversation core already stored in D1 to the live log. */
+  appendStored(info: LiveConversationInfo, messages: StoredLiveMessage[]): Promise<void>;
+  /** The visitor asks for a person: bot → waiting. */
+  requestHuman(info: LiveConversationInfo): Promise<{ status: LiveStatus; alreadyRequested: boolean }>;
+  /** The conversation's state and the messages after `after` (the HTTP fallback's poll). */
+  snapshot(info: LiveConversationInfo, after: number): Promise<LiveSnapshot>;
+}
+
+export interface ChatbotInboxApi {
+  /** Agents connected to the chatbot's inbox with their switch on "online". */
+  agentsOnline(): Promise<number>;
+  /** A conversation changed: connected inboxes refresh. */
+  changed(event: { conversationId: string; status: LiveStatus }): Promise<void>;
+}
+
+export function liveConversation(env: Pick<Env, "CHAT_SESSION">, conversationId: string): LiveConversationApi & { fetch(r: Request): Promise<Response> } {
+  return env.CHAT_SESSION.get(env.CHAT_SESSION.idFromName(conversationId)) as unknown as LiveConversationApi & { fetch(r: Request): Promise<Response> };
+}
+
+export function chatbotInbox(env: Pick<Env, "CHATBOT_INBOX">, chatbotId: string): ChatbotInboxApi & { fetch(r: Request): Promise<Response> } {
+  return env.CHATBOT_INBOX.get(env.CHATBOT_INBOX.idFromName(chatbotId)) as unknown as ChatbotInboxApi & { fetch(r: Request): Promise<Response> };
+}
+
+/** Who is on the other end of a socket: set by the Worker after it authenticated the request. */
+export type LiveWho = { role: "visitor" } | ({ role: "agent" } & LiveAgent);
+export const WHO_HEADER = "X-Parley-Live-Who";
+export const INFO_HEADER = "X-Parley-Live-Info";

@@ -1,0 +1,49 @@
+import type { LiveAgent, LiveStatus } from "~/lib/live/protocol";
+
+// The live conversation's status rules (ADR 025), pure so the Durable Object (which applies them,
+// one at a time) and the tests share them:
+//   bot ──request──▶ waiting ──take──▶ human ──handBack──▶ bot
+//   any open status ──close──▶ closed (the visitor's next message starts a new conversation)
+// An agent may take a conversation the bot still has (taking over live) or one another agent holds.
+
+export type LiveAction = "request" | "take" | "handBack" | "close";
+export type LiveState = { status: LiveStatus; agent: LiveAgent | null };
+export type Transition = { ok: true; state: LiveState; note: string } | { ok: false; code: string; message: string };
+
+export const HANDOFF_NOTE = "The visitor asked to talk to a person.";
+
+export function transition(state: LiveState, action: LiveAction, actor: LiveAgent | null): Transition {
+  const refuse = (code: string, message: string): Transition => ({ ok: false, code, message });
+  if (state.status === "closed") return refuse("closed", "This conversation is closed.");
+  switch (action) {
+    case "request":
+      if (state.status !== "bot") return refuse("already_requested", "A person has already been asked for.");
+      return { ok: true, state: { status: "waiting", agent: null }, note: HANDOFF_NOTE };
+    case "take":
+      if (!actor) return refuse("forbidden", "Only an agent can take a conversation.");
+      if (state.status === "human" && state.agent?.id === actor.id) return refuse("already_yours", "You already have this conversation.");
+      return { ok: true, state: { status: "human", agent: actor }, note: `${actor.name} joined the conversation.` };
+    case "handBack":
+      if (!actor) return refuse("forbidden", "Only an agent can hand a conversation back.");
+      if (state.status === "bot") return refuse("not_live", "The bot already has this conversation.");
+      return { ok: true, state: { status: "bot", agent: null }, note: `${actor.name} handed the conversation back to the bot.` };
+    case "close":
+      if (!actor) return refuse("forbidden", "Only an agent can close a conversation.");
+      return { ok: true, state: { status: "closed", agent: state.agent ?? actor }, note: `${actor.name} closed the conversation.` };
+  }
+}
+
+/** Whether `agent` may write in the conversation: only the agent who holds it. */
+export function mayReply(state: LiveState, agent: LiveAgent): { ok: true } | { ok: false; code: string; message: string } {
+  if (state.status === "closed") return { ok: false, code: "closed", message: "This conversation is closed." };
+  if (state.status !== "human" || state.agent?.id !== agent.id) return { ok: false, code: "not_yours", message: "Take the conversation before replying." };
+  return { ok: true };
+}
+
+/** What the visitor is told after asking for a person. */
+export function handoffReply(agentsOnline: number, hasEmail: boolean): string {
+  if (agentsOnline > 0) return "I've asked a person from the team to join. They will reply here in this chat — you can keep asking me meanwhile.";
+  return hasEmail
+    ? "No one from the team is online right now. Your conversation has been passed on, and a person will reply here or by email."
+    : "No one from the team is online right now. Leave your email and a person will get back to you.";
+}

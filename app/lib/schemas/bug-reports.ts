@@ -1,0 +1,136 @@
+import { z } from "zod";
+
+// Bug reports (…/settings/bug): the list's state in the URL query, so a filtered list is a link and
+// the filter form is a plain GET form:
+//   ?status=open&source=visitor&from=2026-01-01&to=2026-01-31&older=1700000000000.bug_x   (&report=bug_y opens one)
+// and the forms of the screen and of the transcript's "Report" action. Shared by routes, the domain
+// (app/.server/bug-reports) and the screens.
+
+export const BUG_REPORT_STATUSES = ["open", "fixed", "dismissed"] as const;
+export type BugReportStatus = (typeof BUG_REPORT_STATUSES)[number];
+export const BUG_REPORT_STATUS_LABELS: Record<BugReportStatus, string> = { open: "Open", fixed: "Fixed", dismissed: "Dismissed" };
+
+/** Who reported: a visitor from the widget (or the test page), or a member from a transcript. */
+export const BUG_REPORT_SOURCES = ["visitor", "member"] as const;
+export type BugReportSource = (typeof BUG_REPORT_SOURCES)[number];
+export const BUG_REPORT_SOURCE_LABELS: Record<BugReportSource, string> = { visitor: "Visitors (widget)", member: "Team (transcripts)" };
+
+export const BUG_REPORT_PAGE_SIZE = 25;
+export const BUG_COMMENT_MAX = 1000;
+/** The same bounds as a Q&A pair on the knowledge screen (app/lib/schemas/kb.ts). */
+export const BUG_QUESTION_MAX = 1000;
+export const BUG_ANSWER_MAX = 20_000;
+
+export type BugReportCursor = { at: number; id: string };
+const CURSOR = /^(\d{1,15})\.([A-Za-z0-9_-]{1,64})$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const daySchema = z
+  .string()
+  .regex(DAY, "Use a date like 2026-01-31.")
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "Use a real date.");
+
+export type BugReportListParams = {
+  /** null: every status. */
+  status: BugReportStatus | null;
+  source: BugReportSource | null;
+  /** Inclusive UTC days (YYYY-MM-DD). */
+  from: string | null;
+  to: string | null;
+  older: BugReportCursor | null;
+};
+
+export type BugReportListQuery = { params: BugReportListParams; errors: Partial<Record<"from" | "to", string>> };
+
+/**
+ * The list's state from a URL query. No status means the open reports (the work left to do);
+ * `status=all` shows every one. An unknown value or malformed page position is dropped; a bad date
+ * is not applied and says why at its field.
+ */
+export function parseBugReportListQuery(search: URLSearchParams): BugReportListQuery {
+  const errors: BugReportListQuery["errors"] = {};
+  const day = (key: "from" | "to") => {
+    const raw = (search.get(key) ?? "").trim();
+    if (!raw) return null;
+    const parsed = daySchema.safeParse(raw);
+    if (!parsed.success) errors[key] = parsed.error.issues[0]?.message;
+    return parsed.success ? parsed.data : null;
+  };
+  const from = day("from");
+  const to = day("to");
+  if (from && to && from > to) errors.to = "The end date is before the start date.";
+  const rawStatus = search.get("status");
+  const status = rawStatus === "all" ? null : (z.enum(BUG_REPORT_STATUSES).safeParse(rawStatus ?? "open").data ?? "open");
+  const source = z.enum(BUG_REPORT_SOURCES).safeParse(search.get("source")).data ?? null;
+  const m = CURSOR.exec(search.get("older") ?? "");
+  return {
+    params: { status, source, from, to: errors.to ? null : to, older: m ? { at: Number(m[1]), id: m[2] } : null },
+    errors,
+  };
+}
+
+/** Milliseconds range [start, end) of the UTC days a filter covers. */
+export function bugDayRange(params: Pick<BugReportListParams, "from" | "to">): { start: number | null; end: number | null } {
+  return {
+    start: params.from ? Date.parse(`${params.from}T00:00:00Z`) : null,
+    end: params.to ? Date.parse(`${params.to}T00:00:00Z`) + 86_400_000 : null,
+  };
+}
+
+/** The query string of a list state (and an open report), without empty parts. */
+export function bugReportListSearch(params: Partial<BugReportListParams>, reportId?: string | null): string {
+  const s = new URLSearchParams();
+  if (params.status === null) s.set("status", "all");
+  else if (params.status && params.status !== "open") s.set("status", params.status);
+  if (params.source) s.set("source", params.source);
+  if (params.from) s.set("from", params.from);
+  if (params.to) s.set("to", params.to);
+  if (params.older) s.set("older", `${params.older.at}.${params.older.id}`);
+  if (reportId) s.set("report", reportId);
+  const text = s.toString();
+  return text ? `?${text}` : "";
+}
+
+const idSchema = z.string().trim().min(1).max(64);
+const comment = z
+  .string({ error: "Say what was wrong with this answer." })
+  .trim()
+  .min(1, "Say what was wrong with this answer.")
+  .max(BUG_COMMENT_MAX, `Use at most ${BUG_COMMENT_MAX.toLocaleString("en")} characters.`);
+const expectedAnswer = z
+  .string()
+  .trim()
+  .max(BUG_ANSWER_MAX, `Use at most ${BUG_ANSWER_MAX.toLocaleString("en")} characters.`)
+  .optional()
+  .transform((s) => s || null);
+
+/** A member's report on one bot answer of a transcript (the conversation screen's "Report"). */
+export const memberReportSchema = z.object({
+  intent: z.literal("report-message"),
+  messageId: idSchema,
+  comment,
+  expectedAnswer,
+});
+export const MEMBER_REPORT_FIELDS = ["messageId", "comment", "expectedAnswer"] as const;
+
+export const bugStatusSchema = z.object({
+  intent: z.literal("set-status"),
+  reportId: idSchema,
+  status: z.enum(BUG_REPORT_STATUSES, { message: "Choose a status." }),
+});
+
+/** "Fix": the corrected answer to the question, stored as a Q&A pair in the knowledge. */
+export const bugFixSchema = z.object({
+  intent: z.literal("fix"),
+  reportId: idSchema,
+  question: z
+    .string({ error: "Enter the question the answer is for." })
+    .trim()
+    .min(1, "Enter the question the answer is for.")
+    .max(BUG_QUESTION_MAX, `A question can be at most ${BUG_QUESTION_MAX.toLocaleString("en")} characters.`),
+  answer: z
+    .string({ error: "Enter the correct answer." })
+    .trim()
+    .min(1, "Enter the correct answer.")
+    .max(BUG_ANSWER_MAX, `An answer can be at most ${BUG_ANSWER_MAX.toLocaleString("en")} characters.`),
+});
+export const BUG_FIX_FIELDS = ["reportId", "question", "answer"] as const;
