@@ -22,7 +22,7 @@ import type { LeadListParams } from "~/lib/schemas/leads";
 // BENCH_RUNS times; p50/p95 are nearest-rank. Then BENCH_WRITES exchanges through recordExchange at
 // that size: the cost of a stored message with its analytics statements.
 
-type BenchEnv = { DB: D1Database; BENCH_MESSAGES: string; BENCH_LEADS: string; BENCH_RUNS: string; BENCH_WRITES: string };
+type BenchEnv = { DB: D1Database; BENCH_MESSAGES: string; BENCH_LEADS: string; BENCH_RUNS: string; BENCH_WRITES: string; BENCH_PROFILE: string };
 const benv = env as unknown as BenchEnv;
 const db = createDb(benv.DB);
 const MESSAGES = Number(benv.BENCH_MESSAGES);
@@ -146,8 +146,8 @@ async function seed(now: number) {
     from messages m join bench_questions q on q.text = m.content where m.chatbot_id = ${BOT} and m.role = 'visitor'`);
   await db.run(sql`insert into analytics_question_days (chatbot_id, day, key, asked, unanswered)
     select ${BOT}, day, key, count(*), sum(missed) from bench_asked group by day, key`);
-  await db.run(sql`insert into analytics_questions (chatbot_id, key, org_id, text, asked, last_asked_at, last_unanswered_at)
-    select ${BOT}, key, ${ORG}, max(text), count(*), max(at), max(case when missed then at end) from bench_asked group by key`);
+  await db.run(sql`insert into analytics_questions (chatbot_id, key, org_id, text, asked, unanswered, last_asked_at, last_unanswered_at)
+    select ${BOT}, key, ${ORG}, max(text), count(*), sum(missed), max(at), max(case when missed then at end) from bench_asked group by key`);
   // Leads: names, emails and phones all different; one in 20 with notes.
   await db.run(sql`with recursive n(i) as (select 0 union all select i + 1 from n where i < ${LEADS - 1})
     insert into leads (id, org_id, chatbot_id, visitor_id, name, email, phone, status, notes, source, created_at, updated_at)
@@ -210,8 +210,13 @@ it("analytics page and leads search at scale", async () => {
     await db.get(sql`select 1`);
     return { report, questions, charts };
   };
-  const cases: { name: string; kind: "analytics" | "leads"; matching?: string; run: () => Promise<unknown> }[] = [];
+  const cases: { name: string; kind: "analytics" | "leads" | "profile"; matching?: string; run: () => Promise<unknown> }[] = [];
   for (const days of [7, 30, 90, 365]) cases.push({ name: `analytics page: last ${days} days`, kind: "analytics", run: () => page(range(days)) });
+  // BENCH_PROFILE=1: the page's two halves on their own.
+  if (benv.BENCH_PROFILE === "1") {
+    cases.push({ name: "profile: report only, 90 days", kind: "profile", run: () => loadReport({ db }, ref, range(90)) });
+    cases.push({ name: "profile: questions only, 90 days", kind: "profile", run: () => loadQuestions({ db }, ref, range(90)) });
+  }
   const q = (x: Partial<LeadListParams>): LeadListParams => ({ q: "", status: null, from: null, to: null, older: null, ...x });
   const leadCases: [string, LeadListParams][] = [
     ["leads: first page (no search)", q({})],
@@ -232,7 +237,7 @@ it("analytics page and leads search at scale", async () => {
       const v = last as Awaited<ReturnType<typeof page>>;
       expect(v.report.totals.messages).toBeGreaterThan(0);
       detail = `${v.report.totals.messages.toLocaleString("en-GB")} messages, ${v.report.totals.visitors.toLocaleString("en-GB")} visitors, ${v.questions.top.length} top / ${v.questions.unanswered.length} unanswered groups`;
-    } else {
+    } else if (c.kind === "leads") {
       const v = last as Awaited<ReturnType<typeof findLeads>>;
       if (!c.name.includes("no match")) expect(v.rows.length, c.name).toBeGreaterThan(0);
       detail = `${v.rows.length} rows${v.older ? " (more)" : ""}`;

@@ -11,5 +11,6 @@ export default benchConfig({
     BENCH_LEADS: process.env.BENCH_LEADS ?? "100000",
     BENCH_RUNS: process.env.BENCH_RUNS ?? "30",
     BENCH_WRITES: process.env.BENCH_WRITES ?? "100",
+    BENCH_PROFILE: process.env.BENCH_PROFILE ?? "0",
   },
 });

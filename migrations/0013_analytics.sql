@@ -53,6 +53,7 @@ CREATE TABLE `analytics_questions` (
 	`org_id` text NOT NULL,
 	`text` text NOT NULL,
 	`asked` integer DEFAULT 0 NOT NULL,
+	`unanswered` integer DEFAULT 0 NOT NULL,
 	`last_asked_at` integer NOT NULL,
 	`last_unanswered_at` integer,
 	`answered_at` integer,
@@ -72,6 +73,9 @@ CREATE TABLE `analytics_question_days` (
 	FOREIGN KEY (`chatbot_id`) REFERENCES `chatbots`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE INDEX `analytics_questions_asked_idx` ON `analytics_questions` (`chatbot_id`,`asked`);--> statement-breakpoint
+CREATE INDEX `analytics_questions_unanswered_idx` ON `analytics_questions` (`chatbot_id`,`unanswered`) WHERE "analytics_questions"."answered_at" is null;--> statement-breakpoint
+CREATE INDEX `analytics_question_days_key_idx` ON `analytics_question_days` (`chatbot_id`,`key`,`day`,`asked`,`unanswered`);--> statement-breakpoint
 -- Backfill what plain SQL can count from existing rows, on UTC days (every organisation starts in
 -- UTC). Answer-time samples and question groups start with this migration (ADR 020).
 INSERT INTO `analytics_conversations` (`conversation_id`, `chatbot_id`, `day`, `problem`)

@@ -201,6 +201,39 @@ describe("daily aggregates kept up to date as messages arrive", () => {
   });
 });
 
+describe("question lists over long ranges (from the keys' totals)", () => {
+  it("count only the range's asks, in order, though other keys have larger totals outside it", async () => {
+    const { ctx, ref } = await setup({ knowledge: false });
+    const ask = async (text: string, askedAt: number, answered: boolean) => {
+      const conversation = await getOrCreateConversation(ctx, ref, { visitorId: "v_long", channel: "widget", fresh: true });
+      await recordExchange(ctx, conversation, {
+        visitorText: text,
+        askedAt,
+        timeZone: "UTC",
+        unanswered: !answered,
+        bot: { id: newId("msg_"), at: askedAt + 10, content: "…", sources: [], answered, model: null, latencyMs: 10, firstTokenMs: null, credits: 1 },
+      });
+    };
+    const before = Date.UTC(2026, 0, 10, 12); // outside the range below
+    const inside = Date.UTC(2026, 2, 20, 12);
+    for (let i = 0; i < 5; i++) await ask("What is the warranty on bikes?", before + i, false);
+    for (let i = 0; i < 3; i++) await ask("Where is the parking garage?", inside + i, true);
+    await ask("What is the warranty on bikes?", inside + 10, false);
+    await ask("Do you deliver to islands?", inside + 11, false);
+    await ask("Do you deliver to islands?", inside + 12, false);
+    const lists = await loadQuestions(ctx, ref, { from: "2026-02-01", to: "2026-03-31", preset: null });
+    expect(lists.top.map((g) => [g.text, g.asked])).toEqual([
+      ["Where is the parking garage?", 3],
+      ["Do you deliver to islands?", 2],
+      ["What is the warranty on bikes?", 1],
+    ]);
+    expect(lists.unanswered.map((g) => [g.text, g.unanswered])).toEqual([
+      ["Do you deliver to islands?", 2],
+      ["What is the warranty on bikes?", 1],
+    ]);
+  });
+});
+
 describe("unanswered → add an answer → indexed → answered", () => {
   it("creates a Q&A source, marks the group answered, and the re-asked question gets the answer", async () => {
     const { ref, chatbot, org, user, turn } = await setup();

@@ -154,9 +154,9 @@ export function exchangeStatements(db: Db, conversation: Ref & { id: string }, f
       // A group answered with "add an answer" opens again when the question goes unanswered after that.
       statement(
         db,
-        sql`insert into analytics_questions (chatbot_id, key, org_id, text, asked, last_asked_at, last_unanswered_at)
-        values (${ref.chatbotId}, ${key}, ${ref.orgId}, ${text}, 1, ${facts.askedAt}, ${gap ? facts.askedAt : null})
-        on conflict (chatbot_id, key) do update set asked = asked + 1, last_asked_at = excluded.last_asked_at, text = excluded.text,
+        sql`insert into analytics_questions (chatbot_id, key, org_id, text, asked, unanswered, last_asked_at, last_unanswered_at)
+        values (${ref.chatbotId}, ${key}, ${ref.orgId}, ${text}, 1, ${missed}, ${facts.askedAt}, ${gap ? facts.askedAt : null})
+        on conflict (chatbot_id, key) do update set asked = asked + 1, unanswered = unanswered + excluded.unanswered, last_asked_at = excluded.last_asked_at, text = excluded.text,
           last_unanswered_at = coalesce(excluded.last_unanswered_at, last_unanswered_at),
           answered_at = case when excluded.last_unanswered_at is not null then null else answered_at end`,
       ),

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { AnalyticsRange } from "~/lib/schemas/analytics";
-import { eachDay } from "~/lib/time-zone";
+import { daysBetween, eachDay } from "~/lib/time-zone";
 import type { ServiceContext } from "../context";
 import { analyticsQuestions } from "../db/schema";
 import { percentileFromHistogram } from "./answer-time";
@@ -159,32 +159,65 @@ export type QuestionLists = { top: QuestionGroup[]; unanswered: QuestionGroup[] 
  * each grouped by similarity (analytics/questions.ts).
  */
 export async function loadQuestions(ctx: Ctx, ref: Ref, range: AnalyticsRange, limits = { top: 10, unanswered: 20 }): Promise<QuestionLists> {
-  const inRange = sql`chatbot_id = ${ref.chatbotId} and day between ${range.from} and ${range.to}`;
-  const [top, missed] = await ctx.db.batch([
-    batchable(
-      ctx.db,
-      ctx.db.all<KeyedCount>(sql`select t.key, g.text, t.asked, t.unanswered from
-      (select key, sum(asked) as asked, sum(unanswered) as unanswered from analytics_question_days where ${inRange}
-        group by key order by asked desc, key limit ${KEYS_READ}) t
-      join analytics_questions g on g.chatbot_id = ${ref.chatbotId} and g.key = t.key and g.org_id = ${ref.orgId}
-      order by t.asked desc, t.key`),
-    ),
-    batchable(
-      ctx.db,
-      ctx.db.all<KeyedCount>(sql`select t.key, g.text, t.asked, t.unanswered from
-      (select key, sum(asked) as asked, sum(unanswered) as unanswered from analytics_question_days where ${inRange}
-        group by key having sum(unanswered) > 0) t
-      join analytics_questions g on g.chatbot_id = ${ref.chatbotId} and g.key = t.key and g.org_id = ${ref.orgId}
-      where g.answered_at is null
-      order by t.unanswered desc, t.key limit ${KEYS_READ}`),
-    ),
-  ]);
+  const long = daysBetween(range.from, range.to) > SCAN_DAYS;
+  const list = async (measure: Measure) => (long ? await mostByTotals(ctx, ref, range, measure) : null) ?? scanRange(ctx, ref, range, measure);
+  const [top, missed] = await Promise.all([list("asked"), list("unanswered")]);
   return {
     top: groupSimilar(top).slice(0, limits.top),
     unanswered: groupSimilar(missed)
       .sort((a, b) => b.unanswered - a.unanswered)
       .slice(0, limits.unanswered),
   };
+}
+
+/** Up to this many days, a range's question rows are read in one scan; longer ones start from the keys' totals. */
+const SCAN_DAYS = 14;
+const CANDIDATES = 250;
+const MAX_ROUNDS = 8;
+type Measure = "asked" | "unanswered";
+/** The unanswered list leaves out groups someone answered with "add an answer". */
+const listed = (measure: Measure) => (measure === "unanswered" ? sql`and g.answered_at is null` : sql``);
+
+/** The KEYS_READ keys with the most `measure` in the range, from one scan of the range's rows. */
+function scanRange(ctx: Ctx, ref: Ref, range: AnalyticsRange, measure: Measure): Promise<KeyedCount[]> {
+  const order = sql.raw(`t.${measure} desc, t.key`);
+  return ctx.db.all<KeyedCount>(sql`select t.key, g.text, t.asked, t.unanswered from
+    (select key, sum(asked) as asked, sum(unanswered) as unanswered from analytics_question_days
+      where chatbot_id = ${ref.chatbotId} and day between ${range.from} and ${range.to} group by key) t
+    join analytics_questions g on g.chatbot_id = ${ref.chatbotId} and g.key = t.key and g.org_id = ${ref.orgId}
+    where t.${sql.raw(measure)} > 0 ${listed(measure)}
+    order by ${order} limit ${KEYS_READ}`);
+}
+
+/**
+ * The same list for a long range without reading all its rows (a threshold algorithm): keys come in
+ * order of their all-time totals, and their counts in the range are read key by key (index
+ * analytics_question_days_key_idx). A key's count in any range is at most its total, so once the
+ * next key's total is no more than the KEYS_READ-th best count so far, no later key can enter the
+ * list: the result is exact. Null when that takes more than MAX_ROUNDS rounds (a long tail of
+ * rare questions): the caller then scans.
+ */
+async function mostByTotals(ctx: Ctx, ref: Ref, range: AnalyticsRange, measure: Measure): Promise<KeyedCount[] | null> {
+  const best: KeyedCount[] = [];
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const candidates = await ctx.db.all<{ key: string; text: string; total: number }>(sql`select g.key, g.text, g.${sql.raw(measure)} as total
+      from analytics_questions g where g.chatbot_id = ${ref.chatbotId} and g.org_id = ${ref.orgId} and g.${sql.raw(measure)} > 0 ${listed(measure)}
+      order by g.${sql.raw(measure)} desc, g.key limit ${CANDIDATES} offset ${round * CANDIDATES}`);
+    if (candidates.length) {
+      const counts = await ctx.db.all<{ key: string; asked: number; unanswered: number }>(sql`select key, sum(asked) as asked, sum(unanswered) as unanswered
+        from analytics_question_days indexed by analytics_question_days_key_idx
+        where chatbot_id = ${ref.chatbotId} and key in (select value from json_each(${JSON.stringify(candidates.map((c) => c.key))}))
+          and day between ${range.from} and ${range.to}
+        group by key`);
+      const text = new Map(candidates.map((c) => [c.key, c.text]));
+      for (const c of counts) if (c[measure] > 0) best.push({ key: c.key, text: text.get(c.key) ?? c.key, asked: c.asked, unanswered: c.unanswered });
+      best.sort((a, b) => b[measure] - a[measure] || a.key.localeCompare(b.key));
+      best.length = Math.min(best.length, KEYS_READ);
+    }
+    const kth = best.length === KEYS_READ ? best[KEYS_READ - 1][measure] : 0;
+    if (candidates.length < CANDIDATES || candidates[candidates.length - 1].total <= kth) return best;
+  }
+  return null;
 }
 
 /** Marks question groups answered (by a new Q&A source); a later unanswered ask opens them again. */

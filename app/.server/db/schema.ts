@@ -756,6 +756,8 @@ export const analyticsQuestions = sqliteTable(
     orgId: text("org_id").notNull(),
     text: text("text").notNull(),
     asked: integer("asked").notNull().default(0),
+    /** All-time unanswered asks: with `asked`, the totals long ranges start from (analytics/report.ts). */
+    unanswered: integer("unanswered").notNull().default(0),
     lastAskedAt: integer("last_asked_at").notNull(),
     lastUnansweredAt: integer("last_unanswered_at"),
     /** Set by "add an answer"; cleared when the question goes unanswered again afterwards. */
@@ -763,7 +765,13 @@ export const analyticsQuestions = sqliteTable(
     answeredBy: text("answered_by"),
     answerSourceId: text("answer_source_id"),
   },
-  (t) => [primaryKey({ columns: [t.chatbotId, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.chatbotId, t.key] }),
+    index("analytics_questions_asked_idx").on(t.chatbotId, t.asked),
+    index("analytics_questions_unanswered_idx")
+      .on(t.chatbotId, t.unanswered)
+      .where(sql`${t.answeredAt} is null`),
+  ],
 );
 
 export const analyticsQuestionDays = sqliteTable(
@@ -777,5 +785,5 @@ export const analyticsQuestionDays = sqliteTable(
     asked: integer("asked").notNull().default(0),
     unanswered: integer("unanswered").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.chatbotId, t.day, t.key] })],
+  (t) => [primaryKey({ columns: [t.chatbotId, t.day, t.key] }), index("analytics_question_days_key_idx").on(t.chatbotId, t.key, t.day, t.asked, t.unanswered)],
 );
