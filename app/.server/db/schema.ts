@@ -330,7 +330,7 @@ export const conversations = sqliteTable(
         .on(t.chatbotId, t.leadEmail)
         .where(sql`${t.leadEmail} is not null`),
       index("conversations_visitor_idx").on(t.chatbotId, t.visitorId),
-      // The live-chat inbox's "waiting" and "live" lists (migration 0017).
+      // The live-chat inbox's "waiting" and "live" lists (migration 0016).
       index("conversations_live_idx")
         .on(t.orgId, t.chatbotId, t.status, t.lastMessageAt)
         .where(sql`${t.status} in ('waiting', 'human')`),
@@ -644,7 +644,7 @@ export const notificationMarks = sqliteTable("notification_marks", {
   createdAt: createdAt(),
 });
 
-// ——— Live chat (migration 0017, ADR 025) ———
+// ——— Live chat (migration 0016, ADR 025) ———
 
 // Who holds a live conversation: one row per conversation an agent took (updated when another
 // takes it). `closed_at` is set when an agent closes it (the inbox's "closed" list); the live

@@ -5,7 +5,7 @@ import type { ChatbotRef } from "../chat/conversations";
 
 // The chatbot home's live inbox: conversations waiting for a person, held by one (all, and the
 // signed-in agent's own), and the ones agents closed most recently. Each list is one indexed read
-// (migration 0017's partial indexes), capped: the inbox is for what needs attention now; the full
+// (migration 0016's partial indexes), capped: the inbox is for what needs attention now; the full
 // history stays in the conversation list below it.
 
 export const INBOX_LIMIT = 50;
