@@ -7,7 +7,10 @@ import { BASE, request } from "./helpers";
 // The public marketing pages through the real Worker: status, unique head tags, no client JS, the
 // shared header/footer, pricing figures computed from PLANS, and the privacy policy's substance.
 
-const PAGES = ["/", "/pricing", "/company", "/privacy"] as const;
+// The screenshots `npm run screens` wrote (served as static assets, which this pool does not serve).
+const CAPTURED = Object.keys(import.meta.glob("/public/product/*.jpg"));
+
+const PAGES = ["/", "/product/analytics", "/pricing", "/company", "/privacy"] as const;
 
 async function load(path: string) {
   const res = await request(path);
@@ -191,5 +194,24 @@ describe("/privacy", () => {
     expect(contactEmail({ CONTACT_EMAIL: " privacy@parley.example " })).toBe("privacy@parley.example");
     expect(contactEmail({ CONTACT_EMAIL: "not an address" })).toBeNull();
     expect(contactEmail({})).toBeNull();
+  });
+});
+
+describe("product pages", () => {
+  it("/product/analytics shows screenshots captured from the product (npm run screens), each served with its real size", async () => {
+    const { doc } = await load("/product/analytics");
+    const images = doc.querySelectorAll("main figure img");
+    expect(images.length).toBe(4);
+    for (const img of images) {
+      const src = img.getAttribute("src")!;
+      expect(src).toMatch(/^\/product\/[a-z]+\.jpg$/);
+      expect(img.getAttribute("alt")!.length).toBeGreaterThan(30);
+      expect(Number(img.getAttribute("width"))).toBeGreaterThan(300);
+      expect(CAPTURED, src).toContain(`/public${src}`);
+    }
+    // Each figure the page defines is one the analytics screen shows.
+    for (const term of ["Conversations", "Unique visitors", "Resolution rate", "Answer time", "Human handoffs"])
+      expect(text(doc.querySelector("main"))).toContain(term);
+    expect(doc.querySelector('main a[href="/signup"]')).not.toBeNull();
   });
 });

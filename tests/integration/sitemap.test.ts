@@ -17,6 +17,7 @@ describe("discoverability", () => {
     const paths = locs.map((l) => new URL(l).pathname);
     const expected = [
       "/",
+      "/product/analytics",
       "/pricing",
       "/company",
       "/privacy",

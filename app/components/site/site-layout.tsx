@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 // and closes without any script.
 
 const SITE_NAV = [
+  { to: "/product/analytics", label: "Analytics" },
   { to: "/pricing", label: "Pricing" },
   { to: "/docs", label: "Docs" },
   { to: "/blog", label: "Blog" },
@@ -19,6 +20,7 @@ const FOOTER = [
     title: "Product",
     links: [
       { to: "/", label: "Overview" },
+      { to: "/product/analytics", label: "Analytics and leads" },
       { to: "/pricing", label: "Pricing" },
       { to: "/test/cb_demo", label: "Try the demo bot", reloadDocument: true },
       { to: "/signup", label: "Create an account" },
