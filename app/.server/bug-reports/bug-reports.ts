@@ -6,6 +6,7 @@ import {
   type BugReportCursor,
   type BugReportListParams,
   type BugReportSource,
+  type BugReportRow,
   type BugReportStatus,
 } from "~/lib/schemas/bug-reports";
 import { newId } from "../auth/crypto";
@@ -24,28 +25,7 @@ import { createQaSource, deleteSource } from "../kb/sources";
 type Ctx = Pick<ServiceContext, "db" | "env">;
 type Ref = { orgId: string; chatbotId: string };
 
-export type BugReportRow = {
-  id: string;
-  status: BugReportStatus;
-  source: BugReportSource;
-  reporterName: string | null;
-  comment: string;
-  expectedAnswer: string | null;
-  createdAt: number;
-  conversationId: string | null;
-  messageId: string | null;
-  /** The visitor's question the reported answer replied to (the last visitor message before it). */
-  question: string | null;
-  /** The reported answer as the bot gave it. */
-  answer: string | null;
-  /** The visitor's thumbs on that answer. */
-  feedback: number | null;
-  fixSourceId: string | null;
-  fixSourceTitle: string | null;
-  fixSourceStatus: string | null;
-  resolvedAt: number | null;
-  resolverName: string | null;
-};
+export type { BugReportRow };
 
 const reporter = aliasedTable(users, "reporter");
 const resolver = aliasedTable(users, "resolver");

@@ -25,30 +25,13 @@ import {
   bugReportListSearch,
   type BugReportCursor,
   type BugReportSource,
+  type BugReportRow,
   type BugReportStatus,
 } from "~/lib/schemas/bug-reports";
 
 /** Bug reports of one chatbot and their fix (route: app.$orgId.$chatbotId.settings.bug). */
 
-export type BugReportView = {
-  id: string;
-  status: BugReportStatus;
-  source: BugReportSource;
-  reporterName: string | null;
-  comment: string;
-  expectedAnswer: string | null;
-  createdAt: number;
-  conversationId: string | null;
-  messageId: string | null;
-  question: string | null;
-  answer: string | null;
-  feedback: number | null;
-  fixSourceId: string | null;
-  fixSourceTitle: string | null;
-  fixSourceStatus: string | null;
-  resolvedAt: number | null;
-  resolverName: string | null;
-};
+export type BugReportView = BugReportRow;
 
 export type BugReportsScreenData = {
   orgId: string;

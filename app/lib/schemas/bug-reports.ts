@@ -134,3 +134,27 @@ export const bugFixSchema = z.object({
     .max(BUG_ANSWER_MAX, `An answer can be at most ${BUG_ANSWER_MAX.toLocaleString("en")} characters.`),
 });
 export const BUG_FIX_FIELDS = ["reportId", "question", "answer"] as const;
+
+/** One report as the settings screen lists it (loaded by app/.server/bug-reports). */
+export type BugReportRow = {
+  id: string;
+  status: BugReportStatus;
+  source: BugReportSource;
+  reporterName: string | null;
+  comment: string;
+  expectedAnswer: string | null;
+  createdAt: number;
+  conversationId: string | null;
+  messageId: string | null;
+  /** The visitor's question the reported answer replied to (the last visitor message before it). */
+  question: string | null;
+  /** The reported answer as the bot gave it. */
+  answer: string | null;
+  /** The visitor's thumbs on that answer. */
+  feedback: number | null;
+  fixSourceId: string | null;
+  fixSourceTitle: string | null;
+  fixSourceStatus: string | null;
+  resolvedAt: number | null;
+  resolverName: string | null;
+};
