@@ -189,7 +189,28 @@ export async function answerMessage(
       if (!input.clientMessageId || !isDuplicateClientMessage(e)) throw e;
       if (quota.ok && exchange.bot?.credits) await refundReply(ctx, org.id, quota.period);
     }
+  }; // A reply written without a model (the limit notice, the fallback, a Q&A pair's answer): shown at
+  // once and stored with the visitor's message.
+  const storeFixedReply = (content: string, o: { sources?: MessageSource[]; answered: boolean; credits: number; unanswered: boolean }) => {
+    const at = Date.now();
+    return store({
+      visitorText: text,
+      askedAt,
+      bot: {
+        id: messageId,
+        at,
+        content,
+        sources: o.sources ?? [],
+        answered: o.answered,
+        model: null,
+        latencyMs: at - askedAt,
+        firstTokenMs: o.answered ? at - askedAt : null,
+        credits: o.credits,
+      },
+      unanswered: o.unanswered,
+    });
   };
+
   if (input.botMayAnswer && !input.botMayAnswer(conversation)) {
     if (quota.ok) await refundReply(ctx, org.id, quota.period);
     const { stream, done } = run(ctx, async (writer) => {
@@ -204,22 +225,7 @@ export async function answerMessage(
     const { stream, done } = run(ctx, async (writer) => {
       writer.write({ type: "start", messageId, messageMetadata: meta() });
       writeText(writer, LIMIT_REPLY);
-      await store({
-        visitorText: text,
-        askedAt,
-        bot: {
-          id: messageId,
-          at: Date.now(),
-          content: LIMIT_REPLY,
-          sources: [],
-          answered: false,
-          model: null,
-          latencyMs: Date.now() - askedAt,
-          firstTokenMs: null,
-          credits: 0,
-        },
-        unanswered: true,
-      });
+      await storeFixedReply(LIMIT_REPLY, { answered: false, credits: 0, unanswered: true });
       writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind: "limit" }) });
     });
     return { stream, done, conversationId: conversation.id, messageId, limited: true, limitMessage: quota.message };
@@ -276,24 +282,9 @@ export async function answerMessage(
       const content = intentReply ?? settings.fallbackMessage;
       writeText(writer, content);
       writeStep(writer, stepFor({ intent: !!intent, fallback: true }));
-      await store({
-        visitorText: text,
-        askedAt,
-        bot: {
-          id: messageId,
-          at: Date.now(),
-          content,
-          sources: [],
-          answered: false,
-          model: null,
-          latencyMs: Date.now() - askedAt,
-          firstTokenMs: null,
-          credits: 1,
-        },
-        // A request to be contacted, for a quote, a demo or to buy is for the team, not a gap in the
-        // knowledge; a price the knowledge does not give is.
-        unanswered: !(intentReply && intent && intent.kind !== "price"),
-      });
+      // A request to be contacted, for a quote, a demo or to buy is for the team, not a gap in the
+      // knowledge; a price the knowledge does not give is.
+      await storeFixedReply(content, { answered: false, credits: 1, unanswered: !(intentReply && intent && intent.kind !== "price") });
       writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind: "fallback" }) });
       return;
     }
@@ -303,22 +294,7 @@ export async function answerMessage(
       // so nothing is added to it or left out; it cites its Q&A source.
       writeText(writer, pairAnswer);
       writeStep(writer, stepFor({ intent: !!intent, fallback: false }));
-      await store({
-        visitorText: text,
-        askedAt,
-        bot: {
-          id: messageId,
-          at: Date.now(),
-          content: pairAnswer,
-          sources: sources.stored,
-          answered: true,
-          model: null,
-          latencyMs: Date.now() - askedAt,
-          firstTokenMs: Date.now() - askedAt,
-          credits: 1,
-        },
-        unanswered: false,
-      });
+      await storeFixedReply(pairAnswer, { sources: sources.stored, answered: true, credits: 1, unanswered: false });
       writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: true, kind: "answer" }) });
       return;
     }
