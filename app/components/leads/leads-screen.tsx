@@ -11,6 +11,7 @@ import {
   EmptyState,
   Field,
   PageHeader,
+  Pager,
   Select,
   Table,
   TBody,
@@ -326,20 +327,11 @@ export function LeadsScreen({ data, result }: { data: LeadsScreenData; result?: 
           </TBody>
         </Table>
       )}
-      {list.at || list.older ? (
-        <nav aria-label="Pages of leads" className="flex flex-wrap gap-2">
-          {list.at ? (
-            <ButtonLink to={base + leadListSearch(state)} variant="secondary" size="sm">
-              Newest leads
-            </ButtonLink>
-          ) : null}
-          {list.older ? (
-            <ButtonLink to={base + leadListSearch({ ...state, older: list.older })} variant="secondary" size="sm">
-              Older leads
-            </ButtonLink>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager
+        noun="leads"
+        newestHref={list.at ? base + leadListSearch(state) : null}
+        olderHref={list.older ? base + leadListSearch({ ...state, older: list.older }) : null}
+      />
     </div>
   );
 }

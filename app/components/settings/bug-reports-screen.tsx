@@ -10,6 +10,7 @@ import {
   Field,
   IntentSubmit,
   PageHeader,
+  Pager,
   Select,
   Textarea,
   type BadgeTone,
@@ -268,20 +269,11 @@ export function BugReportsScreen({ data, result }: { data: BugReportsScreenData;
           ))}
         </ol>
       )}
-      {list.at || list.older ? (
-        <nav aria-label="Pages of reports" className="flex flex-wrap gap-2">
-          {list.at ? (
-            <ButtonLink to={base + bugReportListSearch(state)} variant="secondary" size="sm">
-              Newest reports
-            </ButtonLink>
-          ) : null}
-          {list.older ? (
-            <ButtonLink to={base + bugReportListSearch({ ...state, older: list.older })} variant="secondary" size="sm">
-              Older reports
-            </ButtonLink>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager
+        noun="reports"
+        newestHref={list.at ? base + bugReportListSearch(state) : null}
+        olderHref={list.older ? base + bugReportListSearch({ ...state, older: list.older }) : null}
+      />
     </div>
   );
 }

@@ -13,3 +13,4 @@ export * from "./checkbox";
 export * from "./copy";
 export * from "./usage-bar";
 export * from "./reply-banner";
+export * from "./pager";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { encodeKeysetCursor, type KeysetCursor, parseKeysetCursor, readDayFilter, utcDayRange } from "./list-query";
 
 // Bug reports (…/settings/bug): the list's state in the URL query, so a filtered list is a link and
 // the filter form is a plain GET form:
@@ -21,13 +22,7 @@ export const BUG_COMMENT_MAX = 1000;
 export const BUG_QUESTION_MAX = 1000;
 export const BUG_ANSWER_MAX = 20_000;
 
-export type BugReportCursor = { at: number; id: string };
-const CURSOR = /^(\d{1,15})\.([A-Za-z0-9_-]{1,64})$/;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const daySchema = z
-  .string()
-  .regex(DAY, "Use a date like 2026-01-31.")
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "Use a real date.");
+export type BugReportCursor = KeysetCursor;
 
 export type BugReportListParams = {
   /** null: every status. */
@@ -48,33 +43,18 @@ export type BugReportListQuery = { params: BugReportListParams; errors: Partial<
  */
 export function parseBugReportListQuery(search: URLSearchParams): BugReportListQuery {
   const errors: BugReportListQuery["errors"] = {};
-  const day = (key: "from" | "to") => {
-    const raw = (search.get(key) ?? "").trim();
-    if (!raw) return null;
-    const parsed = daySchema.safeParse(raw);
-    if (!parsed.success) errors[key] = parsed.error.issues[0]?.message;
-    return parsed.success ? parsed.data : null;
-  };
-  const from = day("from");
-  const to = day("to");
-  if (from && to && from > to) errors.to = "The end date is before the start date.";
+  const { from, to } = readDayFilter(search, errors);
   const rawStatus = search.get("status");
   const status = rawStatus === "all" ? null : (z.enum(BUG_REPORT_STATUSES).safeParse(rawStatus ?? "open").data ?? "open");
   const source = z.enum(BUG_REPORT_SOURCES).safeParse(search.get("source")).data ?? null;
-  const m = CURSOR.exec(search.get("older") ?? "");
   return {
-    params: { status, source, from, to: errors.to ? null : to, older: m ? { at: Number(m[1]), id: m[2] } : null },
+    params: { status, source, from, to, older: parseKeysetCursor(search.get("older")) },
     errors,
   };
 }
 
 /** Milliseconds range [start, end) of the UTC days a filter covers. */
-export function bugDayRange(params: Pick<BugReportListParams, "from" | "to">): { start: number | null; end: number | null } {
-  return {
-    start: params.from ? Date.parse(`${params.from}T00:00:00Z`) : null,
-    end: params.to ? Date.parse(`${params.to}T00:00:00Z`) + 86_400_000 : null,
-  };
-}
+export const bugDayRange = utcDayRange;
 
 /** The query string of a list state (and an open report), without empty parts. */
 export function bugReportListSearch(params: Partial<BugReportListParams>, reportId?: string | null): string {
@@ -84,7 +64,7 @@ export function bugReportListSearch(params: Partial<BugReportListParams>, report
   if (params.source) s.set("source", params.source);
   if (params.from) s.set("from", params.from);
   if (params.to) s.set("to", params.to);
-  if (params.older) s.set("older", `${params.older.at}.${params.older.id}`);
+  if (params.older) s.set("older", encodeKeysetCursor(params.older));
   if (reportId) s.set("report", reportId);
   const text = s.toString();
   return text ? `?${text}` : "";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { encodeKeysetCursor, type KeysetCursor, parseKeysetCursor, readDayFilter, utcDayRange } from "./list-query";
 
 // The leads screen's state, carried in the URL query so a filtered list is a link and the filter
 // form is a plain GET form that works without JavaScript:
@@ -21,25 +22,9 @@ export const LEAD_NOTES_MAX = 5000;
 export const LEAD_PAGE_SIZE = 50;
 
 /** A keyset position: the created_at and id of the row a page starts after. */
-export type LeadCursor = { at: number; id: string };
+export type LeadCursor = KeysetCursor;
 
-const CURSOR = /^(\d{1,15})\.([A-Za-z0-9_-]{1,64})$/;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-const cursorSchema = z
-  .string()
-  .regex(CURSOR)
-  .transform((s): LeadCursor => {
-    const [, at, id] = s.match(CURSOR)!;
-    return { at: Number(at), id };
-  });
-
-const daySchema = z
-  .string()
-  .regex(DAY, "Use a date like 2026-01-31.")
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "Use a real date.");
-
-export const encodeLeadCursor = (c: LeadCursor) => `${c.at}.${c.id}`;
+export const encodeLeadCursor = encodeKeysetCursor;
 
 export type LeadListParams = {
   q: string;
@@ -51,12 +36,7 @@ export type LeadListParams = {
 };
 
 /** Milliseconds range [start, end) of the UTC days a filter covers. */
-export function dayRange(params: Pick<LeadListParams, "from" | "to">): { start: number | null; end: number | null } {
-  return {
-    start: params.from ? Date.parse(`${params.from}T00:00:00Z`) : null,
-    end: params.to ? Date.parse(`${params.to}T00:00:00Z`) + 86_400_000 : null,
-  };
-}
+export const dayRange = utcDayRange;
 
 export type LeadListQuery = { params: LeadListParams; errors: Partial<Record<"q" | "from" | "to", string>> };
 
@@ -72,25 +52,16 @@ export function parseLeadListQuery(search: URLSearchParams): LeadListQuery {
     .max(LEAD_SEARCH_MAX, `Search for at most ${LEAD_SEARCH_MAX} characters.`)
     .safeParse(search.get("q") ?? "");
   if (!q.success) errors.q = q.error.issues[0]?.message;
-  const day = (key: "from" | "to") => {
-    const raw = (search.get(key) ?? "").trim();
-    if (!raw) return null;
-    const parsed = daySchema.safeParse(raw);
-    if (!parsed.success) errors[key] = parsed.error.issues[0]?.message;
-    return parsed.success ? parsed.data : null;
-  };
-  const from = day("from");
-  const to = day("to");
-  if (from && to && from > to) errors.to = "The end date is before the start date.";
+  const { from, to } = readDayFilter(search, errors);
   const status = z.enum(LEAD_STATUSES).safeParse(search.get("status"));
-  const older = cursorSchema.safeParse(search.get("older") ?? "");
+
   return {
     params: {
       q: q.success ? q.data : "",
       status: status.success ? status.data : null,
       from,
-      to: errors.to ? null : to,
-      older: older.success ? older.data : null,
+      to,
+      older: parseKeysetCursor(search.get("older")),
     },
     errors,
   };
