@@ -79,7 +79,7 @@ export async function findDestination(ctx: Pick<Ctx, "db">, ref: Ref, destinatio
   );
 }
 
-/** "https://hooks.slack.com/services/T0/B0/XXXX" → "hooks.slack.com/services/T0/B0/••••": the last part is the credential. */
+/** Shows a Slack incoming-webhook URL without its last path segment, which is the credential: ".../services/T0/B0/<secret>" → ".../services/T0/B0/••••". */
 export function maskSlackUrl(url: string): string {
   const u = new URL(url);
   const parts = u.pathname.split("/");
