@@ -1,4 +1,5 @@
 import { and, eq, isNull, lte, or } from "drizzle-orm";
+import { hmacSha256Hex } from "../crypto/hmac";
 import { isPlanId, PLANS, type PlanId } from "~/lib/plans";
 import type { AppContext } from "../context";
 import { organisations, stripeEvents } from "../db/schema";
@@ -156,12 +157,6 @@ export async function cancelSubscriptionAtPeriodEnd(env: Partial<StripeEnv>, sub
 // ——— webhook signatures ———
 
 const encoder = new TextEncoder();
-
-async function hmacSha256Hex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
-  return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 /** Compares two strings in time that depends only on their length. */
 export function constantTimeEqual(a: string, b: string): boolean {

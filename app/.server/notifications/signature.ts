@@ -1,5 +1,5 @@
-import { encodeHexLowerCase } from "@oslojs/encoding";
 import { constantTimeEqual, randomToken } from "../auth/crypto";
+import { hmacSha256Hex } from "../crypto/hmac";
 
 // Webhook signatures, the Stripe scheme (documented in content/docs/api/webhooks.md):
 //   Parley-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>
@@ -17,15 +17,10 @@ export function newWebhookSecret(): string {
   return `whsec_${randomToken(20)}`;
 }
 
-async function hmacHex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return encodeHexLowerCase(new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message))));
-}
-
 /** The header value for `body` signed at `t` (unix seconds) with each of `secrets` (newest first). */
 export async function signatureHeader(secrets: string[], body: string, t: number): Promise<string> {
   const parts = [`t=${t}`];
-  for (const secret of secrets) parts.push(`v1=${await hmacHex(secret, `${t}.${body}`)}`);
+  for (const secret of secrets) parts.push(`v1=${await hmacSha256Hex(secret, `${t}.${body}`)}`);
   return parts.join(",");
 }
 
@@ -49,6 +44,6 @@ export async function verifySignature(
   }
   if (t === null || !candidates.length) return { ok: false, reason: "malformed" };
   if (Math.abs(nowSeconds - t) > toleranceSeconds) return { ok: false, reason: "stale" };
-  const expected = new TextEncoder().encode(await hmacHex(secret, `${t}.${body}`));
+  const expected = new TextEncoder().encode(await hmacSha256Hex(secret, `${t}.${body}`));
   return candidates.some((c) => constantTimeEqual(new TextEncoder().encode(c), expected)) ? { ok: true } : { ok: false, reason: "mismatch" };
 }

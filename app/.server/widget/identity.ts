@@ -1,5 +1,6 @@
 import { constantTimeEqual } from "../auth/crypto";
 import type { AppContext } from "../context";
+import { hmacSha256, hmacSha256Hex } from "../crypto/hmac";
 import { openSecret } from "../crypto/secret-box";
 
 // Identity verification: the customer's backend signs the visitor id it gives the widget with the
@@ -8,16 +9,9 @@ import { openSecret } from "../crypto/secret-box";
 
 export const NOT_VERIFIED_MESSAGE = "Please sign in on the website to chat with us.";
 
-const encoder = new TextEncoder();
-
-async function hmac(secret: string, visitorId: string): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(visitorId)));
-}
-
 /** The hash the customer's server computes for a visitor id (documented in the embed docs). */
 export async function visitorHashFor(secret: string, visitorId: string): Promise<string> {
-  return [...(await hmac(secret, visitorId))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return hmacSha256Hex(secret, visitorId);
 }
 
 function hexToBytes(hex: string): Uint8Array | null {
@@ -32,7 +26,7 @@ export async function isValidVisitorHash(secret: string, visitorId: string, hash
   if (!hash) return false;
   const given = hexToBytes(hash.trim());
   if (!given) return false;
-  return constantTimeEqual(await hmac(secret, visitorId), given);
+  return constantTimeEqual(await hmacSha256(secret, visitorId), given);
 }
 
 /**
