@@ -7,7 +7,7 @@ import { numberedSources, recordExchange, type Conversation } from "../chat/conv
 import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
 import type { MessageSource } from "../db/schema";
-import { visitorContact, visitorHasLead } from "../leads/leads";
+import { visitorContact } from "../leads/leads";
 import { notifyHandoffRequested } from "../notifications/notify";
 import { liveInfo } from "./conversations";
 import { chatbotInbox, liveConversation } from "./live";
@@ -59,13 +59,13 @@ export async function handoffTurn(
   const messageId = newId("msg_");
   const ref = { orgId: target.org.id, chatbotId: target.chatbot.id };
   const info = liveInfo(conversation);
-  const [agentsOnline, hasLead] = await Promise.all([
+  const [agentsOnline, contact] = await Promise.all([
     chatbotInbox(ctx.env, ref.chatbotId)
       .agentsOnline()
       .catch(() => 0),
-    visitorHasLead(ctx, ref, conversation.visitorId),
+    visitorContact(ctx, ref, conversation.visitorId),
   ]);
-  const reply = handoffReply(agentsOnline, hasLead);
+  const reply = handoffReply(agentsOnline, contact !== null);
   const at = Math.max(Date.now(), input.askedAt + 1);
   const { visitorMessageId } = await recordExchange(ctx, conversation, {
     visitorText: input.text,
@@ -80,7 +80,7 @@ export async function handoffTurn(
     { id: messageId, role: "bot", text: reply, at },
   ]);
   const requested = await stub.requestHuman(info);
-  if (!requested.alreadyRequested) await notifyHandoffRequested(ctx, ref, conversation, await visitorContact(ctx, ref, conversation.visitorId));
+  if (!requested.alreadyRequested) await notifyHandoffRequested(ctx, ref, conversation, contact);
   const meta = (extra: Partial<ChatMessageMetadata> = {}): ChatMessageMetadata => ({ conversationId: conversation.id, messageId, ...extra });
   const stream = createUIMessageStream({
     execute: ({ writer }) => {

@@ -165,13 +165,7 @@ export async function listLeads(ctx: Ctx, ref: Ref, opts: { limit?: number; befo
 
 /** Whether this visitor already left contact details for the chatbot (the widget then stops asking). */
 export async function visitorHasLead(ctx: Ctx, ref: Ref, visitorId: string): Promise<boolean> {
-  const row = await ctx.db
-    .select({ id: leads.id })
-    .from(leads)
-    .where(and(eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId), eq(leads.visitorId, visitorId)))
-    .limit(1)
-    .get();
-  return !!row;
+  return (await visitorContact(ctx, ref, visitorId)) !== null;
 }
 
 /** The name and email this visitor left on this chatbot (for a handoff notification); null when none. */
