@@ -1,6 +1,9 @@
-import type { Page, Route } from "playwright-core";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Cookie, Page, Route } from "playwright-core";
 import { expect } from "vitest";
 import { baseURL } from "./browser";
+import { ROOT } from "../../../scripts/lib/common.mjs";
 import { DEMO } from "../../../scripts/lib/demo.mjs";
 import { latestMailTo } from "./outbox";
 
@@ -48,10 +51,21 @@ export async function signUpAndVerify(page: Page, user: { name: string; email: s
   expect(new URL(page.url()).pathname).toBe("/app");
 }
 
+// The demo owner's session, kept for the whole run beside its database (.e2e/state, fresh every run).
+// Sign-in is throttled per email (10 attempts in 15 minutes), and more specs sign in as the demo
+// owner than that: the first signs in through the form, later ones reuse its session cookie.
+const DEMO_SESSION = path.join(ROOT, ".e2e", "state", "demo-session.json");
+
 /** Signs in as the seeded demo owner (scripts/lib/demo.mjs) and waits for the dashboard. */
 export async function signInAsDemo(page: Page) {
+  if (existsSync(DEMO_SESSION)) {
+    await page.context().addCookies(JSON.parse(readFileSync(DEMO_SESSION, "utf8")) as Cookie[]);
+    await page.goto("/app");
+    if (new URL(page.url()).pathname.startsWith("/app")) return;
+  }
   await page.goto("/login");
   await page.getByLabel("Email").fill(DEMO.email);
   await page.getByLabel("Password").fill(DEMO.password);
   await submitAndWait(page, "Sign in", /\/app/);
+  writeFileSync(DEMO_SESSION, JSON.stringify(await page.context().cookies()));
 }
