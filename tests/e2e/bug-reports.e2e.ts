@@ -52,7 +52,10 @@ describe("bug reports", () => {
       await card.waitFor();
       expect(await card.textContent()).toContain(QUESTION);
       expect(await card.getByText("Rated not helpful").count()).toBe(1);
-      expect(await p.getByRole("link", { name: "Notifications" }).getAttribute("href")).toBe(`/app/${DEMO.orgId}/${DEMO.chatbotId}/settings/notifications`);
+      // The line under the title (the settings menu has a Notifications link too).
+      expect(await p.locator("p", { hasText: "Where reports are sent" }).getByRole("link", { name: "Notifications" }).getAttribute("href")).toBe(
+        `/app/${DEMO.orgId}/${DEMO.chatbotId}/settings/notifications`,
+      );
       expect(await card.getByRole("link", { name: "Open the conversation at this answer" }).getAttribute("href")).toMatch(/\?c=cv_[^#]+#msg-msg_/);
 
       // Filters live in the URL.
