@@ -13,6 +13,8 @@ import { buildSystemPrompt, type PromptPassage } from "../ai/prompts";
 import { resolveChatModel } from "../ai/providers";
 import { detectSmallTalk } from "../ai/small-talk";
 import { collectLeadReason, collectLeadStep, collectLeadTool, COLLECT_LEAD_TOOL, leadFormOffered } from "../ai/tools/collect-lead";
+import { localToolReply, modelTools } from "../ai/tools";
+import type { ToolTurn } from "../ai/tools/registry";
 import { retrieve } from "../retrieval/search";
 import type { Passage } from "../retrieval/types";
 import { isDuplicateClientMessage, numberedSources, recentMessages, recordExchange, type Conversation, type StoredExchange } from "./conversations";
@@ -231,6 +233,23 @@ export async function answerMessage(
     return { stream, done, conversationId: conversation.id, messageId, limited: true, limitMessage: quota.message };
   }
 
+  const { id: modelId, model } = input.model ?? resolveChatModel(ctx.env, settings.model);
+  const local = modelId === LOCAL_MODEL_ID;
+  const toolTurn: ToolTurn = { ctx, chatbot, org, conversation, text, history, settings, visitorId: conversation.visitorId };
+  // The built-in engine's tools (ai/tools/index.ts): a message one of them recognises ("where is my
+  // order 1234?") is answered by the tool, not from the knowledge.
+  const toolReply = local && !smallTalk ? await localToolReply(toolTurn) : null;
+  if (toolReply) {
+    const { stream, done } = run(ctx, async (writer) => {
+      writer.write({ type: "start", messageId, messageMetadata: meta() });
+      for (const part of toolReply.parts ?? []) writer.write(part as UIMessageChunk);
+      writeText(writer, toolReply.text);
+      await storeFixedReply(toolReply.text, { sources: toolReply.sources, answered: toolReply.answered, credits: 1, unanswered: false });
+      writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: toolReply.answered, kind: "answer" }) });
+    });
+    return { stream, done, conversationId: conversation.id, messageId, limited: false };
+  }
+
   let passages: Passage[] = [];
   let answerable = false;
   /** A Q&A pair whose question matches closely (ADR 022): its answer is the reply, as written. */
@@ -249,8 +268,6 @@ export async function answerMessage(
     }
   }
   const kind: AnswerKind = smallTalk ? "small-talk" : answerable ? "answer" : settings.onlyFromKnowledge ? "fallback" : "answer";
-  const { id: modelId, model } = input.model ?? resolveChatModel(ctx.env, settings.model);
-  const local = modelId === LOCAL_MODEL_ID;
   // The collect-lead step (ai/tools/collect-lead.ts). A visitor who already left details is not asked again.
   const visitorHasLead = conversation.hasLead;
   const stepFor = (reply: { intent: boolean; fallback: boolean }) => {
@@ -304,7 +321,10 @@ export async function answerMessage(
     // The built-in engine has no tool calling; the intent rule below stands in for it.
     const called: { step: CollectLeadStep | null } = { step: null };
     const offerTool = !local && !smallTalk && leadFormOffered(leadForm) && !visitorHasLead;
-    const tools = offerTool ? { [COLLECT_LEAD_TOOL]: collectLeadTool(leadForm, (step) => (called.step ??= step)) } : undefined;
+    // The other tools (ai/tools/index.ts) write their UI parts (product cards…) into the reply as they run.
+    const botTools = await modelTools(toolTurn, (part) => writer.write(part as UIMessageChunk));
+    const allTools = { ...botTools, ...(offerTool ? { [COLLECT_LEAD_TOOL]: collectLeadTool(leadForm, (step) => (called.step ??= step)) } : {}) };
+    const tools = Object.keys(allTools).length ? allTools : undefined;
     const system = buildSystemPrompt({ botName: chatbot.name, settings, passages: promptPassages, collectLeadTool: offerTool });
     const messages: ModelMessage[] = [
       ...history.map((m): ModelMessage => (m.role === "visitor" ? { role: "user", content: m.content } : { role: "assistant", content: m.content })),
@@ -318,8 +338,8 @@ export async function answerMessage(
       temperature: settings.temperature,
       maxOutputTokens: MAX_TOKENS[settings.answerLength],
       maxRetries: 1,
-      // After calling the tool, the model gets one more step to say its sentence about the form.
-      ...(tools ? { tools, stopWhen: stepCountIs(2) } : {}),
+      // After calling a tool, the model gets more steps: to call another, then to say its answer.
+      ...(tools ? { tools, stopWhen: stepCountIs(3) } : {}),
       onError: ({ error }) => {
         failed = error;
         console.error("[chat] model error", error);
