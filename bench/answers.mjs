@@ -38,7 +38,9 @@ for (const half of ["dev", "test"]) {
 // The demo chatbot's own docs (bench/answers/parley-docs): answered, with sources? Not in the goals.
 for (const s of result.sets.filter((x) => x.demo.answerable)) {
   const d = s.demo;
-  const withSources = s.rows.filter((r) => r.half === "demo" && r.outcome === "correct" && r.sources > 0).length;
+  const withSources = s.rows.filter(
+    (r) => r.half === "demo" && r.outcome === "correct" && (Array.isArray(r.sources) ? r.sources.length : r.sources) > 0,
+  ).length;
   console.log(
     `\ndemo knowledge (${s.name}, ${s.documents} docs, ${s.chunks} chunks): ${d.correct}/${d.answerable} answered correctly (${withSources} with sources), ${d.falseRefusal} refused; off-topic refused ${d.offtopicRefused}/${d.offtopic}`,
   );

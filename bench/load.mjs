@@ -134,8 +134,19 @@ async function heapSampler(inspectorPort) {
   let id = 0;
   let used = [];
   let total = 0;
+  const pending = new Map();
+  const call = (method, params = {}) =>
+    new Promise((resolve) => {
+      const n = ++id;
+      pending.set(n, resolve);
+      ws.send(JSON.stringify({ id: n, method, params }));
+    });
   ws.on("message", (data) => {
     const msg = JSON.parse(String(data));
+    if (pending.has(msg.id)) {
+      pending.get(msg.id)(msg.result ?? msg.error);
+      pending.delete(msg.id);
+    }
     if (msg.result && typeof msg.result.usedSize === "number") {
       used.push(msg.result.usedSize / 2 ** 20);
       total = Math.max(total, msg.result.totalSize / 2 ** 20);
@@ -151,6 +162,15 @@ async function heapSampler(inspectorPort) {
       if (!used.length) return null;
       const sorted = [...used].sort((a, b) => a - b);
       return { samples: used.length, usedP50: +pct(sorted, 50).toFixed(1), usedMax: +sorted.at(-1).toFixed(1), heapTotalMax: +total.toFixed(1) };
+    },
+    /** A V8 CPU profile of the Worker isolate (BENCH_CPU_PROFILE): where its time goes under load. */
+    async startProfile() {
+      await call("Profiler.enable");
+      await call("Profiler.setSamplingInterval", { interval: 500 });
+      await call("Profiler.start");
+    },
+    async stopProfile() {
+      return (await call("Profiler.stop"))?.profile ?? null;
     },
     close() {
       clearInterval(timer);
@@ -362,6 +382,7 @@ async function main() {
   try {
     // Warm-up: a few messages so the first level does not measure the isolate's start.
     await runLevel(baseURL, { visitors: 3, messages: 1 }, 99, null);
+    if (process.env.BENCH_CPU_PROFILE && heap) await heap.startProfile();
     for (const [i, level] of LEVELS.entries()) {
       const logFrom = worker ? safeSize(logFile) : 0;
       const r = await runLevel(baseURL, level, i, pgid, heap);
@@ -373,6 +394,11 @@ async function main() {
           `full ${r.fullReplyMs.p50}/${r.fullReplyMs.p95}/${r.fullReplyMs.p99} ms, peak RSS ${JSON.stringify(r.peakRssMb)} MB`,
       );
       if (i < LEVELS.length - 1) await new Promise((res) => setTimeout(res, PAUSE_MS));
+    }
+    if (process.env.BENCH_CPU_PROFILE && heap) {
+      const profile = await heap.stopProfile();
+      if (profile) writeFileSync(process.env.BENCH_CPU_PROFILE, JSON.stringify(profile));
+      console.error(`[bench:load] CPU profile → ${process.env.BENCH_CPU_PROFILE} (summary: node bench/profile-summary.mjs ${process.env.BENCH_CPU_PROFILE})`);
     }
   } finally {
     heap?.close();
