@@ -4,10 +4,10 @@ import { rateLimits } from "../db/schema";
 
 export type Limit = { max: number; windowMs: number };
 
-// Fixed windows in D1 so the count holds across Worker instances. One upsert per hit.
-export async function hit(db: Db, key: string, limit: Limit, now = Date.now()): Promise<{ ok: boolean; retryAfterS: number; count: number }> {
+// Fixed windows in D1 so the count holds across Worker instances. One upsert per limit.
+function upsert(db: Db, key: string, limit: Limit, now: number) {
   const windowStart = now - (now % limit.windowMs);
-  const row = await db
+  return db
     .insert(rateLimits)
     .values({ key, windowStart, count: 1 })
     .onConflictDoUpdate({
@@ -17,23 +17,37 @@ export async function hit(db: Db, key: string, limit: Limit, now = Date.now()): 
         windowStart: sql`${windowStart}`,
       },
     })
-    .returning({ count: rateLimits.count })
-    .get();
-  const count = row?.count ?? 1;
+    .returning({ count: rateLimits.count });
+}
+
+function verdict(count: number, limit: Limit, now: number) {
+  const windowStart = now - (now % limit.windowMs);
   return { ok: count <= limit.max, retryAfterS: Math.ceil((windowStart + limit.windowMs - now) / 1000), count };
 }
 
-/** Applies several limits (e.g. per IP and per email); all are counted, any one refuses. */
+export async function hit(db: Db, key: string, limit: Limit, now = Date.now()): Promise<{ ok: boolean; retryAfterS: number; count: number }> {
+  const row = await upsert(db, key, limit, now).get();
+  return verdict(row?.count ?? 1, limit, now);
+}
+
+/**
+ * Applies several limits (e.g. per IP and per email); all are counted, any one refuses. One D1
+ * round trip for all of them (a batch): every chat message passes four limits, and under load each
+ * round trip is queueing time on the one local database (issue #21).
+ */
 export async function hitAll(db: Db, checks: [string, Limit][], now = Date.now()) {
+  if (!checks.length) return { ok: true, retryAfterS: 0 };
+  const [first, ...rest] = checks.map(([key, limit]) => upsert(db, key, limit, now));
+  const results = await db.batch([first, ...rest]);
   let ok = true;
   let retryAfterS = 0;
-  for (const [key, limit] of checks) {
-    const r = await hit(db, key, limit, now);
+  results.forEach((rows, i) => {
+    const r = verdict(rows[0]?.count ?? 1, checks[i][1], now);
     if (!r.ok) {
       ok = false;
       retryAfterS = Math.max(retryAfterS, r.retryAfterS);
     }
-  }
+  });
   return { ok, retryAfterS };
 }
 

@@ -1,0 +1,125 @@
+import { env, exports } from "cloudflare:workers";
+import { afterAll, describe, expect, it } from "vitest";
+import { newId } from "~/.server/auth/crypto";
+import { knowledgeSources } from "~/.server/db/schema";
+import type { Env } from "~/.server/env";
+import { indexChunks } from "~/.server/retrieval/indexing";
+import { readReply } from "~/lib/chat-stream";
+import { db, makeOrg, makeUser } from "../factories";
+import { BASE } from "./helpers";
+
+// How many D1 round trips one chat message costs through the Worker entry. Under load every round
+// trip is queueing time on the one database (issue #21, ADR 015), so the count is a budget: a change
+// that adds a sequential query to the message path fails here, not only in a noisy load benchmark.
+// Statements in one batch are one round trip.
+
+const worker = (exports as unknown as { default: { fetch: (r: Request) => Promise<Response> } }).default;
+
+type Trip = { kind: "query" | "batch"; sql: string[] };
+const trips: Trip[] = [];
+const restore: (() => void)[] = [];
+
+/** Records every D1 call of this isolate (the Worker's requests run in it too) by patching the binding's prototypes. */
+function recordTrips() {
+  const dbProto = Object.getPrototypeOf(env.DB);
+  const stmtProto = Object.getPrototypeOf(env.DB.prepare("SELECT 1"));
+  const sqlOf = new WeakMap<object, string>();
+  const patch = (proto: Record<string, unknown>, name: string, wrap: (orig: (...a: unknown[]) => unknown) => (...a: unknown[]) => unknown) => {
+    const orig = proto[name] as (...a: unknown[]) => unknown;
+    proto[name] = wrap(orig);
+    restore.push(() => (proto[name] = orig));
+  };
+  patch(
+    dbProto,
+    "prepare",
+    (orig) =>
+      function (this: unknown, ...a: unknown[]) {
+        const s = orig.apply(this, a) as object;
+        sqlOf.set(s, String(a[0]));
+        return s;
+      },
+  );
+  patch(
+    stmtProto,
+    "bind",
+    (orig) =>
+      function (this: object, ...a: unknown[]) {
+        const s = orig.apply(this, a) as object;
+        sqlOf.set(s, sqlOf.get(this) ?? "?");
+        return s;
+      },
+  );
+  for (const m of ["all", "run", "first", "raw"])
+    patch(
+      stmtProto,
+      m,
+      (orig) =>
+        function (this: object, ...a: unknown[]) {
+          trips.push({ kind: "query", sql: [sqlOf.get(this) ?? "?"] });
+          return orig.apply(this, a);
+        },
+    );
+  patch(
+    dbProto,
+    "batch",
+    (orig) =>
+      function (this: unknown, ...a: unknown[]) {
+        trips.push({ kind: "batch", sql: (a[0] as object[]).map((s) => sqlOf.get(s) ?? "?") });
+        return orig.apply(this, a);
+      },
+  );
+}
+afterAll(() => restore.forEach((r) => r()));
+
+async function setup() {
+  const owner = await makeUser({ name: "Owner" });
+  const { org, bot } = await makeOrg(owner.id, "Round trips");
+  const sourceId = newId("ks_");
+  await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "FAQ", status: "ready" });
+  await indexChunks(
+    { env: env as unknown as Env, db },
+    { orgId: org.id, chatbotId: bot.id, sourceId },
+    Array.from({ length: 20 }, (_, i) => ({
+      title: "Shipping",
+      heading: `Zone ${i}`,
+      url: null,
+      text: `Express shipping to zone ${i} takes one business day and costs ${i + 5} euros. Returns are accepted within 30 days of delivery.`,
+      position: i,
+    })),
+  );
+  return bot;
+}
+
+describe("D1 round trips of one chat message", async () => {
+  const bot = await setup();
+  const send = (visitorId: string, message: string, conversationId?: string) =>
+    worker
+      .fetch(
+        new Request(`${BASE}/api/chat/${bot.id}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.9.3.7" },
+          body: JSON.stringify({ visitorId, message, channel: "test", conversationId, clientMessageId: newId("cm_") }),
+        }),
+      )
+      .then((r) => readReply(r.body!));
+  recordTrips();
+  /** The trips of one message, once its exchange is stored (the reply stream closes after that). */
+  const measure = async (f: () => Promise<unknown>) => {
+    trips.length = 0;
+    await f();
+    return [...trips];
+  };
+
+  const first = await send("v_trips_0", "How much does express shipping to zone 3 cost?");
+
+  it("a new visitor's first message: at most 7, the rate limits in one", async () => {
+    const t = await measure(() => send("v_trips_1", "How much does express shipping to zone 3 cost?"));
+    expect(t.filter((x) => x.sql.some((s) => /rate_limits/.test(s)))).toHaveLength(1);
+    expect(t.length, t.map((x) => `${x.kind}: ${x.sql.map((s) => s.slice(0, 60)).join(" | ")}`).join("\n")).toBeLessThanOrEqual(7);
+  });
+
+  it("a message in an ongoing conversation: at most 8", async () => {
+    const t = await measure(() => send("v_trips_0", "And how long do I have to send something back?", first.metadata?.conversationId));
+    expect(t.length, t.map((x) => `${x.kind}: ${x.sql.map((s) => s.slice(0, 60)).join(" | ")}`).join("\n")).toBeLessThanOrEqual(8);
+  });
+});
