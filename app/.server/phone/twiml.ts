@@ -4,7 +4,8 @@
 
 export type TwimlVerb = { say: string } | { gather: { action: string; say?: string } } | { redirect: string } | { dial: string } | { hangup: true };
 
-const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+const escapeText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeXml = (s: string) => escapeText(s).replace(/"/g, "&quot;");
 
 /** Twilio's speech languages are BCP-47 tags; the chatbot's language codes map to the common one. */
 const SPEECH_LANGUAGES: Record<string, string> = {
@@ -34,14 +35,14 @@ export function speechLanguage(code: string): string | null {
 
 export function twiml(verbs: TwimlVerb[], language: string | null = null): string {
   const lang = language ? ` language="${escapeXml(language)}"` : "";
-  const say = (text: string) => `<Say${lang}>${escapeXml(text)}</Say>`;
+  const say = (text: string) => `<Say${lang}>${escapeText(text)}</Say>`;
   const body = verbs
     .map((v) => {
       if ("say" in v) return say(v.say);
       if ("gather" in v)
         return `<Gather input="speech" method="POST" speechTimeout="auto" action="${escapeXml(v.gather.action)}"${lang}>${v.gather.say ? say(v.gather.say) : ""}</Gather>`;
-      if ("redirect" in v) return `<Redirect method="POST">${escapeXml(v.redirect)}</Redirect>`;
-      if ("dial" in v) return `<Dial>${escapeXml(v.dial)}</Dial>`;
+      if ("redirect" in v) return `<Redirect method="POST">${escapeText(v.redirect)}</Redirect>`;
+      if ("dial" in v) return `<Dial>${escapeText(v.dial)}</Dial>`;
       return "<Hangup/>";
     })
     .join("");
