@@ -179,7 +179,8 @@ describe("a whole call: answer, two turns, transfer", () => {
     expect(said.filter((m) => m.role === "bot")).toHaveLength(3);
 
     // The call log on /app/phone: duration, outcome and the transcript's link into the inbox.
-    const page = await request(`/app/phone?org=${line.org.id}`, { cookie: line.owner.cookie });
+    fakeTwilio(line.account);
+    const page = await requestWithEnv(`/app/phone?org=${line.org.id}`, { cookie: line.owner.cookie });
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain("Transferred to a person");
