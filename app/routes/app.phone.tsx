@@ -40,15 +40,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     case "connect": {
       const r = await connectTwilio(ctx, { org, userId: user.id, accountSid: input.accountSid, authToken: input.authToken });
       if (!r.ok) return failureReply(intent, r, values);
-      return formReply(intent, 200, { tone: "success", message: `Twilio account ${r.account.accountName ?? r.account.accountHint} is connected. Attach one of its numbers to a chatbot below.` });
+      return formReply(intent, 200, {
+        tone: "success",
+        message: `Twilio account ${r.account.accountName ?? r.account.accountHint} is connected. Attach one of its numbers to a chatbot below.`,
+      });
     }
     case "disconnect": {
       const r = await disconnectTwilio(ctx, org);
       if (!r.ok) return failureReply(intent, r);
-      const note = r.uncleared.length
-        ? ` Twilio could not be reached to clear the webhook of ${r.uncleared.join(", ")}: change it in the Twilio Console.`
-        : "";
-      return formReply(intent, 200, { tone: r.uncleared.length ? "warning" : "success", message: `The Twilio account is disconnected and its credentials deleted.${note}` });
+      const note = r.uncleared.length ? ` Twilio could not be reached to clear the webhook of ${r.uncleared.join(", ")}: change it in the Twilio Console.` : "";
+      return formReply(intent, 200, {
+        tone: r.uncleared.length ? "warning" : "success",
+        message: `The Twilio account is disconnected and its credentials deleted.${note}`,
+      });
     }
     case "attach": {
       const r = await attachNumber(ctx, { org, numberSid: input.numberSid, chatbotId: input.chatbotId });

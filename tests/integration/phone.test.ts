@@ -19,7 +19,11 @@ import { BASE, request } from "./helpers";
 const TWILIO = "http://localhost:14401"; // answered by the stub below, never dialled
 const hex = (n: number) => Array.from(crypto.getRandomValues(new Uint8Array(n / 2)), (b) => b.toString(16).padStart(2, "0")).join("");
 
-type FakeAccount = { sid: string; token: string; numbers: { sid: string; phone_number: string; friendly_name: string; voice_url: string; status_callback: string }[] };
+type FakeAccount = {
+  sid: string;
+  token: string;
+  numbers: { sid: string; phone_number: string; friendly_name: string; voice_url: string; status_callback: string }[];
+};
 
 function fakeTwilio(account: FakeAccount, opts: { down?: boolean } = {}) {
   const calls: { method: string; path: string; form: URLSearchParams }[] = [];
@@ -63,7 +67,9 @@ const newAccount = (): FakeAccount => ({
 
 /** A request through the real Worker with env overrides (TWILIO_API_BASE → the fake). */
 async function requestWithEnv(path: string, init: { form?: Record<string, string>; cookie?: string } = {}) {
-  const { default: worker } = (await import("../../workers/app")) as unknown as { default: { fetch: (r: Request, e: Env, c: ExecutionContext) => Promise<Response> } };
+  const { default: worker } = (await import("../../workers/app")) as unknown as {
+    default: { fetch: (r: Request, e: Env, c: ExecutionContext) => Promise<Response> };
+  };
   const headers = new Headers({ Host: "localhost", "CF-Connecting-IP": `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
   if (init.cookie) headers.set("Cookie", init.cookie);
   let body: string | undefined;
@@ -141,12 +147,16 @@ describe("a whole call: answer, two turns, transfer", () => {
     expect(answer.headers.get("Content-Type")).toContain("text/xml");
     const greeting = await answer.text();
     expect(greeting).toContain('<Gather input="speech" method="POST" speechTimeout="auto"');
-    expect(greeting).toContain("<Say language=\"en-US\">Hello, Lyon shop here.</Say>");
+    expect(greeting).toContain('<Say language="en-US">Hello, Lyon shop here.</Say>');
     expect(greeting).toMatch(/<Redirect method="POST">[^<]+seq=1<\/Redirect>/);
     let next = gatherPath(greeting);
     expect(next).toMatch(/\/calls\/call_[a-z0-9]+\/turn\?seq=1$/);
 
-    const first = await twilio(next, { ...p, CallStatus: "in-progress", SpeechResult: "When is the shop in Lyon open?", Confidence: "0.92" }, line.account.token);
+    const first = await twilio(
+      next,
+      { ...p, CallStatus: "in-progress", SpeechResult: "When is the shop in Lyon open?", Confidence: "0.92" },
+      line.account.token,
+    );
     expect(first.status).toBe(200);
     const firstXml = await first.text();
     expect(firstXml).toContain("Monday to Saturday");
@@ -218,7 +228,10 @@ describe("a whole call: answer, silence, hang-up", () => {
     next = gatherPath(reprompt);
     expect(next).toMatch(/seq=2$/);
     // A minute passes on the call (its start is moved back rather than the test waiting).
-    await db.update(calls).set({ startedAt: Date.now() - 61_000 }).where(eq(calls.callSid, sid));
+    await db
+      .update(calls)
+      .set({ startedAt: Date.now() - 61_000 })
+      .where(eq(calls.callSid, sid));
     const last = await (await twilio(next, { ...p, SpeechResult: "When is the shop open?" }, line.account.token)).text();
     expect(last).toBe(`<?xml version="1.0" encoding="UTF-8"?><Response><Say language="en-US">${PHRASES.maxLength}</Say><Hangup/></Response>`);
     expect((await twilio(line.statusPath, { ...p, CallStatus: "completed", CallDuration: "61" }, line.account.token)).status).toBe(200);
@@ -265,7 +278,10 @@ describe("every Twilio request is signed, and each step is served once", () => {
       // Signed for another sequence number than the URL it is sent to.
       await request(next.replace("seq=1", "seq=2"), {
         method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": await twilioSignature(line.account.token, BASE + next, Object.entries(p)) },
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "X-Twilio-Signature": await twilioSignature(line.account.token, BASE + next, Object.entries(p)),
+        },
         body: new URLSearchParams(p).toString(),
       }),
       await twilio(line.statusPath, { ...p, CallStatus: "completed", CallDuration: "5" }, line.account.token, { signature: "" }),
@@ -357,7 +373,10 @@ describe("/app/phone: connect, attach, detach, disconnect against a fake Twilio"
 
     // Attach: Parley sets the number's VoiceUrl and StatusCallback.
     const bot = (await db.select().from(chatbots).where(eq(chatbots.orgId, org.id)).get())!;
-    const attach = await requestWithEnv("/app/phone", { cookie: owner.cookie, form: { intent: "attach", orgId: org.id, numberSid: account.numbers[0].sid, chatbotId: bot.id } });
+    const attach = await requestWithEnv("/app/phone", {
+      cookie: owner.cookie,
+      form: { intent: "attach", orgId: org.id, numberSid: account.numbers[0].sid, chatbotId: bot.id },
+    });
     expect(attach.status).toBe(200);
     expect(await attach.text()).toContain("Calls to +15005550006 are now answered by the chatbot.");
     const attached = (await db.select().from(phoneNumbers).where(eq(phoneNumbers.orgId, org.id)).get())!;
@@ -367,7 +386,10 @@ describe("/app/phone: connect, attach, detach, disconnect against a fake Twilio"
 
     // Another organisation's chatbot cannot be attached.
     const other = await makeOrg((await makeUser()).id, "Other", { plan: "scale" });
-    const foreign = await requestWithEnv("/app/phone", { cookie: owner.cookie, form: { intent: "attach", orgId: org.id, numberSid: account.numbers[1].sid, chatbotId: other.bot.id } });
+    const foreign = await requestWithEnv("/app/phone", {
+      cookie: owner.cookie,
+      form: { intent: "attach", orgId: org.id, numberSid: account.numbers[1].sid, chatbotId: other.bot.id },
+    });
     expect(foreign.status).toBe(400);
     expect(account.numbers[1].voice_url).toBe("https://ivr.example.com/voice");
 
@@ -388,7 +410,10 @@ describe("/app/phone: connect, attach, detach, disconnect against a fake Twilio"
     expect(page).toContain("Phone numbers needs the Scale plan or above.");
     const account = newAccount();
     fakeTwilio(account);
-    const res = await requestWithEnv("/app/phone", { cookie: owner.cookie, form: { intent: "connect", orgId: org.id, accountSid: account.sid, authToken: account.token } });
+    const res = await requestWithEnv("/app/phone", {
+      cookie: owner.cookie,
+      form: { intent: "connect", orgId: org.id, accountSid: account.sid, authToken: account.token },
+    });
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("Phone numbers needs the Scale plan or above.");
     expect(await db.select().from(phoneAccounts).where(eq(phoneAccounts.orgId, org.id)).all()).toEqual([]);

@@ -75,7 +75,12 @@ export async function phoneScreen(ctx: Ctx, org: Organisation, role: Role) {
     planHint: phonePlanHint(),
     canManage: can(role, "chatbot:edit"),
     account: account ? { hint: account.accountHint, name: account.accountName, connectedAt: account.createdAt } : null,
-    numbers: listed?.ok ? listed.numbers.map((n) => ({ ...n, attached: n.attached ? { id: n.attached.id, chatbotId: n.attached.chatbotId, chatbotName: n.attached.chatbotName } : null })) : [],
+    numbers: listed?.ok
+      ? listed.numbers.map((n) => ({
+          ...n,
+          attached: n.attached ? { id: n.attached.id, chatbotId: n.attached.chatbotId, chatbotName: n.attached.chatbotName } : null,
+        }))
+      : [],
     numbersError: listed && !listed.ok ? listed.message : null,
     chatbots: bots,
     calls: log,

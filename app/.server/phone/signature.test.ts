@@ -18,7 +18,12 @@ describe("Twilio request signature", () => {
   it("matches the documented example, whatever order the parameters come in", async () => {
     expect(await twilioSignature(TOKEN, URL_, PARAMS)).toBe(DOCUMENTED);
     expect(await twilioSignature(TOKEN, URL_, [...PARAMS].reverse())).toBe(DOCUMENTED);
-    expect(signedPayload(URL_, [["b", "2"], ["a", "1"]])).toBe(`${URL_}a1b2`);
+    expect(
+      signedPayload(URL_, [
+        ["b", "2"],
+        ["a", "1"],
+      ]),
+    ).toBe(`${URL_}a1b2`);
   });
 
   it("verifies only the right token, URL, parameters and header", async () => {

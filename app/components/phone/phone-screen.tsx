@@ -1,5 +1,24 @@
 import { Form, Link } from "@remix-run/react";
-import { Alert, Badge, Card, CardBody, CardHeader, EmptyState, Field, IntentForm, IntentSubmit, PageHeader, ReplyBanner, Select, Table, TBody, TD, TH, THead, TR } from "~/components/ui";
+import {
+  Alert,
+  Badge,
+  Card,
+  CardBody,
+  CardHeader,
+  EmptyState,
+  Field,
+  IntentForm,
+  IntentSubmit,
+  PageHeader,
+  ReplyBanner,
+  Select,
+  Table,
+  TBody,
+  TD,
+  TH,
+  THead,
+  TR,
+} from "~/components/ui";
 import type { FormReply } from "~/lib/forms";
 import { CALL_OUTCOME_LABELS, formatCallDuration, type CallOutcome } from "~/lib/schemas/phone";
 
@@ -101,14 +120,30 @@ function ConnectForm({ orgId, reply }: { orgId: string; reply: FormReply | undef
   );
 }
 
-function AttachForm({ orgId, row, chatbots, reply }: { orgId: string; row: NumberRow; chatbots: { id: string; name: string }[]; reply: FormReply | undefined }) {
+function AttachForm({
+  orgId,
+  row,
+  chatbots,
+  reply,
+}: {
+  orgId: string;
+  row: NumberRow;
+  chatbots: { id: string; name: string }[];
+  reply: FormReply | undefined;
+}) {
   const mine = reply?.intent === "attach" && reply.values.numberSid === row.sid ? reply : undefined;
   return (
     <Form method="post" className="flex flex-col gap-2 sm:flex-row sm:items-end">
       <input type="hidden" name="intent" value="attach" />
       <input type="hidden" name="orgId" value={orgId} />
       <input type="hidden" name="numberSid" value={row.sid} />
-      <Field label={<span className="sr-only">Chatbot for {row.number}</span>} name="chatbotId" id={`bot-${row.sid}`} error={mine?.fieldErrors.chatbotId} className="min-w-48">
+      <Field
+        label={<span className="sr-only">Chatbot for {row.number}</span>}
+        name="chatbotId"
+        id={`bot-${row.sid}`}
+        error={mine?.fieldErrors.chatbotId}
+        className="min-w-48"
+      >
         <Select defaultValue={row.attached?.chatbotId ?? ""} placeholder="Choose a chatbot" options={chatbots.map((b) => ({ value: b.id, label: b.name }))} />
       </Field>
       <IntentSubmit intent="attach" match={{ name: "numberSid", value: row.sid }} busyLabel="Saving…" variant="secondary" size="sm" className="h-10">
@@ -208,7 +243,13 @@ export function PhoneScreen({ data, reply }: { data: PhoneScreenData; reply: For
                                 <input type="hidden" name="intent" value="detach" />
                                 <input type="hidden" name="orgId" value={org.id} />
                                 <input type="hidden" name="phoneNumberId" value={n.attached.id} />
-                                <IntentSubmit intent="detach" match={{ name: "phoneNumberId", value: n.attached.id }} busyLabel="Detaching…" variant="ghost" size="sm">
+                                <IntentSubmit
+                                  intent="detach"
+                                  match={{ name: "phoneNumberId", value: n.attached.id }}
+                                  busyLabel="Detaching…"
+                                  variant="ghost"
+                                  size="sm"
+                                >
                                   Detach<span className="sr-only"> {n.number}</span>
                                 </IntentSubmit>
                               </Form>
