@@ -187,6 +187,11 @@ describe("a whole call: answer, two turns, transfer", () => {
       "I want to speak to someone",
     ]);
     expect(said.filter((m) => m.role === "bot")).toHaveLength(3);
+    // Analytics count the call as one conversation on the phone channel.
+    const split = await env.DB.prepare("SELECT key, sum(count) AS n FROM analytics_splits WHERE chatbot_id = ? AND dim = 'channel' GROUP BY key")
+      .bind(line.bot.id)
+      .all<{ key: string; n: number }>();
+    expect(split.results).toEqual([{ key: "phone", n: 1 }]);
 
     // The call log on /app/phone: duration, outcome and the transcript's link into the inbox.
     fakeTwilio(line.account);

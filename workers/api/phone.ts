@@ -11,7 +11,9 @@ export const phone = new Hono<HonoEnv>();
 
 async function twilioRequest(c: Context<HonoEnv>): Promise<TwilioRequest> {
   const type = c.req.header("Content-Type") ?? "";
-  const params = type.includes("application/x-www-form-urlencoded") ? new URLSearchParams(await c.req.text()) : new URLSearchParams();
+  const params = type.includes("application/x-www-form-urlencoded")
+    ? new URLSearchParams(new TextDecoder().decode(await c.req.arrayBuffer()))
+    : new URLSearchParams();
   return { url: c.req.url, signature: c.req.header("X-Twilio-Signature") ?? null, params };
 }
 
