@@ -41,6 +41,8 @@ export interface Env {
   STRIPE_PRICE_SCALE?: string;
   /** Stripe API origin; default https://api.stripe.com (tests point it at a local stub). */
   STRIPE_API_BASE?: string;
+  /** Twilio REST API origin; default https://api.twilio.com (tests point it at a local fake). */
+  TWILIO_API_BASE?: string;
   /** Outside production: visitor chat requests one isolate works on at once (workers/admission.ts); default 8. */
   LOCAL_CHAT_CONCURRENCY?: string;
   /** Outside production only: seconds between notification retries, e.g. "1,2" (the e2e tests); production uses the built-in schedule. */

@@ -18,6 +18,8 @@ const FAILURE_STATUS = {
   reply_limit_reached: 429,
   /** The configured language model failed. */
   model_error: 502,
+  /** Another service the request depends on (e.g. Twilio) could not be reached or refused. */
+  upstream_error: 502,
 } as const;
 
 export type FailureCode = keyof typeof FAILURE_STATUS;

@@ -38,4 +38,7 @@ export function orgNav(role: Role, base: string) {
 }
 
 /** Pages of the signed-in user (not of one organisation), linked from the app shell's user menu. */
-export const USER_LINKS: { key: string; label: string; path: string }[] = [{ key: "plans", label: "Plans and usage", path: "/app/plans" }];
+export const USER_LINKS: { key: string; label: string; path: string }[] = [
+  { key: "plans", label: "Plans and usage", path: "/app/plans" },
+  { key: "phone", label: "Phone numbers", path: "/app/phone" },
+];

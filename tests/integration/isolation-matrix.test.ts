@@ -25,7 +25,7 @@ const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission; ok?: num
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/setup`, permission: "chatbot:view", ok: 302 },
 ];
 // Routes that need only a session.
-const USER_ROUTES = ["/app", "/app/plans"];
+const USER_ROUTES = ["/app", "/app/plans", "/app/phone"];
 // Form actions (intents) with the permission they need and the status of an allowed submission.
 const ORG_ACTIONS: { path: (ids: Ids) => string; form: Record<string, string>; permission: Permission; ok: number }[] = [
   // Adding an answer adds knowledge: a 400 for an allowed role here means it passed the permission and reached validation.
@@ -148,6 +148,19 @@ describe("isolation matrix", async () => {
     }
     expect((await request("/app/plans", { cookie: outsider.cookie, form })).status).toBe(404);
     expect((await request("/app/plans", { cookie: owner.cookie, form: { ...form, orgId: other.org.id } })).status).toBe(404);
+  });
+
+  // /app/phone (ADR 029): every member sees an organisation's call log; connecting and attaching need chatbot:edit.
+  it("/app/phone: members see their organisation, outsiders 404; its forms need chatbot:edit (others 403, outsiders 404)", async () => {
+    const form = { intent: "disconnect", orgId: org.id };
+    expect((await request(`/app/phone?org=${org.id}`, { cookie: outsider.cookie })).status).toBe(404);
+    for (const role of ROLES) {
+      expect((await request(`/app/phone?org=${org.id}`, { cookie: members[role].cookie })).status, role).toBe(200);
+      // No account is connected: an allowed role gets "not found" for the account (404), others 403 before that.
+      expect((await request("/app/phone", { cookie: members[role].cookie, form })).status, role).toBe(can(role, "chatbot:edit") ? 404 : 403);
+    }
+    expect((await request("/app/phone", { cookie: outsider.cookie, form })).status).toBe(404);
+    expect((await request("/app/phone", { cookie: owner.cookie, form: { ...form, orgId: other.org.id } })).status).toBe(404);
   });
 
   // Live chat's WebSocket upgrades (workers/api/live.ts): the inbox and a conversation's socket.

@@ -6,6 +6,7 @@ import { limitApiBodies } from "./body-limit";
 import { live } from "./live";
 import { apiError } from "./errors";
 import { health } from "./health";
+import { phone } from "./phone";
 import { stripe } from "./stripe";
 import { widget } from "./widget";
 import { widgetConfig } from "./widget-config";
@@ -23,6 +24,7 @@ api.route("/widget", widget);
 api.route("/v1", v1);
 api.route("/live", live);
 api.route("/stripe", stripe);
+api.route("/phone", phone);
 
 api.onError((err, c) => {
   if (err instanceof HTTPException) return apiError(c, err.status as 400, "http_error", err.message || "Request failed.");

@@ -787,3 +787,83 @@ export const analyticsQuestionDays = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.chatbotId, t.day, t.key] }), index("analytics_question_days_key_idx").on(t.chatbotId, t.key, t.day, t.asked, t.unanswered)],
 );
+
+// ——— Phone (Twilio), migration 0020, ADR 029 ———
+
+/** An organisation's connected Twilio account. `credentials` is sealed (crypto/secret-box.ts): the SID and auth token never sit in D1 in plain text. */
+export const phoneAccounts = sqliteTable(
+  "phone_accounts",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["twilio"] })
+      .notNull()
+      .default("twilio"),
+    credentials: text("credentials").notNull(),
+    /** What the screen shows of the Account SID: "AC…" and its last four characters. */
+    accountHint: text("account_hint").notNull(),
+    accountName: text("account_name"),
+    connectedBy: text("connected_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("phone_accounts_org_idx").on(t.orgId)],
+);
+
+/** A number of the connected account whose calls a chatbot answers (its VoiceUrl points at /api/phone/twilio/voice/{id}). */
+export const phoneNumbers = sqliteTable(
+  "phone_numbers",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => phoneAccounts.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    /** Twilio's IncomingPhoneNumber sid (PN…). */
+    providerSid: text("provider_sid").notNull(),
+    number: text("number").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("phone_numbers_sid_idx").on(t.accountId, t.providerSid), index("phone_numbers_chatbot_idx").on(t.orgId, t.chatbotId)],
+);
+
+export const CALL_OUTCOMES = ["answered", "transferred", "max_length", "no_input", "caller_hung_up"] as const;
+
+/** One phone call: its conversation (channel "phone") and where the call flow stands. */
+export const calls = sqliteTable(
+  "calls",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    phoneNumberId: text("phone_number_id").references(() => phoneNumbers.id, { onDelete: "set null" }),
+    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    callSid: text("call_sid").notNull(),
+    caller: text("caller"),
+    called: text("called"),
+    status: text("status", { enum: ["in-progress", "ended"] })
+      .notNull()
+      .default("in-progress"),
+    outcome: text("outcome", { enum: CALL_OUTCOMES }),
+    /** The sequence number the next action URL carries; a request with any other is refused (replay). */
+    step: integer("step").notNull().default(1),
+    /** Unanswered questions in a row, and prompts without speech in a row. */
+    missed: integer("missed").notNull().default(0),
+    silent: integer("silent").notNull().default(0),
+    turns: integer("turns").notNull().default(0),
+    startedAt: integer("started_at").notNull(),
+    endedAt: integer("ended_at"),
+    durationS: integer("duration_s"),
+  },
+  (t) => [uniqueIndex("calls_sid_idx").on(t.callSid), index("calls_org_idx").on(t.orgId, t.startedAt)],
+);

@@ -2,6 +2,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { ROOT } from "../../../scripts/lib/common.mjs";
 import { startDevWorker } from "../../../scripts/lib/dev-worker.mjs";
+import { fakeTwilioPort } from "./fake-twilio";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -27,7 +28,8 @@ export default async function setup(project: TestProject) {
     strictPort: Boolean(explicitPort),
     healthTimeoutMs: HEALTH_TIMEOUT_MS,
     // Notification retries after 1 s and 2 s instead of minutes to hours (development only; tests/e2e/notifications.e2e.ts).
-    vars: { NOTIFY_RETRY_SCHEDULE: "1,2" },
+    // Twilio's API is a local fake started by tests/e2e/phone.e2e.ts (support/fake-twilio.ts).
+    vars: { NOTIFY_RETRY_SCHEDULE: "1,2", TWILIO_API_BASE: `http://127.0.0.1:${fakeTwilioPort()}` },
   });
   process.env.E2E_BASE_URL = worker.baseURL;
   project.provide("baseURL", worker.baseURL);

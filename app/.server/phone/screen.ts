@@ -1,0 +1,88 @@
+import { asc, desc, eq } from "drizzle-orm";
+import { can, type Role } from "~/lib/permissions";
+import type { CallOutcome } from "~/lib/schemas/phone";
+import type { Organisation } from "../chatbots/find-chatbot";
+import type { ServiceContext } from "../context";
+import { calls, chatbots, memberships, organisations, phoneNumbers } from "../db/schema";
+import { accountNumbers, getPhoneAccount, phoneAllowed, phonePlanHint } from "./accounts";
+
+// What /app/phone shows for one organisation of the signed-in user: the connected account (never
+// its token), the account's numbers with the chatbot each is attached to, and the call log.
+
+type Ctx = Pick<ServiceContext, "db" | "env" | "origin">;
+
+export const CALL_LOG_SIZE = 50;
+
+/** The user's organisations (the page's switcher) and the one it shows: `wanted`, else the last used, else the first. */
+export async function phoneOrgChoice(ctx: Pick<ServiceContext, "db">, user: { id: string; lastOrgId?: string | null }, wanted: string | null) {
+  const orgs = await ctx.db
+    .select({ id: organisations.id, name: organisations.name, role: memberships.role })
+    .from(memberships)
+    .innerJoin(organisations, eq(organisations.id, memberships.orgId))
+    .where(eq(memberships.userId, user.id))
+    .orderBy(asc(organisations.name), asc(organisations.createdAt))
+    .all();
+  const current = (wanted ? orgs.find((o) => o.id === wanted) : undefined) ?? orgs.find((o) => o.id === user.lastOrgId) ?? orgs[0] ?? null;
+  return { orgs: orgs.map(({ id, name }) => ({ id, name })), current, unknown: !!wanted && !orgs.some((o) => o.id === wanted) };
+}
+
+export type CallLogEntry = {
+  id: string;
+  startedAt: number;
+  caller: string | null;
+  number: string | null;
+  chatbotName: string;
+  durationS: number | null;
+  outcome: CallOutcome | null;
+  inProgress: boolean;
+  transcriptHref: string | null;
+};
+
+export async function callLog(ctx: Pick<ServiceContext, "db">, orgId: string): Promise<CallLogEntry[]> {
+  const rows = await ctx.db
+    .select({ call: calls, chatbotName: chatbots.name, number: phoneNumbers.number })
+    .from(calls)
+    .innerJoin(chatbots, eq(chatbots.id, calls.chatbotId))
+    .leftJoin(phoneNumbers, eq(phoneNumbers.id, calls.phoneNumberId))
+    .where(eq(calls.orgId, orgId))
+    .orderBy(desc(calls.startedAt), desc(calls.id))
+    .limit(CALL_LOG_SIZE)
+    .all();
+  return rows.map(({ call, chatbotName, number }) => ({
+    id: call.id,
+    startedAt: call.startedAt,
+    caller: call.caller,
+    number: number ?? call.called,
+    chatbotName,
+    durationS: call.durationS,
+    outcome: call.outcome,
+    inProgress: call.status === "in-progress",
+    // Only a call where something was said has a transcript in the inbox.
+    transcriptHref: call.conversationId && call.turns > 0 ? `/app/${orgId}/${call.chatbotId}?c=${call.conversationId}` : null,
+  }));
+}
+
+export async function phoneScreen(ctx: Ctx, org: Organisation, role: Role) {
+  const [account, bots, log] = await Promise.all([
+    getPhoneAccount(ctx, org.id),
+    ctx.db.select({ id: chatbots.id, name: chatbots.name }).from(chatbots).where(eq(chatbots.orgId, org.id)).orderBy(asc(chatbots.name)).all(),
+    callLog(ctx, org.id),
+  ]);
+  const listed = account ? await accountNumbers(ctx, account) : null;
+  return {
+    org: { id: org.id, name: org.name },
+    allowed: phoneAllowed(org),
+    planHint: phonePlanHint(),
+    canManage: can(role, "chatbot:edit"),
+    account: account ? { hint: account.accountHint, name: account.accountName, connectedAt: account.createdAt } : null,
+    numbers: listed?.ok
+      ? listed.numbers.map((n) => ({
+          ...n,
+          attached: n.attached ? { id: n.attached.id, chatbotId: n.attached.chatbotId, chatbotName: n.attached.chatbotName } : null,
+        }))
+      : [],
+    numbersError: listed && !listed.ok ? listed.message : null,
+    chatbots: bots,
+    calls: log,
+  };
+}
