@@ -10,7 +10,7 @@ import { productChunks, productDocument, productRecord, upsertProduct, type Rest
 // (kb/ingest.ts): one page of products (`per_page`, the total from `X-WP-TotalPages`) with the
 // variations of its variable products, as rows for the shop tools and chunks for the knowledge.
 
-export const PRODUCTS_PER_PAGE = 20;
+export const PRODUCTS_PER_PAGE = 10; // WooCommerce's own default page size
 const VARIATIONS_PER_PAGE = 100;
 
 export class WooSyncError extends Error {}
