@@ -198,3 +198,21 @@ export async function disconnectStore(ctx: Ctx, ref: Ref, opts: { fetcher?: Fetc
   await ctx.db.delete(wooConnections).where(and(eq(wooConnections.chatbotId, ref.chatbotId), eq(wooConnections.orgId, ref.orgId)));
   return { ok: true, webhooksLeft: left };
 }
+
+/** The built-in tools' switches, shared with the tools page: chatbots.settings `tools.builtIn.<name>` (on unless switched off). */
+export type ShopToolName = "productSearch" | "orderStatus";
+export function builtInToolOn(settings: Record<string, unknown> | null | undefined, name: string): boolean {
+  const builtIn = ((settings?.tools as Record<string, unknown> | undefined)?.builtIn ?? {}) as Record<string, unknown>;
+  return builtIn[name] !== false;
+}
+
+/** A shop tool answers when its switch is on, the plan includes WooCommerce and a store is connected. */
+export async function shopToolEnabled(
+  ctx: Pick<ServiceContext, "db">,
+  chatbot: { id: string; orgId: string; settings: Record<string, unknown> },
+  org: { plan: string },
+  name: ShopToolName,
+): Promise<WooConnection | null> {
+  if (!builtInToolOn(chatbot.settings, name) || !planExtras(org.plan).woocommerce) return null;
+  return getConnection(ctx, { orgId: chatbot.orgId, chatbotId: chatbot.id });
+}
