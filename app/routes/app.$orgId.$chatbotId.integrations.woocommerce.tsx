@@ -57,7 +57,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       const parsed = parseForm(connectWooSchema, form);
       // The secret is never sent back into the form.
       const values = { ...parsed.values, consumerSecret: "" };
-      if (!parsed.ok) return formReply(intent, 400, { tone: "error", message: "Check the highlighted fields. Nothing was saved.", fieldErrors: parsed.fieldErrors, values });
+      if (!parsed.ok)
+        return formReply(intent, 400, { tone: "error", message: "Check the highlighted fields. Nothing was saved.", fieldErrors: parsed.fieldErrors, values });
       const out = await connectStore(ctx, ref, parsed.data);
       if (!out.ok) return failureReply(intent, out, values, "The store could not be connected. Nothing was saved.");
       return formReply(intent, 200, {

@@ -4,7 +4,14 @@ import type { FormReply } from "~/lib/forms";
 
 /** The WooCommerce integration screen (route: app.$orgId.$chatbotId.integrations.woocommerce). */
 
-type SyncState = { status: "queued" | "processing" | "ready" | "failed"; progressDone: number; progressTotal: number; error: string | null; lastSyncedAt: number | null; nextSyncAt: number | null };
+type SyncState = {
+  status: "queued" | "processing" | "ready" | "failed";
+  progressDone: number;
+  progressTotal: number;
+  error: string | null;
+  lastSyncedAt: number | null;
+  nextSyncAt: number | null;
+};
 export type WooScreenData = {
   chatbot: { id: string; name: string };
   canUse: boolean;
@@ -27,12 +34,14 @@ function SyncLine({ sync }: { sync: SyncState }) {
     return (
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
         <Badge tone="brand">Syncing</Badge>{" "}
-        {sync.progressTotal ? `Page ${sync.progressDone} of ${sync.progressTotal} of the store's products.` : "Waiting for the first page of products."} Reload to see progress.
+        {sync.progressTotal ? `Page ${sync.progressDone} of ${sync.progressTotal} of the store's products.` : "Waiting for the first page of products."} Reload
+        to see progress.
       </p>
     );
   return (
     <p className="text-sm text-zinc-700 dark:text-zinc-300">
-      <Badge tone="success">Synced</Badge> Last full sync {when(sync.lastSyncedAt)}; next {when(sync.nextSyncAt)}. Changes in the store arrive through webhooks in between.
+      <Badge tone="success">Synced</Badge> Last full sync {when(sync.lastSyncedAt)}; next {when(sync.nextSyncAt)}. Changes in the store arrive through webhooks
+      in between.
     </p>
   );
 }
@@ -149,13 +158,18 @@ export function WooCommerceScreen({ data, result }: { data: WooScreenData; resul
         />
         <CardBody className="space-y-3 text-sm text-zinc-700 dark:text-zinc-300">
           <p>
-            Install it under Plugins → Add New → Upload Plugin, then enter this chatbot's id (<code>{data.chatbot.id}</code>) and the identity verification secret from{" "}
+            Install it under Plugins → Add New → Upload Plugin, then enter this chatbot's id (<code>{data.chatbot.id}</code>) and the identity verification
+            secret from{" "}
             <Link to="../settings/oryg" relative="path" className="underline">
               Origins &amp; access
             </Link>{" "}
             in Settings → Parley Chatbot.
           </p>
-          <a href="woocommerce/plugin.zip" download className="inline-flex h-10 items-center rounded-lg border border-zinc-300 px-4 font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800">
+          <a
+            href="woocommerce/plugin.zip"
+            download
+            className="inline-flex h-10 items-center rounded-lg border border-zinc-300 px-4 font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
+          >
             Download the plugin (.zip)
           </a>
         </CardBody>

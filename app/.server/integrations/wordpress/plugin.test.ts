@@ -25,7 +25,12 @@ describe("the WordPress plugin zip", () => {
       names.push(name);
       at += 46 + nameLen;
     }
-    expect(names).toEqual(["parley-chatbot/includes/identity.php", "parley-chatbot/includes/settings.php", "parley-chatbot/parley-chatbot.php", "parley-chatbot/readme.txt"]);
+    expect(names).toEqual([
+      "parley-chatbot/includes/identity.php",
+      "parley-chatbot/includes/settings.php",
+      "parley-chatbot/parley-chatbot.php",
+      "parley-chatbot/readme.txt",
+    ]);
     expect(crc32(new TextEncoder().encode("123456789"))).toBe(0xcbf43926);
   });
 });

@@ -17,7 +17,7 @@ export function crc32(bytes: Uint8Array): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
-export function zip(files: { name: string; data: Uint8Array }[]): Uint8Array {
+export function zip(files: { name: string; data: Uint8Array }[]): Uint8Array<ArrayBuffer> {
   const enc = new TextEncoder();
   const locals: Uint8Array[] = [];
   const centrals: Uint8Array[] = [];
@@ -67,6 +67,6 @@ export function zip(files: { name: string; data: Uint8Array }[]): Uint8Array {
   const parts = [...locals, ...centrals, new Uint8Array(end.buffer)];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) out.set(p, at), (at += p.length);
+  for (const p of parts) (out.set(p, at), (at += p.length));
   return out;
 }
