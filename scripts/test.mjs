@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: everything, from a clean clone.
-//   install (if needed) → format check → Chromium (apt-get when root) → build → vitest in workerd → e2e → bundle budget.
+//   install (if needed) → format check → Chromium and PHP (apt-get when root) → WordPress plugin checks → build → vitest in workerd → e2e → bundle budget.
 // Stops at the first failing stage; always ends with one line `tests: N passed, M failed`
 // (vitest + e2e counts, read from their JSON reports in .e2e/reports/). Exit code 0 only if all passed.
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { bin, build, ensureDependencies, forwardSignals, formatDuration, log, ROOT, run, StageError } from "./lib/common.mjs";
@@ -30,6 +30,38 @@ async function ensureChromium() {
   await run("apt-get", ["update"], { env, label: "apt-get update" });
   await run("apt-get", ["install", "-y", "chromium"], { env, label: "apt-get install chromium" });
   if (!existsSync(chromium)) throw new StageError(`apt-get installed chromium but ${chromium} does not exist.`);
+}
+
+const PLUGIN = path.join(ROOT, "integrations", "wordpress", "parley-chatbot");
+
+/** PHP for the WordPress plugin's checks: installed like Chromium (apt-get when root), else a clear instruction. */
+async function ensurePhp() {
+  if ((await run("php", ["--version"], { check: false, quiet: true }).catch(() => ({ code: 1 }))).code === 0) return;
+  if (!isRoot()) {
+    console.error("\n[parley] The WordPress plugin's checks need PHP. Install it with:\n\n    sudo apt-get install php-cli\n");
+    throw new StageError("PHP is missing (see above).");
+  }
+  log("Installing PHP for the WordPress plugin's checks (apt-get install php-cli)…");
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  await run("apt-get", ["update"], { env, label: "apt-get update" });
+  await run("apt-get", ["install", "-y", "php-cli"], { env, label: "apt-get install php-cli" });
+}
+
+/** `php -l` on every file of the plugin, then its unit test (the identity hash the Worker accepts). */
+async function pluginChecks() {
+  const files = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const f = path.join(dir, e.name);
+      if (e.isDirectory()) walk(f);
+      else if (e.name.endsWith(".php")) files.push(f);
+    }
+  };
+  walk(PLUGIN);
+  for (const f of files) await run("php", ["-l", f], { label: `php -l ${path.relative(ROOT, f)}` });
+  await run("php", [path.join(PLUGIN, "tests", "identity-test.php")], { label: "WordPress plugin identity test" });
+  totals.passed += files.length + 1;
+  console.log(`[parley] WordPress plugin: ${files.length} files lint clean, identity test passed`);
 }
 
 /** Add a vitest JSON report's counts to the totals; returns them. */
@@ -83,6 +115,8 @@ async function main() {
     return run(p.cmd, [...p.pre, "--check", "{app,workers,scripts,tests,bench}/**/*.{ts,tsx,mjs}", "*.ts"], { label: "prettier --check" });
   });
   await stage("chromium", ensureChromium);
+  await stage("php", ensurePhp);
+  await stage("WordPress plugin (php)", pluginChecks);
   await stage("build", build);
   await stage("unit + integration (workerd)", async () => {
     log("Unit and integration tests (vitest in workerd)…");

@@ -33,6 +33,6 @@ export const ACCEPTED_FILE_TYPES = Object.values(FILE_KINDS)
   .map((k) => k.label)
   .join(", ");
 
-export type SourceType = "text" | "qa" | "file" | "url" | "site";
+export type SourceType = "text" | "qa" | "file" | "url" | "site" | "woocommerce";
 /** Only sources that can change by themselves are re-synced on a schedule. */
 export const SCHEDULABLE_TYPES: readonly SourceType[] = ["url", "site"];

@@ -21,6 +21,8 @@ const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission; ok?: num
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/oryg`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/bug`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/notifications`, permission: "chatbot:edit" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/integrations/woocommerce`, permission: "chatbot:edit" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/integrations/woocommerce/plugin.zip`, permission: "chatbot:edit" },
   // The checklist's "Hide" action; a GET leads back to the chatbot home.
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/setup`, permission: "chatbot:view", ok: 302 },
 ];
@@ -60,6 +62,13 @@ const ORG_ACTIONS: { path: (ids: Ids) => string; form: Record<string, string>; p
     path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/notifications`,
     // Nothing ticked: an allowed role gets the form's 400, which tells it apart from 403 and 404.
     form: { intent: "add", kind: "member", userId: "" },
+    permission: "chatbot:edit",
+    ok: 400,
+  },
+  // Connecting a store with empty fields: validation's 400 for an allowed role, nothing is contacted.
+  {
+    path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/integrations/woocommerce`,
+    form: { intent: "connect", storeUrl: "", consumerKey: "", consumerSecret: "" },
     permission: "chatbot:edit",
     ok: 400,
   },

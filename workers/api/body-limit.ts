@@ -17,6 +17,8 @@ const LARGER: { method: string; path: RegExp; maxBytes: number }[] = [
   { method: "POST", path: /^\/api\/v1\/sources\/?$/, maxBytes: 12 * 1024 * 1024 },
   // Stripe's events are a few KB; leave room for large subscriptions.
   { method: "POST", path: /^\/api\/stripe\/webhook\/?$/, maxBytes: 512 * 1024 },
+  // A WooCommerce product (descriptions in HTML, many attributes) can pass the default.
+  { method: "POST", path: /^\/api\/webhooks\/woocommerce\/[^/]+\/?$/, maxBytes: 1024 * 1024 },
 ];
 
 export function bodyLimitFor(method: string, path: string): number {

@@ -11,6 +11,7 @@ import { stripe } from "./stripe";
 import { widget } from "./widget";
 import { widgetConfig } from "./widget-config";
 import { v1 } from "./v1";
+import { woocommerceWebhooks } from "./webhooks/woocommerce";
 
 export const api = new Hono<HonoEnv>();
 
@@ -25,6 +26,7 @@ api.route("/v1", v1);
 api.route("/live", live);
 api.route("/stripe", stripe);
 api.route("/phone", phone);
+api.route("/webhooks/woocommerce", woocommerceWebhooks);
 
 api.onError((err, c) => {
   if (err instanceof HTTPException) return apiError(c, err.status as 400, "http_error", err.message || "Request failed.");

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { SiteEventKind } from "../../lib/widget-sites";
 
 // Times are stored as integer milliseconds since the epoch (Date.now()).
@@ -165,7 +165,7 @@ export const devOutbox = sqliteTable("dev_outbox", {
 
 // ——— Knowledge, conversations and usage (answer engine) ———
 
-export const SOURCE_TYPES = ["text", "qa", "file", "url", "site"] as const;
+export const SOURCE_TYPES = ["text", "qa", "file", "url", "site", "woocommerce"] as const;
 export const SOURCE_STATUSES = ["queued", "processing", "ready", "failed"] as const;
 
 export const knowledgeSources = sqliteTable(
@@ -866,4 +866,74 @@ export const calls = sqliteTable(
     durationS: integer("duration_s"),
   },
   (t) => [uniqueIndex("calls_sid_idx").on(t.callSid), index("calls_org_idx").on(t.orgId, t.startedAt)],
+);
+
+// ——— WooCommerce (migration 0021, ADR 030) ———
+
+/** One connected store per chatbot. Keys and the webhook secret are sealed (crypto/secret-box.ts). */
+export const wooConnections = sqliteTable(
+  "woo_connections",
+  {
+    chatbotId: text("chatbot_id")
+      .primaryKey()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    storeUrl: text("store_url").notNull(),
+    consumerKey: text("consumer_key").notNull(),
+    consumerSecret: text("consumer_secret").notNull(),
+    webhookSecret: text("webhook_secret").notNull(),
+    /** Ids of the webhooks Parley registered in the store (deleted through the API on disconnect). */
+    webhookIds: text("webhook_ids", { mode: "json" }).$type<number[]>().notNull().default([]),
+    /** The knowledge source (type "woocommerce") holding one document per product. */
+    sourceId: text("source_id"),
+    currency: text("currency").notNull().default("USD"),
+    currencySymbol: text("currency_symbol").notNull().default("$"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at")
+      .notNull()
+      .default(sql`(unixepoch() * 1000)`),
+  },
+  (t) => [index("woo_connections_org_idx").on(t.orgId)],
+);
+
+/** The store's products as the shop tools search them (price filters, stock, cards). */
+export const wooProducts = sqliteTable(
+  "woo_products",
+  {
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    productId: integer("product_id").notNull(),
+    orgId: text("org_id").notNull(),
+    name: text("name").notNull(),
+    type: text("type").notNull(),
+    /** What a visitor pays now (the sale price when on sale; a variable product's lowest). */
+    price: real("price"),
+    regularPrice: real("regular_price"),
+    salePrice: real("sale_price"),
+    stockStatus: text("stock_status").notNull(),
+    stockQuantity: integer("stock_quantity"),
+    categories: text("categories").notNull().default(""),
+    /** Lowercased name, categories, attributes and short description: what product search matches. */
+    searchText: text("search_text").notNull().default(""),
+    permalink: text("permalink"),
+    image: text("image"),
+    syncedAt: integer("synced_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.productId] }), index("woo_products_price_idx").on(t.chatbotId, t.price)],
+);
+
+/** Webhook deliveries already applied: a redelivery with the same id is acknowledged and ignored. */
+export const wooWebhookDeliveries = sqliteTable(
+  "woo_webhook_deliveries",
+  {
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    deliveryId: text("delivery_id").notNull(),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.deliveryId] })],
 );

@@ -8,6 +8,9 @@ import { chunkDocument } from "./chunking";
 import { crawlStep, fetchUrl, startCrawl, type CrawlOptions, type CrawlState, type Fetcher } from "./crawl";
 import { ExtractError, extractFile, extractHtml, type ExtractedDocument, type FileKind } from "./extract";
 import { enqueueIngest } from "./queue";
+import { dropProductsNotSeenSince } from "../integrations/woocommerce/products";
+import { syncProductPage, WooSyncError } from "../integrations/woocommerce/sync";
+import { WooError } from "../integrations/woocommerce/client";
 import { charLimitMessage, knowledgeUsage, nextSyncFrom, type KbContext, type KnowledgeSource, type QaPair } from "./sources";
 
 // Ingestion as small resumable steps. Each queue message runs one step: a bounded amount of work
@@ -48,6 +51,8 @@ type JobState = {
   /** In memory only: the crawl state lives in R2 (crawlStateKey), a big site's frontier does not fit D1's 1 MB row. */
   crawl?: CrawlState;
   lease?: { id: string; until: number } | null;
+  /** WooCommerce sources: when this full sync started (products not seen since then are dropped at the end). */
+  startedAt?: number;
 };
 
 export type StepResult = { sourceId: string; status: KnowledgeSource["status"] | "missing"; done: boolean; busy?: boolean };
@@ -159,7 +164,8 @@ async function loadDocuments(
       return [{ ...doc, url: res.url }];
     }
     case "site":
-      throw new Error("sites are crawled, not loaded");
+    case "woocommerce":
+      throw new Error("sites are crawled and stores synced page by page, not loaded");
   }
 }
 
@@ -301,6 +307,25 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
         }
         finished = true;
       }
+    } else if (row.type === "woocommerce") {
+      // A store's products, one page per step (integrations/woocommerce/sync.ts); `cursor` is the next page.
+      if (js.phase === "start") Object.assign(js, { phase: "index", cursor: 1, startedAt: Date.now() });
+      let page;
+      try {
+        page = await syncProductPage(ctx, row, js.cursor, { fetcher: opts.fetcher });
+      } catch (e) {
+        if (e instanceof WooError || e instanceof WooSyncError) throw new IngestError(`The store's products could not be read: ${e.message}`);
+        throw e;
+      }
+      const usage = await knowledgeUsage(ctx, row.orgId, row.id);
+      if (usage.used + js.chars + page.chars > usage.limit) throw new IngestError(charLimitMessage({ ...usage, used: usage.used + js.chars }, page.chars));
+      await indexChunks(ctx, ref, page.chunks);
+      js.chars += page.chars;
+      js.totalChunks += page.products;
+      finished = js.cursor >= page.totalPages;
+      row = await save(ctx, row, leaseId, { jobState: stored(js), heartbeatAt: Date.now(), progressDone: js.cursor, progressTotal: page.totalPages });
+      js.cursor += 1;
+      if (finished) await dropProductsNotSeenSince(ctx, row.chatbotId, js.startedAt ?? 0);
     } else {
       const docs = await loadDocuments(ctx, row, opts);
       const chunks = chunksOf(docs);
@@ -345,7 +370,9 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
             ...row.config,
             lastCrawl: { pages: js.crawl.pagesDone, skippedCount: js.crawl.skippedCount, skipped: js.crawl.skipped.slice(0, 20) as SkippedRecord[] },
           }
-        : row.config;
+        : row.type === "woocommerce"
+          ? { ...row.config, products: js.totalChunks }
+          : row.config;
     row = await save(ctx, row, leaseId, {
       status: "ready",
       error: null,
@@ -354,8 +381,8 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
       attempts: 0,
       charCount: js.chars,
       chunkCount,
-      progressDone: row.type === "site" ? (js.crawl?.pagesDone ?? 0) : js.totalChunks,
-      progressTotal: row.type === "site" ? (js.crawl?.pagesDone ?? 0) : js.totalChunks,
+      progressDone: row.type === "site" ? (js.crawl?.pagesDone ?? 0) : row.type === "woocommerce" ? row.progressTotal : js.totalChunks,
+      progressTotal: row.type === "site" ? (js.crawl?.pagesDone ?? 0) : row.type === "woocommerce" ? row.progressTotal : js.totalChunks,
       lastSyncedAt: syncedAt,
       nextSyncAt: nextSyncFrom(row.schedule, syncedAt),
       config,

@@ -74,7 +74,7 @@ const TABS = [
 ] as const;
 type TabKey = (typeof TABS)[number]["key"];
 
-const TYPE_LABELS: Record<KbSource["type"], string> = { text: "Text", qa: "Q&A", file: "File", url: "Web page", site: "Website" };
+const TYPE_LABELS: Record<KbSource["type"], string> = { text: "Text", qa: "Q&A", file: "File", url: "Web page", site: "Website", woocommerce: "WooCommerce" };
 const STATUS: Record<KbSource["status"], { label: string; tone: BadgeTone }> = {
   queued: { label: "Queued", tone: "neutral" },
   processing: { label: "Processing", tone: "brand" },

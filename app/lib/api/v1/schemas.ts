@@ -160,7 +160,7 @@ export const sourceCreateSchema = z
 export const knowledgeSourceSchema = z
   .object({
     id: z.string(),
-    type: z.enum(["text", "qa", "file", "url", "site"]),
+    type: z.enum(["text", "qa", "file", "url", "site", "woocommerce"]),
     title: z.string(),
     location: z.string().nullable(),
     status: z.enum(["queued", "processing", "ready", "failed"]),

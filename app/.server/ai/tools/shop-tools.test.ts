@@ -1,0 +1,139 @@
+import type { UIMessageChunk } from "ai";
+import { describe, expect, it } from "vitest";
+import { FakeWooStore, FAKE_KEY, FAKE_SECRET } from "../../../../tests/fakes/woocommerce";
+import { makeOrg, makeUser, okResult, recordingContext } from "../../../../tests/factories";
+import { answerMessage } from "../../chat/answer";
+import { getOrCreateConversation } from "../../chat/conversations";
+import { chatbots, organisations } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import { connectStore } from "../../integrations/woocommerce/connection";
+import { runIngestionUntilIdle } from "../../kb/ingest";
+import { localToolReply } from "./index";
+import { ASK_NUMBER, orderRequest, orderStatusTool } from "./order-status";
+import { parseProductQuery, productSearchTool } from "./product-search";
+import type { ToolTurn } from "./registry";
+
+// The shop tools on the built-in engine, against a store synced from the fake WooCommerce store:
+// product questions answered with the right price and stock (and cards), order status only for a
+// matching number + billing email, asking for what is missing across turns.
+
+async function shop() {
+  const user = await makeUser();
+  const { org: o, bot: b } = await makeOrg(user.id, "Woo", { plan: "growth" });
+  const store = new FakeWooStore("https://shop.example");
+  const { ctx } = recordingContext();
+  const ref = { orgId: o.id, chatbotId: b.id };
+  const c = okResult(await connectStore(ctx, ref, { storeUrl: store.origin, consumerKey: FAKE_KEY, consumerSecret: FAKE_SECRET }, { fetcher: store.handle }));
+  await runIngestionUntilIdle(ctx, c.connection.sourceId!, { fetcher: store.handle });
+  const org = (await ctx.db.select().from(organisations).where(eq(organisations.id, o.id)).get())!;
+  const chatbot = (await ctx.db.select().from(chatbots).where(eq(chatbots.id, b.id)).get())!;
+  return { ctx, org, chatbot, store };
+}
+
+async function ask(s: Awaited<ReturnType<typeof shop>>, text: string, visitorId = "v_shop_1") {
+  const conversation = await getOrCreateConversation(s.ctx, { orgId: s.org.id, chatbotId: s.chatbot.id }, { visitorId, channel: "widget" });
+  const answer = await answerMessage(s.ctx as never, { chatbot: s.chatbot, org: s.org, conversation, text });
+  const parts: UIMessageChunk[] = [];
+  const reader = answer.stream.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
+  const reply = parts.map((p) => (p.type === "text-delta" ? p.delta : "")).join("");
+  const cards = parts.find((p) => p.type === "data-products") as
+    { data: { products: { name: string; price: string; regularPrice: string | null; stock: string; url: string }[] } } | undefined;
+  return { reply, cards: cards?.data.products ?? [] };
+}
+
+describe("recognising shop questions", () => {
+  it("reads words, price ranges and stock from the visitor's message", () => {
+    expect(parseProductQuery("Do you have hoodies under €30?")).toMatchObject({ words: ["hoodie"], maxPrice: 30, minPrice: null });
+    expect(parseProductQuery("anything between 10 and 20 euros in stock")).toMatchObject({ words: [], minPrice: 10, maxPrice: 20, inStock: true });
+    expect(parseProductQuery("how much is the beanie")).toMatchObject({ words: ["beanie"] });
+    expect(parseProductQuery("What are your opening hours?")).toBeNull();
+    expect(orderRequest({ text: "where is my order 1234", history: [] })).toEqual({ orderNumber: "1234", email: null });
+    expect(orderRequest({ text: "order #1234, jane@example.com", history: [] })).toEqual({ orderNumber: "1234", email: "jane@example.com" });
+    expect(orderRequest({ text: "Where is my order?", history: [] })).toEqual({ orderNumber: null, email: null });
+    expect(orderRequest({ text: "Do you ship to Spain?", history: [] })).toBeNull();
+  });
+});
+
+describe("product search on the built-in engine", () => {
+  it("answers with the right price, sale price and stock, and product cards", async () => {
+    const s = await shop();
+    const beanie = await ask(s, "How much is the Beanie?");
+    expect(beanie.reply).toContain("Beanie: €18 (on sale, was €20), in stock");
+    expect(beanie.cards[0]).toMatchObject({
+      name: "Beanie",
+      price: "€18",
+      regularPrice: "€20",
+      stock: "in stock",
+      url: "https://shop.example/product/beanie/",
+    });
+
+    const cheap = await ask(s, "Do you have hoodies under €40?");
+    expect(cheap.cards.map((c) => c.name)).toEqual(["Hoodie with Pocket"]);
+    expect(cheap.reply).toContain("Hoodie with Pocket: €35 (on sale, was €45)");
+
+    s.store.product(48)!.stock_status = "outofstock";
+    const variable = await ask(s, "do you sell hoodies");
+    expect(variable.reply).toContain("Hoodie: from €42 (on sale, was €45), in stock");
+  });
+
+  it("leaves questions the shop cannot answer to the knowledge, and stays off when switched off", async () => {
+    const s = await shop();
+    const turn = { ctx: s.ctx, chatbot: s.chatbot, org: s.org, text: "do you have a refund policy", history: [] } as unknown as ToolTurn;
+    expect(await localToolReply(turn, [productSearchTool])).toBeNull();
+    const off = { ...turn, text: "do you have a beanie", chatbot: { ...s.chatbot, settings: { tools: { builtIn: { productSearch: false } } } } } as ToolTurn;
+    expect(await localToolReply(off, [productSearchTool])).toBeNull();
+    expect(await localToolReply({ ...turn, text: "do you have a beanie" } as ToolTurn, [productSearchTool])).toMatchObject({ tool: "product_search" });
+  });
+});
+
+describe("order status on the built-in engine", () => {
+  const turnOf = (s: Awaited<ReturnType<typeof shop>>, text: string, history: ToolTurn["history"] = [], visitorId = "v_order_1") =>
+    ({ ctx: s.ctx, chatbot: s.chatbot, org: s.org, text, history, visitorId, conversation: { id: "c1" } }) as unknown as ToolTurn;
+
+  it("asks for the email, then answers only for the matching pair", async () => {
+    const s = await shop();
+    const tools = [orderStatusTool({ fetcher: s.store.handle })];
+    const first = await localToolReply(turnOf(s, "Where is my order 1234?"), tools);
+    expect(first).toMatchObject({ text: "To check order 1234, what email address did you use for it at checkout?", answered: false });
+
+    const history = [
+      { role: "visitor" as const, content: "Where is my order 1234?" },
+      { role: "bot" as const, content: first!.text },
+    ];
+    const wrong = await localToolReply(turnOf(s, "sam@example.com", history), tools);
+    expect(wrong!.text).toMatch(/couldn't find an order with that number and email address/);
+    expect(wrong!.text).not.toMatch(/1234|completed|Beanie/);
+    // An order that does not exist gets the very same words.
+    const missing = await localToolReply(turnOf(s, "order 999999 jane@example.com"), tools);
+    expect(missing!.text).toBe(wrong!.text);
+
+    const right = await localToolReply(turnOf(s, "jane@example.com", history), tools);
+    expect(right).toMatchObject({ answered: true });
+    expect(right!.text).toBe("Order 1234 (placed 2 March 2026) is completed: it has been shipped. It contains 2 × Beanie, 1 × Cap, total €52.00.");
+
+    const noNumber = await localToolReply(turnOf(s, "where's my order?"), tools);
+    expect(noNumber!.text).toBe(ASK_NUMBER);
+    const numberNext = await localToolReply(
+      turnOf(s, "1235", [
+        { role: "visitor", content: "where's my order?" },
+        { role: "bot", content: ASK_NUMBER },
+      ]),
+      tools,
+    );
+    expect(numberNext!.text).toBe("To check order 1235, what email address did you use for it at checkout?");
+  });
+
+  it("rate-limits wrong pairs per visitor without looking further", async () => {
+    const s = await shop();
+    const tools = [orderStatusTool({ fetcher: s.store.handle })];
+    for (let i = 0; i < 5; i++)
+      expect((await localToolReply(turnOf(s, `order 1234 guess${i}@example.com`, [], "v_guesser"), tools))!.text).toMatch(/couldn't find/);
+    const lookups = s.store.log.filter((l) => l.startsWith("GET orders")).length;
+    const blocked = await localToolReply(turnOf(s, "order 1234 jane@example.com", [], "v_guesser"), tools);
+    expect(blocked!.text).toMatch(/too many order look-ups/);
+    expect(s.store.log.filter((l) => l.startsWith("GET orders")).length).toBe(lookups);
+    // Another visitor is not affected.
+    expect((await localToolReply(turnOf(s, "order 1234 jane@example.com", [], "v_other"), tools))!.answered).toBe(true);
+  });
+});
