@@ -130,7 +130,7 @@ export const PARLEY = {
   selfHost: {
     feature: "Self-hosting",
     status: "yes",
-    text: "One Cloudflare Worker: create the resources once, then `wrangler deploy` to your own account.",
+    text: "One Cloudflare Worker: create the resources once, then one command (npm run deploy, which runs wrangler deploy) puts it on your own Cloudflare account.",
     proof: "/docs/self-hosting/deploy-to-cloudflare",
   },
   channels: {
@@ -320,7 +320,7 @@ export const COMPARISONS: Comparison[] = [
     ],
     differences: ["sources", "idk", "noKey", "security", "pricing", "selfHost"],
     rows: [
-      { feature: "crm", them: { text: "Yes: HubSpot's Smart CRM is the centre of the platform.", source: "hs-seats" } },
+      { feature: "crm", them: { text: "Yes: the Smart CRM is HubSpot's primary system of record.", source: "hs-seats" } },
       { feature: "handoff", them: { text: "Yes: the bot gathers initial information before a member of the team takes over.", source: "hs-rule-bot" } },
       { feature: "leads", them: { text: "Yes: the rule-based bot can qualify leads and book meetings.", source: "hs-rule-bot" } },
       { feature: "ticketing", them: { text: "Yes: bots can create support tickets in the help desk.", source: "hs-rule-bot" } },

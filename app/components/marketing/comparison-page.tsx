@@ -140,16 +140,17 @@ export function ComparisonPage({ c, posts }: { c: Comparison; posts: RelatedPost
         }
       >
         <div
-          className="relative overflow-x-auto rounded-xl border border-zinc-200 dark:border-zinc-800"
+          className="relative rounded-xl border border-zinc-200 sm:overflow-x-auto dark:border-zinc-800"
           role="region"
           aria-labelledby="features-caption"
           tabIndex={0}
         >
-          <table className="w-full min-w-[640px] border-collapse text-left text-sm">
+          {/* On a phone each row is a card (feature, Parley, the competitor); from 640 px wide, a table. */}
+          <table className="w-full border-collapse text-left text-sm max-sm:block sm:min-w-[640px]">
             <caption id="features-caption" className="sr-only">
               Parley and {c.competitor} compared feature by feature
             </caption>
-            <thead className="bg-zinc-50 dark:bg-zinc-900">
+            <thead className="bg-zinc-50 max-sm:sr-only dark:bg-zinc-900">
               <tr>
                 <th scope="col" className="w-1/4 px-4 py-3 font-semibold">
                   Feature
@@ -162,18 +163,25 @@ export function ComparisonPage({ c, posts }: { c: Comparison; posts: RelatedPost
                 </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody className="max-sm:block">
               {c.rows.map((r) => {
                 const f: ParleyFeature = PARLEY[r.feature];
                 return (
-                  <tr key={r.feature} data-feature={r.feature} data-status={f.status} className="border-t border-zinc-200 align-top dark:border-zinc-800">
-                    <th scope="row" className="px-4 py-3 font-medium">
+                  <tr
+                    key={r.feature}
+                    data-feature={r.feature}
+                    data-status={f.status}
+                    className="border-t border-zinc-200 align-top max-sm:block max-sm:py-2 max-sm:first:border-t-0 dark:border-zinc-800"
+                  >
+                    <th scope="row" className="px-4 py-3 font-medium max-sm:block max-sm:pb-1 max-sm:text-base max-sm:font-semibold">
                       {f.feature}
                     </th>
-                    <td className="px-4 py-3 text-zinc-700 dark:text-zinc-300" data-cell="parley">
+                    <td className="px-4 py-3 text-zinc-700 max-sm:block max-sm:py-1 dark:text-zinc-300" data-cell="parley">
+                      <span className="mr-2 font-semibold text-zinc-900 sm:hidden dark:text-zinc-100">Parley</span>
                       <ParleyCell f={f} />
                     </td>
-                    <td className="px-4 py-3 text-zinc-700 dark:text-zinc-300" data-cell="competitor">
+                    <td className="px-4 py-3 text-zinc-700 max-sm:block max-sm:py-1 dark:text-zinc-300" data-cell="competitor">
+                      <span className="mr-1 font-semibold text-zinc-900 sm:hidden dark:text-zinc-100">{c.competitor}:</span>
                       {r.them.text}
                       <Footnote cell={r.them} numbers={numbers} c={c} />
                     </td>
@@ -185,7 +193,7 @@ export function ComparisonPage({ c, posts }: { c: Comparison; posts: RelatedPost
         </div>
         {notYet.length > 0 && (
           <p className="mt-4 max-w-3xl text-sm text-zinc-600 dark:text-zinc-400">
-            Not yet in Parley: {notYet.map((r) => PARLEY[r.feature].feature.toLowerCase()).join("; ")}.
+            Not yet in Parley: {notYet.map((r) => PARLEY[r.feature].feature).join("; ")}.
           </p>
         )}
       </Section>
@@ -236,7 +244,8 @@ export function ComparisonPage({ c, posts }: { c: Comparison; posts: RelatedPost
               ))}
             </ul>
             <p className="mt-3 text-zinc-700 dark:text-zinc-300">
-              We could not read {c.competitor}&apos;s current prices on its own pricing page, so we do not quote a figure. Check it for the same example on{" "}
+              When we read these sources on {formatDay(c.sources[0].readOn)}, we could not read {c.competitor}&apos;s current prices on its own pricing page, so
+              we do not quote a figure. Check it for the same example on{" "}
               <a href={c.pricingUrl} rel="noopener" className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
                 {c.competitor}&apos;s pricing page
               </a>
