@@ -233,7 +233,7 @@ export const COMPARISONS: Comparison[] = [
       { feature: "agentWorkflow", them: { text: "Agents reply in real time and can add internal notes.", source: "cb-live-chat" } },
       {
         feature: "woocommerce",
-        them: { text: "A Shopify integration is listed; WooCommerce is not named on the overview we read.", source: "cb-integrations" },
+        them: { text: "Its integrations overview names a Shopify store the agent can act on.", source: "cb-integrations" },
       },
       { feature: "api", them: { text: "Yes; its API v2 is available from the Standard plan.", source: "cb-api" } },
       { feature: "roles", them: { text: "Owners and Members.", source: "cb-team" } },
@@ -323,7 +323,7 @@ export const COMPARISONS: Comparison[] = [
       { feature: "crm", them: { text: "Yes: the Smart CRM is HubSpot's primary system of record.", source: "hs-seats" } },
       { feature: "handoff", them: { text: "Yes: the bot gathers initial information before a member of the team takes over.", source: "hs-rule-bot" } },
       { feature: "leads", them: { text: "Yes: the rule-based bot can qualify leads and book meetings.", source: "hs-rule-bot" } },
-      { feature: "ticketing", them: { text: "Yes: bots can create support tickets in the help desk.", source: "hs-rule-bot" } },
+      { feature: "ticketing", them: { text: "Yes: its rule-based bot can create support tickets.", source: "hs-rule-bot" } },
       {
         feature: "helpCenter",
         them: { text: "Yes: a knowledge base, with article import on Service Hub Professional and Enterprise.", source: "hs-kb-import" },
@@ -392,13 +392,13 @@ export const COMPARISONS: Comparison[] = [
   {
     slug: "zendesk-alternative",
     competitor: "Zendesk",
-    kind: "a helpdesk with ticketing, a help centre, messaging and AI agents",
+    kind: "a helpdesk with ticketing, a help centre, live chat and messaging",
     title: "A Zendesk alternative for AI answers on your website",
     description:
       "Parley and Zendesk compared with sources: where a full helpdesk with SLAs wins, where an AI chatbot that cites its sources and runs without an AI key is enough, and how to move.",
     headline: "Zendesk or Parley? A helpdesk and a chatbot, compared honestly.",
     intro:
-      "Zendesk is a helpdesk: tickets, a help centre, messaging and live chat, with AI agents on top. Parley is an AI chatbot that answers from your content on your website and hands visitors to your team. If you need tickets with service-level targets, Zendesk does that and Parley does not. Claims about Zendesk come from its own help and developer pages; claims about Parley link to the page that shows them.",
+      "Zendesk is a helpdesk: tickets, a help centre, live chat and messaging. Parley is an AI chatbot that answers from your content on your website and hands visitors to your team. If you need tickets with service-level targets, Zendesk does that and Parley does not. Claims about Zendesk come from its own help and developer pages; claims about Parley link to the page that shows them.",
     strengths: [
       {
         text: "Ticketing with SLA policies: reply, update and resolution targets for each ticket priority, in business or calendar hours.",
@@ -429,7 +429,7 @@ export const COMPARISONS: Comparison[] = [
     ],
     pricingModel: [
       {
-        text: "Zendesk bills per agent seat: you add or remove seats on each product, and Suite combines products for a more favourable price.",
+        text: "Zendesk subscriptions are counted in agent seats: you add or decrease seats on each product, and combining products into the Suite gives more favourable pricing.",
         source: "zd-buying",
       },
     ],
