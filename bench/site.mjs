@@ -3,7 +3,7 @@
 // slowdown) on the public site's key pages, served by the real built Worker under `wrangler dev`,
 // in Debian's Chromium. Prints the four category scores and the JavaScript bytes each page loads,
 // and writes bench/results/site.json. Not part of `npm test` (scores are timings, not assertions).
-//   npm run bench:site                 # /, /pricing, a blog post, a docs page; 3 runs each (median)
+//   npm run bench:site                 # /, /pricing, a comparison page, a blog post, a docs page; 3 runs each (median)
 //   BENCH_RUNS=1 npm run bench:site    # one run each
 //   node bench/site.mjs /company /docs # other paths
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -32,7 +32,11 @@ async function main() {
   if (process.env.BENCH_SKIP_BUILD !== "1") await build();
   const dir = path.join(ROOT, ".bench");
   mkdirSync(dir, { recursive: true });
-  const worker = await startDevWorker({ stateDir: path.join(dir, "site-state"), logFile: path.join(dir, "site-wrangler.log"), port: 8797 });
+  const worker = await startDevWorker({
+    stateDir: path.join(dir, "site-state"),
+    logFile: path.join(dir, "site-wrangler.log"),
+    port: Number(process.env.BENCH_PORT ?? 8797),
+  });
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM,
     chromeFlags: [
@@ -53,6 +57,7 @@ async function main() {
       : [
           "/",
           "/pricing",
+          "/product/zendesk-alternative",
           await firstLink(worker.baseURL, "/blog", "/blog/[a-z0-9-]+"),
           await firstLink(worker.baseURL, "/docs", "/docs/[a-z0-9-]+/[a-z0-9-]+"),
         ];

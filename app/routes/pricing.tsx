@@ -1,10 +1,11 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { ORDERED_PLANS, PlanTable, formatPrice } from "~/components/marketing/plans";
 import { Section, SignUpBand } from "~/components/marketing/section";
 import { SiteLayout } from "~/components/site/site-layout";
 import { cheapestPlanWith, formatBytes, formatCount, PLANS } from "~/lib/plans";
+import { COMPARISONS, comparisonPath, PRICE_EXAMPLE } from "~/lib/comparisons";
 import { seo } from "~/lib/seo";
 
 // /pricing: the plans table and every figure on this page come from PLANS (app/lib/plans.ts), the
@@ -133,6 +134,22 @@ const FAQ: { q: string; a: ReactNode }[] = [
         {formatCount(PLANS.free.limits.knowledgeChars)} knowledge characters, and files up to {formatBytes(PLANS.free.limits.fileSizeBytes)}. Every feature that
         is not an extra of a paid plan works on it, so you can build and test a complete bot before paying — then move to {cheapest.name} or above when you need
         more.
+      </p>
+    ),
+  },
+  {
+    q: "How does this compare with Chatbase, HubSpot or Zendesk?",
+    a: (
+      <p>
+        Each comparison works the same example ({formatCount(PRICE_EXAMPLE.conversationsPerMonth)} conversations a month, {PRICE_EXAMPLE.seats} seats) and says,
+        with sources, what the other product does well:{" "}
+        {COMPARISONS.map((c, i) => (
+          <Fragment key={c.slug}>
+            {i > 0 && (i === COMPARISONS.length - 1 ? " and " : ", ")}
+            <Link to={comparisonPath(c)}>Parley vs {c.competitor}</Link>
+          </Fragment>
+        ))}
+        .
       </p>
     ),
   },

@@ -19,7 +19,19 @@ describe("the public site", () => {
   it("every sitemap page: 200, a unique title, no console errors, no broken internal links", { timeout: 600_000 }, async () => {
     const paths = await sitemapPaths();
     // Every section of the site is in the sitemap.
-    for (const p of ["/", "/pricing", "/company", "/privacy", "/blog", "/docs", "/studio"]) expect(paths).toContain(p);
+    for (const p of [
+      "/",
+      "/pricing",
+      "/company",
+      "/privacy",
+      "/blog",
+      "/docs",
+      "/studio",
+      "/product/chatbase-alternative",
+      "/product/hubspot-alternative",
+      "/product/zendesk-alternative",
+    ])
+      expect(paths).toContain(p);
     expect(paths.filter((p) => p.startsWith("/blog/")).length).toBeGreaterThanOrEqual(6);
     expect(paths.filter((p) => p.startsWith("/docs/")).length).toBeGreaterThanOrEqual(10);
 

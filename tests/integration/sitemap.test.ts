@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadBlog } from "~/.server/content/blog";
 import { loadDocs } from "~/.server/content/docs";
+import { COMPARISONS, comparisonPath } from "~/lib/comparisons";
 import { STUDIO_TOOLS } from "~/lib/studio/tools";
 import { BASE, request } from "./helpers";
 
@@ -18,6 +19,7 @@ describe("discoverability", () => {
     const expected = [
       "/",
       "/product/analytics",
+      ...COMPARISONS.map(comparisonPath),
       "/pricing",
       "/company",
       "/privacy",

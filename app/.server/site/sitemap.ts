@@ -1,3 +1,4 @@
+import { COMPARISONS, comparisonPath } from "~/lib/comparisons";
 import { STUDIO_TOOLS } from "~/lib/studio/tools";
 import { loadBlog } from "../content/blog";
 import { API_REFERENCE } from "../content/docs-site";
@@ -16,6 +17,7 @@ function sitemapEntries(): SitemapEntry[] {
   const blog = loadBlog();
   const docs = loadDocs();
   const entries: SitemapEntry[] = STATIC_PUBLIC_PAGES.map((path) => ({ path, lastmod: path === "/blog" ? blog.posts[0]?.date : undefined }));
+  for (const c of COMPARISONS) entries.push({ path: comparisonPath(c) });
   for (const post of blog.posts) entries.push({ path: post.url, lastmod: post.date });
   for (const page of docs.ordered) entries.push({ path: page.url });
   entries.push({ path: API_REFERENCE.url });

@@ -27,6 +27,14 @@ const FOOTER = [
     ],
   },
   {
+    title: "Compare",
+    links: [
+      { to: "/product/chatbase-alternative", label: "Parley vs Chatbase" },
+      { to: "/product/hubspot-alternative", label: "Parley vs HubSpot" },
+      { to: "/product/zendesk-alternative", label: "Parley vs Zendesk" },
+    ],
+  },
+  {
     title: "Learn",
     links: [
       { to: "/docs", label: "Documentation" },
@@ -150,7 +158,7 @@ function SiteHeader() {
 function SiteFooter() {
   return (
     <footer className="border-t border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900">
-      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-2 sm:px-6 lg:grid-cols-4">
+      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-2 sm:px-6 lg:grid-cols-5">
         <div>
           <p className="flex items-center gap-2 font-semibold">
             <Logo size={22} />

@@ -1,0 +1,239 @@
+import { parse, type HTMLElement } from "node-html-parser";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadBlog } from "~/.server/content/blog";
+import { loadDocs } from "~/.server/content/docs";
+import { COMPARISONS, comparisonPath, PARLEY, PRICE_EXAMPLE, parleyPlanFor, type FeatureId, type ParleyFeature } from "~/lib/comparisons";
+import { PLANS } from "~/lib/plans";
+import { makeOrg, makeUser } from "../factories";
+import { BASE, request } from "./helpers";
+
+// The comparison pages tell the truth (issue #19):
+//  - every Parley "yes" links to a page that exists: a docs page (and the heading it points at), a
+//    public page answering 200, or a dashboard route that answers 200 to its owner;
+//  - a "not yet" row names the proof it will have, and that proof does not exist yet (when it does,
+//    this test says which field to flip);
+//  - every link in a Parley cell answers below 400 through the real Worker;
+//  - every competitor claim carries a footnote to a source with a URL and the date it was read;
+//  - no competitor price is quoted unless its own page said it (QUOTED below), and Parley's price for
+//    the stated example is computed from PLANS.
+
+const PATHS = COMPARISONS.map(comparisonPath);
+
+/** Every dollar figure the competitor columns may say, with the source page that says it. */
+const QUOTED: Record<string, string> = { "$25 per month": "cb-team" };
+
+const ROUTE_FILES = new Set(Object.keys(import.meta.glob("/app/routes/*.tsx")).map((f) => f.slice("/app/routes/".length, -".tsx".length)));
+
+/** `/app/:orgId/:chatbotId/tools` → `app.$orgId.$chatbotId.tools` (Remix flat routes). */
+const routeFileFor = (pattern: string) =>
+  pattern
+    .slice(1)
+    .split("/")
+    .map((seg) => (seg.startsWith(":") ? `$${seg.slice(1)}` : seg))
+    .join(".");
+
+const text = (el: HTMLElement | null | undefined) => (el?.textContent ?? "").replace(/\s+/g, " ").trim();
+
+async function load(path: string, cookie?: string) {
+  const res = await request(path, { cookie });
+  const html = await res.text();
+  return { res, html, doc: parse(html) };
+}
+
+let owner: { cookie: string; orgId: string; chatbotId: string };
+
+/** The status a proof answers with: docs and public pages as a visitor, dashboard patterns as the owner of a real chatbot. */
+async function proofStatus(proof: string): Promise<{ status: number; html: string }> {
+  const [path, anchor] = proof.split("#");
+  if (path.startsWith("/app/") || path.includes("/:")) {
+    const real = path.replace(":orgId", owner.orgId).replace(":chatbotId", owner.chatbotId);
+    const res = await request(real, { cookie: owner.cookie });
+    return { status: res.status, html: await res.text() };
+  }
+  const res = await request(path);
+  const html = await res.text();
+  if (anchor && res.status === 200 && !html.includes(`id="${anchor}"`)) return { status: 404, html };
+  return { status: res.status, html };
+}
+
+const featuresUsed = (): [FeatureId, ParleyFeature][] => {
+  const ids = new Set<FeatureId>(COMPARISONS.flatMap((c) => [...c.rows.map((r) => r.feature), ...c.differences]));
+  return [...ids].map((id) => [id, PARLEY[id]]);
+};
+
+describe("comparison pages: claims about Parley", () => {
+  beforeAll(async () => {
+    const user = await makeUser();
+    const { org, bot } = await makeOrg(user.id, "Comparer", { plan: "scale" });
+    owner = { cookie: user.cookie, orgId: org.id, chatbotId: bot.id };
+  });
+
+  it("every “yes” links to a page or screen that exists", async () => {
+    const docs = new Set(loadDocs().ordered.map((d) => d.url));
+    const problems: string[] = [];
+    for (const [id, f] of featuresUsed()) {
+      if (f.status !== "yes") continue;
+      if (!f.proof) {
+        problems.push(`${id}: "yes" without a proof`);
+        continue;
+      }
+      const path = f.proof.split("#")[0];
+      if (path.startsWith("/docs/") && !docs.has(path)) problems.push(`${id}: ${path} is not a page in content/docs`);
+      if (path.startsWith("/app/") && !ROUTE_FILES.has(routeFileFor(path))) problems.push(`${id}: no route file for ${path}`);
+      const { status } = await proofStatus(f.proof);
+      if (status !== 200) problems.push(`${id}: ${f.proof} answers ${status}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("every “not yet” names the proof it will have, and that proof does not exist yet", async () => {
+    const notYet = featuresUsed().filter(([, f]) => f.status === "not-yet");
+    expect(notYet.length).toBeGreaterThan(0);
+    for (const [id, f] of notYet) {
+      expect(f.proof, id).toMatch(/^\//);
+      const { status } = await proofStatus(f.proof!);
+      // When this fails, the feature has been merged: set PARLEY.${id}.status to "yes" in app/lib/comparisons.ts.
+      expect(status, `${id}: ${f.proof} exists now — flip PARLEY.${id}.status to "yes"`).toBe(404);
+    }
+  });
+
+  it("a “no” claims nothing: no proof, no link", () => {
+    for (const [id, f] of featuresUsed()) if (f.status === "no") expect(f.proof, id).toBeUndefined();
+  });
+
+  it("on each page, every Parley cell's link answers below 400, and “not yet” and “no” cells link nowhere", async () => {
+    for (const path of PATHS) {
+      const { doc } = await load(path);
+      const rows = doc.querySelectorAll("tbody tr[data-feature]");
+      const c = COMPARISONS.find((x) => comparisonPath(x) === path)!;
+      expect(
+        rows.map((r) => r.getAttribute("data-feature")),
+        path,
+      ).toEqual(c.rows.map((r) => r.feature));
+      for (const row of rows) {
+        const id = row.getAttribute("data-feature") as FeatureId;
+        const links = row.querySelectorAll('td[data-cell="parley"] a').map((a) => a.getAttribute("href")!);
+        expect(row.getAttribute("data-status"), `${path} ${id}`).toBe(PARLEY[id].status);
+        expect(text(row.querySelector('td[data-cell="parley"]')), `${path} ${id}`).toContain(PARLEY[id].text);
+        if (PARLEY[id].status === "yes") expect(links, `${path} ${id}`).toHaveLength(1);
+        else expect(links, `${path} ${id}`).toEqual([]);
+        for (const href of links) expect([href, (await request(href)).status < 400], `${path} ${id}`).toEqual([href, true]);
+      }
+      // The "where Parley is different" points and the migration steps link to real pages too.
+      for (const a of doc.querySelectorAll("#different a, #migrate a, #reading a")) {
+        const href = a.getAttribute("href")!;
+        expect([href, (await request(href)).status], path).toEqual([href, 200]);
+      }
+    }
+  });
+});
+
+describe("comparison pages: claims about competitors", () => {
+  it("every competitor cell, strength, price note and sourced step has a footnote to a listed source", async () => {
+    for (const c of COMPARISONS) {
+      const ids = new Set(c.sources.map((s) => s.id));
+      const cells = [
+        ...c.rows.map((r) => r.them),
+        ...c.strengths,
+        ...c.pricingModel,
+        ...c.migration.filter((m) => m.source).map((m) => ({ text: m.text, source: m.source! })),
+      ];
+      for (const cell of cells) expect(ids.has(cell.source), `${c.slug}: ${cell.text}`).toBe(true);
+      // Every listed source is cited at least once, and says where and when it was read.
+      for (const s of c.sources) {
+        expect(
+          cells.some((cell) => cell.source === s.id),
+          `${c.slug}: ${s.id} is never cited`,
+        ).toBe(true);
+        expect(s.url, s.id).toMatch(/^https:\/\//);
+        expect(s.readOn, s.id).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        if (s.pageDate) expect(s.pageDate <= s.readOn, s.id).toBe(true);
+      }
+      expect(c.pricingUrl).toMatch(/^https:\/\//);
+
+      const { doc } = await load(comparisonPath(c));
+      for (const cell of doc.querySelectorAll('td[data-cell="competitor"]')) {
+        const href = cell.querySelector("sup a")?.getAttribute("href") ?? "";
+        expect(href, text(cell)).toMatch(/^#source-/);
+        const target = doc.querySelector(href);
+        expect(target, href).not.toBeNull();
+        expect(text(target), href).toMatch(/Read on \d{1,2} \w+ \d{4}/);
+        expect(target!.querySelector("a")?.getAttribute("href"), href).toMatch(/^https:\/\//);
+      }
+    }
+  });
+
+  it("quotes no competitor price its own page did not state", () => {
+    for (const c of COMPARISONS) {
+      const claims = [...c.rows.map((r) => r.them), ...c.strengths, ...c.pricingModel];
+      for (const cell of claims) {
+        for (const m of cell.text.matchAll(/\$\s?\d[\d,.]*(?:\s+per\s+\w+)?/g)) {
+          expect(QUOTED[m[0]], `${c.slug}: "${m[0]}" in "${cell.text}" is not a quoted price`).toBe(cell.source);
+        }
+      }
+    }
+  });
+
+  it("the price comparison works the stated example from PLANS and sends readers to the competitor's own pricing page", async () => {
+    const one = parleyPlanFor(PRICE_EXAMPLE.conversationsPerMonth, PRICE_EXAMPLE.seats)!;
+    const three = parleyPlanFor(PRICE_EXAMPLE.conversationsPerMonth * 3, PRICE_EXAMPLE.seats)!;
+    // The example fits real plans: 2,000 replies and 3 members is Starter; 6,000 replies needs Growth.
+    expect(one).toBe(PLANS.starter);
+    expect(three).toBe(PLANS.growth);
+    for (const c of COMPARISONS) {
+      const { doc } = await load(comparisonPath(c));
+      const price = doc.querySelector("#price")!;
+      expect(text(price.querySelector("h2"))).toBe("Price for 2,000 conversations a month and 3 seats");
+      expect(price.querySelectorAll("[data-price]").map((e) => Number(e.getAttribute("data-price")))).toEqual([one.priceMonthly, three.priceMonthly]);
+      expect(text(price)).toContain(`$${one.priceMonthly} a month`);
+      expect(price.querySelector(`a[href="${c.pricingUrl}"]`), c.slug).not.toBeNull();
+      // The only dollar figures in the section are Parley's and quoted ones.
+      const allowed = new Set([`$${one.priceMonthly}`, `$${three.priceMonthly}`, ...Object.keys(QUOTED).map((q) => q.split(" ")[0])]);
+      for (const m of text(price).matchAll(/\$\d[\d,.]*/g)) expect(allowed.has(m[0]), `${c.slug}: ${m[0]}`).toBe(true);
+    }
+  });
+});
+
+describe("comparison pages: a public page like the others", () => {
+  it("answer 200 with their own title, description and canonical, one h1, no script and no cookie", async () => {
+    const titles = new Set<string>();
+    const descriptions = new Set<string>();
+    for (const path of [...PATHS, "/", "/pricing", "/product/analytics"]) {
+      const { res, html, doc } = await load(path);
+      expect(res.status, path).toBe(200);
+      titles.add(text(doc.querySelector("title")));
+      descriptions.add(doc.querySelector('meta[name="description"]')?.getAttribute("content") ?? "");
+      if (!PATHS.includes(path)) continue;
+      const description = doc.querySelector('meta[name="description"]')?.getAttribute("content") ?? "";
+      expect(description.length, path).toBeGreaterThan(80);
+      expect(description.length, path).toBeLessThanOrEqual(200);
+      expect(doc.querySelector('link[rel="canonical"]')?.getAttribute("href"), path).toBe(BASE + path);
+      expect(doc.querySelectorAll("h1").length, path).toBe(1);
+      expect(html, path).not.toMatch(/<script\b/);
+      expect(res.headers.getSetCookie(), path).toEqual([]);
+    }
+    expect(titles.size).toBe(PATHS.length + 3);
+    expect(descriptions.size).toBe(PATHS.length + 3);
+  });
+
+  it("are linked from /pricing, the footer of every public page, the sitemap and their related posts", async () => {
+    const pricing = (await load("/pricing")).doc;
+    for (const path of PATHS) expect(pricing.querySelector(`#faq a[href="${path}"]`), path).not.toBeNull();
+    for (const page of ["/", "/docs", "/blog", ...PATHS]) {
+      const footer = (await load(page)).doc.querySelector("footer")!;
+      for (const path of PATHS) expect(footer.querySelector(`a[href="${path}"]`), `${page} → ${path}`).not.toBeNull();
+    }
+    const sitemap = await (await request("/sitemap.xml")).text();
+    for (const path of PATHS) expect(sitemap).toContain(`<loc>${BASE}${path}</loc>`);
+    const blog = loadBlog();
+    for (const c of COMPARISONS) {
+      // Each page lists its related posts, and at least one of those posts links back.
+      const posts = c.posts.map((s) => blog.bySlug.get(s));
+      expect(posts.every(Boolean), c.slug).toBe(true);
+      expect(
+        posts.some((p) => p!.html.includes(`href="${comparisonPath(c)}"`)),
+        `${c.slug}: no related post links back`,
+      ).toBe(true);
+    }
+  });
+});
