@@ -87,14 +87,14 @@ export const PARLEY = {
   },
   phone: {
     feature: "Phone calls",
-    status: "not-yet",
-    text: "Being built: a phone number for the bot through your Twilio account.",
+    status: "yes",
+    text: "Attach a number of your own Twilio account to a chatbot: callers ask by voice and hear the answer, ask for a person and are transferred; every call has a log and a transcript.",
     proof: "/app/phone",
   },
   woocommerce: {
     feature: "Online shop (WooCommerce)",
-    status: "not-yet",
-    text: "Being built: products synced into knowledge, product search and order status in the chat.",
+    status: "yes",
+    text: "Connect a WooCommerce store: its products are synced into knowledge and kept current by webhooks, and the bot searches products and checks an order's status (number and billing email must match).",
     proof: "/app/:orgId/:chatbotId/integrations/woocommerce",
   },
   customTools: {
