@@ -83,7 +83,9 @@ async function main() {
   console.log(
     `widget first-load JavaScript (loader + ${manifest.chatJs}): ${firstLoad} bytes gzip — budget ${WIDGET_FIRST_LOAD_LIMIT}: ${firstLoad <= WIDGET_FIRST_LOAD_LIMIT ? "OK" : "OVER BUDGET"}${cssGz ? ` (plus ${cssGz} bytes gzip of CSS)` : ""}`,
   );
-  console.log(`widget live-chat part (${liveFiles.join(" + ")}): ${liveGz} bytes gzip — budget ${WIDGET_LIVE_LIMIT}: ${liveGz <= WIDGET_LIVE_LIMIT ? "OK" : "OVER BUDGET"}`);
+  console.log(
+    `widget live-chat part (${liveFiles.join(" + ")}): ${liveGz} bytes gzip — budget ${WIDGET_LIVE_LIMIT}: ${liveGz <= WIDGET_LIVE_LIMIT ? "OK" : "OVER BUDGET"}`,
+  );
   if (liveGz > WIDGET_LIVE_LIMIT) over.push(`the live-chat part is ${liveGz - WIDGET_LIVE_LIMIT} bytes over its ${WIDGET_LIVE_LIMIT}-byte budget`);
   if (loaderGz > LOADER_LIMIT) over.push(`the loader is ${loaderGz - LOADER_LIMIT} bytes over its ${LOADER_LIMIT}-byte budget`);
   if (firstLoad > WIDGET_FIRST_LOAD_LIMIT)

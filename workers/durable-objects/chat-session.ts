@@ -196,6 +196,8 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
   /** Stores, acknowledges/broadcasts, mirrors, then tells the inbox. */
   private async deliver(meta: Meta, m: Parameters<ChatSession["append"]>[0], sender?: WebSocket): Promise<LiveMessage> {
     const { message, duplicate } = this.append(m);
+    // Should the process die before the mirror below finishes, the alarm finishes it after a restart.
+    if (!duplicate && !m.mirrored) void this.ctx.storage.setAlarm(Date.now() + MIRROR_RETRY_MS);
     if (sender && m.clientId) sender.send(serverFrame({ type: "ack", clientId: m.clientId, seq: message.seq, id: message.id }));
     if (duplicate) return message;
     this.broadcast(serverFrame({ type: "message", message }));
