@@ -28,20 +28,33 @@ export function stopGroup(child) {
 /**
  * `sql`: statements run on the local D1 after the seed (e.g. a bigger plan for the demo organisation).
  * `inspectorPort`: where wrangler's devtools endpoint listens (default: wrangler's choice, 9229 or the next free one).
- * @param {{ stateDir: string, logFile: string, port?: number, strictPort?: boolean, healthTimeoutMs?: number, vars?: Record<string, string>, sql?: string, inspectorPort?: number }} options
+ * `keepState`: start on the state dir as it is (a restart: no wipe, no migrations, no seed, no `sql`).
+ * @param {{ stateDir: string, logFile: string, port?: number, strictPort?: boolean, healthTimeoutMs?: number, vars?: Record<string, string>, sql?: string, inspectorPort?: number, keepState?: boolean }} options
  * @returns {Promise<{ baseURL: string, pid: number, stop: () => Promise<void> }>}
  */
-export async function startDevWorker({ stateDir, logFile, port = 8799, strictPort = false, healthTimeoutMs = 60_000, vars = {}, sql, inspectorPort }) {
+export async function startDevWorker({
+  stateDir,
+  logFile,
+  port = 8799,
+  strictPort = false,
+  healthTimeoutMs = 60_000,
+  vars = {},
+  sql,
+  inspectorPort,
+  keepState = false,
+}) {
   if (!(await portIsFree(port))) {
     if (strictPort) throw new Error(`Port ${port} is already in use; choose another.`);
     port = await freePort();
   }
   const baseURL = `http://127.0.0.1:${port}`;
-  rmSync(stateDir, { recursive: true, force: true });
-  mkdirSync(stateDir, { recursive: true });
-  await applyMigrations({ persistTo: stateDir, quiet: true });
-  await seed({ persistTo: stateDir, quiet: true });
-  if (sql) {
+  if (!keepState) {
+    rmSync(stateDir, { recursive: true, force: true });
+    mkdirSync(stateDir, { recursive: true });
+    await applyMigrations({ persistTo: stateDir, quiet: true });
+    await seed({ persistTo: stateDir, quiet: true });
+  }
+  if (sql && !keepState) {
     const w = bin("wrangler");
     await run(w.cmd, [...w.pre, "d1", "execute", "DB", "--local", "--yes", "--persist-to", stateDir, "--command", sql], {
       env: wranglerEnv({ CI: "true" }),
@@ -50,7 +63,7 @@ export async function startDevWorker({ stateDir, logFile, port = 8799, strictPor
     });
   }
 
-  const logStream = createWriteStream(logFile);
+  const logStream = createWriteStream(logFile, { flags: keepState ? "a" : "w" });
   let recent = "";
   const wrangler = bin("wrangler");
   const varArgs = Object.entries({ ENVIRONMENT: "development", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);

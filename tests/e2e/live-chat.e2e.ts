@@ -8,8 +8,9 @@ import { embedSnippet, startHostSite } from "./support/host-page";
 
 // Live chat end to end (issue 16, ADR 025), two browser contexts: a visitor on the widget embedded
 // on ANOTHER origin, and the demo agent on the chatbot home's inbox. The visitor asks for a person
-// in words; the inbox shows it without a reload; they write both ways; reloading either side
-// restores the conversation; the agent hands back and the bot answers the next question.
+// in words; the inbox shows it without a reload; they write both ways, each seeing the other type
+// and read; reloading either side restores the conversation; the agent hands back and the bot
+// answers the next question.
 
 const LIVE = `cb_live_${Date.now().toString(36)}`;
 const NAME = "Live bot";
@@ -90,6 +91,8 @@ describe("live chat", () => {
       await a.getByLabel("Reply to the visitor").fill("Hi, I'm a person from the team. How can I help?");
       await a.getByRole("button", { name: "Send" }).click();
       await said(chat, "Hi, I'm a person from the team. How can I help?").waitFor();
+      // The visitor has the chat open: the agent sees the reply was read (ADR 026).
+      await a.getByText("Seen by the visitor.").waitFor();
 
       // Visitor → agent: no bot answer while a person holds the conversation.
       const botBubbles = () => chat.locator(".pc-bot:not(.pc-human):not([aria-busy]) .pc-bubble").count();
@@ -98,6 +101,18 @@ describe("live chat", () => {
       await a.getByText("My order #1234 has not arrived.").first().waitFor();
       await said(chat, "My order #1234 has not arrived.").waitFor();
       expect(await botBubbles()).toBe(before);
+      // …and the visitor sees the agent read it.
+      await chat.locator(".pc-seen").getByText("Seen", { exact: true }).waitFor();
+
+      // Typing indicators, both ways: shown while the other side writes, gone when they stop.
+      await a.getByLabel("Reply to the visitor").fill("Let me check");
+      await said(chat, `${DEMO.name} is typing…`).waitFor();
+      await a.getByLabel("Reply to the visitor").fill("");
+      await said(chat, `${DEMO.name} is typing…`).waitFor({ state: "detached" });
+      await chat.getByLabel("Your message").fill("One more thing");
+      await a.getByText("Visitor is typing…").waitFor();
+      await chat.getByLabel("Your message").fill("");
+      await a.getByText("Visitor is typing…").waitFor({ state: "detached" });
       expect(await a.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 
       // The visitor reloads: the conversation is restored and still live.

@@ -14,7 +14,15 @@ import {
 } from "../../app/.server/inbox/live";
 import { mayReply, transition, type LiveAction, type LiveState } from "../../app/.server/inbox/rules";
 import { newId } from "../../app/.server/auth/crypto";
-import { LIVE_PROTOCOL_VERSION, parseClientFrame, serverFrame, type LiveAgent, type LiveMessage, type LiveSnapshot } from "../../app/lib/live/protocol";
+import {
+  LIVE_PROTOCOL_VERSION,
+  parseClientFrame,
+  serverFrame,
+  type LiveAgent,
+  type LiveMessage,
+  type LiveSide,
+  type LiveSnapshot,
+} from "../../app/lib/live/protocol";
 
 // One live conversation (visitor ↔ agents) over hibernating WebSockets (ADR 025). Transport only:
 // the status rules are app/.server/inbox/rules.ts, D1 writes go through the conversation core.
@@ -188,6 +196,8 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
   /** Stores, acknowledges/broadcasts, mirrors, then tells the inbox. */
   private async deliver(meta: Meta, m: Parameters<ChatSession["append"]>[0], sender?: WebSocket): Promise<LiveMessage> {
     const { message, duplicate } = this.append(m);
+    // Should the process die before the mirror below finishes, the alarm finishes it after a restart.
+    if (!duplicate && !m.mirrored) void this.ctx.storage.setAlarm(Date.now() + MIRROR_RETRY_MS);
     if (sender && m.clientId) sender.send(serverFrame({ type: "ack", clientId: m.clientId, seq: message.seq, id: message.id }));
     if (duplicate) return message;
     this.broadcast(serverFrame({ type: "message", message }));
@@ -248,6 +258,63 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
     };
   }
 
+  // ——— typing, read state and who is here (ADR 026) ———
+  // Typing is passed on and forgotten. Read state is the highest seq each side has seen, kept in
+  // `meta` (read:visitor, read:agent) so a reconnecting client is told. "Online" is whether the other
+  // side has a socket open on this conversation.
+
+  private readOf(side: LiveSide): number {
+    const row = this.sql.exec<{ v: string }>(`SELECT v FROM meta WHERE k = ?`, `read:${side}`).toArray()[0];
+    return row ? Number(row.v) : 0;
+  }
+
+  /** Open sockets of one side, without `except`. */
+  private openOf(side: LiveSide, except?: WebSocket) {
+    return this.ctx.getWebSockets(side).filter((w) => w !== except && w.readyState === WebSocket.OPEN);
+  }
+
+  private broadcastTo(side: LiveSide, data: string) {
+    for (const w of this.openOf(side)) {
+      try {
+        w.send(data);
+      } catch {
+        // closing
+      }
+    }
+  }
+
+  /** A new socket learns the stored read marks and whether the other side is here; the other side learns it arrived. */
+  private greet(ws: WebSocket, who: LiveWho) {
+    const mine = sideOf(who);
+    const other: LiveSide = mine === "agent" ? "visitor" : "agent";
+    for (const by of ["visitor", "agent"] as const) {
+      const seq = this.readOf(by);
+      if (seq) ws.send(serverFrame({ type: "read", by, seq }));
+    }
+    const there = this.openOf(other);
+    const name = other === "agent" ? there.map((w) => (w.deserializeAttachment() as LiveWho & { name?: string }).name).find(Boolean) : undefined;
+    ws.send(serverFrame({ type: "online", who: other, on: there.length > 0, ...(name ? { name } : {}) }));
+    if (this.openOf(mine, ws).length === 0) this.broadcastTo(other, serverFrame({ type: "online", who: mine, on: true, ...nameOf(who) }));
+  }
+
+  /** The last socket of a side closed: the other side is told (which also ends its typing indicator). */
+  private leave(ws: WebSocket) {
+    const who = ws.deserializeAttachment() as LiveWho | null;
+    if (!who) return;
+    const mine = sideOf(who);
+    if (this.openOf(mine, ws).length === 0) this.broadcastTo(mine === "agent" ? "visitor" : "agent", serverFrame({ type: "online", who: mine, on: false }));
+  }
+
+  private peerFrame(ws: WebSocket, who: LiveWho, f: { type: "typing"; on: boolean } | { type: "read"; seq: number }) {
+    const side = sideOf(who);
+    if (f.type === "typing") return this.broadcast(serverFrame({ type: "typing", who: side, on: f.on, ...nameOf(who) }), ws);
+    // Never past the log's end, never backwards.
+    const seq = Math.min(f.seq, this.lastSeq());
+    if (seq <= this.readOf(side)) return;
+    this.sql.exec(`INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, `read:${side}`, String(seq));
+    this.broadcast(serverFrame({ type: "read", by: side, seq }), ws);
+  }
+
   // ——— WebSockets ———
 
   async fetch(request: Request): Promise<Response> {
@@ -263,6 +330,7 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
     server.serializeAttachment(who);
     server.send(serverFrame({ type: "welcome", conversationId: meta.conversationId, status: meta.status, agent: meta.agent, seq: this.lastSeq() }));
     for (const message of this.since(after)) server.send(serverFrame({ type: "message", message }));
+    this.greet(server, who);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -281,6 +349,7 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
       for (const message of this.since(f.after)) ws.send(serverFrame({ type: "message", message }));
       return;
     }
+    if (f.type === "typing" || f.type === "read") return this.peerFrame(ws, who, f);
     if (who.role !== "agent" || f.type === "presence") {
       ws.send(serverFrame({ type: "error", code: "forbidden", message: "This socket cannot do that." }));
       return;
@@ -297,6 +366,7 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
   }
 
   async webSocketClose(ws: WebSocket, code: number) {
+    this.leave(ws);
     try {
       ws.close(code === 1005 || code === 1006 ? 1000 : code, "closing");
     } catch {
@@ -304,6 +374,9 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
     }
   }
 }
+
+const sideOf = (who: LiveWho): LiveSide => (who.role === "agent" ? "agent" : "visitor");
+const nameOf = (who: LiveWho) => (who.role === "agent" ? { name: who.name } : {});
 
 function toMessage(r: Row): LiveMessage {
   return {

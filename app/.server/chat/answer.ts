@@ -132,8 +132,9 @@ export async function answerMessage(
     model?: { id: string; model: LanguageModelV3 };
     /**
      * Whether the bot may answer in this conversation (chat/turn.ts decides: not while a person
-     * holds it). Asked once the conversation is known, which is after retrieval and the quota have
-     * started, so the rule costs no round trip; a reply counted for nothing is given back.
+     * holds it). Asked once the conversation is known. The quota starts alongside the look-up (a
+     * reply counted for nothing is given back); retrieval waits for it, so a held conversation's
+     * messages run no search (ADR 026: that search made live chat's visitor messages slow).
      */
     botMayAnswer?: (conversation: Conversation) => boolean;
     /** The widget's id for this message: a concurrent retry that stored it first wins, this one is not stored or counted. */
@@ -172,7 +173,18 @@ export async function answerMessage(
   // A question of four words or more is searched as it is, so retrieval starts at once, alongside
   // the quota and history round trips; a short follow-up ("and to Germany?") needs the history first.
   const standalone = text.split(/\s+/).length >= 4;
-  const early = !smallTalk && standalone ? search(text) : null;
+  // …unless a person holds the conversation (live chat): then there is no bot turn, so the search
+  // waits for the conversation and is skipped, instead of running on every message to the agent.
+  const mayAnswer = input.botMayAnswer ? Promise.resolve(input.conversation).then((c) => input.botMayAnswer!(c)) : null;
+  const early =
+    !smallTalk && standalone
+      ? mayAnswer
+        ? mayAnswer.then(
+            (ok) => (ok ? search(text) : null),
+            () => null,
+          )
+        : search(text)
+      : null;
   const quotaDone = tryConsumeReply(ctx, org, askedAt);
   // A conversation created by this request has no history to read.
   const historyDone = Promise.resolve(input.conversation).then((c) => (c.isNew ? [] : recentMessages(ctx, c.id, HISTORY_MESSAGES)));

@@ -1,6 +1,7 @@
-import { useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Alert, Badge, Button, Card, CardBody, CardHeader, Textarea } from "~/components/ui";
 import { LIVE_TEXT_MAX, mergeBySeq, type LiveAgent, type LiveMessage, type LiveStatus } from "~/lib/live/protocol";
+import { TYPING_EXPIRES_MS, typingThrottle } from "~/lib/live/wire";
 import { useDebouncedRevalidate, useLiveSocket } from "./use-live-socket";
 
 /**
@@ -23,6 +24,13 @@ export function LiveConversation(props: { orgId: string; chatbotId: string; conv
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const refresh = useDebouncedRevalidate();
+  // ADR 026: the visitor writing, the highest seq the visitor has seen, whether their chat is open.
+  const [visitorTyping, setVisitorTyping] = useState(false);
+  const [visitorRead, setVisitorRead] = useState(0);
+  const [visitorHere, setVisitorHere] = useState<boolean | null>(null);
+  const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const readSent = useRef(0);
+  useEffect(() => () => clearTimeout(typingTimer.current), []);
   const { connected, send } = useLiveSocket(
     (after) => `/api/live/agent/${orgId}/${chatbotId}/conversations/${conversationId}?after=${after}`,
     (f) => {
@@ -32,7 +40,19 @@ export function LiveConversation(props: { orgId: string; chatbotId: string; conv
         if (f.type === "status") refresh();
       } else if (f.type === "message") {
         setLive((ms) => mergeBySeq(ms, [f.message]));
+        if (f.message.role === "visitor") setVisitorTyping(false);
         refresh();
+      } else if (f.type === "typing" && f.who === "visitor") {
+        clearTimeout(typingTimer.current);
+        setVisitorTyping(f.on);
+        // A lost "stopped" (a closed tab) does not leave the indicator on.
+        if (f.on) typingTimer.current = setTimeout(() => setVisitorTyping(false), TYPING_EXPIRES_MS);
+      } else if (f.type === "read") {
+        if (f.by === "visitor") setVisitorRead((r) => Math.max(r, f.seq));
+        else readSent.current = Math.max(readSent.current, f.seq);
+      } else if (f.type === "online" && f.who === "visitor") {
+        setVisitorHere(f.on);
+        if (!f.on) setVisitorTyping(false);
       } else if (f.type === "ack") {
         if (f.clientId === pending) {
           setPending(null);
@@ -44,6 +64,19 @@ export function LiveConversation(props: { orgId: string; chatbotId: string; conv
       }
     },
   );
+  const typing = useMemo(() => typingThrottle((on) => void send({ type: "typing", on })), [send]);
+  useEffect(() => () => typing.stop(), [typing]);
+  // The agent has seen what arrived while this page is on screen.
+  const lastSeq = live.length ? live[live.length - 1].seq : 0;
+  useEffect(() => {
+    const mark = () => {
+      if (lastSeq > readSent.current && document.visibilityState === "visible" && send({ type: "read", seq: lastSeq })) readSent.current = lastSeq;
+    };
+    mark();
+    document.addEventListener("visibilitychange", mark);
+    return () => document.removeEventListener("visibilitychange", mark);
+  }, [lastSeq, send, connected]);
+  const lastHuman = [...live].reverse().find((m) => m.role === "human");
   const shown = new Set(props.shownIds);
   const unseen = live.filter((m) => !shown.has(m.id));
   const mine = status === "human" && agent?.id === me.id;
@@ -56,6 +89,7 @@ export function LiveConversation(props: { orgId: string; chatbotId: string; conv
     const body = text.trim();
     if (!body) return setError("Write a message.");
     const id = clientId();
+    typing.stop();
     setError(null);
     setPending(id);
     if (!send({ type: "send", clientId: id, text: body })) {
@@ -72,6 +106,9 @@ export function LiveConversation(props: { orgId: string; chatbotId: string; conv
             <Badge tone={status === "waiting" ? "warning" : status === "human" ? "success" : "neutral"}>{STATUS_LABEL[status]}</Badge>
             {status === "human" && agent ? <span>{mine ? "You hold this conversation." : `${agent.name} holds this conversation.`}</span> : null}
             {!connected ? <span>Connecting…</span> : null}
+            {connected && visitorHere !== null && status !== "closed" ? (
+              <span>{visitorHere ? "The visitor has the chat open." : "The visitor has left the chat."}</span>
+            ) : null}
           </span>
         }
         actions={
@@ -108,6 +145,11 @@ export function LiveConversation(props: { orgId: string; chatbotId: string; conv
             ))}
           </ol>
         ) : null}
+        {visitorTyping || lastHuman ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">
+            {visitorTyping ? "Visitor is typing…" : lastHuman && visitorRead >= lastHuman.seq ? "Seen by the visitor." : "Not seen by the visitor yet."}
+          </p>
+        ) : null}
         {error ? <Alert tone="error">{error}</Alert> : null}
         {mine ? (
           <form onSubmit={reply} className="space-y-2">
@@ -119,7 +161,11 @@ export function LiveConversation(props: { orgId: string; chatbotId: string; conv
               rows={3}
               maxLength={LIVE_TEXT_MAX}
               value={text}
-              onChange={(e) => setText(e.target.value)}
+              onChange={(e) => {
+                setText(e.target.value);
+                if (e.target.value.trim()) typing.input();
+                else typing.stop();
+              }}
               onKeyDown={(e) => {
                 if (e.key === "Enter" && !e.shiftKey) reply(e);
               }}

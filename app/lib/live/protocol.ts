@@ -8,10 +8,10 @@ import { z } from "zod";
 // Order is the conversation object's sequence number (`seq`), never a client clock. A client that
 // reconnects asks for what came after the last seq it saw and receives exactly the messages it missed.
 
-export const LIVE_PROTOCOL_VERSION = 1;
+import { LIVE_PROTOCOL_VERSION, LIVE_SIDES, LIVE_STATUSES } from "./wire";
+export { LIVE_PROTOCOL_VERSION, LIVE_SIDES, LIVE_STATUSES, type LiveSide } from "./wire";
 const v = z.literal(LIVE_PROTOCOL_VERSION);
 
-export const LIVE_STATUSES = ["bot", "waiting", "human", "closed"] as const;
 export type LiveStatus = (typeof LIVE_STATUSES)[number];
 
 export const LIVE_TEXT_MAX = 4000;
@@ -59,6 +59,10 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
   /** Inbox socket: the agent's online/away switch. */
   z.object({ v, type: z.literal("presence"), state: presenceStateSchema }),
   z.object({ v, type: z.literal("ping") }),
+  /** Either side is writing (`on`, repeated at most every 2 s) or stopped; passed on, never stored (ADR 026). */
+  z.object({ v, type: z.literal("typing"), on: z.boolean() }),
+  /** Either side has seen everything up to `seq`; stored, so a reconnect is told (ADR 026). */
+  z.object({ v, type: z.literal("read"), seq: z.number().int().min(0) }),
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 
@@ -86,6 +90,12 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
   z.object({ v, type: z.literal("presence"), agents: z.array(inboxAgentSchema), you: presenceStateSchema }),
   /** Inbox socket: a conversation changed (new message, status); the inbox refreshes its lists. */
   z.object({ v, type: z.literal("changed"), conversationId: z.string(), status: z.enum(LIVE_STATUSES) }),
+  /** Conversation socket: the other side is writing or stopped (`name`: the agent's). */
+  z.object({ v, type: z.literal("typing"), who: z.enum(LIVE_SIDES), name: z.string().optional(), on: z.boolean() }),
+  /** Conversation socket: `by` has seen everything up to `seq` (also sent on connect when known). */
+  z.object({ v, type: z.literal("read"), by: z.enum(LIVE_SIDES), seq: z.number().int().min(0) }),
+  /** Conversation socket: whether the other side has the conversation open (also sent on connect). */
+  z.object({ v, type: z.literal("online"), who: z.enum(LIVE_SIDES), on: z.boolean(), name: z.string().optional() }),
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
 

@@ -17,6 +17,8 @@ import { NoticeBar } from "./NoticeBar";
 import { leadKey, load, newClientMessageId, save, VISITOR_ID_PATTERN, visitorIdFor } from "./storage";
 import { brandVars, useDarkTheme } from "./theme";
 import type { LiveMessage, LiveStatus } from "../../../app/lib/live/protocol";
+import { TYPING_EXPIRES_MS } from "../../../app/lib/live/wire";
+import type { LiveHandle } from "./live";
 import { key, RETRY_DELAY_MS, retryable, type Identity, type Msg, type Notice } from "./types";
 
 export function App({ boot }: { boot: WidgetBoot }) {
@@ -39,6 +41,11 @@ export function App({ boot }: { boot: WidgetBoot }) {
   const [leadStep, setLeadStep] = useState<{ step: CollectLeadStep; messageId?: string } | null>(null);
   // Live chat: the conversation waits for or is held by a person; the live part is loaded then.
   const [liveStatus, setLiveStatus] = useState<LiveStatus | null>(null);
+  // …and, over its socket (ADR 026): the agent writing, the visitor's last message seen, an agent here.
+  const liveRef = useRef<LiveHandle | null>(null);
+  const [agentTyping, setAgentTyping] = useState<string | null>(null);
+  const [seen, setSeen] = useState(false);
+  const [agentHere, setAgentHere] = useState<{ here: boolean; name?: string } | null>(null);
   const dark = useDarkTheme(ui.theme);
   const rootRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -65,6 +72,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
         setIdentity({ hash: str(m.hash), name: str(m.name), email: str(m.email) });
       } else if (m.type === "opened") {
         inputRef.current?.focus();
+        liveRef.current?.markRead();
       } else if (m.type === "preview-settings" && mode === "preview" && m.ui) {
         setConfig((c) => ({ ...c, name: typeof m.name === "string" ? m.name : c.name, ui: { ...c.ui, ...m.ui } }));
       }
@@ -92,8 +100,9 @@ export function App({ boot }: { boot: WidgetBoot }) {
   const goesLive = liveStatus === "waiting" || liveStatus === "human";
   useEffect(() => {
     if (!goesLive || !conversationId || mode === "preview") return;
-    let handle: { close: () => void } | null = null;
+    let handle: LiveHandle | null = null;
     let stopped = false;
+    let typingTimer: ReturnType<typeof setTimeout> | undefined;
     const onMessage = (m: LiveMessage, historic: boolean) => {
       // Visitor and bot messages reach this tab through its own sends (or the restored history);
       // the live part adds what a person says and what happens (joined, handed back, closed).
@@ -111,13 +120,33 @@ export function App({ boot }: { boot: WidgetBoot }) {
         if (stopped) return;
         handle = connectLive(
           { chatbotId, visitorId, conversationId, channel, hash: identity.hash },
-          { onMessage, onStatus: (status) => setLiveStatus(status) },
+          {
+            onMessage,
+            onStatus: (status, agent) => {
+              setLiveStatus(status);
+              if (agent) setAgentHere((a) => ({ here: a?.here ?? true, name: agent.name }));
+            },
+            onTyping: (on, name) => {
+              clearTimeout(typingTimer);
+              setAgentTyping(on ? (name ?? "Someone from the team") : null);
+              // A lost "stopped" (a closed tab) does not leave the indicator on.
+              if (on) typingTimer = setTimeout(() => setAgentTyping(null), TYPING_EXPIRES_MS);
+            },
+            onSeen: setSeen,
+            onAgentHere: (here) => setAgentHere((a) => ({ here, name: a?.name })),
+          },
         );
+        liveRef.current = handle;
       })
       .catch(() => setNotice({ failure: { status: 0, code: "network", message: "The live chat could not load. Reload the page to try again." } }));
     return () => {
       stopped = true;
+      clearTimeout(typingTimer);
       handle?.close();
+      liveRef.current = null;
+      setAgentTyping(null);
+      setSeen(false);
+      setAgentHere(null);
     };
   }, [goesLive, conversationId, mode, chatbotId, visitorId, channel, identity.hash, post]);
 
@@ -165,6 +194,8 @@ export function App({ boot }: { boot: WidgetBoot }) {
       }
       setNotice(null);
       setText("");
+      liveRef.current?.stopTyping();
+      setSeen(false);
       const visitorKey = key();
       const botKey = key();
       setMessages((ms) => [
@@ -313,6 +344,13 @@ export function App({ boot }: { boot: WidgetBoot }) {
 
   const close = () => post({ parley: 1, type: "close" });
 
+  /** Typing in a live conversation tells the agent (throttled by the live part). */
+  const onText = (t: string) => {
+    setText(t);
+    if (t.trim()) liveRef.current?.typed();
+    else liveRef.current?.stopTyping();
+  };
+
   useFocusTrap(rootRef, mode === "widget", close);
 
   const style = useMemo(() => brandVars(ui.brandColor), [ui.brandColor]);
@@ -343,6 +381,15 @@ export function App({ boot }: { boot: WidgetBoot }) {
               canAct={mode !== "preview"}
             />
           ))}
+          {liveStatus === "human" && agentTyping && (
+            <div class="pc-msg pc-bot pc-human pc-typing">
+              <div class="pc-bubble">{agentTyping} is typing…</div>
+            </div>
+          )}
+          {goesLive && seen && messages[messages.length - 1]?.role === "visitor" && <p class="pc-seen">Seen</p>}
+          {liveStatus === "human" && agentHere && !agentHere.here && !agentTyping && (
+            <p class="pc-msg pc-note">{agentHere.name ?? "The agent"} stepped away from this chat; your messages wait for them here.</p>
+          )}
           {!started && !gated && ui.suggestedQuestions.length > 0 && (
             <ul class="pc-suggest" aria-label="Suggested questions">
               {ui.suggestedQuestions.map((q) => (
@@ -376,7 +423,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
 
         {notice && <NoticeBar notice={notice} onRetry={(retry) => send(retry.text, retry.id)} />}
 
-        {!gated && <Composer inputRef={inputRef} placeholder={ui.placeholder} text={text} onText={setText} busy={busy} onSend={() => send(text)} />}
+        {!gated && <Composer inputRef={inputRef} placeholder={ui.placeholder} text={text} onText={onText} busy={busy} onSend={() => send(text)} />}
       </main>
 
       {config.showBranding && (
