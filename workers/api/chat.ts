@@ -89,6 +89,7 @@ chat.post("/:chatbotId", async (c) => {
     text: input.message,
     country: countryFromHeader(c.req.header("CF-IPCountry")),
     clientMessageId: input.clientMessageId,
+    heldHint: input.held,
     startedAt,
   });
   if (input.stream === false) {

@@ -132,11 +132,16 @@ export async function answerMessage(
     model?: { id: string; model: LanguageModelV3 };
     /**
      * Whether the bot may answer in this conversation (chat/turn.ts decides: not while a person
-     * holds it). Asked once the conversation is known. The quota starts alongside the look-up (a
-     * reply counted for nothing is given back); retrieval waits for it, so a held conversation's
-     * messages run no search (ADR 026: that search made live chat's visitor messages slow).
+     * holds it). Asked once the conversation is known, after retrieval and the quota have started
+     * (unless `heldHint`), so the rule costs no round trip; a reply counted for nothing is given back.
      */
     botMayAnswer?: (conversation: Conversation) => boolean;
+    /**
+     * The client says a person holds the conversation (the widget in live chat): the search waits
+     * for `botMayAnswer` and is skipped on a held conversation. Without the hint it starts at once,
+     * so an ordinary question's first byte does not wait a round trip for the conversation.
+     */
+    heldHint?: boolean;
     /** The widget's id for this message: a concurrent retry that stored it first wins, this one is not stored or counted. */
     clientMessageId?: string;
     /** A held conversation's visitor message goes here instead of being stored by this function (live chat stores it). */
@@ -173,9 +178,10 @@ export async function answerMessage(
   // A question of four words or more is searched as it is, so retrieval starts at once, alongside
   // the quota and history round trips; a short follow-up ("and to Germany?") needs the history first.
   const standalone = text.split(/\s+/).length >= 4;
-  // …unless a person holds the conversation (live chat): then there is no bot turn, so the search
-  // waits for the conversation and is skipped, instead of running on every message to the agent.
-  const mayAnswer = input.botMayAnswer ? Promise.resolve(input.conversation).then((c) => input.botMayAnswer!(c)) : null;
+  // …unless the client says a person holds the conversation (live chat): then there is likely no bot
+  // turn, so the search waits for the conversation and is skipped instead of running on every
+  // message to the agent (ADR 026).
+  const mayAnswer = input.botMayAnswer && input.heldHint ? Promise.resolve(input.conversation).then((c) => input.botMayAnswer!(c)) : null;
   const early =
     !smallTalk && standalone
       ? mayAnswer

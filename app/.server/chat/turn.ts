@@ -33,6 +33,8 @@ export type VisitorTurn = {
   country?: string | null;
   /** The client's id for this message: a retried send with the same id is answered again, not stored or counted twice. */
   clientMessageId?: string;
+  /** The client believes a person holds the conversation: the bot's search waits for the look-up (answer.ts). */
+  heldHint?: boolean;
   startedAt?: number;
 };
 
@@ -79,6 +81,7 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
     text: turn.text,
     startedAt,
     botMayAnswer,
+    heldHint: turn.heldHint,
     clientMessageId: turn.clientMessageId,
     // Live chat (ADR 025): a held conversation's message is stored by its live object and reaches
     // the agent at once; a conversation waiting for a person shows its bot exchanges to the agents.

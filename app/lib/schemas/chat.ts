@@ -33,6 +33,12 @@ export const widgetChatRequestSchema = z.object({
   visitorHash: visitorHashSchema.optional(),
   /** Makes the send idempotent: a retry with the same id is answered again without storing or counting it twice. */
   clientMessageId: clientMessageIdSchema.optional(),
+  /**
+   * The client believes a person holds the conversation (the widget in live chat). Only a scheduling
+   * hint: the bot's search waits for the conversation instead of starting at once; the server still
+   * decides from the conversation's status whether the bot answers.
+   */
+  held: z.boolean().optional(),
 });
 
 /** A source as the chat stream (`data-sources`) and the history endpoint send it; `n` is its [n] citation. */

@@ -221,6 +221,8 @@ export function App({ boot }: { boot: WidgetBoot }) {
             visitorHash: identity.hash,
             newConversation: fresh || undefined,
             clientMessageId,
+            // A person holds the conversation: the server need not start the bot's search.
+            held: liveStatus === "human" || undefined,
           }),
         });
       try {
