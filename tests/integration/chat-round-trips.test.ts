@@ -1,7 +1,8 @@
 import { env, exports } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
-import { knowledgeSources } from "~/.server/db/schema";
+import { conversations, knowledgeSources } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
@@ -92,13 +93,13 @@ async function setup() {
 
 describe("D1 round trips of one chat message", async () => {
   const bot = await setup();
-  const send = (visitorId: string, message: string, conversationId?: string) =>
+  const send = (visitorId: string, message: string, conversationId?: string, held?: boolean) =>
     worker
       .fetch(
         new Request(`${BASE}/api/chat/${bot.id}`, {
           method: "POST",
           headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.9.3.7" },
-          body: JSON.stringify({ visitorId, message, channel: "test", conversationId, clientMessageId: newId("cm_") }),
+          body: JSON.stringify({ visitorId, message, channel: "test", conversationId, clientMessageId: newId("cm_"), held }),
         }),
       )
       .then((r) => readReply(r.body!));
@@ -121,5 +122,16 @@ describe("D1 round trips of one chat message", async () => {
   it("a message in an ongoing conversation: at most 8", async () => {
     const t = await measure(() => send("v_trips_0", "And how long do I have to send something back?", first.metadata?.conversationId));
     expect(t.length, t.map((x) => `${x.kind}: ${x.sql.map((s) => s.slice(0, 60)).join(" | ")}`).join("\n")).toBeLessThanOrEqual(8);
+  });
+
+  it("a message to a conversation a person holds, sent with the widget's held hint, runs no knowledge search", async () => {
+    const c = await send("v_trips_2", "How much does express shipping to zone 4 cost?");
+    const id = c.metadata!.conversationId;
+    await db.update(conversations).set({ status: "human" }).where(eq(conversations.id, id));
+    const t = await measure(() => send("v_trips_2", "Thanks, and how long do I have to send something back?", id, true));
+    expect(t.some((x) => x.sql.some((s) => /chunks_fts/.test(s)))).toBe(false);
+    // Without the hint an ordinary question's search starts at once (it is what the trips above count).
+    const ordinary = await measure(() => send("v_trips_1", "How long do I have to send something back?"));
+    expect(ordinary.some((x) => x.sql.some((s) => /chunks_fts/.test(s)))).toBe(true);
   });
 });
