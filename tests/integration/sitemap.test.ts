@@ -18,6 +18,8 @@ describe("discoverability", () => {
     const expected = [
       "/",
       "/product/analytics",
+      "/product/live-chat",
+      "/product/live-chat-alternative",
       "/pricing",
       "/company",
       "/privacy",
