@@ -102,7 +102,7 @@ export const ROWS: ComparisonRow[] = [
   },
   {
     feature: "Saved replies (canned responses)",
-    parley: { verdict: "not-yet", text: "Not yet.", proof: null },
+    parley: { verdict: "not-yet", text: "", proof: null },
     rivals: {
       livechat: { text: "Yes.", sources: [10] },
       tidio: { text: "Yes.", sources: [10] },
@@ -111,7 +111,7 @@ export const ROWS: ComparisonRow[] = [
   },
   {
     feature: "Typing indicators",
-    parley: { verdict: "not-yet", text: "Not yet.", proof: null },
+    parley: { verdict: "not-yet", text: "", proof: null },
     rivals: {
       livechat: { text: "Yes.", sources: [10] },
       tidio: { text: "Yes.", sources: [10] },
@@ -122,7 +122,7 @@ export const ROWS: ComparisonRow[] = [
     feature: "Office hours",
     parley: {
       verdict: "not-yet",
-      text: "Not yet as a schedule: an agent is online while their inbox is open, and can set themselves away.",
+      text: "No schedule: an agent is online while their inbox is open, and can set themselves away.",
       proof: "/product/live-chat#how",
     },
     rivals: {
@@ -146,7 +146,7 @@ export const ROWS: ComparisonRow[] = [
   },
   {
     feature: "Mobile apps for agents",
-    parley: { verdict: "not-yet", text: "Not yet. The dashboard works in a phone's browser.", proof: null },
+    parley: { verdict: "not-yet", text: "The dashboard works in a phone's browser.", proof: null },
     rivals: {
       livechat: { text: "Yes — the LiveChat Agent app.", sources: [1] },
       tidio: { text: "Yes — desktop and mobile apps.", sources: [5] },
@@ -157,7 +157,7 @@ export const ROWS: ComparisonRow[] = [
     feature: "Channels beyond your website",
     parley: {
       verdict: "not-yet",
-      text: "Not yet: the website widget, a share link that opens the chat as a full page, and the REST API.",
+      text: "The website widget, a share link that opens the chat as a full page, and the REST API.",
       proof: "/docs/api/rest-api",
     },
     rivals: {

@@ -106,15 +106,16 @@ const DIFFERENT: { title: string; text: ReactNode }[] = [
   },
 ];
 
-function ParleyAnswer({ cell }: { cell: ParleyCell }) {
+function ParleyAnswer({ cell, feature }: { cell: ParleyCell; feature: string }) {
   const v = VERDICT[cell.verdict];
   return (
     <>
       <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${v.className}`}>{v.label}</span>
-      <span className="mt-1 block">{cell.text}</span>
+      {cell.text ? <span className="mt-1 block">{cell.text}</span> : null}
       {cell.proof ? (
         <Link to={cell.proof} className="mt-1 inline-block text-brand-700 underline underline-offset-2 dark:text-brand-300">
-          See how<span className="sr-only"> ({cell.text})</span>
+          {cell.verdict === "not-yet" ? "What exists today" : "See how"}
+          <span className="sr-only"> — {feature}</span>
         </Link>
       ) : null}
     </>
@@ -136,9 +137,43 @@ function RivalAnswer({ cell }: { cell: RivalCell }) {
   );
 }
 
+/** Small screens: one card per feature instead of a table five columns wide. */
+function ComparisonCards() {
+  return (
+    <ul className="space-y-4 md:hidden" aria-label="Parley compared with LiveChat, Tidio and Crisp, feature by feature">
+      {ROWS.map((row) => (
+        <li key={row.feature} className="rounded-xl border border-zinc-200 bg-white p-4 text-sm dark:border-zinc-800 dark:bg-zinc-950">
+          <h3 className="text-base font-semibold">{row.feature}</h3>
+          <dl className="mt-3 space-y-3">
+            <div>
+              <dt className="font-semibold text-zinc-950 dark:text-white">Parley</dt>
+              <dd className="mt-1 text-zinc-800 dark:text-zinc-200">
+                <ParleyAnswer cell={row.parley} feature={row.feature} />
+              </dd>
+            </div>
+            {RIVALS.map((r) => (
+              <div key={r.id}>
+                <dt className="font-semibold text-zinc-950 dark:text-white">{r.name}</dt>
+                <dd className="mt-1 text-zinc-700 dark:text-zinc-300">
+                  <RivalAnswer cell={row.rivals[r.id]} />
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function ComparisonTable() {
   return (
-    <div className="overflow-x-auto rounded-xl border border-zinc-200 dark:border-zinc-800" role="region" aria-labelledby="comparison-caption" tabIndex={0}>
+    <div
+      className="hidden overflow-x-auto rounded-xl md:block border border-zinc-200 dark:border-zinc-800"
+      role="region"
+      aria-labelledby="comparison-caption"
+      tabIndex={0}
+    >
       <table className="w-full min-w-[880px] border-collapse text-left text-sm">
         <caption id="comparison-caption" className="sr-only">
           Parley compared with LiveChat, Tidio and Crisp, feature by feature
@@ -165,7 +200,7 @@ function ComparisonTable() {
                 {row.feature}
               </th>
               <td className="px-4 py-3 text-zinc-800 dark:text-zinc-200" data-parley={row.parley.verdict}>
-                <ParleyAnswer cell={row.parley} />
+                <ParleyAnswer cell={row.parley} feature={row.feature} />
               </td>
               {RIVALS.map((r) => (
                 <td key={r.id} className="px-4 py-3 text-zinc-700 dark:text-zinc-300" data-rival={r.id}>
@@ -235,6 +270,7 @@ export default function LiveChatAlternative() {
         title="Point by point"
         intro={<p>Parley&apos;s column says what exists today and links to where you can see it. Numbers in brackets point to the sources below.</p>}
       >
+        <ComparisonCards />
         <ComparisonTable />
       </Section>
 

@@ -8,7 +8,7 @@ import { signInAsDemo } from "./support/flows";
 // sources, the small-screen menu works with JavaScript turned off, axe finds no violations in light
 // or dark mode, and nothing logs an error.
 
-const PAGES = ["/", "/product/analytics", "/pricing", "/company", "/privacy"] as const;
+const PAGES = ["/", "/product/live-chat", "/product/live-chat-alternative", "/product/analytics", "/pricing", "/company", "/privacy"] as const;
 /** Waits until every demo knowledge source is Ready (ingestion is kicked by the e2e global setup). */
 async function waitForDemoKnowledge() {
   const t = await newPage();
@@ -103,7 +103,7 @@ describe("public site", () => {
     }
   });
 
-  it("axe finds no violations on /, /product/analytics, /pricing, /company and /privacy, light and dark, and nothing logs an error", async () => {
+  it("axe finds no violations on every public page in PAGES, light and dark, and nothing logs an error", async () => {
     const t = await newPage();
     try {
       const p = t.page;
