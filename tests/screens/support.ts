@@ -14,11 +14,10 @@ const MANIFEST = path.join(ROOT, "app", "lib", "product-screens.json");
 export type Shot = { file: string; width: number; height: number };
 
 /** Photographs one element as public/product/<file> (JPEG) and returns its size for the page. */
-export async function shoot(locator: Locator, file: string): Promise<Shot> {
-  await locator.scrollIntoViewIfNeeded();
-  const box = (await locator.boundingBox())!;
-  await locator.screenshot({ path: path.join(OUT, file), type: "jpeg", quality: 82 });
-  return { file, width: Math.round(box.width), height: Math.round(box.height) };
+export function shoot(locator: Locator, file: string): Promise<Shot> {
+  // Not locator.screenshot(): for an element taller than the screen it scrolls, and the app's
+  // sticky header then covers the top of the picture.
+  return shootRegion(locator.page(), [locator], file);
 }
 
 /** Photographs the smallest rectangle holding all `locators` (e.g. a transcript and the card under it). */
