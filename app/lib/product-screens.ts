@@ -25,6 +25,23 @@ const TEXT = {
     alt: "One lead: contact details, status, notes, the conversations it came from and a history of changes.",
     caption: "A lead with its conversations, status, notes and history.",
   },
+  // /product/live-chat (tests/screens/live-chat.screens.ts)
+  liveVisitorAsks: {
+    alt: "The chat widget on a website: the bot's answer with its numbered sources, then the visitor asks “Can I talk to a person?” and the bot replies that a person from the team has been asked to join, here in this chat.",
+    caption: "The visitor asks for a person; the bot says someone is joining.",
+  },
+  liveInboxWaiting: {
+    alt: "The live inbox on the chatbot's home: one agent online, the Waiting, Live, Mine and Closed lists, and the visitor's conversation marked Waiting.",
+    caption: "The live inbox shows the waiting conversation without a reload.",
+  },
+  liveAgentReplies: {
+    alt: "The agent's view of the conversation: the visitor's question, the bot's answer with sources, the request for a person, the agent joining and replying, and the live chat card with Hand back to the bot and Close conversation.",
+    caption: "The agent takes over with the whole transcript in view, and replies.",
+  },
+  liveVisitorReply: {
+    alt: "The same chat widget: a line saying the agent joined the conversation, then the team's reply in the chat.",
+    caption: "The visitor reads the reply in the same chat window.",
+  },
 } as const;
 
 export const PRODUCT_SCREENS = Object.fromEntries(

@@ -1,6 +1,7 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
-import { PRODUCT_SCREENS, type ProductScreen } from "~/lib/product-screens";
+import { PRODUCT_SCREENS } from "~/lib/product-screens";
+import { Screenshot } from "~/components/marketing/screenshot";
 import { PrimaryLink, SecondaryLink, Section, SignUpBand } from "~/components/marketing/section";
 import { SiteLayout } from "~/components/site/site-layout";
 import { seo } from "~/lib/seo";
@@ -37,23 +38,6 @@ const FIGURES: { term: string; definition: string }[] = [
   },
   { term: "Channels and countries", definition: "Where conversations came from, and the visitor's country as the network edge reports it." },
 ];
-
-function Screenshot({ screen, priority }: { screen: ProductScreen; priority?: boolean }) {
-  return (
-    <figure className="overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
-      <img
-        src={screen.src}
-        alt={screen.alt}
-        width={screen.width}
-        height={screen.height}
-        loading={priority ? "eager" : "lazy"}
-        decoding="async"
-        className="h-auto w-full"
-      />
-      <figcaption className="border-t border-zinc-200 px-4 py-3 text-sm text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">{screen.caption}</figcaption>
-    </figure>
-  );
-}
 
 export default function ProductAnalytics() {
   const s = PRODUCT_SCREENS;

@@ -10,6 +10,8 @@ import { signInAsDemo } from "./support/flows";
 
 const PAGES = [
   "/",
+  "/product/live-chat",
+  "/product/live-chat-alternative",
   "/product/analytics",
   "/product/chatbase-alternative",
   "/product/hubspot-alternative",
@@ -112,7 +114,7 @@ describe("public site", () => {
     }
   });
 
-  it("axe finds no violations on /, the product and comparison pages, /pricing, /company and /privacy, light and dark, and nothing logs an error", async () => {
+  it("axe finds no violations on every public page in PAGES, light and dark, and nothing logs an error", async () => {
     const t = await newPage();
     try {
       const p = t.page;

@@ -126,7 +126,7 @@ describe("D1 round trips of one chat message", async () => {
 
   it("a message to a conversation a person holds, sent with the widget's held hint, runs no knowledge search", async () => {
     const c = await send("v_trips_2", "How much does express shipping to zone 4 cost?");
-    const id = c.metadata!.conversationId;
+    const id = String(c.metadata?.conversationId);
     await db.update(conversations).set({ status: "human" }).where(eq(conversations.id, id));
     const t = await measure(() => send("v_trips_2", "Thanks, and how long do I have to send something back?", id, true));
     expect(t.some((x) => x.sql.some((s) => /chunks_fts/.test(s)))).toBe(false);

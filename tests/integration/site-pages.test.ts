@@ -1,6 +1,7 @@
 import { parse, type HTMLElement } from "node-html-parser";
 import { describe, expect, it } from "vitest";
 import { contactEmail } from "~/.server/site/contact";
+import { RIVALS, ROWS, SOURCES } from "~/lib/live-chat-comparison";
 import { formatBytes, formatCount, PLAN_IDS, PLANS, type PlanLimits } from "~/lib/plans";
 import { BASE, request } from "./helpers";
 
@@ -10,7 +11,9 @@ import { BASE, request } from "./helpers";
 // The screenshots `npm run screens` wrote (served as static assets, which this pool does not serve).
 const CAPTURED = Object.keys(import.meta.glob("/public/product/*.jpg"));
 
-const PAGES = ["/", "/product/analytics", "/pricing", "/company", "/privacy"] as const;
+const PAGES = ["/", "/product/live-chat", "/product/live-chat-alternative", "/product/analytics", "/pricing", "/company", "/privacy"] as const;
+/** Pages without an entry of their own in the header (reached from the footer and from other pages). */
+const FOOTER_ONLY = new Set<string>(["/", "/product/live-chat-alternative"]);
 
 async function load(path: string) {
   const res = await request(path);
@@ -61,7 +64,20 @@ describe("public site pages", () => {
       expect(text(skip), path).toBe("Skip to content");
       expect(doc.querySelector("main#main"), path).not.toBeNull();
       const hrefs = new Set(doc.querySelectorAll("header a, footer a").map((a) => a.getAttribute("href")));
-      for (const to of ["/", "/pricing", "/docs", "/blog", "/studio", "/company", "/privacy", "/signup", "/login"])
+      for (const to of [
+        "/",
+        "/product/live-chat",
+        "/product/live-chat-alternative",
+        "/product/analytics",
+        "/pricing",
+        "/docs",
+        "/blog",
+        "/studio",
+        "/company",
+        "/privacy",
+        "/signup",
+        "/login",
+      ])
         expect(hrefs.has(to), `${path} links to ${to}`).toBe(true);
       // The small-screen menu is a <details>: it opens without JavaScript and holds every section.
       const menu = doc.querySelector("header details");
@@ -69,7 +85,12 @@ describe("public site pages", () => {
       const menuLinks = menu!.querySelectorAll("nav a").map((a) => a.getAttribute("href"));
       expect(menuLinks, path).toEqual(expect.arrayContaining(["/", "/pricing", "/docs", "/blog", "/studio", "/company", "/privacy", "/login"]));
       // The current page is marked for assistive technology.
-      if (path !== "/") expect(doc.querySelector(`header nav a[href="${path}"][aria-current="page"]`), path).not.toBeNull();
+      if (!FOOTER_ONLY.has(path)) expect(doc.querySelector(`header nav a[href="${path}"][aria-current="page"]`), path).not.toBeNull();
+      // No header entry claims a page it is not (/product/live-chat is not current on the comparison page).
+      expect(
+        doc.querySelectorAll('header nav a[aria-current="page"]').every((a) => a.getAttribute("href") === path),
+        path,
+      ).toBe(true);
     }
   });
 
@@ -213,5 +234,78 @@ describe("product pages", () => {
     for (const term of ["Conversations", "Unique visitors", "Resolution rate", "Answer time", "Human handoffs"])
       expect(text(doc.querySelector("main"))).toContain(term);
     expect(doc.querySelector('main a[href="/signup"]')).not.toBeNull();
+  });
+
+  it("/product/live-chat walks through a handoff with the four live-chat shots captured from the product", async () => {
+    const { doc } = await load("/product/live-chat");
+    const images = doc.querySelectorAll("main #how figure img");
+    expect(images.map((img) => img.getAttribute("src"))).toEqual([
+      "/product/live-visitor-asks.jpg",
+      "/product/live-inbox-waiting.jpg",
+      "/product/live-agent-replies.jpg",
+      "/product/live-visitor-reply.jpg",
+    ]);
+    for (const img of images) {
+      const src = img.getAttribute("src")!;
+      expect(img.getAttribute("alt")!.length, src).toBeGreaterThan(30);
+      expect(Number(img.getAttribute("width")), src).toBeGreaterThan(300);
+      expect(Number(img.getAttribute("height")), src).toBeGreaterThan(150);
+      expect(CAPTURED, src).toContain(`/public${src}`);
+    }
+    // Only the first shot loads eagerly (it is near the top); the others wait until scrolled to.
+    expect(images.map((img) => img.getAttribute("loading"))).toEqual(["eager", "lazy", "lazy", "lazy"]);
+    const body = text(doc.querySelector("main"));
+    // The page names the controls the inbox really has (app/components/chatbot/live-*.tsx)…
+    for (const label of ["Talk to a human", "Waiting", "Mine", "Take over", "Hand back to the bot", "Close conversation"]) expect(body).toContain(label);
+    // …and nothing the live chat does not do yet. Extend this page (and this list) when those ship.
+    expect(body).not.toMatch(/typing|internal note|transfer|office hours|opening hours|canned|saved repl|draft|mobile app|sound/i);
+    for (const to of ["/signup", "/product/live-chat-alternative", "/product/analytics", "/docs"])
+      expect(doc.querySelector(`main a[href="${to}"]`), to).not.toBeNull();
+  });
+
+  it("/product/live-chat-alternative compares point by point: Parley's claims link to proof, missing features say not yet, competitor cells cite sources", async () => {
+    const { doc } = await load("/product/live-chat-alternative");
+    const main = doc.querySelector("main")!;
+    expect(text(doc.querySelector("h1"))).toMatch(/LiveChat.*Tidio.*Crisp/);
+    // Where they are stronger comes before where Parley is different, and says something.
+    const stronger = doc.querySelector("section#stronger")!;
+    expect(stronger.querySelectorAll("li").length).toBeGreaterThanOrEqual(4);
+    expect(text(stronger)).toMatch(/apps/i);
+    expect(main.innerHTML.indexOf('id="stronger"')).toBeLessThan(main.innerHTML.indexOf('id="different"'));
+
+    const table = doc.querySelector("section#compare table")!;
+    expect(table.querySelectorAll("thead th").map(text)).toEqual(["Feature", "Parley", ...RIVALS.map((r) => r.name)]);
+    const rows = table.querySelectorAll("tbody tr");
+    expect(rows.length).toBe(ROWS.length);
+    const sourceIds = new Set(SOURCES.map((s) => `source-${s.id}`));
+    for (const [i, tr] of rows.entries()) {
+      const row = ROWS[i];
+      expect(text(tr.querySelector("th")), row.feature).toBe(row.feature);
+      const parley = tr.querySelector("td[data-parley]")!;
+      expect(parley.getAttribute("data-parley")).toBe(row.parley.verdict);
+      // A "yes" or "partly" is a claim: it links to the page that shows it.
+      if (row.parley.verdict !== "not-yet") expect(parley.querySelector("a[href]"), row.feature).not.toBeNull();
+      else expect(text(parley), row.feature).toMatch(/^Not yet/);
+      for (const r of RIVALS) {
+        const refs = tr.querySelectorAll(`td[data-rival="${r.id}"] a[href^="#source-"]`).map((a) => a.getAttribute("href")!.slice(1));
+        expect(refs.length, `${row.feature} / ${r.name}`).toBeGreaterThan(0);
+        for (const id of refs) expect(sourceIds.has(id) && doc.querySelector(`#${id}`) !== null, id).toBe(true);
+      }
+    }
+    // The sources are dated; no prices are compared.
+    expect(text(doc.querySelector("section#sources"))).toMatch(/Read on \d{1,2} [A-Z][a-z]+ \d{4}/);
+    expect(text(main)).not.toMatch(/[$€£]\s?\d/);
+    // Migration steps: knowledge, the widget, the team and notifications, the snippet.
+    const steps = doc.querySelectorAll("section#move ol > li").map(text);
+    expect(steps.length).toBeGreaterThanOrEqual(5);
+    for (const must of [/knowledge/i, /Look & feel/, /Agent role/, /notification/i, /Embed & API/, /not import past conversations yet/])
+      expect(
+        steps.some((s) => must.test(s)),
+        String(must),
+      ).toBe(true);
+    // Every page this one links to exists (the proof behind each claim).
+    const internal = new Set(main.querySelectorAll("a[href^='/']").map((a) => a.getAttribute("href")!.split("#")[0]));
+    expect(internal.size).toBeGreaterThan(8);
+    for (const href of internal) expect([href, (await request(href)).status]).toEqual([href, 200]);
   });
 });

@@ -20,6 +20,8 @@ describe("discoverability", () => {
       "/",
       "/product/analytics",
       ...COMPARISONS.map(comparisonPath),
+      "/product/live-chat",
+      "/product/live-chat-alternative",
       "/pricing",
       "/company",
       "/privacy",

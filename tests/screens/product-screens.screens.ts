@@ -1,19 +1,15 @@
-import { writeFileSync } from "node:fs";
-import path from "node:path";
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
-import { ROOT } from "../../scripts/lib/common.mjs";
 import { closeBrowser, newPage } from "../e2e/support/browser";
 import { signInAsDemo, submitAndWait } from "../e2e/support/flows";
+import { saveShots, shoot, waitForDemoKnowledge, type Shot } from "./support";
 
 // Captures the screenshots of /product/analytics from the running product: visitors from a few
 // countries chat with the demo chatbot through the real chat API (answered, unanswered and buying
 // questions, ratings, contact details), then the analytics and leads screens are photographed in
-// Chromium. Writes public/product/*.jpg and app/lib/product-screens.json (sizes for the page).
+// Chromium. Writes public/product/*.jpg and adds their sizes to app/lib/product-screens.json.
 
-const OUT = path.join(ROOT, "public", "product");
-const MANIFEST = path.join(ROOT, "app", "lib", "product-screens.json");
 const base = `/app/${DEMO.orgId}/${DEMO.chatbotId}`;
 
 // What visitors ask: answerable from the demo knowledge (Parley's docs), a few it cannot answer, and
@@ -44,13 +40,6 @@ async function chat(p: Page, country: string, visitorId: string, message: string
   return (await res.json()) as Reply;
 }
 
-async function shoot(locator: Locator, file: string) {
-  await locator.scrollIntoViewIfNeeded();
-  const box = (await locator.boundingBox())!;
-  await locator.screenshot({ path: path.join(OUT, file), type: "jpeg", quality: 82 });
-  return { file, width: Math.round(box.width), height: Math.round(box.height) };
-}
-
 afterAll(closeBrowser);
 
 describe("product screenshots", () => {
@@ -60,8 +49,7 @@ describe("product screenshots", () => {
     await p.setViewportSize({ width: 1280, height: 900 });
     await signInAsDemo(p);
     // The demo knowledge must be indexed before the bot can tell what it does not know.
-    await p.goto(`${base}/kb`);
-    await p.waitForFunction(() => (document.querySelector("table")?.textContent?.match(/Ready/g) ?? []).length >= 7, null, { timeout: 120_000 });
+    await waitForDemoKnowledge(p);
 
     for (const [i, v] of VISITORS.entries()) {
       const visitorId = `v_screens_${i}_${Date.now().toString(36)}`;
@@ -81,7 +69,7 @@ describe("product screenshots", () => {
       }
     }
 
-    const shots: Record<string, { file: string; width: number; height: number }> = {};
+    const shots: Record<string, Shot> = {};
     await p.goto(`${base}/analytics`);
     await p.getByRole("heading", { name: "Analytics", level: 1 }).waitFor();
     shots.analytics = await shoot(p.locator("main"), "analytics.jpg");
@@ -101,7 +89,7 @@ describe("product screenshots", () => {
     await p.getByRole("link", { name: "Hannah Price" }).waitFor();
     shots.leads = await shoot(p.locator("main"), "leads.jpg");
 
-    writeFileSync(MANIFEST, `${JSON.stringify(shots, null, 2)}\n`);
+    saveShots(shots);
     expect(t.errors()).toEqual([]);
     await t.close();
   });

@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 // and closes without any script.
 
 const SITE_NAV = [
+  { to: "/product/live-chat", label: "Live chat" },
   { to: "/product/analytics", label: "Analytics" },
   { to: "/pricing", label: "Pricing" },
   { to: "/docs", label: "Docs" },
@@ -20,7 +21,9 @@ const FOOTER = [
     title: "Product",
     links: [
       { to: "/", label: "Overview" },
+      { to: "/product/live-chat", label: "Live chat" },
       { to: "/product/analytics", label: "Analytics and leads" },
+      { to: "/product/live-chat-alternative", label: "Compare with LiveChat, Tidio, Crisp" },
       { to: "/pricing", label: "Pricing" },
       { to: "/test/cb_demo", label: "Try the demo bot", reloadDocument: true },
       { to: "/signup", label: "Create an account" },
