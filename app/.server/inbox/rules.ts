@@ -39,11 +39,3 @@ export function mayReply(state: LiveState, agent: LiveAgent): { ok: true } | { o
   if (state.status !== "human" || state.agent?.id !== agent.id) return { ok: false, code: "not_yours", message: "Take the conversation before replying." };
   return { ok: true };
 }
-
-/** What the visitor is told after asking for a person. */
-export function handoffReply(agentsOnline: number, hasEmail: boolean): string {
-  if (agentsOnline > 0) return "I've asked a person from the team to join. They will reply here in this chat — you can keep asking me meanwhile.";
-  return hasEmail
-    ? "No one from the team is online right now. Your conversation has been passed on, and a person will reply here or by email."
-    : "No one from the team is online right now. Leave your email and a person will get back to you.";
-}

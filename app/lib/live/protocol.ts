@@ -36,6 +36,8 @@ export const liveMessageSchema = z.object({
   at: z.number().int(),
   author: z.string().nullable().optional(),
   sources: z.array(liveSourceSchema).optional(),
+  /** A system message that asks something of the client: "wait-timeout" → the widget offers the lead form (ADR 027). */
+  kind: z.enum(["wait-timeout"]).optional(),
 });
 export type LiveMessage = z.infer<typeof liveMessageSchema>;
 
