@@ -3,10 +3,13 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
-import { chatbots, messages } from "~/.server/db/schema";
+import { getTranscript } from "~/.server/chat/conversations";
+import { createServiceContext } from "~/.server/context";
+import { chatbots, conversationAgents, conversationNotes, messages } from "~/.server/db/schema";
+import type { Env } from "~/.server/env";
 import { clientFrame, parseServerFrame, type ServerFrame } from "~/lib/live/protocol";
 import { addMember, db, makeOrg, makeUser, signedIn } from "../factories";
-import { BASE } from "./helpers";
+import { BASE, request } from "./helpers";
 
 // The agent workflow around a handoff (ADR 027): what the visitor is promised (office hours, who is
 // online), the wait timer in the conversation's object, and what only agents see.
@@ -62,9 +65,9 @@ async function setup(live: Record<string, unknown> = {}) {
     .where(eq(chatbots.id, bot.id));
   const agentUser = await makeUser({ name: "Ada Agent" });
   await addMember(org.id, agentUser.id, "agent");
-  const { request } = await signedIn(agentUser.id);
-  const agentHeaders = { Cookie: request.headers.get("Cookie")!, Origin: BASE };
-  return { org, bot, agentUser, agentHeaders, base: `/api/live/agent/${org.id}/${bot.id}` };
+  const signed = await signedIn(agentUser.id);
+  const agentHeaders = { Cookie: signed.request.headers.get("Cookie")!, Origin: BASE };
+  return { owner, org, bot, agentUser, agentHeaders, base: `/api/live/agent/${org.id}/${bot.id}` };
 }
 
 const session = (cid: string) => env.CHAT_SESSION.get(env.CHAT_SESSION.idFromName(cid));
@@ -145,5 +148,88 @@ describe("handoff promises and the wait timer", () => {
       message: `The team is not available right now — office hours are ${day}, 09:00–17:00 (UTC). Leave your email and a person will get back to you.`,
     });
     inbox.close();
+  });
+});
+
+describe("agent actions", () => {
+  it("keeps internal notes from the visitor: not on their socket, poll, history or in the transcript's messages", async () => {
+    const s = await setup();
+    const visitorId = visitor();
+    const r = (await (await post(`/api/widget/${s.bot.id}/handoff`, { visitorId })).json()) as { conversationId: string };
+    const cid = r.conversationId;
+    const v = await socket(`/api/live/visitor/${s.bot.id}?visitorId=${visitorId}&conversationId=${cid}&after=0`);
+    await v.next("welcome");
+    const secret = `Refund approved by finance ${newId().slice(0, 6)}`;
+    const res = await request(`/app/${s.org.id}/${s.bot.id}?index`, {
+      cookie: s.agentHeaders.Cookie,
+      form: { intent: "add-note", conversationId: cid, body: secret },
+    });
+    expect(res.status).toBe(200);
+    const stored = await db.select().from(conversationNotes).where(eq(conversationNotes.conversationId, cid)).all();
+    expect(stored).toMatchObject([{ body: secret, authorName: "Ada Agent", userId: s.agentUser.id, orgId: s.org.id }]);
+    // Agents see it on the chatbot home.
+    expect(await (await request(`/app/${s.org.id}/${s.bot.id}?c=${cid}`, { cookie: s.agentHeaders.Cookie })).text()).toContain(secret);
+
+    await new Promise((done) => setTimeout(done, 100));
+    expect(JSON.stringify(v.frames)).not.toContain(secret);
+    const poll = await worker.fetch(new Request(`${BASE}/api/live/visitor/${s.bot.id}?visitorId=${visitorId}&conversationId=${cid}&after=0`));
+    expect(await poll.text()).not.toContain(secret);
+    const history = await worker.fetch(new Request(`${BASE}/api/chat/${s.bot.id}/history?visitorId=${visitorId}&conversationId=${cid}`));
+    expect(history.status).toBe(200);
+    expect(await history.text()).not.toContain(secret);
+    // The transcript the REST API serves (GET /api/v1/conversations/:id reads getTranscript).
+    const t = await getTranscript(createServiceContext(env as unknown as Env), { orgId: s.org.id, chatbotId: s.bot.id }, cid);
+    expect(JSON.stringify(t)).not.toContain(secret);
+
+    // Empty or another chatbot's conversation: refused, nothing stored.
+    const empty = await request(`/app/${s.org.id}/${s.bot.id}?index`, {
+      cookie: s.agentHeaders.Cookie,
+      form: { intent: "add-note", conversationId: cid, body: "  " },
+    });
+    expect(empty.status).toBe(400);
+    const other = await setup();
+    const foreign = await request(`/app/${s.org.id}/${s.bot.id}?index`, {
+      cookie: s.agentHeaders.Cookie,
+      form: {
+        intent: "add-note",
+        conversationId: ((await (await post(`/api/widget/${other.bot.id}/handoff`, { visitorId: visitor() })).json()) as { conversationId: string })
+          .conversationId,
+        body: "x",
+      },
+    });
+    expect(foreign.status).toBe(404);
+    expect(await db.select().from(conversationNotes).where(eq(conversationNotes.conversationId, cid)).all()).toHaveLength(1);
+    v.close();
+  });
+
+  it("transfers a conversation to another agent of the organisation only", async () => {
+    const s = await setup();
+    const bea = await makeUser({ name: "Bea Agent" });
+    await addMember(s.org.id, bea.id, "editor");
+    const stranger = await makeUser({ name: "Stranger" });
+    const visitorId = visitor();
+    const r = (await (await post(`/api/widget/${s.bot.id}/handoff`, { visitorId })).json()) as { conversationId: string };
+    const cid = r.conversationId;
+    const v = await socket(`/api/live/visitor/${s.bot.id}?visitorId=${visitorId}&conversationId=${cid}&after=0`);
+    const a = await socket(`${s.base}/conversations/${cid}?after=0`, s.agentHeaders);
+    await a.next("welcome");
+    a.send({ type: "take" });
+    await a.next("status", (f) => f.status === "human" && f.agent?.id === s.agentUser.id);
+
+    a.send({ type: "transfer", agentId: stranger.id });
+    expect(await a.next("error", (f) => f.code === "not_found")).toMatchObject({ message: "Choose a member of your organisation who works the inbox." });
+
+    a.send({ type: "transfer", agentId: bea.id });
+    await v.next("status", (f) => f.status === "human" && f.agent?.name === "Bea Agent");
+    await v.next("message", (f) => f.message.text === "Ada Agent passed the conversation to Bea Agent.");
+    expect(await db.select().from(conversationAgents).where(eq(conversationAgents.conversationId, cid)).get()).toMatchObject({
+      userId: bea.id,
+      agentName: "Bea Agent",
+    });
+    // Ada no longer holds it: her reply is refused.
+    a.send({ type: "send", clientId: "c_after_transfer", text: "Still me" });
+    expect(await a.next("error", (f) => f.clientId === "c_after_transfer")).toMatchObject({ code: "not_yours" });
+    a.close();
+    v.close();
   });
 });

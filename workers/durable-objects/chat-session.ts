@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { recordLiveMessage } from "../../app/.server/chat/conversations";
 import { createServiceContext } from "../../app/.server/context";
 import type { Env } from "../../app/.server/env";
+import { inboxAgent } from "../../app/.server/inbox/agents";
 import { applyLiveTransition } from "../../app/.server/inbox/assignment";
 import {
   chatbotInbox,
@@ -237,9 +238,14 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
   }
 
   /** Applies a status change: decided here, written to D1, then logged and announced. */
-  private async change(meta: Meta, action: LiveAction, actor: LiveAgent | null): Promise<{ ok: true } | { ok: false; code: string; message: string }> {
+  private async change(
+    meta: Meta,
+    action: LiveAction,
+    actor: LiveAgent | null,
+    target?: LiveAgent | null,
+  ): Promise<{ ok: true } | { ok: false; code: string; message: string }> {
     const state: LiveState = { status: meta.status, agent: meta.agent };
-    const t = transition(state, action, actor);
+    const t = transition(state, action, actor, target);
     if (!t.ok) return t;
     const next: Meta = { ...meta, status: t.state.status, agent: t.state.status === "human" ? t.state.agent : null };
     // Recorded before the first await, so a second change arriving meanwhile sees this one.
@@ -341,7 +347,9 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
       await this.deliver(meta, { role: "human", text: f.text, at: Date.now(), author: agent.name, clientId: f.clientId }, ws);
       return;
     }
-    const r = await this.change(meta, f.type, agent);
+    // A transfer's target must be a member of this organisation who works the inbox (ADR 027).
+    const target = f.type === "transfer" ? await inboxAgent(this.services(), meta.orgId, f.agentId) : undefined;
+    const r = await this.change(this.meta() ?? meta, f.type, agent, target);
     if (!r.ok) ws.send(serverFrame({ type: "error", code: r.code, message: r.message }));
   }
 

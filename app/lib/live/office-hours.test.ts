@@ -37,14 +37,15 @@ describe("office hours", () => {
   });
 
   it("validate the form: days, times in order, the wait in minutes", () => {
-    const base = { intent: "save-live-settings", officeHoursOn: "on", days: ["1", "2"], from: "09:00", to: "17:00", waitMinutes: "3" };
+    const base = { intent: "save-live-settings", officeHoursOn: "on", days: "2,1", from: "09:00", to: "17:00", waitMinutes: "3" };
     expect(saveLiveSettingsSchema.parse(base)).toMatchObject({ officeHoursOn: true, days: [1, 2], waitMinutes: 3 });
-    const issues = (v: object) => saveLiveSettingsSchema.safeParse({ ...base, ...v }).error?.issues.map((i) => [i.path.join("."), i.message]);
-    expect(issues({ days: [] })).toEqual([["days", "Choose at least one day."]]);
+    const issues = (v: object) => saveLiveSettingsSchema.safeParse({ ...base, ...v }).error?.issues.map((i) => [String(i.path[0]), i.message]);
+    expect(issues({ days: "" })).toEqual([["days", "Choose at least one day."]]);
     expect(issues({ to: "08:00" })).toEqual([["to", "End after the start (hours past midnight are not supported)."]]);
     expect(issues({ from: "9" })).toEqual([["from", "Use a time like 09:00."]]);
+    expect(issues({ days: "1,9" })).toEqual([["days", "Choose days from the list."]]);
     expect(issues({ waitMinutes: "0" })).toEqual([["waitMinutes", "Use 1 to 60 minutes."]]);
     // Office hours off: the days and times are kept but not checked against each other.
-    expect(saveLiveSettingsSchema.safeParse({ ...base, officeHoursOn: "", days: [] }).success).toBe(true);
+    expect(saveLiveSettingsSchema.safeParse({ ...base, officeHoursOn: "", days: "" }).success).toBe(true);
   });
 });

@@ -48,7 +48,7 @@ export function readLiveSettings(settings: unknown): LiveSettings {
   return out as LiveSettings;
 }
 
-/** The inbox's "Office hours" form (a checkbox per weekday named `day`, times, wait). */
+/** The inbox's "Office hours" form: a checkbox per weekday named `day` (the action joins them into `days`, "1,2,5"), times, wait. */
 export const saveLiveSettingsSchema = z
   .object({
     intent: z.literal("save-live-settings"),
@@ -56,7 +56,11 @@ export const saveLiveSettingsSchema = z
       .union([z.literal("on"), z.literal("")])
       .optional()
       .transform((v) => v === "on"),
-    days: z.array(z.coerce.number().int().min(1, "Choose days from the list.").max(7, "Choose days from the list.")).default([]),
+    days: z
+      .string()
+      .default("")
+      .transform((v) => [...new Set(v.split(",").filter(Boolean).map(Number))].sort((a, b) => a - b))
+      .pipe(z.array(z.number().int("Choose days from the list.").min(1, "Choose days from the list.").max(7, "Choose days from the list."))),
     from: time,
     to: time,
     waitMinutes: z
@@ -79,7 +83,8 @@ export const saveLiveSettingsSchema = z
     if (valid(v.from) && valid(v.to) && v.from >= v.to)
       ctx.addIssue({ code: "custom", path: ["to"], message: "End after the start (hours past midnight are not supported)." });
   });
-export const LIVE_SETTINGS_FIELDS = ["officeHoursOn", "days", "from", "to", "waitMinutes"] as const;
+/** Inputs every save carries (the checkboxes are absent when unticked). */
+export const LIVE_SETTINGS_FIELDS = ["from", "to", "waitMinutes"] as const;
 
 /** The weekday (1–7) and minutes past midnight of `at` in `timeZone`. */
 function localTime(at: number, timeZone: string): { day: number; minutes: number } {

@@ -58,6 +58,8 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
   z.object({ v, type: z.literal("take") }),
   z.object({ v, type: z.literal("handBack") }),
   z.object({ v, type: z.literal("close") }),
+  /** Hand the conversation to another agent of the organisation (ADR 027). */
+  z.object({ v, type: z.literal("transfer"), agentId: z.string().min(1).max(64) }),
   /** Inbox socket: the agent's online/away switch. */
   z.object({ v, type: z.literal("presence"), state: presenceStateSchema }),
   z.object({ v, type: z.literal("ping") }),
