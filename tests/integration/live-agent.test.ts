@@ -232,4 +232,37 @@ describe("agent actions", () => {
     a.close();
     v.close();
   });
+
+  it("saves the office hours from the chatbot home (editors), refusing bad input without saving", async () => {
+    const s = await setup();
+    const editor = await makeUser({ name: "Eve Editor" });
+    await addMember(s.org.id, editor.id, "editor");
+    const path = `/app/${s.org.id}/${s.bot.id}?index`;
+    const form = { intent: "save-live-settings", officeHoursOn: "on", day: "1", from: "08:30", to: "16:00", waitMinutes: "3" };
+    const bad = await request(path, { cookie: editor.cookie, form: { ...form, to: "08:00" } });
+    expect(bad.status).toBe(400);
+    expect((await db.select().from(chatbots).where(eq(chatbots.id, s.bot.id)).get())!.settings).not.toHaveProperty("live.from", "08:30");
+    // Two weekdays: the form sends one `day` per ticked box.
+    const body = new URLSearchParams({ ...form });
+    body.append("day", "3");
+    const ok = await worker.fetch(
+      new Request(BASE + path, {
+        method: "POST",
+        headers: {
+          Host: new URL(BASE).host,
+          Cookie: editor.cookie,
+          Origin: BASE,
+          "Content-Type": "application/x-www-form-urlencoded",
+          "CF-Connecting-IP": ip(),
+        },
+        body: body.toString(),
+      }),
+    );
+    expect(ok.status).toBe(200);
+    const saved = (await db.select().from(chatbots).where(eq(chatbots.id, s.bot.id)).get())!.settings as { live: unknown; ui: unknown };
+    expect(saved.live).toEqual({ officeHoursOn: true, days: [1, 3], from: "08:30", to: "16:00", waitMinutes: 3 });
+    expect(saved.ui).toMatchObject({ humanHandoff: true });
+    // Agents read them but may not change them.
+    expect((await request(path, { cookie: s.agentHeaders.Cookie, form })).status).toBe(403);
+  });
 });
