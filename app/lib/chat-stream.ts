@@ -57,12 +57,14 @@ export type ReplyState = {
   sources: ChatSource[];
   /** The bot asks for contact details (the `data-collect-lead` part). */
   collectLead: CollectLeadStep | null;
+  /** A configured model handed the conversation to a person (the `data-handoff` part, ADR 027). */
+  handoff: { status: string; available: boolean } | null;
   metadata: Partial<ChatMessageMetadata>;
   error: string | null;
   finished: boolean;
 };
 
-export const emptyReply = (): ReplyState => ({ text: "", sources: [], collectLead: null, metadata: {}, error: null, finished: false });
+export const emptyReply = (): ReplyState => ({ text: "", sources: [], collectLead: null, handoff: null, metadata: {}, error: null, finished: false });
 
 /** Folds one chunk into the reply being built. */
 export function applyChunk(state: ReplyState, chunk: StreamChunk): ReplyState {
@@ -73,6 +75,10 @@ export function applyChunk(state: ReplyState, chunk: StreamChunk): ReplyState {
       return { ...state, sources: Array.isArray(chunk.data) ? (chunk.data as ChatSource[]) : state.sources };
     case "data-collect-lead":
       return { ...state, collectLead: readCollectLeadStep(chunk.data) ?? state.collectLead };
+    case "data-handoff": {
+      const d = chunk.data as { status?: unknown; available?: unknown } | null;
+      return d && typeof d.status === "string" ? { ...state, handoff: { status: d.status, available: d.available === true } } : state;
+    }
     case "error":
       return { ...state, error: String(chunk.errorText ?? "Something went wrong.") };
     case "start":

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useLoaderData } from "@remix-run/react";
 import { useFormReply } from "~/components/ui/form-reply";
 import { ChatbotHomeScreen } from "~/components/chatbot/chatbot-home-screen";
-import { notFound, requireChatbot } from "~/.server/auth/guards";
+import { forbidden, notFound, requireChatbot } from "~/.server/auth/guards";
 import { findConversations } from "~/.server/chat/conversation-list";
 import { getTranscript, numberedSources } from "~/.server/chat/conversations";
 import { getTranscriptAnnotations } from "~/.server/chat/transcript-annotations";
@@ -14,6 +14,14 @@ import { parseForm } from "~/lib/forms";
 import { MEMBER_REPORT_FIELDS, memberReportSchema } from "~/lib/schemas/bug-reports";
 import { parseConversationListQuery } from "~/lib/schemas/conversation-list";
 import { inboxLists } from "~/.server/inbox/inbox-list";
+import { inboxAgents } from "~/.server/inbox/agents";
+import { addNote, listNotes } from "~/.server/inbox/notes";
+import { suggestReply } from "~/.server/inbox/suggest";
+import { saveLiveSettings } from "~/.server/chatbots/live-settings";
+import { LIVE_SETTINGS_FIELDS, readLiveSettings, saveLiveSettingsSchema } from "~/lib/live/office-hours";
+import { extraPlanHint, planExtras } from "~/lib/plans";
+import { can } from "~/lib/permissions";
+import { addNoteSchema, NOTE_FIELDS, SUGGEST_FIELDS, suggestReplySchema } from "~/lib/schemas/live-agent";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.chatbot.name} · ${data.orgName} · Parley` : "Parley" }];
 
@@ -34,7 +42,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   ]);
   // A conversation id of another chatbot or organisation reveals nothing.
   if (conversationId && !transcript) notFound();
-  const annotations = transcript ? await getTranscriptAnnotations(ctx, ref, transcript.conversation) : null;
+  const liveChat = planExtras(org.plan).liveChat;
+  const [annotations, notes, agents] = await Promise.all([
+    transcript ? getTranscriptAnnotations(ctx, ref, transcript.conversation) : Promise.resolve(null),
+    // Internal notes (ADR 027): agents only, never part of the transcript the visitor can read.
+    transcript && liveChat ? listNotes(ctx, ref, transcript.conversation.id) : Promise.resolve([]),
+    liveChat ? inboxAgents(ctx, org.id) : Promise.resolve([]),
+  ]);
   return {
     orgName: org.name,
     orgId: org.id,
@@ -42,6 +56,16 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     setup,
     me: { id: user.id, name: user.name },
     inbox,
+    // Live chat is a Growth-plan extra (ADR 027): below it the inbox says what the plan needs.
+    live: {
+      enabled: liveChat,
+      planHint: liveChat ? null : extraPlanHint("liveChat", "Live chat"),
+      agents,
+      notes,
+      settings: readLiveSettings(chatbot.settings),
+      timeZone: org.timeZone,
+      canEditSettings: can(role, "chatbot:edit"),
+    },
     list: {
       q: search.get("q") ?? "",
       filters: query.params.filters,
@@ -61,6 +85,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
             channel: transcript.conversation.channel,
             status: transcript.conversation.status,
             verified: transcript.conversation.verified,
+            country: transcript.conversation.country,
             rating: transcript.conversation.rating,
             createdAt: transcript.conversation.createdAt,
           },
@@ -85,9 +110,57 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const ctx = context.app;
   // Every member who reads conversations may report an answer; fixing it needs an editor (settings/bug).
-  const { org, chatbot, user } = await requireChatbot(ctx, request, params, "inbox:work");
+  const { org, chatbot, user, role } = await requireChatbot(ctx, request, params, "inbox:work");
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
+  const ref = { orgId: org.id, chatbotId: chatbot.id };
+  if (intent === "add-note" || intent === "suggest-reply" || intent === "save-live-settings") {
+    if (!planExtras(org.plan).liveChat) return formReply(intent, 403, { tone: "error", message: extraPlanHint("liveChat", "Live chat") });
+  }
+  if (intent === "add-note") {
+    const parsed = parseForm(addNoteSchema, form, NOTE_FIELDS);
+    if (!parsed.ok) return formReply(intent, 400, { tone: "error", message: "Write the note first.", fieldErrors: parsed.fieldErrors, values: parsed.values });
+    const added = await addNote(ctx, ref, { conversationId: parsed.data.conversationId, author: { id: user.id, name: user.name }, body: parsed.data.body });
+    if (!added.ok && added.code === "not_found") notFound();
+    if (!added.ok) return failureReply(intent, added, parsed.values);
+    return formReply(intent, 200, { tone: "success", message: "Note added. Only your team sees it." });
+  }
+  if (intent === "suggest-reply") {
+    const parsed = parseForm(suggestReplySchema, form, SUGGEST_FIELDS);
+    if (!parsed.ok)
+      return formReply(intent, 400, { tone: "error", message: "Open a conversation first.", fieldErrors: parsed.fieldErrors, values: parsed.values });
+    const s = await suggestReply(ctx, { org, chatbot }, parsed.data.conversationId);
+    if (!s.ok && s.code === "not_found") notFound();
+    if (!s.ok) return failureReply(intent, s, parsed.values);
+    const message = !s.question
+      ? "The visitor has not asked anything yet."
+      : s.draft
+        ? `Suggested from ${s.sources.join(", ")}. Check it before sending.`
+        : "The knowledge has nothing on the visitor's last question. Write the reply yourself.";
+    return formReply(intent, 200, {
+      tone: s.draft ? "success" : "warning",
+      message,
+      values: { conversationId: parsed.data.conversationId, draft: s.draft ?? "" },
+    });
+  }
+  if (intent === "save-live-settings") {
+    // Office hours and the wait are chatbot settings: editors and above (agents read them).
+    if (!can(role, "chatbot:edit")) forbidden();
+    const days = form.getAll("day").map(String).join(",");
+    form.set("days", days);
+    const parsed = parseForm(saveLiveSettingsSchema, form, LIVE_SETTINGS_FIELDS);
+    if (!parsed.ok)
+      return formReply(intent, 400, {
+        tone: "error",
+        message: "Check the highlighted fields. Nothing was saved.",
+        fieldErrors: parsed.fieldErrors,
+        values: parsed.values,
+      });
+    const { intent: _intent, ...live } = parsed.data;
+    const saved = await saveLiveSettings(ctx, ref, live);
+    if (!saved.ok) return failureReply(intent, saved, parsed.values);
+    return formReply(intent, 200, { tone: "success", message: "Office hours saved. Visitors are promised what they say." });
+  }
   if (intent !== "report-message") return formReply(intent, 400, { tone: "error", message: "Unknown action." });
   const parsed = parseForm(memberReportSchema, form, MEMBER_REPORT_FIELDS);
   if (!parsed.ok)
@@ -97,7 +170,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       fieldErrors: parsed.fieldErrors,
       values: parsed.values,
     });
-  const sent = await reportMessage(ctx, { orgId: org.id, chatbotId: chatbot.id }, { ...parsed.data, userId: user.id });
+  const sent = await reportMessage(ctx, ref, { ...parsed.data, userId: user.id });
   // A message of another chatbot or organisation reveals nothing.
   if (!sent.ok && sent.code === "not_found") notFound();
   if (!sent.ok) return failureReply(intent, sent, parsed.values);

@@ -48,11 +48,14 @@ let site: Awaited<ReturnType<typeof startHostSite>>;
 beforeAll(async () => {
   site = await startHostSite({ "/": embedSnippet(baseURL(), LIVE) });
   const settings = { ui: { humanHandoff: true, leadForm: { timing: "off" } } };
+  // Live chat is a Growth-plan extra (ADR 027); the demo organisation is on Free (restored after).
+  await executeD1(`UPDATE organisations SET plan = 'growth' WHERE id = ${sqlString(DEMO.orgId)}`);
   await executeD1(
     `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(LIVE)}, ${sqlString(DEMO.orgId)}, ${sqlString(NAME)}, 'public', ${sqlString(JSON.stringify(settings))})`,
   );
 });
 afterAll(async () => {
+  await executeD1(`UPDATE organisations SET plan = 'free' WHERE id = ${sqlString(DEMO.orgId)}`);
   await closeBrowser();
   await site?.close();
 });
@@ -124,6 +127,22 @@ describe("live chat", () => {
       await a.getByRole("button", { name: "Send" }).click();
       await said(chat, "I'm checking it now.").waitFor();
 
+      // An internal note: the agent's team sees it, the visitor never does (ADR 027).
+      await a.getByLabel("Add a note").fill("Customer is a VIP, order #1234 is delayed at the warehouse.");
+      await a.getByRole("button", { name: "Add note" }).click();
+      await a.getByRole("list", { name: "Notes" }).getByText("Customer is a VIP").waitFor();
+      // The knowledge's draft: this bot has none, so the agent is told to write it themselves.
+      await a.getByRole("button", { name: "Suggest a reply" }).click();
+      await a.getByText("The knowledge has nothing on the visitor's last question.").waitFor();
+      // Keyboard: "?" lists the shortcuts; r focuses the reply box.
+      await a.locator("body").click({ position: { x: 1, y: 1 } });
+      await a.keyboard.press("?");
+      await a.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
+      await a.keyboard.press("Escape");
+      await a.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor({ state: "hidden" });
+      await a.keyboard.press("r");
+      expect(await a.evaluate(() => document.activeElement?.id)).toBe("live-reply");
+
       // The agent reloads: the transcript has everything and they still hold it.
       await a.reload();
       const transcript = a.locator("#transcript");
@@ -146,6 +165,9 @@ describe("live chat", () => {
       await expect
         .poll(async () => (await chat.locator(".pc-bot:not(.pc-human):not([aria-busy]) .pc-bubble").nth(botAnswers).textContent())?.trim().length ?? 0)
         .toBeGreaterThan(10);
+
+      // The note never reached the visitor's chat.
+      expect(await chat.getByText("Customer is a VIP").count()).toBe(0);
 
       expect(agent.errors()).toEqual([]);
       // (The test host site has no favicon.)

@@ -58,6 +58,25 @@ const ORG_ACTIONS: { path: (ids: Ids) => string; form: Record<string, string>; p
     permission: "inbox:work",
     ok: 400,
   },
+  // Live chat's agent actions (ADR 027): an empty note or no conversation is the form's 400.
+  {
+    path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}?index`,
+    form: { intent: "add-note", conversationId: "", body: "" },
+    permission: "inbox:work",
+    ok: 400,
+  },
+  {
+    path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}?index`,
+    form: { intent: "suggest-reply", conversationId: "" },
+    permission: "inbox:work",
+    ok: 400,
+  },
+  {
+    path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}?index`,
+    form: { intent: "save-live-settings", from: "09:00", to: "17:00", waitMinutes: "" },
+    permission: "chatbot:edit",
+    ok: 400,
+  },
   {
     path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/notifications`,
     // Nothing ticked: an allowed role gets the form's 400, which tells it apart from 403 and 404.
@@ -76,7 +95,8 @@ const ORG_ACTIONS: { path: (ids: Ids) => string; form: Record<string, string>; p
 
 describe("isolation matrix", async () => {
   const owner = await makeUser({ name: "Owner" });
-  const { org, bot } = await makeOrg(owner.id, "Matrix");
+  // Growth: live chat (a plan extra) is on, so its sockets and actions answer by role.
+  const { org, bot } = await makeOrg(owner.id, "Matrix", { plan: "growth" });
   const ids = { orgId: org.id, chatbotId: bot.id };
   const members = Object.fromEntries(
     await Promise.all(
@@ -187,6 +207,19 @@ describe("isolation matrix", async () => {
       res.webSocket?.accept();
       res.webSocket?.close(1000, "done");
     }
+  });
+
+  it("live sockets below the Growth plan → 403 plan_required", async () => {
+    const small = await makeOrg(owner.id, "Small");
+    const res = await request(`/api/live/agent/${small.org.id}/${small.bot.id}/inbox`, {
+      headers: { Upgrade: "websocket", Origin: BASE },
+      cookie: owner.cookie,
+    });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: "plan_required",
+      message: "Live chat needs the Growth plan or above. An owner can move to it on the Plans page.",
+    });
   });
 
   it("an unknown organisation id → 404 with the not-found screen", async () => {

@@ -72,7 +72,8 @@ async function socket(path: string, headers: Record<string, string> = {}) {
 
 async function setup() {
   const owner = await makeUser({ name: "Olga Owner" });
-  const { org, bot } = await makeOrg(owner.id, "Live");
+  // Live chat is a Growth-plan extra (app/lib/plans.ts).
+  const { org, bot } = await makeOrg(owner.id, "Live", { plan: "growth" });
   await db
     .update(chatbots)
     .set({ settings: { ui: { humanHandoff: true, leadForm: { timing: "on-fallback" } } } })

@@ -7,6 +7,7 @@ import { bugReports, chatbots, conversations, leads, messages } from "~/.server/
 import type { Env } from "~/.server/env";
 import { visitorHashFor } from "~/.server/widget/identity";
 import { ACTION_LIMITS } from "~/.server/widget/rate-limit";
+import type { PlanId } from "~/lib/plans";
 import { db, makeOrg, makeUser } from "../factories";
 import { BASE } from "./helpers";
 
@@ -27,9 +28,9 @@ function post(path: string, body: unknown, opts: { origin?: string; ip?: string;
 }
 const visitor = () => `v_${newId().slice(0, 20)}`;
 
-async function setup(settings: Record<string, unknown> = {}, visibility: "public" | "private" = "public") {
+async function setup(settings: Record<string, unknown> = {}, visibility: "public" | "private" = "public", plan: PlanId = "free") {
   const owner = await makeUser({ name: "Owner" });
-  const { org, bot } = await makeOrg(owner.id, "Widget");
+  const { org, bot } = await makeOrg(owner.id, "Widget", { plan });
   await db.update(chatbots).set({ settings, visibility }).where(eq(chatbots.id, bot.id));
   return { owner, org, bot };
 }
@@ -229,7 +230,8 @@ describe("POST /api/widget/:chatbotId/bug-reports", async () => {
 });
 
 describe("POST /api/widget/:chatbotId/handoff", async () => {
-  const { bot } = await setup({ ui: { humanHandoff: true, leadForm: { timing: "on-fallback" } } });
+  // Live chat is a Growth-plan extra; below it, see "below the Growth plan" here.
+  const { bot } = await setup({ ui: { humanHandoff: true, leadForm: { timing: "on-fallback" } } }, "public", "growth");
 
   it("is refused when the chatbot does not offer a human", async () => {
     const off = await setup();
@@ -276,6 +278,19 @@ describe("POST /api/widget/:chatbotId/handoff", async () => {
     const body = (await res.json()) as { conversationId: string };
     expect(body.conversationId).not.toBe(victim.conversationId);
     expect((await db.select().from(conversations).where(eq(conversations.id, victim.conversationId)).get())!.status).toBe("bot");
+  });
+
+  it("below the Growth plan does not offer live chat: the request is recorded, the visitor offered the lead form", async () => {
+    const starter = await setup({ ui: { humanHandoff: true } }, "public", "starter");
+    const res = await post(`/api/widget/${starter.bot.id}/handoff`, { visitorId: visitor() });
+    const body = (await res.json()) as { conversationId: string; status: string; available: boolean; message: string };
+    expect(body).toMatchObject({
+      status: "bot",
+      available: false,
+      message: "A person from the team cannot join this chat. Leave your email and a person will get back to you.",
+    });
+    // The team still sees it among the conversations that need a person.
+    expect((await db.select().from(conversations).where(eq(conversations.id, body.conversationId)).get())!.status).toBe("waiting");
   });
 });
 

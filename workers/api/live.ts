@@ -3,6 +3,7 @@ import { chatbotForMember, chatbotForVisitor } from "../../app/.server/chatbots/
 import { agentConversation, visitorConversation } from "../../app/.server/inbox/conversations";
 import { chatbotInbox, INFO_HEADER, liveConversation, WHO_HEADER, type LiveConversationInfo, type LiveWho } from "../../app/.server/inbox/live";
 import { admitVisitor } from "../../app/.server/widget/gate";
+import { extraPlanHint, planExtras } from "../../app/lib/plans";
 import { visitorIdSchema } from "../../app/lib/schemas/chat";
 import type { HonoEnv } from "../hono-env";
 import { apiError } from "./errors";
@@ -71,6 +72,8 @@ async function agentOf(c: C) {
   if (c.req.header("Origin") !== new URL(c.req.url).origin) return apiError(c, 403, "origin_not_allowed", "Open the inbox from Parley itself.");
   const found = await chatbotForMember(ctx, auth.user.id, { orgId: c.req.param("orgId"), chatbotId: c.req.param("chatbotId") }, "inbox:work");
   if (!found.ok) return found.code === "forbidden" ? apiError(c, 403, "forbidden", found.message) : notFound(c);
+  // Live chat is a Growth-plan extra (ADR 027).
+  if (!planExtras(found.org.plan).liveChat) return apiError(c, 403, "plan_required", extraPlanHint("liveChat", "Live chat"));
   const who: LiveWho = { role: "agent", id: auth.user.id, name: auth.user.name };
   return { who, ref: { orgId: found.org.id, chatbotId: found.chatbot.id } };
 }

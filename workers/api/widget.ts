@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import type { z } from "zod";
 import { chatbotForVisitor, type ChatTarget } from "../../app/.server/chatbots/find-chatbot";
 import { admitVisitor } from "../../app/.server/widget/gate";
-import { handoffReply } from "../../app/.server/inbox/rules";
+import { availabilityReply } from "../../app/.server/inbox/handoff";
 import { captureLead, reportProblem, requestHuman, setMessageFeedback } from "../../app/.server/widget/visitor-actions";
 import { bugReportInputSchema, feedbackInputSchema, handoffInputSchema, leadInputSchema, missingLeadFields } from "../../app/lib/schemas/widget-api";
 import { readUiSettings } from "../../app/lib/schemas/widget-settings";
@@ -102,6 +102,8 @@ widget.post("/:chatbotId/handoff", async (c) => {
     conversationId: r.conversation.id,
     status: r.conversation.status,
     agentsOnline: r.agentsOnline,
-    message: handoffReply(r.agentsOnline, r.hasEmail),
+    // Whether someone may join now (plan, office hours, online): otherwise the widget offers the lead form.
+    available: r.availability.live,
+    message: availabilityReply(r.availability, r.hasEmail),
   });
 });

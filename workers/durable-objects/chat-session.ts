@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { recordLiveMessage } from "../../app/.server/chat/conversations";
 import { createServiceContext } from "../../app/.server/context";
 import type { Env } from "../../app/.server/env";
+import { inboxAgent } from "../../app/.server/inbox/agents";
 import { applyLiveTransition } from "../../app/.server/inbox/assignment";
 import {
   chatbotInbox,
@@ -37,7 +38,16 @@ import {
 // - A (re)connecting socket gives the last seq it saw (?after=N, or a `sync` frame) and gets what
 //   came after.
 
-type Row = { seq: number; id: string; role: LiveMessage["role"]; text: string; at: number; author: string | null; sources: string | null };
+type Row = {
+  seq: number;
+  id: string;
+  role: LiveMessage["role"];
+  text: string;
+  at: number;
+  author: string | null;
+  sources: string | null;
+  kind: string | null;
+};
 type Meta = LiveConversationInfo & { agent: LiveAgent | null };
 
 const MIRROR_RETRY_MS = 5_000;
@@ -61,6 +71,14 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
       mirrored INTEGER NOT NULL DEFAULT 0
     )`);
     this.sql.exec(`CREATE UNIQUE INDEX IF NOT EXISTS log_client ON log (role, client_id) WHERE client_id IS NOT NULL`);
+    // ADR 027: a system message's kind ("wait-timeout"); added to logs created before it.
+    if (
+      !this.sql
+        .exec<{ name: string }>(`PRAGMA table_info(log)`)
+        .toArray()
+        .some((c) => c.name === "kind")
+    )
+      this.sql.exec(`ALTER TABLE log ADD COLUMN kind TEXT`);
     // Keep-alive pings are answered without waking the object.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(`{"v":1,"type":"ping"}`, `{"v":1,"type":"pong"}`));
   }
@@ -91,7 +109,7 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
 
   private since(after: number, limit = 500): LiveMessage[] {
     return this.sql
-      .exec<Row>(`SELECT seq, id, role, text, at, author, sources FROM log WHERE seq > ? ORDER BY seq LIMIT ?`, after, limit)
+      .exec<Row>(`SELECT seq, id, role, text, at, author, sources, kind FROM log WHERE seq > ? ORDER BY seq LIMIT ?`, after, limit)
       .toArray()
       .map(toMessage);
   }
@@ -108,24 +126,25 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
     clientId?: string;
     sources?: LiveMessage["sources"];
     mirrored?: boolean;
+    kind?: LiveMessage["kind"];
   }) {
     if (m.clientId) {
       const earlier = this.sql
-        .exec<Row>(`SELECT seq, id, role, text, at, author, sources FROM log WHERE role = ? AND client_id = ?`, m.role, m.clientId)
+        .exec<Row>(`SELECT seq, id, role, text, at, author, sources, kind FROM log WHERE role = ? AND client_id = ?`, m.role, m.clientId)
         .toArray()[0];
       if (earlier) return { message: toMessage(earlier), duplicate: true };
     }
     const id = m.id ?? newId("msg_");
     // A message already in the log (the same id appended again) is not added twice.
-    const existing = this.sql.exec<Row>(`SELECT seq, id, role, text, at, author, sources FROM log WHERE id = ?`, id).toArray()[0];
+    const existing = this.sql.exec<Row>(`SELECT seq, id, role, text, at, author, sources, kind FROM log WHERE id = ?`, id).toArray()[0];
     if (existing) return { message: toMessage(existing), duplicate: true };
     // Times never go backwards within the log, so D1's (created_at, id) order matches seq.
     const lastAt = this.sql.exec<{ a: number | null }>(`SELECT max(at) AS a FROM log`).one().a ?? 0;
     const at = Math.max(m.at, lastAt + 1);
     const row = this.sql
       .exec<Row>(
-        `INSERT INTO log (id, role, text, at, author, client_id, sources, mirrored) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         RETURNING seq, id, role, text, at, author, sources`,
+        `INSERT INTO log (id, role, text, at, author, client_id, sources, mirrored, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         RETURNING seq, id, role, text, at, author, sources, kind`,
         id,
         m.role,
         m.text,
@@ -134,6 +153,7 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
         m.clientId ?? null,
         m.sources?.length ? JSON.stringify(m.sources) : null,
         m.mirrored ? 1 : 0,
+        m.kind ?? null,
       )
       .one();
     return { message: toMessage(row), duplicate: false };
@@ -158,7 +178,7 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
   private async mirror(meta: Meta, retry = false) {
     const ctx = this.services();
     const rows = this.sql
-      .exec<Row & { client_id: string | null }>(`SELECT seq, id, role, text, at, author, sources, client_id FROM log WHERE mirrored = 0 ORDER BY seq`)
+      .exec<Row & { client_id: string | null }>(`SELECT seq, id, role, text, at, author, sources, kind, client_id FROM log WHERE mirrored = 0 ORDER BY seq`)
       .toArray();
     for (const r of rows) {
       if (r.role === "bot") {
@@ -175,15 +195,36 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
         this.sql.exec(`UPDATE log SET mirrored = 1 WHERE seq = ?`, r.seq);
       } catch (e) {
         console.error("[live] mirror to D1 failed; retrying", e);
-        await this.ctx.storage.setAlarm(Date.now() + MIRROR_RETRY_MS);
+        await this.armAlarm(Date.now() + MIRROR_RETRY_MS);
         return;
       }
     }
   }
 
+  /** One alarm serves the mirror retry and the wait timer (ADR 027): it is set to the earlier of the two. */
+  private async armAlarm(at: number) {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || at < current) await this.ctx.storage.setAlarm(at);
+  }
+
+  private waitTimer(): { at: number; note: string } | null {
+    const row = this.sql.exec<{ v: string }>(`SELECT v FROM meta WHERE k = 'wait'`).toArray()[0];
+    return row ? (JSON.parse(row.v) as { at: number; note: string }) : null;
+  }
+
   async alarm() {
     const meta = this.meta();
-    if (meta) await this.mirror(meta, true);
+    if (!meta) return;
+    await this.mirror(meta, true);
+    const wait = this.waitTimer();
+    if (!wait) return;
+    if (meta.status !== "waiting") {
+      this.sql.exec(`DELETE FROM meta WHERE k = 'wait'`);
+    } else if (Date.now() >= wait.at) {
+      // Nobody took it in time: the visitor is told (the widget offers the lead form on this kind).
+      this.sql.exec(`DELETE FROM meta WHERE k = 'wait'`);
+      await this.deliver(meta, { role: "system", text: wait.note, at: Date.now(), kind: "wait-timeout" });
+    } else await this.armAlarm(wait.at);
   }
 
   private notifyInbox(meta: Meta) {
@@ -207,9 +248,14 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
   }
 
   /** Applies a status change: decided here, written to D1, then logged and announced. */
-  private async change(meta: Meta, action: LiveAction, actor: LiveAgent | null): Promise<{ ok: true } | { ok: false; code: string; message: string }> {
+  private async change(
+    meta: Meta,
+    action: LiveAction,
+    actor: LiveAgent | null,
+    target?: LiveAgent | null,
+  ): Promise<{ ok: true } | { ok: false; code: string; message: string }> {
     const state: LiveState = { status: meta.status, agent: meta.agent };
-    const t = transition(state, action, actor);
+    const t = transition(state, action, actor, target);
     if (!t.ok) return t;
     const next: Meta = { ...meta, status: t.state.status, agent: t.state.status === "human" ? t.state.agent : null };
     // Recorded before the first await, so a second change arriving meanwhile sees this one.
@@ -222,6 +268,8 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
       this.saveMeta(meta);
       return { ok: false, code: "unavailable", message: "The change could not be saved. Try again." };
     }
+    // The wait timer is only for a conversation that still waits (ADR 027).
+    if (next.status !== "waiting") this.sql.exec(`DELETE FROM meta WHERE k = 'wait'`);
     this.broadcast(serverFrame({ type: "status", status: next.status, agent: next.agent }));
     await this.deliver(next, { role: "system", text: t.note, at });
     return { ok: true };
@@ -244,6 +292,13 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
     const r = await this.change(meta, "request", null);
     const now = this.meta() ?? meta;
     return { status: now.status, alreadyRequested: !r.ok };
+  }
+
+  async startWaitTimer(info: LiveConversationInfo, timer: { at: number; note: string }): Promise<void> {
+    const meta = this.open(info);
+    if (meta.status !== "waiting") return;
+    this.sql.exec(`INSERT INTO meta (k, v) VALUES ('wait', ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, JSON.stringify(timer));
+    await this.armAlarm(timer.at);
   }
 
   async snapshot(info: LiveConversationInfo, after: number): Promise<LiveSnapshot> {
@@ -361,7 +416,9 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
       await this.deliver(meta, { role: "human", text: f.text, at: Date.now(), author: agent.name, clientId: f.clientId }, ws);
       return;
     }
-    const r = await this.change(meta, f.type, agent);
+    // A transfer's target must be a member of this organisation who works the inbox (ADR 027).
+    const target = f.type === "transfer" ? await inboxAgent(this.services(), meta.orgId, f.agentId) : undefined;
+    const r = await this.change(this.meta() ?? meta, f.type, agent, target);
     if (!r.ok) ws.send(serverFrame({ type: "error", code: r.code, message: r.message }));
   }
 
@@ -387,5 +444,6 @@ function toMessage(r: Row): LiveMessage {
     at: r.at,
     ...(r.author ? { author: r.author } : {}),
     ...(r.sources ? { sources: JSON.parse(r.sources) } : {}),
+    ...(r.kind ? { kind: r.kind as LiveMessage["kind"] } : {}),
   };
 }

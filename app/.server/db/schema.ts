@@ -937,3 +937,27 @@ export const wooWebhookDeliveries = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.chatbotId, t.deliveryId] })],
 );
+
+// ——— Live chat: the agent workflow (migration 0018, ADR 027) ———
+
+/** An agent's internal note on a conversation: shown to the organisation's members only, never to the visitor. */
+export const conversationNotes = sqliteTable(
+  "conversation_notes",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    authorName: text("author_name").notNull(),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("conversation_notes_conversation_idx").on(t.conversationId, t.createdAt)],
+);

@@ -18,7 +18,7 @@ export async function applyLiveTransition(
   const scoped = and(eq(conversations.id, conversation.id), eq(conversations.orgId, conversation.orgId));
   const status = ctx.db.update(conversations).set({ status: change.state.status }).where(scoped);
   const agent = change.state.agent;
-  if (change.action === "take" && agent) {
+  if ((change.action === "take" || change.action === "transfer") && agent) {
     const row = { userId: agent.id, agentName: agent.name, takenAt: change.at, closedAt: null };
     await ctx.db.batch([
       status,

@@ -8,10 +8,9 @@ import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
 import type { MessageSource } from "../db/schema";
 import { visitorContact } from "../leads/leads";
-import { notifyHandoffRequested } from "../notifications/notify";
 import { liveInfo } from "./conversations";
-import { chatbotInbox, liveConversation } from "./live";
-import { handoffReply } from "./rules";
+import { askForPerson, availabilityReply, liveAvailability } from "./handoff";
+import { liveConversation } from "./live";
 
 // What the conversation core (chat/turn.ts) does for live chat: a held conversation's visitor
 // message goes to the conversation's live object (stored there first, then mirrored to D1), an
@@ -59,13 +58,9 @@ export async function handoffTurn(
   const messageId = newId("msg_");
   const ref = { orgId: target.org.id, chatbotId: target.chatbot.id };
   const info = liveInfo(conversation);
-  const [agentsOnline, contact] = await Promise.all([
-    chatbotInbox(ctx.env, ref.chatbotId)
-      .agentsOnline()
-      .catch(() => 0),
-    visitorContact(ctx, ref, conversation.visitorId),
-  ]);
-  const reply = handoffReply(agentsOnline, contact !== null);
+  // What the visitor is promised depends on the plan, the office hours and who is online (ADR 027).
+  const [availability, contact] = await Promise.all([liveAvailability(ctx, target), visitorContact(ctx, ref, conversation.visitorId)]);
+  const reply = availabilityReply(availability, contact !== null);
   const at = Math.max(Date.now(), input.askedAt + 1);
   const { visitorMessageId } = await recordExchange(ctx, conversation, {
     visitorText: input.text,
@@ -74,13 +69,12 @@ export async function handoffTurn(
     bot: { id: messageId, at, content: reply, sources: [], answered: false, model: null, latencyMs: at - input.askedAt, firstTokenMs: null, credits: 0 },
   });
   // The exchange first, then the request (its note sorts after the reply, in the log and in D1).
-  const stub = liveConversation(ctx.env, conversation.id);
-  await stub.appendStored(info, [
+  await liveConversation(ctx.env, conversation.id).appendStored(info, [
     { id: visitorMessageId, role: "visitor", text: input.text, at: input.askedAt },
     { id: messageId, role: "bot", text: reply, at },
   ]);
-  const requested = await stub.requestHuman(info);
-  if (!requested.alreadyRequested) await notifyHandoffRequested(ctx, ref, conversation, contact);
+  const { agentsOnline, live: available } = availability;
+  const outcome = await askForPerson(ctx, target, conversation, contact, availability);
   const meta = (extra: Partial<ChatMessageMetadata> = {}): ChatMessageMetadata => ({ conversationId: conversation.id, messageId, ...extra });
   const stream = createUIMessageStream({
     execute: ({ writer }) => {
@@ -88,7 +82,11 @@ export async function handoffTurn(
       writer.write({ type: "text-start", id: "t0" });
       writer.write({ type: "text-delta", id: "t0", delta: reply });
       writer.write({ type: "text-end", id: "t0" });
-      writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind: "handoff", agentsOnline }) });
+      writer.write({
+        type: "finish",
+        finishReason: "stop",
+        messageMetadata: meta({ answered: false, kind: "handoff", agentsOnline, available, status: outcome.status }),
+      });
     },
   });
   return { stream, done: Promise.resolve(), conversationId: conversation.id, messageId, limited: false };

@@ -20,6 +20,12 @@ export interface LiveConversationApi {
   appendStored(info: LiveConversationInfo, messages: StoredLiveMessage[]): Promise<void>;
   /** The visitor asks for a person: bot → waiting. */
   requestHuman(info: LiveConversationInfo): Promise<{ status: LiveStatus; alreadyRequested: boolean }>;
+  /**
+   * A person was asked for and someone may join: if the conversation still waits at `at`, the
+   * object's alarm tells the visitor `note` (a system message of kind "wait-timeout": the widget
+   * offers the lead form). Taking, handing back or closing it stops the timer.
+   */
+  startWaitTimer(info: LiveConversationInfo, timer: { at: number; note: string }): Promise<void>;
   /** The conversation's state and the messages after `after` (the HTTP fallback's poll). */
   snapshot(info: LiveConversationInfo, after: number): Promise<LiveSnapshot>;
 }

@@ -6,13 +6,13 @@ import type { LiveAgent, LiveStatus } from "~/lib/live/protocol";
 //   any open status ──close──▶ closed (the visitor's next message starts a new conversation)
 // An agent may take a conversation the bot still has (taking over live) or one another agent holds.
 
-export type LiveAction = "request" | "take" | "handBack" | "close";
+export type LiveAction = "request" | "take" | "handBack" | "close" | "transfer";
 export type LiveState = { status: LiveStatus; agent: LiveAgent | null };
 export type Transition = { ok: true; state: LiveState; note: string } | { ok: false; code: string; message: string };
 
 export const HANDOFF_NOTE = "The visitor asked to talk to a person.";
 
-export function transition(state: LiveState, action: LiveAction, actor: LiveAgent | null): Transition {
+export function transition(state: LiveState, action: LiveAction, actor: LiveAgent | null, target?: LiveAgent | null): Transition {
   const refuse = (code: string, message: string): Transition => ({ ok: false, code, message });
   if (state.status === "closed") return refuse("closed", "This conversation is closed.");
   switch (action) {
@@ -27,6 +27,14 @@ export function transition(state: LiveState, action: LiveAction, actor: LiveAgen
       if (!actor) return refuse("forbidden", "Only an agent can hand a conversation back.");
       if (state.status === "bot") return refuse("not_live", "The bot already has this conversation.");
       return { ok: true, state: { status: "bot", agent: null }, note: `${actor.name} handed the conversation back to the bot.` };
+    case "transfer":
+      // ADR 027: a waiting or held conversation goes to another agent, who then holds it.
+      if (!actor) return refuse("forbidden", "Only an agent can transfer a conversation.");
+      if (!target) return refuse("not_found", "Choose a member of your organisation who works the inbox.");
+      if (state.status === "bot") return refuse("not_live", "Take the conversation over before transferring it.");
+      if (target.id === actor.id) return refuse("already_yours", "Use “Take over” to hold it yourself.");
+      if (state.status === "human" && state.agent?.id === target.id) return refuse("already_theirs", `${target.name} already has this conversation.`);
+      return { ok: true, state: { status: "human", agent: target }, note: `${actor.name} passed the conversation to ${target.name}.` };
     case "close":
       if (!actor) return refuse("forbidden", "Only an agent can close a conversation.");
       return { ok: true, state: { status: "closed", agent: state.agent ?? actor }, note: `${actor.name} closed the conversation.` };
@@ -38,12 +46,4 @@ export function mayReply(state: LiveState, agent: LiveAgent): { ok: true } | { o
   if (state.status === "closed") return { ok: false, code: "closed", message: "This conversation is closed." };
   if (state.status !== "human" || state.agent?.id !== agent.id) return { ok: false, code: "not_yours", message: "Take the conversation before replying." };
   return { ok: true };
-}
-
-/** What the visitor is told after asking for a person. */
-export function handoffReply(agentsOnline: number, hasEmail: boolean): string {
-  if (agentsOnline > 0) return "I've asked a person from the team to join. They will reply here in this chat — you can keep asking me meanwhile.";
-  return hasEmail
-    ? "No one from the team is online right now. Your conversation has been passed on, and a person will reply here or by email."
-    : "No one from the team is online right now. Leave your email and a person will get back to you.";
 }

@@ -4,11 +4,11 @@ import type { LeadInput } from "~/lib/schemas/widget-api";
 import { newId } from "../auth/crypto";
 import { getOrCreateConversation, type ChatbotRef, type Conversation, type Message } from "../chat/conversations";
 import type { AppContext } from "../context";
-import { bugReports, conversations, leads, messages } from "../db/schema";
+import { bugReports, chatbots, conversations, leads, messages, organisations } from "../db/schema";
 import { createLead, type Lead } from "../leads/leads";
 import { feedbackStatements, orgTimeZone, reportStatements } from "../analytics/record";
-import { handToHuman, liveInfo } from "../inbox/conversations";
-import { notifyBugReport, notifyHandoffRequested } from "../notifications/notify";
+import { askForPerson, type Availability } from "../inbox/handoff";
+import { notifyBugReport } from "../notifications/notify";
 
 // What a widget visitor can do besides chatting: leave contact details, rate an answer, report a
 // problem, ask for a human. A visitor only ever reaches their own conversations on this chatbot:
@@ -163,7 +163,14 @@ export async function requestHuman(
   ctx: Ctx & Pick<AppContext, "env">,
   ref: ChatbotRef,
   input: { visitorId: string; conversationId?: string | null },
-): Promise<{ conversation: Conversation; alreadyRequested: boolean; hasEmail: boolean; agentsOnline: number }> {
+): Promise<{ conversation: Conversation; alreadyRequested: boolean; hasEmail: boolean; agentsOnline: number; availability: Availability }> {
+  const target = await ctx.db
+    .select({ chatbot: chatbots, org: organisations })
+    .from(chatbots)
+    .innerJoin(organisations, eq(organisations.id, chatbots.orgId))
+    .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)))
+    .get();
+  if (!target) throw new Error("requestHuman: unknown chatbot");
   const conversation =
     (await findVisitorConversation(ctx, ref, input.visitorId, input.conversationId).then((c) => (c && c.status !== "closed" ? c : null))) ??
     (await getOrCreateConversation(ctx, ref, { visitorId: input.visitorId, channel: "widget" }));
@@ -173,12 +180,13 @@ export async function requestHuman(
     .where(and(eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId), eq(leads.visitorId, input.visitorId), isNotNull(leads.email)))
     .limit(1)
     .get();
-  const live = await handToHuman(ctx, liveInfo(conversation));
-  if (!live.alreadyRequested) await notifyHandoffRequested(ctx, ref, conversation, lead ? { name: lead.name, email: lead.email } : null);
+  // The plan, the office hours and who is online decide what happens (inbox/handoff.ts, ADR 027).
+  const r = await askForPerson(ctx, target, conversation, lead ? { name: lead.name, email: lead.email } : null);
   return {
-    conversation: { ...conversation, status: live.status },
-    alreadyRequested: live.alreadyRequested,
+    conversation: { ...conversation, status: r.status },
+    alreadyRequested: r.alreadyRequested,
     hasEmail: !!lead,
-    agentsOnline: live.agentsOnline,
+    agentsOnline: r.availability.agentsOnline,
+    availability: r.availability,
   };
 }

@@ -18,11 +18,21 @@ import { conversationListSearch } from "~/lib/schemas/conversation-list";
 import { CHANNEL_LABELS, ConversationList, ROLE_LABELS, type ConversationListView } from "./conversation-list";
 import { LiveConversation } from "./live-conversation";
 import { LiveInbox, type InboxView } from "./live-inbox";
+import { AgentNotes, LivePlanNotice, OfficeHoursSettings, VisitorDetails, type LiveAgentData } from "./live-agent-tools";
 
 /** A chatbot's home: its conversations and one transcript (route: app.$orgId.$chatbotId._index). */
 
 export type TranscriptData = {
-  conversation: { id: string; visitorId: string; channel: string; status: string; verified: boolean; rating: number | null; createdAt: number };
+  conversation: {
+    id: string;
+    visitorId: string;
+    channel: string;
+    status: string;
+    verified: boolean;
+    country?: string | null;
+    rating: number | null;
+    createdAt: number;
+  };
   leads: LeadView[];
   bugReports: BugReportView[];
   messages: {
@@ -44,6 +54,8 @@ export type ChatbotHomeScreenData = {
   setup: SetupProgress;
   me: { id: string; name: string };
   inbox: InboxView;
+  /** Live chat's plan gate and the agent's tools (ADR 027). */
+  live: LiveAgentData;
   list: ConversationListView;
   transcript: TranscriptData | null;
 };
@@ -119,7 +131,7 @@ function Transcript({ data, closeHref, result }: { data: TranscriptData; closeHr
           </>
         }
         actions={
-          <ButtonLink to={closeHref} variant="ghost" size="sm">
+          <ButtonLink to={closeHref} variant="ghost" size="sm" data-shortcut="close-transcript">
             Close transcript
           </ButtonLink>
         }
@@ -198,9 +210,15 @@ export function ChatbotHomeScreen({ data, result }: { data: ChatbotHomeScreenDat
         actions={<ChatbotMainActions setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />}
       />
       <SetupChecklist setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />
-      <LiveInbox orgId={orgId} chatbotId={chatbot.id} inbox={data.inbox} openId={transcript?.conversation.id ?? null} />
+      {data.live.enabled ? (
+        <LiveInbox orgId={orgId} chatbotId={chatbot.id} inbox={data.inbox} openId={transcript?.conversation.id ?? null}>
+          <OfficeHoursSettings live={data.live} result={result} />
+        </LiveInbox>
+      ) : (
+        <LivePlanNotice hint={data.live.planHint ?? ""} />
+      )}
       {transcript ? <Transcript data={transcript} closeHref={closeHref} result={result} /> : null}
-      {transcript ? (
+      {transcript && data.live.enabled ? (
         <LiveConversation
           key={transcript.conversation.id}
           orgId={orgId}
@@ -209,7 +227,18 @@ export function ChatbotHomeScreen({ data, result }: { data: ChatbotHomeScreenDat
           status={transcript.conversation.status}
           me={data.me}
           shownIds={transcript.messages.map((m) => m.id)}
-        />
+          agents={data.live.agents}
+          action={`${base}?index`}
+        >
+          <VisitorDetails
+            visitorId={transcript.conversation.visitorId}
+            channel={transcript.conversation.channel}
+            country={transcript.conversation.country ?? null}
+            verified={transcript.conversation.verified}
+            lead={transcript.leads[0] ? { name: transcript.leads[0].name, email: transcript.leads[0].email, phone: transcript.leads[0].phone } : null}
+          />
+          <AgentNotes action={`${base}?index`} conversationId={transcript.conversation.id} notes={data.live.notes} />
+        </LiveConversation>
       ) : null}
       <ConversationList
         list={list}

@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { Alert, Badge, Button, Card, CardBody, CardHeader, Textarea } from "~/components/ui";
 import { LIVE_TEXT_MAX, mergeBySeq, type LiveAgent, type LiveMessage, type LiveStatus } from "~/lib/live/protocol";
 import { TYPING_EXPIRES_MS, typingThrottle } from "~/lib/live/wire";
 import { useDebouncedRevalidate, useLiveSocket } from "./use-live-socket";
+import { SuggestReply, TransferControl } from "./live-agent-tools";
 
 /**
  * Live work on the open transcript (ADR 025): take the conversation over, reply in real time, hand
@@ -15,7 +16,18 @@ const time = new Intl.DateTimeFormat("en-GB", { timeStyle: "short", timeZone: "U
 let counter = 0;
 const clientId = () => `a_${Date.now().toString(36)}_${(counter++).toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
 
-export function LiveConversation(props: { orgId: string; chatbotId: string; conversationId: string; status: string; me: LiveAgent; shownIds: string[] }) {
+export function LiveConversation(props: {
+  orgId: string;
+  chatbotId: string;
+  conversationId: string;
+  status: string;
+  me: LiveAgent;
+  shownIds: string[];
+  /** ADR 027: who a conversation can be transferred to, the page action (suggested replies), and the agent's tools below (visitor, notes). */
+  agents?: LiveAgent[];
+  action?: string;
+  children?: ReactNode;
+}) {
   const { orgId, chatbotId, conversationId, me } = props;
   const [status, setStatus] = useState<LiveStatus>(props.status as LiveStatus);
   const [agent, setAgent] = useState<LiveAgent | null>(null);
@@ -84,6 +96,14 @@ export function LiveConversation(props: { orgId: string; chatbotId: string; conv
     setError(null);
     if (!send({ type })) setError("Not connected. Wait a moment and try again.");
   };
+  const transfer = (agentId: string) => {
+    setError(null);
+    if (!send({ type: "transfer", agentId })) setError("Not connected. Wait a moment and try again.");
+  };
+  const applyDraft = useCallback((draft: string) => {
+    setText(draft);
+    document.getElementById("live-reply")?.focus();
+  }, []);
   const reply = (e: { preventDefault(): void }) => {
     e.preventDefault();
     const body = text.trim();
@@ -115,7 +135,7 @@ export function LiveConversation(props: { orgId: string; chatbotId: string; conv
           status === "closed" ? null : (
             <span className="flex flex-wrap gap-2">
               {!mine ? (
-                <Button size="sm" onClick={() => act("take")} disabled={!connected}>
+                <Button size="sm" onClick={() => act("take")} disabled={!connected} data-shortcut="take">
                   Take over
                 </Button>
               ) : null}
@@ -170,15 +190,28 @@ export function LiveConversation(props: { orgId: string; chatbotId: string; conv
                 if (e.key === "Enter" && !e.shiftKey) reply(e);
               }}
             />
-            <Button type="submit" disabled={!connected || !!pending}>
-              {pending ? "Sending…" : "Send"}
-            </Button>
+            <div className="flex flex-wrap items-center gap-2">
+              <Button type="submit" disabled={!connected || !!pending}>
+                {pending ? "Sending…" : "Send"}
+              </Button>
+            </div>
           </form>
         ) : status === "closed" ? (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">This conversation is closed. The visitor's next message starts a new one.</p>
         ) : (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">Take the conversation over to reply; the bot stops answering while you hold it.</p>
         )}
+        {mine && props.action ? <SuggestReply action={props.action} conversationId={conversationId} onDraft={applyDraft} /> : null}
+        {props.agents && (status === "waiting" || status === "human") ? (
+          <TransferControl
+            agents={props.agents}
+            me={me}
+            holderId={status === "human" ? (agent?.id ?? null) : null}
+            disabled={!connected}
+            onTransfer={transfer}
+          />
+        ) : null}
+        {props.children}
       </CardBody>
     </Card>
   );

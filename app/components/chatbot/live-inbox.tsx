@@ -1,8 +1,10 @@
 import { Link } from "@remix-run/react";
-import { useState } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import { Badge, Button, Card, CardBody, CardHeader } from "~/components/ui";
 import type { PresenceState } from "~/lib/live/protocol";
 import { useDebouncedRevalidate, useLiveSocket } from "./use-live-socket";
+import { InboxAlertControls, useInboxAlerts } from "./inbox-alerts";
+import { InboxShortcuts } from "./inbox-shortcuts";
 
 /**
  * The chatbot home's live inbox (ADR 025): conversations waiting for a person, held by one, the
@@ -40,18 +42,41 @@ const EMPTY: Record<Tab, string> = {
 
 const time = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
-export function LiveInbox({ orgId, chatbotId, inbox, openId }: { orgId: string; chatbotId: string; inbox: InboxView; openId: string | null }) {
+export function LiveInbox({
+  orgId,
+  chatbotId,
+  inbox,
+  openId,
+  children,
+}: {
+  orgId: string;
+  chatbotId: string;
+  inbox: InboxView;
+  openId: string | null;
+  /** Shown under the lists (the office hours, ADR 027). */
+  children?: ReactNode;
+}) {
   const [tab, setTab] = useState<Tab>(inbox.waiting.length || !inbox.live.length ? "waiting" : "live");
   const [you, setYou] = useState<PresenceState>("online");
   const [agents, setAgents] = useState<{ id: string; name: string; state: PresenceState }[]>([]);
   const refresh = useDebouncedRevalidate();
+  // A conversation that starts waiting (not one already listed) rings once (ADR 027).
+  const alerts = useInboxAlerts();
+  const known = useRef(new Set(inbox.waiting.map((r) => r.id)));
+  for (const r of inbox.waiting) known.current.add(r.id);
   const { connected, send } = useLiveSocket(
     () => `/api/live/agent/${orgId}/${chatbotId}/inbox`,
     (f) => {
       if (f.type === "presence") {
         setYou(f.you);
         setAgents(f.agents);
-      } else if (f.type === "changed") refresh();
+      } else if (f.type === "changed") {
+        if (f.status === "waiting" && !known.current.has(f.conversationId)) {
+          known.current.add(f.conversationId);
+          alerts.alert("Open the live inbox to take the conversation.");
+        }
+        refresh();
+      }
     },
   );
   const online = agents.filter((a) => a.state === "online").length;
@@ -78,6 +103,10 @@ export function LiveInbox({ orgId, chatbotId, inbox, openId }: { orgId: string; 
         }
       />
       <CardBody className="space-y-3">
+        <div className="flex flex-wrap items-center gap-2">
+          <InboxAlertControls muted={alerts.muted} toggleMute={alerts.toggleMute} permission={alerts.permission} askPermission={alerts.askPermission} />
+          <InboxShortcuts />
+        </div>
         <div role="tablist" aria-label="Inbox lists" className="flex flex-wrap gap-2">
           {TABS.map((t) => (
             <button
@@ -85,6 +114,7 @@ export function LiveInbox({ orgId, chatbotId, inbox, openId }: { orgId: string; 
               type="button"
               role="tab"
               aria-selected={tab === t.id}
+              data-inbox-tab={t.id}
               onClick={() => setTab(t.id)}
               className={
                 tab === t.id
@@ -106,6 +136,7 @@ export function LiveInbox({ orgId, chatbotId, inbox, openId }: { orgId: string; 
                   <Link
                     to={`/app/${orgId}/${chatbotId}?c=${r.id}#live`}
                     aria-current={r.id === openId ? "true" : undefined}
+                    data-inbox-row
                     className="flex flex-col gap-1 py-2 text-sm hover:bg-zinc-50 aria-[current]:font-semibold sm:flex-row sm:items-center sm:justify-between sm:gap-2 dark:hover:bg-zinc-800"
                   >
                     <span className="min-w-0 truncate sm:flex-1">
@@ -122,6 +153,7 @@ export function LiveInbox({ orgId, chatbotId, inbox, openId }: { orgId: string; 
             </ul>
           )}
         </div>
+        {children}
       </CardBody>
     </Card>
   );

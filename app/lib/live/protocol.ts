@@ -36,6 +36,8 @@ export const liveMessageSchema = z.object({
   at: z.number().int(),
   author: z.string().nullable().optional(),
   sources: z.array(liveSourceSchema).optional(),
+  /** A system message that asks something of the client: "wait-timeout" → the widget offers the lead form (ADR 027). */
+  kind: z.enum(["wait-timeout"]).optional(),
 });
 export type LiveMessage = z.infer<typeof liveMessageSchema>;
 
@@ -56,6 +58,8 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
   z.object({ v, type: z.literal("take") }),
   z.object({ v, type: z.literal("handBack") }),
   z.object({ v, type: z.literal("close") }),
+  /** Hand the conversation to another agent of the organisation (ADR 027). */
+  z.object({ v, type: z.literal("transfer"), agentId: z.string().min(1).max(64) }),
   /** Inbox socket: the agent's online/away switch. */
   z.object({ v, type: z.literal("presence"), state: presenceStateSchema }),
   z.object({ v, type: z.literal("ping") }),

@@ -57,6 +57,10 @@ export type ChatMessageMetadata = {
   kind?: "answer" | "fallback" | "small-talk" | "limit" | "held" | "handoff";
   /** With "handoff": how many agents were online to join (none: the visitor is offered the lead form). */
   agentsOnline?: number;
+  /** With "handoff" (ADR 027): whether someone may join now (plan, office hours, online); false → the lead form is offered. */
+  available?: boolean;
+  /** With "handoff": the conversation's status after the request ("bot" when the plan has no live chat). */
+  status?: "bot" | "waiting" | "human" | "closed";
   /** The reply was already stored for this client message id (a retried send): sent again, not stored or counted again. */
   replayed?: boolean;
 };

@@ -97,6 +97,8 @@ export function App({ boot }: { boot: WidgetBoot }) {
   });
 
   // ——— live chat ———
+  // The live part's handlers outlive renders; the current lead-form offer is read through a ref.
+  const offerLeadRef = useRef(() => {});
   const goesLive = liveStatus === "waiting" || liveStatus === "human";
   useEffect(() => {
     if (!goesLive || !conversationId || mode === "preview") return;
@@ -113,6 +115,8 @@ export function App({ boot }: { boot: WidgetBoot }) {
         // (Notes from before a reload are not repeated: the restored history has no place for them.)
         setMessages((ms) => (ms.some((x) => x.id === m.id) ? ms : [...ms, { key: key(), id: m.id, role: "note", content: m.text, sources: [] }]));
         setAnnounce(m.text);
+        // Nobody took the conversation within the wait (ADR 027): offer the lead form.
+        if (m.kind === "wait-timeout") offerLeadRef.current();
       }
     };
     import("./live")
@@ -182,6 +186,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
   const offerLeadForHandoff = useCallback(() => {
     if (form.timing !== "off" && !leadGiven) setLeadOpen(true);
   }, [form.timing, leadGiven]);
+  offerLeadRef.current = offerLeadForHandoff;
 
   // ——— sending ———
   const send = useCallback(
@@ -247,9 +252,12 @@ export function App({ boot }: { boot: WidgetBoot }) {
           setLiveStatus((s) => (s === "human" ? s : "human"));
           return;
         }
-        if (meta.kind === "handoff") {
-          setLiveStatus("waiting");
-          if (!meta.agentsOnline) offerLeadForHandoff();
+        // Asked for a person (in words, or a configured model's hand_to_human tool): live when the
+        // conversation waits; the lead form when no one may join now (plan, office hours, nobody online).
+        const handoff = meta.kind === "handoff" ? { status: meta.status ?? "waiting", available: meta.available ?? !!meta.agentsOnline } : reply.handoff;
+        if (handoff) {
+          if (handoff.status === "waiting" || handoff.status === "human") setLiveStatus(handoff.status);
+          if (!handoff.available) offerLeadForHandoff();
         }
         update({
           id: meta.messageId,
@@ -318,7 +326,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
 
   const handoff = async () => {
     try {
-      const r = await postJson<{ conversationId: string; message: string; status: LiveStatus; agentsOnline: number }>(`${api}/handoff`, {
+      const r = await postJson<{ conversationId: string; message: string; status: LiveStatus; agentsOnline: number; available?: boolean }>(`${api}/handoff`, {
         ...auth,
         conversationId,
       });
@@ -326,7 +334,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
       setMessages((ms) => [...ms, { key: key(), role: "note", content: r.message, sources: [] }]);
       setAnnounce(r.message);
       if (r.status === "waiting" || r.status === "human") setLiveStatus(r.status);
-      if (!r.agentsOnline) offerLeadForHandoff();
+      if (!(r.available ?? r.agentsOnline)) offerLeadForHandoff();
     } catch (e) {
       setNotice({ failure: failure(e) });
     }

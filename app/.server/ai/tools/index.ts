@@ -1,11 +1,12 @@
 import type { Tool } from "ai";
+import { handToHuman } from "./hand-to-human";
 import { orderStatusTool } from "./order-status";
 import { productSearchTool } from "./product-search";
 import type { BotTool, LocalToolReply, ToolPart, ToolTurn } from "./registry";
 
 // Every bot tool the answer engine offers, in the order the built-in engine tries them (the first
 // whose `local` recognises the message answers). Add a tool: one file in this folder, one line here.
-export const BOT_TOOLS: BotTool[] = [orderStatusTool(), productSearchTool];
+export const BOT_TOOLS: BotTool[] = [orderStatusTool(), productSearchTool, handToHuman];
 
 async function enabledTools(turn: ToolTurn, tools: BotTool[]): Promise<BotTool[]> {
   const on = await Promise.all(tools.map(async (t) => ((await t.enabled(turn)) ? t : null)));
