@@ -21,6 +21,8 @@ const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission; ok?: num
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/oryg`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/bug`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/notifications`, permission: "chatbot:edit" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/tools`, permission: "chatbot:edit" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/integrations`, permission: "chatbot:edit" },
   // The checklist's "Hide" action; a GET leads back to the chatbot home.
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/setup`, permission: "chatbot:view", ok: 302 },
 ];
@@ -54,6 +56,13 @@ const ORG_ACTIONS: { path: (ids: Ids) => string; form: Record<string, string>; p
     path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}?index`,
     form: { intent: "report-message", messageId: "msg_x", comment: "" },
     permission: "inbox:work",
+    ok: 400,
+  },
+  // Tools: an empty tool form is a 400 for an allowed role.
+  {
+    path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/tools`,
+    form: { intent: "builtin", tool: "x", on: "true" },
+    permission: "chatbot:edit",
     ok: 400,
   },
   {

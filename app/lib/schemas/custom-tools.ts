@@ -215,6 +215,8 @@ export function parseToolForm(form: FormData): FormResult<ToolInput> {
     headers.push({ name, value, secret });
   }
 
+  if (parsed.success && (BUILT_IN_TOOL_NAMES as string[]).includes(parsed.data.name))
+    (errors.name ??= []).push("That is a built-in tool's name; choose another.");
   if (Object.keys(errors).length || !parsed.success || !params.ok) return { ok: false, fieldErrors: errors, values };
   return {
     ok: true,
