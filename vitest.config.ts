@@ -14,6 +14,8 @@ export default defineConfig({
       miniflare: {
         bindings: {
           ENVIRONMENT: "development",
+          // Custom tools may call the local test API (tests/setup/tool-test-api.ts); ADR 031.
+          TOOLS_ALLOW_PRIVATE_NETWORK: "1",
           TEST_MIGRATIONS: await readD1Migrations("./migrations"),
         },
       },

@@ -183,7 +183,7 @@ describe("isolation matrix", async () => {
   });
 
   it("chatbot areas not built yet answer 404, not an empty page", async () => {
-    for (const area of ["tools"]) {
+    for (const area of ["voice-playground"]) {
       const res = await request(`/app/${org.id}/${bot.id}/${area}`, { cookie: owner.cookie });
       expect(res.status).toBe(404);
     }
