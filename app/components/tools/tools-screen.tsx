@@ -241,9 +241,8 @@ function ToolForm({ data, result, base }: { data: ToolsScreenData; result: Reply
   const v = (name: string, fallback: string) => mine?.values?.[name] ?? fallback;
   const err = (name: string) => mine?.fieldErrors?.[name];
   const checked = (name: string, fallback: boolean) => (mine ? mine.values?.[name] === "on" : fallback);
-  // A reply to another tool's form must not prefill this one: the key remounts on a change of tool.
   return (
-    <Card aria-labelledby="tool-form-title" id="tool-form" className="scroll-mt-20" key={editing?.id ?? "new"}>
+    <Card aria-labelledby="tool-form-title" id="tool-form" className="scroll-mt-20">
       <CardHeader
         title={<span id="tool-form-title">{editing ? `Edit ${editing.name}` : "Add a tool"}</span>}
         description="The bot calls your API when a visitor asks for it. With a configured model, the model decides from the description; with the built-in engine, from the example phrases."
@@ -461,7 +460,8 @@ export function ToolsScreen({ data, result }: { data: ToolsScreenData; result: R
           <EmptyState as="h3" title="No custom tools yet" description="Add one below: e.g. look up a booking or an order in your own system." />
         )}
       </section>
-      <ToolForm data={data} result={result} base={base} />
+      {/* A new form after every save (typed values, a typed secret above all, do not linger) and for each tool edited. */}
+      <ToolForm key={`${data.editing ?? "new"}:${result?.intent === "save" && result.tone === "success" ? result.message : ""}:${data.tools.length}`} data={data} result={result} base={base} />
       <CallLog data={data} />
       {data.privateAllowed ? null : (
         <Alert tone="info">
