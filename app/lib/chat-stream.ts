@@ -57,12 +57,14 @@ export type ReplyState = {
   sources: ChatSource[];
   /** The bot asks for contact details (the `data-collect-lead` part). */
   collectLead: CollectLeadStep | null;
+  /** A tool asks "Shall I …?" (the `data-tool-confirm` part): the widget offers Yes / No. */
+  confirm: { question: string } | null;
   metadata: Partial<ChatMessageMetadata>;
   error: string | null;
   finished: boolean;
 };
 
-export const emptyReply = (): ReplyState => ({ text: "", sources: [], collectLead: null, metadata: {}, error: null, finished: false });
+export const emptyReply = (): ReplyState => ({ text: "", sources: [], collectLead: null, confirm: null, metadata: {}, error: null, finished: false });
 
 /** Folds one chunk into the reply being built. */
 export function applyChunk(state: ReplyState, chunk: StreamChunk): ReplyState {
@@ -73,6 +75,10 @@ export function applyChunk(state: ReplyState, chunk: StreamChunk): ReplyState {
       return { ...state, sources: Array.isArray(chunk.data) ? (chunk.data as ChatSource[]) : state.sources };
     case "data-collect-lead":
       return { ...state, collectLead: readCollectLeadStep(chunk.data) ?? state.collectLead };
+    case "data-tool-confirm": {
+      const q = (chunk.data as { question?: unknown } | null)?.question;
+      return typeof q === "string" ? { ...state, confirm: { question: q } } : state;
+    }
     case "error":
       return { ...state, error: String(chunk.errorText ?? "Something went wrong.") };
     case "start":

@@ -104,8 +104,8 @@ describe("custom HTTP tools", () => {
       await input.press("Enter");
       await log.getByText("Shall I book table (people: 4, date: 2026-12-01, name: Anna Smith)?").waitFor({ timeout: 20_000 });
       expect(((await (await fetch(`${api.url}/_calls`)).json()) as { posts: number }).posts).toBe(before);
-      await input.fill("Yes please");
-      await input.press("Enter");
+      // The widget offers Yes / No under the question.
+      await chat.getByRole("list", { name: "Answer the question" }).getByRole("button", { name: "Yes" }).click();
       await log.getByText("Booked: B-2001 for 4 people, Anna Smith.").waitFor({ timeout: 20_000 });
       expect(((await (await fetch(`${api.url}/_calls`)).json()) as { posts: number }).posts).toBe(before + 1);
       expect(await chat.content()).not.toContain(SECRET);

@@ -114,7 +114,25 @@ describe("custom HTTP tools", async () => {
   it("a no cancels, and a visitor who moves on is answered normally without a call", async () => {
     const before = await posts();
     const v = visitor();
-    expect((await say(v, 'Please reserve a table for 2 people on 2026-12-24, name "Bo"')).text).toMatch(/^Shall I book table/);
+    // The question goes out with a data-tool-confirm part: the widget shows Yes / No under it.
+    const answer = await takeTurn(ctx, {
+      target: await target(),
+      channel: "widget",
+      visitorId: v,
+      text: 'Please reserve a table for 2 people on 2026-12-24, name "Bo"',
+    });
+    const chunks: { type: string; data?: unknown; delta?: string }[] = [];
+    const reader = answer.stream.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value as (typeof chunks)[number]);
+    await answer.done;
+    const question = "Shall I book table (people: 2, date: 2026-12-24, name: Bo)?";
+    expect(
+      chunks
+        .filter((c) => c.type === "text-delta")
+        .map((c) => c.delta)
+        .join(""),
+    ).toBe(question);
+    expect(chunks.find((c) => c.type === "data-tool-confirm")?.data).toEqual({ question, yes: "Yes", no: "No" });
     expect((await say(v, "No")).text).toBe("All right, I won't do that. Is there anything else I can help with?");
     const w = visitor();
     expect((await say(w, "book a table for 3 people on 2026-12-25")).text).toContain("Please tell me the name");

@@ -461,7 +461,12 @@ export function ToolsScreen({ data, result }: { data: ToolsScreenData; result: R
         )}
       </section>
       {/* A new form after every save (typed values, a typed secret above all, do not linger) and for each tool edited. */}
-      <ToolForm key={`${data.editing ?? "new"}:${result?.intent === "save" && result.tone === "success" ? result.message : ""}:${data.tools.length}`} data={data} result={result} base={base} />
+      <ToolForm
+        key={`${data.editing ?? "new"}:${result?.intent === "save" && result.tone === "success" ? result.message : ""}:${data.tools.length}`}
+        data={data}
+        result={result}
+        base={base}
+      />
       <CallLog data={data} />
       {data.privateAllowed ? null : (
         <Alert tone="info">

@@ -154,6 +154,9 @@ export function App({ boot }: { boot: WidgetBoot }) {
     if (form.timing !== "off" && !leadGiven) setLeadOpen(true);
   }, [form.timing, leadGiven]);
 
+  // A tool's "Shall I …?" on the last reply: Yes / No buttons send the answer (the visitor may also type it).
+  const [confirming, setConfirming] = useState(false);
+
   // ——— sending ———
   const send = useCallback(
     async (raw: string, retryId?: string) => {
@@ -165,6 +168,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
       }
       setNotice(null);
       setText("");
+      setConfirming(false);
       const visitorKey = key();
       const botKey = key();
       setMessages((ms) => [
@@ -229,6 +233,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
           setAnnounce(`${config.name}: ${plain(reply.text)}`);
           post({ parley: 1, type: "message", message: { role: "bot", content: reply.text } });
           maybeOfferLead(meta.kind, reply.collectLead, meta.messageId);
+          setConfirming(!!reply.confirm);
         }
       } catch (e) {
         const f = failure(e);
@@ -349,6 +354,17 @@ export function App({ boot }: { boot: WidgetBoot }) {
                 <li key={q}>
                   <button type="button" class="pc-chip" onClick={() => send(q)} disabled={busy}>
                     {q}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {confirming && !busy && (
+            <ul class="pc-suggest" aria-label="Answer the question">
+              {["Yes", "No"].map((answer) => (
+                <li key={answer}>
+                  <button type="button" class="pc-chip" onClick={() => send(answer)}>
+                    {answer}
                   </button>
                 </li>
               ))}
