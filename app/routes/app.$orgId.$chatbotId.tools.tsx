@@ -19,6 +19,7 @@ import {
 } from "~/.server/tools/custom-tools";
 import { privateNetworkAllowed } from "~/.server/tools/address-guard";
 import { parseForm } from "~/lib/forms";
+import { readUiSettings } from "~/lib/schemas/widget-settings";
 import { BUILT_IN_TOOLS, builtInSwitchSchema, builtInToolOn, parseSample, parseToolForm, testRunSchema } from "~/lib/schemas/custom-tools";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Tools · ${data.chatbot.name} · Parley` : "Parley" }];
@@ -29,6 +30,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const ref = { orgId: org.id, chatbotId: chatbot.id };
   const [tools, calls, woo] = await Promise.all([listCustomTools(ctx, ref), listToolCalls(ctx, ref), wooCommerceStatus(ctx, ref)]);
   const editId = new URL(request.url).searchParams.get("edit");
+  const ui = readUiSettings(chatbot.settings);
   return {
     orgId: org.id,
     chatbot: { id: chatbot.id, name: chatbot.name },
@@ -41,10 +43,20 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       description: t.description,
       on: builtInToolOn(chatbot.settings, t.name),
       needsWooCommerce: t.needs === "woocommerce",
+      blockedBy: builtInBlockedBy(t.name, ui),
     })),
     wooConnected: woo.connected,
     privateAllowed: privateNetworkAllowed(ctx.env),
   };
+}
+
+/** Why a switched-on built-in tool still does nothing: the Look & feel setting it works through is off. */
+function builtInBlockedBy(name: string, ui: ReturnType<typeof readUiSettings>): string | null {
+  if (name === "collect_lead" && ui.leadForm.timing === "off") return "The lead form is off in Look & feel, so the bot has no form to offer.";
+  if (name === "collect_lead" && ui.leadForm.timing === "before-chat")
+    return "The lead form is asked before the chat (Look & feel), so the bot does not offer it again.";
+  if (name === "hand_to_human" && !ui.humanHandoff) return "Human handoff is off in Look & feel, so the bot does not hand conversations over.";
+  return null;
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {

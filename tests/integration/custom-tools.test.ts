@@ -192,6 +192,28 @@ describe("custom HTTP tools", async () => {
     expect(await callCustomTool(ctx, ref, big, {}, { source: "test" })).toMatchObject({ ok: false, outcome: "too_large", text: "" });
   });
 
+  it("the built-in switches turn the bot's lead offer and its handoff in words off", async () => {
+    const owner = await makeUser();
+    const { org, bot } = await makeOrg(owner.id, "Switches", { plan: "starter" });
+    const setSettings = (settings: Record<string, unknown>) => db.update(chatbots).set({ settings }).where(eq(chatbots.id, bot.id)).run();
+    const turnOf = async (visitorId: string, text: string) => {
+      const target = {
+        chatbot: (await db.select().from(chatbots).where(eq(chatbots.id, bot.id)).get())!,
+        org: (await db.select().from(organisations).where(eq(organisations.id, org.id)).get())!,
+      };
+      const r = await turnReply(await takeTurn(ctx, { target, channel: "widget", visitorId, text }));
+      if (!r.ok || !r.message) throw new Error("no reply");
+      return r.message;
+    };
+    const ui = { humanHandoff: true };
+    await setSettings({ ui });
+    expect((await turnOf("v_switch_0001", "Can I get a quote for 40 jumpers?")).collectLead).toBeTruthy();
+    expect((await turnOf("v_switch_0002", "Can I talk to a human?")).kind).toBe("handoff");
+    await setSettings({ ui, tools: { builtIn: { collect_lead: false, hand_to_human: false } } });
+    expect((await turnOf("v_switch_0003", "Can I get a quote for 40 jumpers?")).collectLead).toBeUndefined();
+    expect((await turnOf("v_switch_0004", "Can I talk to a human?")).kind).not.toBe("handoff");
+  });
+
   it("a configured model gets one tool per custom tool; confirmation is enforced by the visitor's own yes", async () => {
     const v = visitor();
     const { conversationId } = await say(v, "hello");

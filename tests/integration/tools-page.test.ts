@@ -120,12 +120,15 @@ describe("tools page", async () => {
   });
 
   it("built-in switches are stored at $.tools.builtIn and shown", async () => {
+    // A switch that is on but has nothing to work with says so (a new chatbot's handoff is off in Look & feel).
+    expect(await (await request(path, { cookie: owner.cookie })).text()).toContain("Human handoff is off in Look &amp; feel");
     const res = await request(path, { cookie: owner.cookie, form: { intent: "builtin", tool: "hand_to_human", on: "false" } });
     expect(res.status).toBe(200);
     const row = await db.select().from(chatbots).where(eq(chatbots.id, bot.id)).get();
     expect(row?.settings).toMatchObject({ tools: { builtIn: { hand_to_human: false } } });
     const page = await (await request(path, { cookie: owner.cookie })).text();
     expect(page).toContain("Turn on Hand to a human");
+    expect(page).not.toContain("Human handoff is off in Look &amp; feel");
     expect(page).toContain("Needs the WooCommerce connection");
   });
 

@@ -61,7 +61,7 @@ export type ToolsScreenData = {
     durationMs: number;
     createdAt: number;
   }[];
-  builtIn: { name: string; label: string; description: string; on: boolean; needsWooCommerce: boolean }[];
+  builtIn: { name: string; label: string; description: string; on: boolean; needsWooCommerce: boolean; blockedBy: string | null }[];
   wooConnected: boolean | null;
   privateAllowed: boolean;
 };
@@ -117,6 +117,14 @@ function BuiltInTools({ data }: { data: ToolsScreenData }) {
                 <Badge tone={t.on ? "success" : "neutral"}>{t.on ? "On" : "Off"}</Badge>
               </div>
               <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{t.description}</p>
+              {t.on && t.blockedBy ? (
+                <p className="mt-1 text-sm text-amber-800 dark:text-amber-300">
+                  {t.blockedBy}{" "}
+                  <Link to={`/app/${data.orgId}/${data.chatbot.id}/settings/ui`} className="font-medium underline">
+                    Open Look &amp; feel
+                  </Link>
+                </p>
+              ) : null}
               {t.needsWooCommerce && data.wooConnected !== true ? (
                 <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
                   Needs the WooCommerce connection:{" "}

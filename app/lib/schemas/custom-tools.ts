@@ -30,7 +30,8 @@ export const BUILT_IN_TOOLS = [
   {
     name: "hand_to_human",
     label: "Hand to a human",
-    description: "When a visitor asks for a person, the conversation goes to your team's inbox (live chat) instead of being answered by the bot.",
+    description:
+      "When a visitor asks for a person in their message, the conversation goes to your team's inbox (live chat) instead of being answered by the bot. The widget's “Talk to a human” button is set in Look & feel.",
     needs: null,
   },
   {
