@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { startToolTestApi } from "../support/tool-test-api.mjs";
+import { axeViolations } from "./support/axe";
 import { closeBrowser, newPage } from "./support/browser";
 import { executeD1, sqlString } from "./support/d1";
 import { signInAsDemo, submitAndWait } from "./support/flows";
@@ -134,6 +135,18 @@ describe("custom HTTP tools", () => {
       for (const name of ["WooCommerce", "WordPress plugin", "Slack", "Webhooks", "Phone"]) await p.getByRole("heading", { name, exact: true }).waitFor();
       await p.getByRole("link", { name: "Set up: Slack" }).click();
       await p.waitForURL(/\/settings\/notifications$/);
+      await p.goto(`/app/${DEMO.orgId}/${BOT}/integrations`);
+      // axe-core: no serious or critical problems on either page, light and dark.
+      for (const colorScheme of ["light", "dark"] as const) {
+        await p.emulateMedia({ colorScheme });
+        for (const path of ["integrations", "tools"]) {
+          await p.goto(`/app/${DEMO.orgId}/${BOT}/${path}`);
+          // Colours transition (transition-colors): measure contrast once they have finished.
+          await p.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
+          expect(await axeViolations(p, { iframes: false }), `${path} (${colorScheme})`).toEqual([]);
+        }
+      }
+      await p.emulateMedia({ colorScheme: "light" });
       await p.goto(`/app/${DEMO.orgId}/${BOT}/integrations`);
       await p.setViewportSize({ width: 390, height: 844 });
       await p.screenshot({ path: ".e2e/integrations-390.png", fullPage: true });
