@@ -14,6 +14,8 @@ export default defineConfig({
       miniflare: {
         bindings: {
           ENVIRONMENT: "development",
+          // Custom tools may call the local test API (tests/setup/tool-test-api.ts); ADR 031.
+          TOOLS_ALLOW_PRIVATE_NETWORK: "1",
           TEST_MIGRATIONS: await readD1Migrations("./migrations"),
         },
       },
@@ -22,6 +24,8 @@ export default defineConfig({
   test: {
     include: ["app/**/*.test.ts", "workers/**/*.test.ts", "tests/integration/**/*.test.ts"],
     setupFiles: ["./tests/setup/apply-migrations.ts"],
+    // A local HTTP API for the custom-tools tests (inject("toolApiUrl")).
+    globalSetup: ["./tests/setup/tool-test-api.ts"],
     testTimeout: 30_000,
     // Remix's CommonJS packages have circular requires that workerd's module loader trips over;
     // pre-bundling them with esbuild (as Vite does for the app build) resolves the cycle.

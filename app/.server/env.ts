@@ -47,6 +47,8 @@ export interface Env {
   LOCAL_CHAT_CONCURRENCY?: string;
   /** Outside production only: seconds between notification retries, e.g. "1,2" (the e2e tests); production uses the built-in schedule. */
   NOTIFY_RETRY_SCHEDULE?: string;
+  /** Outside production only: "1" lets custom HTTP tools call private and local addresses (development, tests); ADR 031. */
+  TOOLS_ALLOW_PRIVATE_NETWORK?: string;
 }
 
 export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT !== "production";

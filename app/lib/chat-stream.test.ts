@@ -42,6 +42,12 @@ describe("chat stream reader", () => {
     expect(applyChunk(emptyReply(), { type: "error", errorText: "boom" }).error).toBe("boom");
   });
 
+  it("reads a tool's confirmation question (the widget's Yes / No)", () => {
+    const asked = applyChunk(emptyReply(), { type: "data-tool-confirm", id: "tool-confirm", data: { question: "Shall I book table?", yes: "Yes", no: "No" } });
+    expect(asked.confirm).toEqual({ question: "Shall I book table?" });
+    expect(applyChunk(emptyReply(), { type: "data-tool-confirm", id: "x", data: { question: 3 } }).confirm).toBeNull();
+  });
+
   it("splits citations and paragraphs for plain-text rendering", () => {
     expect(splitCitations("Ships in 3 days [1][2]. Free [3]")).toEqual([
       { type: "text", text: "Ships in 3 days" },

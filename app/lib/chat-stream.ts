@@ -59,12 +59,14 @@ export type ReplyState = {
   collectLead: CollectLeadStep | null;
   /** A configured model handed the conversation to a person (the `data-handoff` part, ADR 027). */
   handoff: { status: string; available: boolean } | null;
+  /** A tool asks "Shall I …?" (the `data-tool-confirm` part): the widget offers Yes / No. */
+  confirm: { question: string } | null;
   metadata: Partial<ChatMessageMetadata>;
   error: string | null;
   finished: boolean;
 };
 
-export const emptyReply = (): ReplyState => ({ text: "", sources: [], collectLead: null, handoff: null, metadata: {}, error: null, finished: false });
+export const emptyReply = (): ReplyState => ({ text: "", sources: [], collectLead: null, handoff: null, confirm: null, metadata: {}, error: null, finished: false });
 
 /** Folds one chunk into the reply being built. */
 export function applyChunk(state: ReplyState, chunk: StreamChunk): ReplyState {
@@ -78,6 +80,10 @@ export function applyChunk(state: ReplyState, chunk: StreamChunk): ReplyState {
     case "data-handoff": {
       const d = chunk.data as { status?: unknown; available?: unknown } | null;
       return d && typeof d.status === "string" ? { ...state, handoff: { status: d.status, available: d.available === true } } : state;
+    }
+    case "data-tool-confirm": {
+      const q = (chunk.data as { question?: unknown } | null)?.question;
+      return typeof q === "string" ? { ...state, confirm: { question: q } } : state;
     }
     case "error":
       return { ...state, error: String(chunk.errorText ?? "Something went wrong.") };

@@ -23,6 +23,8 @@ const ORG_ROUTES: { path: (ids: Ids) => string; permission: Permission; ok?: num
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/settings/notifications`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/integrations/woocommerce`, permission: "chatbot:edit" },
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/integrations/woocommerce/plugin.zip`, permission: "chatbot:edit" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/tools`, permission: "chatbot:edit" },
+  { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/integrations`, permission: "chatbot:edit" },
   // The checklist's "Hide" action; a GET leads back to the chatbot home.
   { path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/setup`, permission: "chatbot:view", ok: 302 },
 ];
@@ -74,6 +76,13 @@ const ORG_ACTIONS: { path: (ids: Ids) => string; form: Record<string, string>; p
   {
     path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}?index`,
     form: { intent: "save-live-settings", from: "09:00", to: "17:00", waitMinutes: "" },
+    permission: "chatbot:edit",
+    ok: 400,
+  },
+  // Tools: an empty tool form is a 400 for an allowed role.
+  {
+    path: ({ orgId, chatbotId }) => `/app/${orgId}/${chatbotId}/tools`,
+    form: { intent: "builtin", tool: "x", on: "true" },
     permission: "chatbot:edit",
     ok: 400,
   },
@@ -229,7 +238,7 @@ describe("isolation matrix", async () => {
   });
 
   it("chatbot areas not built yet answer 404, not an empty page", async () => {
-    for (const area of ["tools"]) {
+    for (const area of ["voice-playground"]) {
       const res = await request(`/app/${org.id}/${bot.id}/${area}`, { cookie: owner.cookie });
       expect(res.status).toBe(404);
     }

@@ -4,6 +4,7 @@ import { readCollectLeadStep, type CollectLeadStep } from "~/lib/collect-lead";
 import type { ChatMessageMetadata, ChatSource } from "~/lib/schemas/chat";
 import { readGeneralSettings, type GeneralSettings } from "~/lib/schemas/chatbot-settings";
 import { readUiSettings } from "~/lib/schemas/widget-settings";
+import { builtInToolOn } from "~/lib/schemas/custom-tools";
 import { newId } from "../auth/crypto";
 import type { ServiceContext } from "../context";
 import type { chatbots, MessageSource, organisations } from "../db/schema";
@@ -165,7 +166,9 @@ export async function answerMessage(
   const org = input.org ?? (await ctx.db.query.organisations.findFirst({ where: (o, { eq }) => eq(o.id, chatbot.orgId) }));
   if (!org) throw new Error("chatbot without organisation");
   const settings = readGeneralSettings(chatbot.settings);
-  const leadForm = readUiSettings(chatbot.settings).leadForm;
+  // The collect-lead tool's switch on the tools page (…/tools) turns the bot's offers of the form off.
+  const uiLeadForm = readUiSettings(chatbot.settings).leadForm;
+  const leadForm = builtInToolOn(chatbot.settings, "collect_lead") ? uiLeadForm : { ...uiLeadForm, timing: "off" as const };
   const messageId = newId("msg_");
 
   const smallTalk = detectSmallTalk(text, chatbot.name);
@@ -256,7 +259,8 @@ export async function answerMessage(
   const toolTurn: ToolTurn = { ctx, chatbot, org, conversation, text, history, settings, visitorId: conversation.visitorId };
   // The built-in engine's tools (ai/tools/index.ts): a message one of them recognises ("where is my
   // order 1234?") is answered by the tool, not from the knowledge.
-  const toolReply = local && !smallTalk ? await localToolReply(toolTurn) : null;
+  // An acknowledgement ("ok", "sure") may be the yes to a tool's "Shall I …?", so tools see it too.
+  const toolReply = local && (!smallTalk || smallTalk.kind === "ack") ? await localToolReply(toolTurn) : null;
   if (toolReply) {
     const { stream, done } = run(ctx, async (writer) => {
       writer.write({ type: "start", messageId, messageMetadata: meta() });

@@ -6,6 +6,7 @@ import { fail, type Result } from "../failure";
 import { answerMessage, collectAnswer, replayExchange, type AnswerKind, type AnswerStream } from "./answer";
 import { findClientMessage, getOrCreateConversation, markConversationVerified, type Conversation } from "./conversations";
 import { asksForHuman } from "../ai/human-request";
+import { builtInToolOn } from "~/lib/schemas/custom-tools";
 import { handoffTurn, offersHuman, postHeldMessage, showExchangeLive } from "../inbox/core-hooks";
 
 // One visitor turn, whatever the channel: the widget and the test page (POST /api/chat), the REST
@@ -70,7 +71,7 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
   // Unresolved on purpose: retrieval and the quota start alongside the lookup (answerMessage awaits it).
   const conversation = early ?? findConversation();
   // "Can I talk to a human?": handed to a person (live chat) instead of answered, once per conversation.
-  if (asksForHuman(turn.text) && offersHuman(turn.target)) {
+  if (asksForHuman(turn.text) && offersHuman(turn.target) && builtInToolOn(turn.target.chatbot.settings, "hand_to_human")) {
     const c = await conversation;
     if (c.status === "bot") return handoffTurn(ctx, turn.target, c, { text: turn.text.trim(), askedAt: startedAt, clientMessageId: turn.clientMessageId });
   }

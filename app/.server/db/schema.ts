@@ -961,3 +961,78 @@ export const conversationNotes = sqliteTable(
   },
   (t) => [index("conversation_notes_conversation_idx").on(t.conversationId, t.createdAt)],
 );
+
+// ——— Custom HTTP tools (app/.server/tools; migration 0022) ———
+
+import type { ToolHeader, ToolParameters } from "../../lib/schemas/custom-tools";
+export const TOOL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export const TOOL_CALL_OUTCOMES = ["ok", "http_error", "timeout", "blocked", "too_large", "error"] as const;
+
+/** A chatbot's HTTP tool. Header values marked secret are sealed (crypto/secret-box.ts) and never read back to a screen. */
+export const customTools = sqliteTable(
+  "custom_tools",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull(),
+    examples: text("examples", { mode: "json" }).$type<string[]>().notNull().default([]),
+    method: text("method", { enum: TOOL_METHODS }).notNull(),
+    urlTemplate: text("url_template").notNull(),
+    headers: text("headers", { mode: "json" }).$type<ToolHeader[]>().notNull().default([]),
+    parameters: text("parameters", { mode: "json" }).$type<ToolParameters>().notNull(),
+    timeoutMs: integer("timeout_ms").notNull().default(5000),
+    confirm: integer("confirm", { mode: "boolean" }).notNull().default(false),
+    resultTemplate: text("result_template").notNull().default(""),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at")
+      .notNull()
+      .default(sql`(unixepoch() * 1000)`),
+  },
+  (t) => [uniqueIndex("custom_tools_name_unique").on(t.chatbotId, t.name), index("custom_tools_org_idx").on(t.orgId)],
+);
+
+/** The call log: what was called, when and how it went — never parameters, bodies or headers. */
+export const toolCalls = sqliteTable(
+  "tool_calls",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => organisations.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    toolId: text("tool_id").references(() => customTools.id, { onDelete: "set null" }),
+    toolName: text("tool_name").notNull(),
+    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    source: text("source", { enum: ["chat", "test"] }).notNull(),
+    outcome: text("outcome", { enum: TOOL_CALL_OUTCOMES }).notNull(),
+    httpStatus: integer("http_status"),
+    durationMs: integer("duration_ms").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("tool_calls_chatbot_idx").on(t.chatbotId, t.createdAt)],
+);
+
+/** A call the built-in engine is preparing across turns: collecting parameters, or waiting for the visitor's yes. */
+export const toolPendingCalls = sqliteTable("tool_pending_calls", {
+  conversationId: text("conversation_id")
+    .primaryKey()
+    .references(() => conversations.id, { onDelete: "cascade" }),
+  chatbotId: text("chatbot_id")
+    .notNull()
+    .references(() => chatbots.id, { onDelete: "cascade" }),
+  toolId: text("tool_id")
+    .notNull()
+    .references(() => customTools.id, { onDelete: "cascade" }),
+  stage: text("stage", { enum: ["collect", "confirm"] }).notNull(),
+  params: text("params", { mode: "json" }).$type<Record<string, string | number | boolean>>().notNull().default({}),
+  expiresAt: integer("expires_at").notNull(),
+});

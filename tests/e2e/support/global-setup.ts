@@ -29,7 +29,8 @@ export default async function setup(project: TestProject) {
     healthTimeoutMs: HEALTH_TIMEOUT_MS,
     // Notification retries after 1 s and 2 s instead of minutes to hours (development only; tests/e2e/notifications.e2e.ts).
     // Twilio's API is a local fake started by tests/e2e/phone.e2e.ts (support/fake-twilio.ts).
-    vars: { NOTIFY_RETRY_SCHEDULE: "1,2", TWILIO_API_BASE: `http://127.0.0.1:${fakeTwilioPort()}` },
+    // TOOLS_ALLOW_PRIVATE_NETWORK: custom tools may call the spec's local test API (tests/e2e/custom-tools.e2e.ts; development only, ADR 031).
+    vars: { NOTIFY_RETRY_SCHEDULE: "1,2", TWILIO_API_BASE: `http://127.0.0.1:${fakeTwilioPort()}`, TOOLS_ALLOW_PRIVATE_NETWORK: "1" },
   });
   process.env.E2E_BASE_URL = worker.baseURL;
   project.provide("baseURL", worker.baseURL);

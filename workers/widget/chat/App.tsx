@@ -188,6 +188,9 @@ export function App({ boot }: { boot: WidgetBoot }) {
   }, [form.timing, leadGiven]);
   offerLeadRef.current = offerLeadForHandoff;
 
+  // A tool's "Shall I …?" on the last reply: Yes / No buttons send the answer (the visitor may also type it).
+  const [confirming, setConfirming] = useState(false);
+
   // ——— sending ———
   const send = useCallback(
     async (raw: string, retryId?: string) => {
@@ -201,6 +204,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
       setText("");
       liveRef.current?.stopTyping();
       setSeen(false);
+      setConfirming(false);
       const visitorKey = key();
       const botKey = key();
       setMessages((ms) => [
@@ -270,6 +274,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
           setAnnounce(`${config.name}: ${plain(reply.text)}`);
           post({ parley: 1, type: "message", message: { role: "bot", content: reply.text } });
           maybeOfferLead(meta.kind, reply.collectLead, meta.messageId);
+          setConfirming(!!reply.confirm);
         }
       } catch (e) {
         const f = failure(e);
@@ -406,6 +411,17 @@ export function App({ boot }: { boot: WidgetBoot }) {
                 <li key={q}>
                   <button type="button" class="pc-chip" onClick={() => send(q)} disabled={busy}>
                     {q}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {confirming && !busy && (
+            <ul class="pc-suggest" aria-label="Answer the question">
+              {["Yes", "No"].map((answer) => (
+                <li key={answer}>
+                  <button type="button" class="pc-chip" onClick={() => send(answer)}>
+                    {answer}
                   </button>
                 </li>
               ))}

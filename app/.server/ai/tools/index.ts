@@ -1,4 +1,5 @@
 import type { Tool } from "ai";
+import { customHttpTools } from "./custom-http";
 import { handToHuman } from "./hand-to-human";
 import { orderStatusTool } from "./order-status";
 import { productSearchTool } from "./product-search";
@@ -6,7 +7,7 @@ import type { BotTool, LocalToolReply, ToolPart, ToolTurn } from "./registry";
 
 // Every bot tool the answer engine offers, in the order the built-in engine tries them (the first
 // whose `local` recognises the message answers). Add a tool: one file in this folder, one line here.
-export const BOT_TOOLS: BotTool[] = [orderStatusTool(), productSearchTool, handToHuman];
+export const BOT_TOOLS: BotTool[] = [orderStatusTool(), productSearchTool, customHttpTools, handToHuman];
 
 async function enabledTools(turn: ToolTurn, tools: BotTool[]): Promise<BotTool[]> {
   const on = await Promise.all(tools.map(async (t) => ((await t.enabled(turn)) ? t : null)));
@@ -30,8 +31,11 @@ export async function modelTools(turn: ToolTurn, emit: (part: ToolPart) => void,
   const out: Record<string, Tool> = {};
   for (const t of await enabledTools(
     turn,
-    tools.filter((t) => t.model),
-  ))
-    out[t.name] = t.model!(turn, emit);
+    tools.filter((t) => t.model || t.models),
+  )) {
+    if (t.model) out[t.name] = t.model(turn, emit);
+    // An entry standing for several tools (custom HTTP tools) never replaces a named built-in one.
+    if (t.models) for (const [name, tool] of Object.entries(await t.models(turn, emit))) out[name] ??= tool;
+  }
   return out;
 }

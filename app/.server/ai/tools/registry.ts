@@ -50,4 +50,6 @@ export type BotTool = {
   local?(turn: ToolTurn): Promise<LocalToolReply | null>;
   /** A configured model: the AI SDK tool; parts it emits go out with the reply. */
   model?(turn: ToolTurn, emit: (part: ToolPart) => void): Tool;
+  /** A configured model, for an entry that stands for several tools (the chatbot's custom HTTP tools): AI SDK tools by name. */
+  models?(turn: ToolTurn, emit: (part: ToolPart) => void): Promise<Record<string, Tool>>;
 };
