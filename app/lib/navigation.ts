@@ -18,7 +18,7 @@ const CHATBOT_AREAS: NavArea[] = [
   { key: "settings-oryg", label: "Origins & access", path: "/settings/oryg", group: "settings", built: true, permission: "chatbot:edit" },
   { key: "settings-notifications", label: "Notifications", path: "/settings/notifications", group: "settings", built: true, permission: "chatbot:edit" },
   { key: "settings-bug", label: "Bug reports", path: "/settings/bug", group: "settings", built: true, permission: "chatbot:edit" },
-  { key: "settings-voice", label: "Voice", path: "/settings/voice", group: "settings", built: false, permission: "chatbot:edit" },
+  { key: "settings-voice", label: "Voice", path: "/settings/voice", group: "settings", built: true, permission: "chatbot:edit" },
 ];
 
 export function chatbotNav(role: Role, base: string) {
