@@ -17,6 +17,8 @@ const LARGER: { method: string; path: RegExp; maxBytes: number }[] = [
   { method: "POST", path: /^\/api\/v1\/sources\/?$/, maxBytes: 12 * 1024 * 1024 },
   // Stripe's events are a few KB; leave room for large subscriptions.
   { method: "POST", path: /^\/api\/stripe\/webhook\/?$/, maxBytes: 512 * 1024 },
+  // One recorded spoken question for the OpenAI speech engine (workers/api/voice.ts).
+  { method: "POST", path: /^\/api\/voice\/[^/]+\/transcribe\/?$/, maxBytes: 8 * 1024 * 1024 },
 ];
 
 export function bodyLimitFor(method: string, path: string): number {

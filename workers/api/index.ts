@@ -10,6 +10,7 @@ import { stripe } from "./stripe";
 import { widget } from "./widget";
 import { widgetConfig } from "./widget-config";
 import { v1 } from "./v1";
+import { voice } from "./voice";
 
 export const api = new Hono<HonoEnv>();
 
@@ -23,6 +24,7 @@ api.route("/widget", widget);
 api.route("/v1", v1);
 api.route("/live", live);
 api.route("/stripe", stripe);
+api.route("/voice", voice);
 
 api.onError((err, c) => {
   if (err instanceof HTTPException) return apiError(c, err.status as 400, "http_error", err.message || "Request failed.");
