@@ -18,6 +18,7 @@ describe("discoverability", () => {
     const expected = [
       "/",
       "/product/analytics",
+      "/voice",
       "/pricing",
       "/company",
       "/privacy",

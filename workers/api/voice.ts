@@ -56,7 +56,7 @@ voice.post("/:chatbotId/transcribe", async (c) => {
   if (!audioExtension(contentType)) return apiError(c, 415, "unsupported_media_type", "Send the audio as webm, ogg, mp4, mp3, wav or flac.");
   const admitted = await admitSpeech(c, visitorId.data, hash?.data);
   if (!admitted.ok) return admitted.response;
-  const audio = c.req.raw.body ? await readUpTo(c.req.raw.body, AUDIO_MAX_BYTES) : null;
+  const audio = c.req.raw.body ? await readUpTo(c.req.raw.body, AUDIO_MAX_BYTES) : new Uint8Array(0);
   if (audio === null) return apiError(c, 413, "payload_too_large", "The recording is larger than 8 MB.");
   if (audio.byteLength === 0) return apiError(c, 400, "invalid_input", "The recording is empty.");
   const language = readVoiceSettings(admitted.target.chatbot.settings).language;

@@ -8,7 +8,19 @@ import { escapeXml } from "../content/rss";
 // page, the REST API reference) and the Studio. /sitemap.xml renders it; the public-site test walks it.
 
 /** Public pages that are not generated from content. */
-const STATIC_PUBLIC_PAGES = ["/", "/product/analytics", "/pricing", "/company", "/privacy", "/blog", "/docs", "/studio", "/signup", "/login"] as const;
+const STATIC_PUBLIC_PAGES = [
+  "/",
+  "/product/analytics",
+  "/voice",
+  "/pricing",
+  "/company",
+  "/privacy",
+  "/blog",
+  "/docs",
+  "/studio",
+  "/signup",
+  "/login",
+] as const;
 
 export type SitemapEntry = { path: string; lastmod?: string };
 

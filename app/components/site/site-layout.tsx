@@ -21,6 +21,7 @@ const FOOTER = [
     links: [
       { to: "/", label: "Overview" },
       { to: "/product/analytics", label: "Analytics and leads" },
+      { to: "/voice", label: "Voice and phone" },
       { to: "/pricing", label: "Pricing" },
       { to: "/test/cb_demo", label: "Try the demo bot", reloadDocument: true },
       { to: "/signup", label: "Create an account" },
