@@ -128,7 +128,7 @@ export function VoiceSettingsScreen({ data, result }: { data: VoiceSettingsScree
               label="Greeting"
               name="greeting"
               error={err("greeting")}
-              hint={`Spoken when a voice conversation or a call starts (up to ${VOICE_TEXT_MAX} characters).`}
+              hint={`Spoken when a phone call starts, and when the voice playground goes hands-free (up to ${VOICE_TEXT_MAX} characters).`}
             >
               <Textarea rows={2} maxLength={VOICE_TEXT_MAX} defaultValue={v("greeting", voice.greeting)} />
             </Field>
@@ -136,7 +136,7 @@ export function VoiceSettingsScreen({ data, result }: { data: VoiceSettingsScree
               label="When the bot cannot help"
               name="cannotHelpMessage"
               error={err("cannotHelpMessage")}
-              hint={`Said when the knowledge has no answer (up to ${VOICE_TEXT_MAX} characters).`}
+              hint={`Said on a phone call when the bot cannot help (up to ${VOICE_TEXT_MAX} characters). In the widget, spoken answers use the fallback message of General settings.`}
               required
             >
               <Textarea rows={2} maxLength={VOICE_TEXT_MAX} defaultValue={v("cannotHelpMessage", voice.cannotHelpMessage)} />
