@@ -140,7 +140,8 @@ export default function VoicePage() {
         }
       >
         <p className="text-zinc-700 dark:text-zinc-300">
-          All plans and limits are on the <Link to="/pricing">pricing page</Link>; how voice is set up is in the <Link to="/docs/voice/voice-in-the-browser">documentation</Link>.
+          All plans and limits are on the <Link to="/pricing">pricing page</Link>; how voice is set up is in the{" "}
+          <Link to="/docs/voice/voice-in-the-browser">documentation</Link>.
         </p>
       </Section>
 
