@@ -20,6 +20,8 @@ export function applySecurityHeaders(headers: Headers, opts: { nonce: string; pr
       "img-src 'self' data: blob:",
       "font-src 'self'",
       "connect-src 'self'",
+      // The voice playground plays OpenAI speech from blob: URLs.
+      "media-src 'self' blob:",
       "object-src 'none'",
       "base-uri 'self'",
       "form-action 'self'",

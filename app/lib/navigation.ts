@@ -11,14 +11,14 @@ const CHATBOT_AREAS: NavArea[] = [
   { key: "analytics", label: "Analytics", path: "/analytics", group: "main", built: true, permission: "analytics:view" },
   { key: "integrations", label: "Integrations", path: "/integrations", group: "main", built: true, permission: "chatbot:edit" },
   { key: "tools", label: "Tools", path: "/tools", group: "main", built: true, permission: "chatbot:edit" },
-  { key: "voice-playground", label: "Voice playground", path: "/voice-playground", group: "main", built: false, permission: "chatbot:view" },
+  { key: "voice-playground", label: "Voice playground", path: "/voice-playground", group: "main", built: true, permission: "chatbot:view" },
   { key: "settings-general", label: "General", path: "/settings/general", group: "settings", built: true, permission: "chatbot:edit" },
   { key: "settings-ui", label: "Look & feel", path: "/settings/ui", group: "settings", built: true, permission: "chatbot:edit" },
   { key: "settings-embed", label: "Embed & API", path: "/settings/embed", group: "settings", built: true, permission: "chatbot:edit" },
   { key: "settings-oryg", label: "Origins & access", path: "/settings/oryg", group: "settings", built: true, permission: "chatbot:edit" },
   { key: "settings-notifications", label: "Notifications", path: "/settings/notifications", group: "settings", built: true, permission: "chatbot:edit" },
   { key: "settings-bug", label: "Bug reports", path: "/settings/bug", group: "settings", built: true, permission: "chatbot:edit" },
-  { key: "settings-voice", label: "Voice", path: "/settings/voice", group: "settings", built: false, permission: "chatbot:edit" },
+  { key: "settings-voice", label: "Voice", path: "/settings/voice", group: "settings", built: true, permission: "chatbot:edit" },
 ];
 
 export function chatbotNav(role: Role, base: string) {

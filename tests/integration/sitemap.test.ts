@@ -22,6 +22,7 @@ describe("discoverability", () => {
       ...COMPARISONS.map(comparisonPath),
       "/product/live-chat",
       "/product/live-chat-alternative",
+      "/voice",
       "/pricing",
       "/company",
       "/privacy",

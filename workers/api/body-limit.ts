@@ -19,6 +19,8 @@ const LARGER: { method: string; path: RegExp; maxBytes: number }[] = [
   { method: "POST", path: /^\/api\/stripe\/webhook\/?$/, maxBytes: 512 * 1024 },
   // A WooCommerce product (descriptions in HTML, many attributes) can pass the default.
   { method: "POST", path: /^\/api\/webhooks\/woocommerce\/[^/]+\/?$/, maxBytes: 1024 * 1024 },
+  // One recorded spoken question for the OpenAI speech engine (workers/api/voice.ts).
+  { method: "POST", path: /^\/api\/voice\/[^/]+\/transcribe\/?$/, maxBytes: 8 * 1024 * 1024 },
 ];
 
 export function bodyLimitFor(method: string, path: string): number {

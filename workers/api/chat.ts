@@ -9,6 +9,7 @@ import { visitorHasLead } from "../../app/.server/leads/leads";
 import { countryFromHeader } from "../../app/lib/country";
 import { admitVisitor } from "../../app/.server/widget/gate";
 import { readUiSettings } from "../../app/lib/schemas/widget-settings";
+import { voiceAccess } from "../../app/.server/voice/access";
 import { AdmissionGate, GateFull, releaseWhenSent } from "../admission";
 import type { HonoEnv } from "../hono-env";
 import { apiError } from "./errors";
@@ -68,6 +69,11 @@ chat.post("/:chatbotId", async (c) => {
   const site = visitorSite(c);
   const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"), countPrivateRefusal(c, site));
   if (!target) return notFound(c);
+  if (input.channel === "voice") {
+    // Spoken messages only where voice is on (or from a member trying the voice playground).
+    const access = voiceAccess(target);
+    if (!access.ok) return apiError(c, 403, "voice_not_enabled", access.message);
+  }
   const admission = await admitVisitor(ctx, target, {
     site,
     origin: c.req.header("Origin"),

@@ -12,6 +12,7 @@ import { widget } from "./widget";
 import { widgetConfig } from "./widget-config";
 import { v1 } from "./v1";
 import { woocommerceWebhooks } from "./webhooks/woocommerce";
+import { voice } from "./voice";
 
 export const api = new Hono<HonoEnv>();
 
@@ -27,6 +28,7 @@ api.route("/live", live);
 api.route("/stripe", stripe);
 api.route("/phone", phone);
 api.route("/webhooks/woocommerce", woocommerceWebhooks);
+api.route("/voice", voice);
 
 api.onError((err, c) => {
   if (err instanceof HTTPException) return apiError(c, err.status as 400, "http_error", err.message || "Request failed.");

@@ -11,6 +11,7 @@ type Config = {
   name: string;
   version: string;
   ui: { brandColor: string; position: string; avatarUrl: string; welcomeMessages: string[]; welcomeBubble: boolean };
+  voice?: unknown;
 };
 type Api = ((method: string, ...args: unknown[]) => void) & Record<string, unknown> & { q?: ArrayLike<unknown>[] };
 
@@ -70,7 +71,8 @@ type Api = ((method: string, ...args: unknown[]) => void) & Record<string, unkno
       box = el("div", "");
       frame = el("iframe", "border:0;width:100%;height:100%;display:block;background:transparent;");
       frame.title = `Chat with ${cfg.name}`;
-      frame.allow = "clipboard-write";
+      // The chat's microphone (voice on) needs the host page to delegate it to our frame.
+      frame.allow = cfg.voice ? "clipboard-write; microphone" : "clipboard-write";
       const vid = stored();
       frame.src = `${base}/widget/frame/${encodeURIComponent(id!)}?host=${encodeURIComponent(location.origin)}&v=${cfg.version}${vid ? `&vid=${encodeURIComponent(vid)}` : ""}`;
       box.appendChild(frame);

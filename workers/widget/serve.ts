@@ -49,6 +49,8 @@ function csp(nonce: string, ancestors: string) {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' https: data:",
     "connect-src 'self'",
+    // Spoken answers of the OpenAI engine play from blob: URLs (the widget's microphone).
+    "media-src 'self' blob:",
     "font-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",

@@ -14,6 +14,7 @@ const STATIC_PUBLIC_PAGES = [
   "/product/analytics",
   "/product/live-chat",
   "/product/live-chat-alternative",
+  "/voice",
   "/pricing",
   "/company",
   "/privacy",

@@ -24,6 +24,7 @@ const FOOTER = [
       { to: "/product/live-chat", label: "Live chat" },
       { to: "/product/analytics", label: "Analytics and leads" },
       { to: "/product/live-chat-alternative", label: "Compare with LiveChat, Tidio, Crisp" },
+      { to: "/voice", label: "Voice and phone" },
       { to: "/pricing", label: "Pricing" },
       { to: "/test/cb_demo", label: "Try the demo bot", reloadDocument: true },
       { to: "/signup", label: "Create an account" },

@@ -24,7 +24,8 @@ export const widgetChatRequestSchema = z.object({
     .min(1, "Type a message first.")
     .max(MESSAGE_MAX, `Messages are limited to ${MESSAGE_MAX} characters.`),
   conversationId: z.string().trim().min(1).max(64).optional(),
-  channel: z.enum(["test", "widget"], { error: 'channel must be "test" or "widget".' }).optional(),
+  /** "voice": the words were spoken (voice playground, the widget's microphone); allowed when voice is on. */
+  channel: z.enum(["test", "widget", "voice"], { error: 'channel must be "test", "widget" or "voice".' }).optional(),
   /** true: start a new conversation instead of continuing the visitor's open one ("New conversation"). */
   newConversation: z.boolean().optional(),
   /** false: answer with one JSON document instead of the streamed UI message stream. */

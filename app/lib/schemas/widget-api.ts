@@ -14,9 +14,14 @@ export type WidgetConfig = {
   /** false only when the plan allows removing branding and the owner removed it. */
   showBranding: boolean;
   requireVerified: boolean;
+  /** Voice in the chat (a microphone button): null unless switched on and allowed by the plan. */
+  voice?: WidgetVoice | null;
   /** Content hash of the chat UI bundle; the loader appends it to the iframe URL for caching. */
   version: string;
 };
+
+/** What the widget's microphone needs from the voice settings (never the phone fields). */
+export type WidgetVoice = { engine: "browser" | "openai"; voice: string; speed: number; language: string };
 
 /** HMAC-SHA256(secret, visitorId) as lowercase hex (defined beside the chat request that carries it). */
 export { visitorHashSchema };

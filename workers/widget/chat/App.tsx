@@ -20,6 +20,8 @@ import type { LiveMessage, LiveStatus } from "../../../app/lib/live/protocol";
 import { TYPING_EXPIRES_MS } from "../../../app/lib/live/wire";
 import type { LiveHandle } from "./live";
 import { key, RETRY_DELAY_MS, retryable, type Identity, type Msg, type Notice } from "./types";
+import type { ChatSource } from "../../../app/lib/schemas/chat";
+import type { VoiceSession, VoiceState } from "./voice";
 
 export function App({ boot }: { boot: WidgetBoot }) {
   const { mode, chatbotId, channel } = boot;
@@ -51,6 +53,10 @@ export function App({ boot }: { boot: WidgetBoot }) {
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const logRef = useRef<HTMLDivElement>(null);
   const hostOrigin = mode === "preview" ? location.origin : boot.hostOrigin;
+  // Voice (when on): the microphone shows only where this browser can listen with the chosen engine.
+  const [voiceState, setVoiceState] = useState<VoiceState | null>(null);
+  const voiceRef = useRef<VoiceSession | null>(null);
+  const talk = config.voice && mode !== "preview" && canListen(config.voice.engine) ? config.voice : null;
   const talksToHost = mode !== "page" && !!hostOrigin && window.parent !== window;
 
   const post = useCallback(
@@ -193,7 +199,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
 
   // ——— sending ———
   const send = useCallback(
-    async (raw: string, retryId?: string) => {
+    async (raw: string, retryId?: string, spoken?: { onText: (text: string, sources: ChatSource[]) => void }): Promise<SentReply | undefined> => {
       const message = raw.trim();
       if (!message || busy) return;
       if (mode === "preview") {
@@ -225,7 +231,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
           body: JSON.stringify({
             visitorId,
             message,
-            channel,
+            channel: spoken ? "voice" : channel,
             conversationId,
             visitorHash: identity.hash,
             newConversation: fresh || undefined,
@@ -247,14 +253,17 @@ export function App({ boot }: { boot: WidgetBoot }) {
         setFresh(false);
         post({ parley: 1, type: "message", message: { role: "visitor", content: message } });
         if (!res.body) throw new Error("empty");
-        const reply = await readReply(res.body, (s) => update({ content: s.text, sources: s.sources, error: s.error }));
+        const reply = await readReply(res.body, (s) => {
+          update({ content: s.text, sources: s.sources, error: s.error });
+          spoken?.onText(s.text, s.sources);
+        });
         const meta = reply.metadata;
         if (meta.conversationId) setConversationId(meta.conversationId);
         if (meta.kind === "held") {
           // A person holds the conversation: the message reached them; no bot answer to show.
           setMessages((ms) => ms.filter((m) => m.key !== botKey));
           setLiveStatus((s) => (s === "human" ? s : "human"));
-          return;
+          return { text: "", sources: [] };
         }
         // Asked for a person (in words, or a configured model's hand_to_human tool): live when the
         // conversation waits; the lead form when no one may join now (plan, office hours, nobody online).
@@ -276,6 +285,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
           maybeOfferLead(meta.kind, reply.collectLead, meta.messageId);
           setConfirming(!!reply.confirm);
         }
+        return { text: reply.text, sources: reply.sources, error: reply.error };
       } catch (e) {
         const f = failure(e);
         if (sent) {
@@ -289,12 +299,52 @@ export function App({ boot }: { boot: WidgetBoot }) {
           // (role="alert" announces it.)
           setNotice({ failure: f, retry: retryable(f) ? { text: message, id: clientMessageId } : undefined });
         }
+        return { text: "", sources: [], error: sent ? "The answer was interrupted." : f.message };
       } finally {
         setBusy(false);
       }
     },
     [busy, mode, chatbotId, visitorId, channel, conversationId, identity.hash, fresh, post, config.name, maybeOfferLead, offerLeadForHandoff],
   );
+
+  // ——— voice ———
+  const sendRef = useRef(send);
+  sendRef.current = send;
+  const onMic = () => {
+    const v = voiceRef.current;
+    if (v) {
+      if (v.state().phase === "listening") v.release();
+      else v.talk();
+      return;
+    }
+    if (!talk) return;
+    setNotice(null);
+    import("./voice")
+      .then(({ startWidgetVoice }) => {
+        const session = startWidgetVoice({
+          chatbotId,
+          visitorId,
+          hash: identity.hash,
+          voice: talk,
+          ask: async (q, onText) =>
+            (await sendRef.current(q, undefined, { onText })) ?? { text: "", sources: [], error: "Wait for the answer, then ask again." },
+          onState: setVoiceState,
+        });
+        voiceRef.current = session;
+        session.talk();
+      })
+      .catch(() => setNotice({ failure: { status: 0, code: "network", message: "Voice could not load. Reload the page to try again." } }));
+  };
+  useEffect(() => () => voiceRef.current?.stop(), []);
+  // The words being heard show in the message box; a voice error shows like any other notice.
+  const interim = voiceState?.interim ?? "";
+  useEffect(() => {
+    if (interim) setText(interim);
+  }, [interim]);
+  const voiceError = voiceState?.error ?? null;
+  useEffect(() => {
+    if (voiceError) setNotice({ failure: { status: 0, code: "voice", message: voiceError } });
+  }, [voiceError]);
 
   const api = `/api/widget/${encodeURIComponent(chatbotId)}`;
   const auth = { visitorId, visitorHash: identity.hash };
@@ -449,7 +499,17 @@ export function App({ boot }: { boot: WidgetBoot }) {
 
         {notice && <NoticeBar notice={notice} onRetry={(retry) => send(retry.text, retry.id)} />}
 
-        {!gated && <Composer inputRef={inputRef} placeholder={ui.placeholder} text={text} onText={onText} busy={busy} onSend={() => send(text)} />}
+        {!gated && (
+          <Composer
+            inputRef={inputRef}
+            placeholder={ui.placeholder}
+            text={text}
+            onText={onText}
+            busy={busy}
+            onSend={() => send(text)}
+            mic={talk ? { phase: voiceState?.phase ?? "idle", onPress: onMic } : undefined}
+          />
+        )}
       </main>
 
       {config.showBranding && (
@@ -465,6 +525,14 @@ export function App({ boot }: { boot: WidgetBoot }) {
       </div>
     </div>
   );
+}
+
+type SentReply = { text: string; sources: ChatSource[]; error?: string | null };
+
+/** This browser can hear the visitor with the engine: its own recogniser, or a recorder for OpenAI. */
+function canListen(engine: "browser" | "openai"): boolean {
+  const w = window as unknown as Record<string, unknown>;
+  return engine === "openai" ? !!w.MediaRecorder && !!navigator.mediaDevices : !!(w.SpeechRecognition || w.webkitSpeechRecognition);
 }
 
 const str = (v: unknown) => (typeof v === "string" && v.length <= 254 ? v : undefined);
