@@ -1,4 +1,5 @@
 import { readCollectLeadStep, type CollectLeadStep } from "./collect-lead";
+import { readProductCards, type ProductCard } from "./product-cards";
 import type { ChatMessageMetadata, ChatSource } from "./schemas/chat";
 
 // Browser-safe reader of the AI SDK UI message stream (Server-Sent Events: one `data: {json}` line
@@ -57,12 +58,14 @@ export type ReplyState = {
   sources: ChatSource[];
   /** The bot asks for contact details (the `data-collect-lead` part). */
   collectLead: CollectLeadStep | null;
+  /** Product cards from the shop tools (`data-products` parts), in the order they came. */
+  products: ProductCard[];
   metadata: Partial<ChatMessageMetadata>;
   error: string | null;
   finished: boolean;
 };
 
-export const emptyReply = (): ReplyState => ({ text: "", sources: [], collectLead: null, metadata: {}, error: null, finished: false });
+export const emptyReply = (): ReplyState => ({ text: "", sources: [], collectLead: null, products: [], metadata: {}, error: null, finished: false });
 
 /** Folds one chunk into the reply being built. */
 export function applyChunk(state: ReplyState, chunk: StreamChunk): ReplyState {
@@ -73,6 +76,12 @@ export function applyChunk(state: ReplyState, chunk: StreamChunk): ReplyState {
       return { ...state, sources: Array.isArray(chunk.data) ? (chunk.data as ChatSource[]) : state.sources };
     case "data-collect-lead":
       return { ...state, collectLead: readCollectLeadStep(chunk.data) ?? state.collectLead };
+    case "data-products": {
+      // A model may search twice: keep every product once.
+      const seen = new Set(state.products.map((p) => p.id));
+      const more = readProductCards(chunk.data).filter((p) => !seen.has(p.id) && seen.add(p.id));
+      return more.length ? { ...state, products: [...state.products, ...more] } : state;
+    }
     case "error":
       return { ...state, error: String(chunk.errorText ?? "Something went wrong.") };
     case "start":

@@ -205,7 +205,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
         setFresh(false);
         post({ parley: 1, type: "message", message: { role: "visitor", content: message } });
         if (!res.body) throw new Error("empty");
-        const reply = await readReply(res.body, (s) => update({ content: s.text, sources: s.sources, error: s.error }));
+        const reply = await readReply(res.body, (s) => update({ content: s.text, sources: s.sources, products: s.products, error: s.error }));
         const meta = reply.metadata;
         if (meta.conversationId) setConversationId(meta.conversationId);
         if (meta.kind === "held") {
@@ -222,6 +222,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
           id: meta.messageId,
           content: reply.text,
           sources: reply.sources,
+          products: reply.products,
           streaming: false,
           error: reply.error ?? (reply.text ? null : "No answer came back. Try again."),
         });
