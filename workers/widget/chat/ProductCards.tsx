@@ -7,6 +7,9 @@ import type { ProductCard } from "../../../app/lib/product-cards";
 // each card as one item (the image has an empty alt: the name beside it in the same link says it);
 // the row itself is focusable so it also scrolls with the arrow keys.
 
+/** An image that does not load leaves its grey box, not the browser's broken-image icon. */
+const hide = (e: Event) => ((e.currentTarget as HTMLImageElement).style.visibility = "hidden");
+
 export function ProductCards({ products }: { products: ProductCard[] }) {
   return (
     <ul class="pc-products" aria-label="Products" tabIndex={0}>
@@ -14,7 +17,7 @@ export function ProductCards({ products }: { products: ProductCard[] }) {
         const body = (
           <>
             {p.image ? (
-              <img class="pc-product-img" src={p.image} alt="" width={120} height={120} loading="lazy" decoding="async" />
+              <img class="pc-product-img" src={p.image} alt="" width={120} height={120} loading="lazy" decoding="async" onError={hide} />
             ) : (
               <span class="pc-product-img" aria-hidden="true" />
             )}
