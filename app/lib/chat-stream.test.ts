@@ -48,6 +48,30 @@ describe("chat stream reader", () => {
     expect(applyChunk(emptyReply(), { type: "data-tool-confirm", id: "x", data: { question: 3 } }).confirm).toBeNull();
   });
 
+  it("keeps the product cards of data-products parts, once each, with only http(s) links and images", () => {
+    const card = {
+      id: 1,
+      name: "Beanie",
+      price: "€18",
+      regularPrice: "€20",
+      stock: "in stock",
+      inStock: true,
+      url: "https://shop.example/p/beanie/",
+      image: "https://shop.example/b.jpg",
+    };
+    let s = applyChunk(emptyReply(), {
+      type: "data-products",
+      id: "p1",
+      data: { products: [card, { ...card, id: 2, name: "Cap", url: "javascript:alert(1)", image: "data:image/png;base64,AA", regularPrice: null }] },
+    });
+    // A second search (a model may call the tool twice) adds only what is new; malformed cards are dropped.
+    s = applyChunk(s, { type: "data-products", id: "p2", data: { products: [card, { id: 3, name: "Belt" }, "x", { ...card, id: 4, name: "Hoodie" }] } });
+    expect(s.products.map((p) => p.name)).toEqual(["Beanie", "Cap", "Hoodie"]);
+    expect(s.products[0]).toEqual(card);
+    expect(s.products[1]).toMatchObject({ url: null, image: null, regularPrice: null });
+    expect(applyChunk(emptyReply(), { type: "data-products", data: "nope" }).products).toEqual([]);
+  });
+
   it("splits citations and paragraphs for plain-text rendering", () => {
     expect(splitCitations("Ships in 3 days [1][2]. Free [3]")).toEqual([
       { type: "text", text: "Ships in 3 days" },

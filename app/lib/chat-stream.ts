@@ -1,4 +1,5 @@
 import { readCollectLeadStep, type CollectLeadStep } from "./collect-lead";
+import { readProductCards, type ProductCard } from "./product-cards";
 import type { ChatMessageMetadata, ChatSource } from "./schemas/chat";
 
 // Browser-safe reader of the AI SDK UI message stream (Server-Sent Events: one `data: {json}` line
@@ -61,12 +62,24 @@ export type ReplyState = {
   handoff: { status: string; available: boolean } | null;
   /** A tool asks "Shall I …?" (the `data-tool-confirm` part): the widget offers Yes / No. */
   confirm: { question: string } | null;
+  /** Product cards from the shop tools (`data-products` parts), in the order they came. */
+  products: ProductCard[];
   metadata: Partial<ChatMessageMetadata>;
   error: string | null;
   finished: boolean;
 };
 
-export const emptyReply = (): ReplyState => ({ text: "", sources: [], collectLead: null, handoff: null, confirm: null, metadata: {}, error: null, finished: false });
+export const emptyReply = (): ReplyState => ({
+  text: "",
+  sources: [],
+  collectLead: null,
+  handoff: null,
+  confirm: null,
+  products: [],
+  metadata: {},
+  error: null,
+  finished: false,
+});
 
 /** Folds one chunk into the reply being built. */
 export function applyChunk(state: ReplyState, chunk: StreamChunk): ReplyState {
@@ -84,6 +97,12 @@ export function applyChunk(state: ReplyState, chunk: StreamChunk): ReplyState {
     case "data-tool-confirm": {
       const q = (chunk.data as { question?: unknown } | null)?.question;
       return typeof q === "string" ? { ...state, confirm: { question: q } } : state;
+    }
+    case "data-products": {
+      // A model may search twice: keep every product once.
+      const seen = new Set(state.products.map((p) => p.id));
+      const more = readProductCards(chunk.data).filter((p) => !seen.has(p.id) && seen.add(p.id));
+      return more.length ? { ...state, products: [...state.products, ...more] } : state;
     }
     case "error":
       return { ...state, error: String(chunk.errorText ?? "Something went wrong.") };

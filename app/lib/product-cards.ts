@@ -26,3 +26,36 @@ export function safeHttpUrl(raw: string | null | undefined): string | null {
     return null;
   }
 }
+
+const MAX_CARDS = 12;
+const text = (v: unknown, max: number) => (typeof v === "string" && v.length <= max ? v : null);
+
+/**
+ * The cards of a `data-products` part as the widget reads it from the stream: anything malformed is
+ * dropped, and only http(s) links and images are kept (the part comes from our server, but the
+ * product data in it comes from the shop).
+ */
+export function readProductCards(data: unknown): ProductCard[] {
+  const list = data && typeof data === "object" ? (data as { products?: unknown }).products : null;
+  if (!Array.isArray(list)) return [];
+  const out: ProductCard[] = [];
+  for (const raw of list.slice(0, MAX_CARDS)) {
+    if (!raw || typeof raw !== "object") continue;
+    const p = raw as Record<string, unknown>;
+    const name = text(p.name, 300);
+    const price = text(p.price, 40);
+    const stock = text(p.stock, 80);
+    if (typeof p.id !== "number" || !name || price === null || stock === null) continue;
+    out.push({
+      id: p.id,
+      name,
+      price,
+      regularPrice: text(p.regularPrice, 40),
+      stock,
+      inStock: p.inStock === true,
+      url: safeHttpUrl(text(p.url, 2000)),
+      image: safeHttpUrl(text(p.image, 2000)),
+    });
+  }
+  return out;
+}

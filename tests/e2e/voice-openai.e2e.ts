@@ -40,7 +40,11 @@ beforeAll(async () => {
       return res.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ error: { message: `upstream broke (${KEY})` } }));
     }
     if (req.method === "POST" && req.url === "/v1/audio/transcriptions") {
-      const form = await new Request("http://fake/", { method: "POST", headers: { "Content-Type": req.headers["content-type"] ?? "" }, body: new Uint8Array(raw) }).formData();
+      const form = await new Request("http://fake/", {
+        method: "POST",
+        headers: { "Content-Type": req.headers["content-type"] ?? "" },
+        body: new Uint8Array(raw),
+      }).formData();
       const file = form.get("file");
       entry.form = {
         model: form.get("model"),

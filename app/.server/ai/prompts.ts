@@ -14,6 +14,8 @@ export type SystemPromptInput = {
   passages: PromptPassage[];
   /** The model may call the collect_lead tool (ai/tools/collect-lead.ts). */
   collectLeadTool?: boolean;
+  /** The model has the bot's tools (shop search, order status…): their results count as facts. */
+  botTools?: boolean;
 };
 
 export const LENGTH_GUIDE: Record<AnswerLength, { sentences: number; text: string }> = {
@@ -39,7 +41,7 @@ export function languageName(code: string) {
   return LANGUAGES.find((l) => l.code === code)?.label ?? code;
 }
 
-export function buildSystemPrompt({ botName, settings, passages, collectLeadTool }: SystemPromptInput): string {
+export function buildSystemPrompt({ botName, settings, passages, collectLeadTool, botTools }: SystemPromptInput): string {
   const lines: string[] = [];
   lines.push(`You are ${attr(botName)}, a helpful assistant on a website. Visitors ask you questions; you answer them.`);
   lines.push(`<bot name="${attr(botName)}"/>`);
@@ -54,7 +56,12 @@ export function buildSystemPrompt({ botName, settings, passages, collectLeadTool
     lines.push("- Prefer the passages below. When they do not cover the question you may use general knowledge, but never invent facts about this business.");
   }
   lines.push("- Cite the passages you use with their ids in square brackets, like [2], right after the sentence that uses them.");
-  lines.push("- If the passages do not answer the question, say you don't know by replying with exactly the fallback message below.");
+  if (botTools) {
+    lines.push(
+      "- You also have tools that look things up (the shop's products, a visitor's order). Call them when the question is for them; what they return is fact you may state, without a citation.",
+    );
+    lines.push("- If neither the passages nor a tool answers the question, say you don't know by replying with exactly the fallback message below.");
+  } else lines.push("- If the passages do not answer the question, say you don't know by replying with exactly the fallback message below.");
   lines.push("- Greetings, thanks and small talk get a short friendly reply without citations.");
   if (collectLeadTool) {
     lines.push(

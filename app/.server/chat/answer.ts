@@ -289,7 +289,13 @@ export async function answerMessage(
       }
     }
   }
-  const kind: AnswerKind = smallTalk ? "small-talk" : answerable ? "answer" : settings.onlyFromKnowledge ? "fallback" : "answer";
+  // A configured model gets the enabled bot tools (ai/tools/index.ts); their UI parts (product cards…)
+  // go into the reply as they run. A question the knowledge does not answer still goes to the model
+  // when it has tools ("where is my order 1234?" is never in the knowledge): their results are facts too.
+  const emit: { to: ((part: UIMessageChunk) => void) | null } = { to: null };
+  const botTools = local || smallTalk ? {} : await modelTools(toolTurn, (part) => emit.to?.(part as UIMessageChunk));
+  const withTools = Object.keys(botTools).length > 0;
+  const kind: AnswerKind = smallTalk ? "small-talk" : answerable ? "answer" : settings.onlyFromKnowledge && !withTools ? "fallback" : "answer";
   // The collect-lead step (ai/tools/collect-lead.ts). A visitor who already left details is not asked again.
   const visitorHasLead = conversation.hasLead;
   const stepFor = (reply: { intent: boolean; fallback: boolean }) => {
@@ -343,11 +349,12 @@ export async function answerMessage(
     // The built-in engine has no tool calling; the intent rule below stands in for it.
     const called: { step: CollectLeadStep | null } = { step: null };
     const offerTool = !local && !smallTalk && leadFormOffered(leadForm) && !visitorHasLead;
-    // The other tools (ai/tools/index.ts) write their UI parts (product cards…) into the reply as they run.
-    const botTools = await modelTools(toolTurn, (part) => writer.write(part as UIMessageChunk));
+    emit.to = (part) => writer.write(part);
+    /** A bot tool ran: its result answers (or refuses) like the knowledge does. */
+    let toolAnswered = false;
     const allTools = { ...botTools, ...(offerTool ? { [COLLECT_LEAD_TOOL]: collectLeadTool(leadForm, (step) => (called.step ??= step)) } : {}) };
     const tools = Object.keys(allTools).length ? allTools : undefined;
-    const system = buildSystemPrompt({ botName: chatbot.name, settings, passages: promptPassages, collectLeadTool: offerTool });
+    const system = buildSystemPrompt({ botName: chatbot.name, settings, passages: promptPassages, collectLeadTool: offerTool, botTools: withTools });
     const messages: ModelMessage[] = [
       ...history.map((m): ModelMessage => (m.role === "visitor" ? { role: "user", content: m.content } : { role: "assistant", content: m.content })),
       { role: "user", content: text },
@@ -368,6 +375,7 @@ export async function answerMessage(
       },
     });
     let firstTokenMs: number | null = null;
+    const toolNameOf = new Map<string, string>();
     let reply = "";
     for await (const chunk of result.toUIMessageStream({ sendStart: false, sendFinish: false, onError: () => ERROR_REPLY })) {
       if (chunk.type === "text-delta") {
@@ -375,6 +383,8 @@ export async function answerMessage(
         reply += chunk.delta;
       }
       if (chunk.type === "error") failed ??= chunk.errorText;
+      if (chunk.type === "tool-output-available" && chunk.toolCallId && botTools[toolNameOf.get(chunk.toolCallId) ?? ""]) toolAnswered = true;
+      if (chunk.type === "tool-input-available") toolNameOf.set(chunk.toolCallId, chunk.toolName);
       // The tool's own parts stay on the server: the step goes out as one data-collect-lead part.
       if (chunk.type.startsWith("tool-")) continue;
       writer.write(chunk);
@@ -392,7 +402,7 @@ export async function answerMessage(
       writer.write({ type: "finish", finishReason: "error", messageMetadata: meta({ answered: false, kind }) });
       return;
     }
-    const answered = kind === "answer" && used.length > 0 && normalise(reply) !== normalise(settings.fallbackMessage);
+    const answered = kind === "answer" && (used.length > 0 || toolAnswered) && normalise(reply) !== normalise(settings.fallbackMessage);
     const fellBack = !answered && kind !== "small-talk";
     writeStep(writer, called.step ?? stepFor({ intent: local && !!intent, fallback: fellBack }));
     await store({

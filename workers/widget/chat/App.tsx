@@ -254,7 +254,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
         post({ parley: 1, type: "message", message: { role: "visitor", content: message } });
         if (!res.body) throw new Error("empty");
         const reply = await readReply(res.body, (s) => {
-          update({ content: s.text, sources: s.sources, error: s.error });
+          update({ content: s.text, sources: s.sources, products: s.products, error: s.error });
           spoken?.onText(s.text, s.sources);
         });
         const meta = reply.metadata;
@@ -276,6 +276,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
           id: meta.messageId,
           content: reply.text,
           sources: reply.sources,
+          products: reply.products,
           streaming: false,
           error: reply.error ?? (reply.text ? null : "No answer came back. Try again."),
         });

@@ -2,6 +2,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { visibleSources } from "../../../app/lib/chat-stream";
 import { failure, postJson } from "./api";
+import { ProductCards } from "./ProductCards";
 import { renderAnswer } from "./sanitize";
 import type { Msg, VisitorAuth } from "./types";
 
@@ -50,6 +51,7 @@ export function MessageView(props: {
         )}
         {m.error && <p class="pc-error">{m.error}</p>}
       </div>
+      {m.products && m.products.length > 0 && <ProductCards products={m.products} />}
       {sources.length > 0 && (
         <div class="pc-sources">
           <p class="pc-sources-title">Sources</p>

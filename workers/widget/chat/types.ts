@@ -1,3 +1,4 @@
+import type { ProductCard } from "../../../app/lib/product-cards";
 import type { ChatSource } from "../../../app/lib/schemas/chat";
 import type { ApiFailure } from "./api";
 
@@ -10,6 +11,8 @@ export type Msg = {
   role: "visitor" | "bot" | "human" | "note";
   content: string;
   sources: ChatSource[];
+  /** Product cards the reply carried (shop tools); not stored, so a restored message has none. */
+  products?: ProductCard[];
   streaming?: boolean;
   error?: string | null;
   feedback?: 1 | -1 | null;

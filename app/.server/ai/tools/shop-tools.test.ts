@@ -1,5 +1,7 @@
+import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import type { UIMessageChunk } from "ai";
-import { describe, expect, it } from "vitest";
+import { MockLanguageModelV3 } from "ai/test";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { FakeWooStore, FAKE_KEY, FAKE_SECRET } from "../../../../tests/fakes/woocommerce";
 import { makeOrg, makeUser, okResult, recordingContext } from "../../../../tests/factories";
 import { answerMessage } from "../../chat/answer";
@@ -8,9 +10,10 @@ import { chatbots, organisations } from "../../db/schema";
 import { eq } from "drizzle-orm";
 import { connectStore } from "../../integrations/woocommerce/connection";
 import { runIngestionUntilIdle } from "../../kb/ingest";
+import { NO_MATCH_REPLY } from "../../integrations/woocommerce/orders";
 import { localToolReply } from "./index";
-import { ASK_NUMBER, orderRequest, orderStatusTool } from "./order-status";
-import { parseProductQuery, productSearchTool } from "./product-search";
+import { ASK_NUMBER, orderRequest, orderStatusTool, ORDER_STATUS_TOOL } from "./order-status";
+import { parseProductQuery, PRODUCT_SEARCH_TOOL, productSearchTool } from "./product-search";
 import type { ToolTurn } from "./registry";
 
 // The shop tools on the built-in engine, against a store synced from the fake WooCommerce store:
@@ -135,5 +138,105 @@ describe("order status on the built-in engine", () => {
     expect(s.store.log.filter((l) => l.startsWith("GET orders")).length).toBe(lookups);
     // Another visitor is not affected.
     expect((await localToolReply(turnOf(s, "order 1234 jane@example.com", [], "v_other"), tools))!.answered).toBe(true);
+  });
+});
+
+// A configured model (OpenAI or compatible) uses the same tools through the AI SDK's tool calling: a
+// stand-in model (MockLanguageModelV3, no network) calls them, and the real answer engine runs them.
+// The order tool reaches the store over the network as in production: `fetch` leads to the fake store.
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
+const finish = (unified: "stop" | "tool-calls"): LanguageModelV3StreamPart => ({ type: "finish", finishReason: { unified, raw: unified }, usage });
+const streamOf = (parts: LanguageModelV3StreamPart[]) =>
+  new ReadableStream<LanguageModelV3StreamPart>({
+    start(c) {
+      for (const p of parts) c.enqueue(p);
+      c.close();
+    },
+  });
+
+/** A model that calls `toolName` with `input` in its first step, then says `text`. */
+function callingModel(toolName: string, input: unknown, text: string) {
+  let step = 0;
+  return new MockLanguageModelV3({
+    modelId: "gpt-4o-mini",
+    doStream: async () => ({
+      stream: streamOf(
+        step++ === 0
+          ? [{ type: "tool-call", toolCallId: "call_1", toolName, input: JSON.stringify(input) }, finish("tool-calls")]
+          : [{ type: "text-start", id: "a" }, { type: "text-delta", id: "a", delta: text }, { type: "text-end", id: "a" }, finish("stop")],
+      ),
+    }),
+  });
+}
+
+async function askModel(s: Awaited<ReturnType<typeof shop>>, text: string, model: MockLanguageModelV3, visitorId = "v_model_1") {
+  const conversation = await getOrCreateConversation(s.ctx, { orgId: s.org.id, chatbotId: s.chatbot.id }, { visitorId, channel: "widget" });
+  const answer = await answerMessage(s.ctx as never, { chatbot: s.chatbot, org: s.org, conversation, text, model: { id: "gpt-4o-mini", model } });
+  const parts: UIMessageChunk[] = [];
+  const reader = answer.stream.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
+  const calls = model.doStreamCalls as LanguageModelV3CallOptions[];
+  /** What the tool returned to the model (the prompt of the step after the call). */
+  const toolResult = calls[1] ? JSON.stringify(calls[1].prompt.filter((m) => m.role === "tool")) : "";
+  return { parts, calls, toolResult, reply: parts.map((p) => (p.type === "text-delta" ? p.delta : "")).join("") };
+}
+
+describe("the shop tools with a configured model", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("product_search: the model gets the tool, its call sends product cards with the reply and the products back to the model", async () => {
+    const s = await shop();
+    const model = callingModel(PRODUCT_SEARCH_TOOL, { query: "beanie", maxPrice: 30 }, "Yes: the Beanie is on sale for €18.");
+    const out = await askModel(s, "do you have beanies under €30?", model);
+    expect(out.calls[0].tools?.map((t) => t.name)).toEqual(expect.arrayContaining([ORDER_STATUS_TOOL, PRODUCT_SEARCH_TOOL]));
+    const cards = out.parts.filter((p) => p.type === "data-products") as unknown as {
+      data: { products: { name: string; price: string; regularPrice: string | null; stock: string }[] };
+    }[];
+    expect(cards).toHaveLength(1);
+    expect(cards[0].data.products.find((c) => c.name === "Beanie")).toMatchObject({ price: "€18", regularPrice: "€20", stock: "in stock" });
+    expect(cards[0].data.products.every((c) => Number(c.price.replace(/[^\d.]/g, "")) <= 30)).toBe(true);
+    expect(out.toolResult).toContain("Beanie: €18 (on sale, was €20), in stock");
+    expect(out.reply).toBe("Yes: the Beanie is on sale for €18.");
+    expect(out.calls[0].prompt.find((m) => m.role === "system")!.content).toContain("tools that look things up");
+    // The tool's own call and result stay on the server.
+    expect(out.parts.filter((p) => p.type.startsWith("tool-"))).toEqual([]);
+  });
+
+  it("order_status: a wrong email gets the no-match answer and nothing about the order; the right one gets its status", async () => {
+    const s = await shop();
+    vi.spyOn(globalThis, "fetch").mockImplementation((input, init) => s.store.handle(new Request(input as RequestInfo, init)));
+
+    const wrong = await askModel(
+      s,
+      "where is order 1234? sam@example.com",
+      callingModel(ORDER_STATUS_TOOL, { orderNumber: "1234", email: "sam@example.com" }, "Sorry."),
+    );
+    expect(wrong.toolResult).toContain(NO_MATCH_REPLY);
+    expect(wrong.toolResult).not.toMatch(/completed|Beanie|52/);
+    expect(wrong.parts.some((p) => p.type === "data-products")).toBe(false);
+
+    const right = await askModel(
+      s,
+      "where is order 1234? jane@example.com",
+      callingModel(ORDER_STATUS_TOOL, { orderNumber: "1234", email: "jane@example.com" }, "It shipped."),
+    );
+    expect(right.toolResult).toContain("Order 1234 (placed 2 March 2026) is completed: it has been shipped.");
+    expect(s.store.log.filter((l) => l === "GET orders/1234")).toHaveLength(2);
+    // The knowledge never answers an order question: with tools the model is asked all the same, and
+    // the tool's answer counts as answered.
+    expect(right.calls).toHaveLength(2);
+    expect(right.parts.find((p) => p.type === "finish")).toMatchObject({ messageMetadata: { answered: true, kind: "answer" } });
+  });
+
+  it("order_status: the tool refuses input without a valid email (the model must ask the visitor first)", async () => {
+    const s = await shop();
+    const fetch = vi.spyOn(globalThis, "fetch");
+    const out = await askModel(
+      s,
+      "where is order 1234?",
+      callingModel(ORDER_STATUS_TOOL, { orderNumber: "1234", email: "not-an-email" }, "What email did you use?"),
+    );
+    expect(out.toolResult).not.toMatch(/completed|Beanie/);
+    expect(fetch).not.toHaveBeenCalled();
   });
 });
