@@ -1,6 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { notificationDestinations } from "../db/schema";
+import { getConnection } from "./woocommerce/connection";
+import { countProducts } from "./woocommerce/products";
 
 // What the integrations page (…/integrations) and the tools page say about each integration. Each
 // reads only what this deployment stores; where nothing can be read the state is "unknown" and the
@@ -12,12 +14,13 @@ type Ref = { orgId: string; chatbotId: string };
 /** connected: true/false when known; null when this build has nothing to read. */
 export type ConnectionStatus = { connected: boolean | null; detail: string | null };
 
-/**
- * Whether the chatbot's WooCommerce store is connected. The WooCommerce connector
- * (app/.server/integrations/woocommerce) fills this in; until it does, the state is unknown.
- */
-export async function wooCommerceStatus(_ctx: Ctx, _ref: Ref): Promise<ConnectionStatus> {
-  return { connected: null, detail: null };
+/** Whether the chatbot's WooCommerce store is connected, and which store with how many products. */
+export async function wooCommerceStatus(ctx: Ctx, ref: Ref): Promise<ConnectionStatus> {
+  const c = await getConnection(ctx, ref);
+  if (!c) return { connected: false, detail: null };
+  const n = await countProducts(ctx, ref.chatbotId);
+  const host = new URL(c.storeUrl).host;
+  return { connected: true, detail: `${host} · ${n === 1 ? "1 product" : `${n.toLocaleString("en")} products`}` };
 }
 
 export type DestinationCounts = { active: number; unconfirmed: number; paused: number };

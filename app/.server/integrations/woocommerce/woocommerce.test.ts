@@ -9,6 +9,7 @@ import { apiUrl, signedRequest } from "./client";
 import { connectStore, disconnectStore, getConnection } from "./connection";
 import { searchProducts } from "./products";
 import { receiveWooWebhook } from "./webhooks";
+import { wooCommerceStatus } from "../status";
 
 // The connector against a fake store answering as WooCommerce's REST API v3 documents it
 // (tests/fakes/woocommerce.ts, WooCommerce's sample catalogue): connect, full sync with pagination,
@@ -225,6 +226,8 @@ describe("webhooks", () => {
 describe("disconnecting", () => {
   it("deletes the webhooks in the store, the products, their knowledge and the keys", async () => {
     const { ctx, ref, store, fetcher, connection } = await connected();
+    // The integrations and tools pages show the store and its products while connected, then "not connected".
+    expect(await wooCommerceStatus(ctx, ref)).toEqual({ connected: true, detail: "shop.example · 18 products" });
     expect(store.webhooks).toHaveLength(3);
     const out = okResult(await disconnectStore(ctx, ref, { fetcher }));
     expect(out.webhooksLeft).toEqual([]);
@@ -234,5 +237,6 @@ describe("disconnecting", () => {
     expect(await db.select().from(knowledgeSources).where(eq(knowledgeSources.id, connection.sourceId!)).get()).toBeUndefined();
     const n = await ctx.env.DB.prepare("SELECT count(*) AS n FROM chunks WHERE chatbot_id = ?").bind(ref.chatbotId).first<{ n: number }>();
     expect(n?.n).toBe(0);
+    expect(await wooCommerceStatus(ctx, ref)).toEqual({ connected: false, detail: null });
   });
 });
