@@ -75,15 +75,15 @@ export const PARLEY = {
   },
   agentWorkflow: {
     feature: "Agent workflow: typing, transfer, internal notes, office hours",
-    status: "not-yet",
-    text: "Being built: typing indicators, transfer between agents, internal notes and office hours in the live inbox.",
+    status: "yes",
+    text: "The live inbox shows when the visitor is typing and has read a reply; agents add internal notes, transfer to a colleague, and office hours decide what the visitor is promised.",
     proof: "/product/live-chat",
   },
   voice: {
     feature: "Voice in the browser",
-    status: "not-yet",
-    text: "Being built: a voice playground and a microphone in the widget.",
-    proof: "/app/:orgId/:chatbotId/voice-playground",
+    status: "yes",
+    text: "A microphone in the widget and a voice playground: speech in, the same sourced answer spoken back, with the browser's speech or OpenAI's.",
+    proof: "/docs/voice/voice-in-the-browser",
   },
   phone: {
     feature: "Phone calls",
@@ -99,8 +99,8 @@ export const PARLEY = {
   },
   customTools: {
     feature: "Custom HTTP tools",
-    status: "not-yet",
-    text: "Being built: tools the bot may call on your own API, with a test button and a call log.",
+    status: "yes",
+    text: "Describe an endpoint of your own API and the bot calls it when a visitor needs it (asking first if you want), with a test button and a call log.",
     proof: "/app/:orgId/:chatbotId/tools",
   },
   api: {

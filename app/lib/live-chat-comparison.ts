@@ -90,8 +90,8 @@ export const ROWS: ComparisonRow[] = [
   {
     feature: "Transfer a chat to a chosen colleague",
     parley: {
-      verdict: "partly",
-      text: "Any agent can take over a conversation a colleague holds. Sending it to a chosen colleague: not yet.",
+      verdict: "yes",
+      text: "The agent holding a conversation transfers it to a chosen colleague; any agent can also take over a conversation a colleague holds.",
       proof: "/product/live-chat#how",
     },
     rivals: {
@@ -111,7 +111,11 @@ export const ROWS: ComparisonRow[] = [
   },
   {
     feature: "Typing indicators",
-    parley: { verdict: "not-yet", text: "", proof: null },
+    parley: {
+      verdict: "yes",
+      text: "Both ways: the agent sees when the visitor is typing, the visitor sees when the agent is, and each sees when their message was read.",
+      proof: "/product/live-chat#how",
+    },
     rivals: {
       livechat: { text: "Yes.", sources: [10] },
       tidio: { text: "Yes.", sources: [10] },
@@ -121,8 +125,8 @@ export const ROWS: ComparisonRow[] = [
   {
     feature: "Office hours",
     parley: {
-      verdict: "not-yet",
-      text: "No schedule: an agent is online while their inbox is open, and can set themselves away.",
+      verdict: "yes",
+      text: "Weekly office hours in the organisation's time zone and a maximum wait decide what the visitor is promised; agents also switch between online and away.",
       proof: "/product/live-chat#how",
     },
     rivals: {
@@ -134,8 +138,8 @@ export const ROWS: ComparisonRow[] = [
   {
     feature: "Alerts when a visitor needs a person",
     parley: {
-      verdict: "partly",
-      text: "Email, signed webhook or Slack when a visitor asks for a person. A sound or browser alert in the inbox: not yet.",
+      verdict: "yes",
+      text: "A sound (mutable) and a browser notification in the inbox, and email, signed webhook or Slack when a visitor asks for a person.",
       proof: "/product/live-chat#how",
     },
     rivals: {
@@ -170,7 +174,7 @@ export const ROWS: ComparisonRow[] = [
     feature: "Integrations",
     parley: {
       verdict: "partly",
-      text: "A REST API and signed webhooks for your own systems, and Slack notifications. A catalogue of ready-made integrations: not yet.",
+      text: "A REST API, signed webhooks, Slack notifications, a WooCommerce connector with a WordPress plugin, and HTTP tools the bot calls on your own API. No marketplace of ready-made apps.",
       proof: "/docs/api/webhooks",
     },
     rivals: {

@@ -44,7 +44,7 @@ const STRONGER: { title: string; text: ReactNode }[] = [
   },
   {
     title: "Tools for a busy team",
-    text: "Saved replies, transfers to a chosen colleague, typing indicators, opening-hours schedules and large catalogues of integrations. Parley does not have most of these yet (see the table).",
+    text: "Saved replies, apps for agents' phones and large catalogues of integrations. Parley has transfers, typing indicators and office hours, but not these (see the table).",
   },
 ];
 

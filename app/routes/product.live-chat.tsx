@@ -37,9 +37,10 @@ function steps(s: typeof PRODUCT_SCREENS): Step[] {
             Polish.
           </p>
           <p className="mt-3">
-            If someone from your team is online, the visitor is told a person is joining here in the chat, and can keep asking the bot meanwhile. If nobody is,
-            they are told so and, unless they already left their details or you turned the contact form off, offered the form — a lead rather than a lost
-            visitor.
+            If someone from your team is online within your office hours, the visitor is told a person will reply here in the chat, usually within the wait you
+            set, and can keep asking the bot meanwhile. Outside office hours, with nobody online, or when nobody takes the conversation within that wait, they
+            are told so and, unless they already left their details or you turned the contact form off, offered the form — a lead rather than a lost visitor. A
+            chatbot with an AI model configured can also hand over by itself when it sees the visitor needs a person.
           </p>
         </>
       ),
@@ -55,8 +56,9 @@ function steps(s: typeof PRODUCT_SCREENS): Step[] {
             without a reload.
           </p>
           <p className="mt-3">
-            An agent is online while they have the inbox open, and can set themselves away. Each request can also notify the destinations you choose in the
-            chatbot&apos;s notification settings: a member&apos;s email, another address, a signed webhook or a Slack channel.
+            An agent is online while they have the inbox open, and can set themselves away. A new request plays a sound (which each agent can mute) and, if they
+            allowed it, shows a browser notification. Each request can also notify the destinations you choose in the chatbot&apos;s notification settings: a
+            member&apos;s email, another address, a signed webhook or a Slack channel.
           </p>
         </>
       ),
@@ -68,8 +70,13 @@ function steps(s: typeof PRODUCT_SCREENS): Step[] {
         <>
           <p>
             Opening the conversation shows the whole transcript: what the visitor asked, what the bot answered and the sources it used.{" "}
-            <strong>Take over</strong> and the bot stops answering; from then on the agent writes to the visitor in real time. An agent can also take over a
-            conversation the bot is still handling.
+            <strong>Take over</strong> and the bot stops answering; from then on the agent writes to the visitor in real time, and each sees when the other is
+            typing and when their message was read. An agent can also take over a conversation the bot is still handling.
+          </p>
+          <p className="mt-3">
+            <strong>Suggest a reply</strong> puts the answer your knowledge gives to the visitor&apos;s last question in the message box, as a draft to edit.
+            Internal notes stay with the conversation for your team and never reach the visitor. <strong>Transfer</strong> sends the conversation to a
+            colleague, and keyboard shortcuts cover the inbox&apos;s buttons.
           </p>
           <p className="mt-3">
             When the question is settled, <strong>Hand back to the bot</strong> — the bot answers the visitor&apos;s next question — or{" "}

@@ -256,9 +256,12 @@ describe("product pages", () => {
     expect(images.map((img) => img.getAttribute("loading"))).toEqual(["eager", "lazy", "lazy", "lazy"]);
     const body = text(doc.querySelector("main"));
     // The page names the controls the inbox really has (app/components/chatbot/live-*.tsx)…
-    for (const label of ["Talk to a human", "Waiting", "Mine", "Take over", "Hand back to the bot", "Close conversation"]) expect(body).toContain(label);
-    // …and nothing the live chat does not do yet. Extend this page (and this list) when those ship.
-    expect(body).not.toMatch(/typing|internal note|transfer|office hours|opening hours|canned|saved repl|draft|mobile app|sound/i);
+    for (const label of ["Talk to a human", "Waiting", "Mine", "Take over", "Hand back to the bot", "Close conversation", "Suggest a reply", "Transfer"])
+      expect(body).toContain(label);
+    // …the agent workflow it has (typing and read state, notes, office hours, alerts; ADRs 026–027)…
+    for (const words of [/typing/, /read/, /internal notes/i, /office hours/, /sound/, /browser notification/]) expect(body).toMatch(words);
+    // …and nothing the live chat does not do. Extend this page (and this list) when those ship.
+    expect(body).not.toMatch(/canned|saved repl|mobile app/i);
     for (const to of ["/signup", "/product/live-chat-alternative", "/product/analytics", "/docs"])
       expect(doc.querySelector(`main a[href="${to}"]`), to).not.toBeNull();
   });

@@ -73,7 +73,7 @@ export function ComparisonPage({ c, posts }: { c: Comparison; posts: RelatedPost
   const numbers = new Map(c.sources.map((s, i) => [s.id, i + 1]));
   const oneReply = parleyPlanFor(PRICE_EXAMPLE.conversationsPerMonth, PRICE_EXAMPLE.seats);
   const threeReplies = parleyPlanFor(PRICE_EXAMPLE.conversationsPerMonth * 3, PRICE_EXAMPLE.seats);
-  const notYet = c.rows.filter((r) => PARLEY[r.feature].status === "not-yet");
+  const notYet = c.rows.filter((r) => (PARLEY[r.feature] as ParleyFeature).status === "not-yet");
   return (
     <SiteLayout>
       <section aria-labelledby="compare-title" className="border-b border-zinc-200 dark:border-zinc-800">
@@ -134,8 +134,8 @@ export function ComparisonPage({ c, posts }: { c: Comparison; posts: RelatedPost
         title="Feature by feature"
         intro={
           <p>
-            “Not yet” marks Parley features that are being built; they are listed so nothing is hidden, and they are not sold until they exist. {c.competitor}
-            &apos;s column says only what its own pages say; the numbers lead to the sources below.
+            {notYet.length > 0 ? "“Not yet” marks what Parley does not do today; it is listed so nothing is hidden. " : ""}
+            {c.competitor}&apos;s column says only what its own pages say; the numbers lead to the sources below.
           </p>
         }
       >
