@@ -74,7 +74,7 @@ async function chat(botId: string, visitorId: string, message: string, conversat
 describe("live typing, read state and presence", () => {
   it("passes typing both ways, keeps read marks for later sockets, and says who has the chat open", async () => {
     const owner = await makeUser({ name: "Olga Owner" });
-    const { org, bot } = await makeOrg(owner.id, "Typing");
+    const { org, bot } = await makeOrg(owner.id, "Typing", { plan: "growth" });
     await db
       .update(chatbots)
       .set({ settings: { ui: { humanHandoff: true } } })

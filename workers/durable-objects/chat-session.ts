@@ -199,6 +199,12 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
         return;
       }
     }
+    // Everything is in D1: the safety alarm `deliver` set is no longer needed; keep only the wait timer's.
+    const pending = this.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM log WHERE mirrored = 0`).one().n;
+    if (pending > 0) return;
+    const wait = this.waitTimer();
+    if (wait) await this.ctx.storage.setAlarm(Math.max(wait.at, Date.now()));
+    else await this.ctx.storage.deleteAlarm();
   }
 
   /** One alarm serves the mirror retry and the wait timer (ADR 027): it is set to the earlier of the two. */

@@ -82,6 +82,7 @@ export async function createCustomTool(ctx: Ctx, ref: ToolRef, input: ToolInput)
     .values({ id: newId("tool_"), ...ref, ...fields(input), headers: headers.headers, createdAt: now, updatedAt: now })
     .returning()
     .get();
+  await countEnabledTools(ctx, ref);
   return { ok: true, tool };
 }
 
@@ -99,12 +100,29 @@ export async function updateCustomTool(ctx: Ctx, ref: ToolRef, toolId: string, i
     .where(scoped(ref, toolId))
     .returning()
     .get();
-  return tool ? { ok: true, tool } : fail("not_found", "That tool no longer exists.");
+  if (!tool) return fail("not_found", "That tool no longer exists.");
+  await countEnabledTools(ctx, ref);
+  return { ok: true, tool };
 }
 
 export async function deleteCustomTool(ctx: Pick<Ctx, "db">, ref: ToolRef, toolId: string): Promise<boolean> {
   const row = await ctx.db.delete(customTools).where(scoped(ref, toolId)).returning({ id: customTools.id }).get();
+  if (row) await countEnabledTools(ctx, ref);
   return !!row;
+}
+
+/**
+ * Keeps `$.tools.customEnabled` (how many of the chatbot's custom tools are on) in the chatbot's
+ * settings, which every chat turn already has: a chatbot without custom tools then costs no query for
+ * them on the message path (tests/integration/chat-round-trips.test.ts). Migration 0023 set it for
+ * tools saved before.
+ */
+async function countEnabledTools(ctx: Pick<Ctx, "db">, ref: ToolRef) {
+  const enabled = sql`(SELECT count(*) FROM ${customTools} WHERE ${customTools.chatbotId} = ${ref.chatbotId} AND ${customTools.enabled} = 1)`;
+  await ctx.db
+    .update(chatbots)
+    .set({ settings: sql`json_set(coalesce(${chatbots.settings}, '{}'), '$.tools.customEnabled', ${enabled})` })
+    .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)));
 }
 
 function fields(input: ToolInput) {

@@ -51,6 +51,12 @@ export type BuiltInToolName = (typeof BUILT_IN_TOOLS)[number]["name"];
 export const BUILT_IN_TOOL_NAMES = BUILT_IN_TOOLS.map((t) => t.name) as [BuiltInToolName, ...BuiltInToolName[]];
 
 /** Whether a built-in tool is switched on in a chatbot's settings document (on unless switched off). */
+/** Whether any custom tool of the chatbot is on (`$.tools.customEnabled`, kept by app/.server/tools/custom-tools.ts). */
+export function customToolsOn(settings: unknown): boolean {
+  const n = (settings as { tools?: { customEnabled?: unknown } } | null)?.tools?.customEnabled;
+  return typeof n === "number" && n > 0;
+}
+
 export function builtInToolOn(settings: unknown, name: BuiltInToolName): boolean {
   const tools = (settings as { tools?: { builtIn?: Record<string, unknown> } } | null)?.tools;
   return tools?.builtIn?.[name] !== false;

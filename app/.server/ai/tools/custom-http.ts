@@ -14,6 +14,7 @@ import {
   setPendingCall,
   type ParamValues,
 } from "../../tools/local-intent";
+import { customToolsOn } from "~/lib/schemas/custom-tools";
 import { defaultResultText, renderResultTemplate } from "../../tools/template";
 import type { BotTool, LocalToolReply, ToolPart, ToolTurn } from "./registry";
 
@@ -136,7 +137,8 @@ async function models(turn: ToolTurn): Promise<Record<string, Tool>> {
 
 export const customHttpTools: BotTool = {
   name: "custom_http_tools",
-  enabled: async (turn) => (await enabledCustomTools(turn)).length > 0,
+  // The settings flag first: most chatbots have no custom tools and pay no query for them.
+  enabled: async (turn) => customToolsOn(turn.chatbot.settings) && (await enabledCustomTools(turn)).length > 0,
   local,
   models,
 };
