@@ -77,7 +77,7 @@ export const PARLEY = {
     feature: "Agent workflow: typing, transfer, internal notes, office hours",
     status: "yes",
     text: "The live inbox shows when the visitor is typing and has read a reply; agents add internal notes, transfer to a colleague, and office hours decide what the visitor is promised.",
-    proof: "/product/live-chat",
+    proof: "/docs/live-chat/inbox#internal-notes",
   },
   voice: {
     feature: "Voice in the browser",
@@ -89,19 +89,19 @@ export const PARLEY = {
     feature: "Phone calls",
     status: "yes",
     text: "Attach a number of your own Twilio account to a chatbot: callers ask by voice and hear the answer, ask for a person and are transferred; every call has a log and a transcript.",
-    proof: "/app/phone",
+    proof: "/docs/voice/phone-calls",
   },
   woocommerce: {
     feature: "Online shop (WooCommerce)",
     status: "yes",
     text: "Connect a WooCommerce store: its products are synced into knowledge and kept current by webhooks, and the bot searches products and checks an order's status (number and billing email must match).",
-    proof: "/app/:orgId/:chatbotId/integrations/woocommerce",
+    proof: "/docs/integrations/woocommerce",
   },
   customTools: {
     feature: "Custom HTTP tools",
     status: "yes",
     text: "Describe an endpoint of your own API and the bot calls it when a visitor needs it (asking first if you want), with a test button and a call log.",
-    proof: "/app/:orgId/:chatbotId/tools",
+    proof: "/docs/integrations/custom-tools",
   },
   api: {
     feature: "REST API",
