@@ -185,92 +185,109 @@ describe("a crawl of every route with malformed input answers below 500", async 
     expect(apiBase.length).toBeGreaterThanOrEqual(15);
   });
 
-  it(`GET of ${basePaths.length} page paths × ${QUERIES.length} queries signed in, HEAD signed out; GET of ${oddPaths.size} paths with odd parameters`, async () => {
-    const failures: string[] = [];
-    const jobs: [string, string, string | null][] = [];
-    for (const path of basePaths) {
-      jobs.push(["HEAD", path, null]);
-      for (const query of QUERIES) jobs.push(["GET", path + query, owner.cookie]);
-    }
-    for (const path of oddPaths) jobs.push(["GET", path, owner.cookie]);
-    await inPool(jobs, async ([method, path, cookie]) => {
-      const res = await request(path, { method, cookie });
-      if (res.status >= 500) failures.push(`${method} ${path}${cookie ? " (signed in)" : ""} → ${res.status}`);
-      await res.body?.cancel();
-    });
-    expect(failures).toEqual([]);
-  }, CRAWL_TIMEOUT_MS);
-
-  it("POST, PUT and DELETE of every page path with hostile form values", async () => {
-    const failures: string[] = [];
-    const forms: Record<string, string>[] = [
-      {},
-      { intent: "save", name: "\u0000".repeat(10), redirectTo: "/\r\n/x", orgId: "../../", chatbotId: "' OR 1=1", sourceId: "x".repeat(5000) },
-      { intent: "x".repeat(10_000) },
-    ];
-    const jobs: [string, Record<string, string> | null][] = [];
-    for (const file of pages) {
-      const path = routePath(file, params) + (file.endsWith("_index.tsx") ? "?index" : "");
-      if (file === "logout.tsx") continue; // would end the session the crawl uses; covered above
-      for (const form of forms) jobs.push([path, form]);
-      jobs.push([path, null]);
-    }
-    await inPool(jobs, async ([path, form]) => {
-      for (const method of form ? ["POST"] : ["PUT", "DELETE"]) {
-        const res = form
-          ? await request(path, { cookie: owner.cookie, form })
-          : await request(path, { method, cookie: owner.cookie, body: "a=1", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE } });
-        if (res.status >= 500) failures.push(`${method} ${path} ${JSON.stringify(form ?? {}).slice(0, 80)} → ${res.status}`);
-        await res.body?.cancel();
+  it(
+    `GET of ${basePaths.length} page paths × ${QUERIES.length} queries signed in, HEAD signed out; GET of ${oddPaths.size} paths with odd parameters`,
+    async () => {
+      const failures: string[] = [];
+      const jobs: [string, string, string | null][] = [];
+      for (const path of basePaths) {
+        jobs.push(["HEAD", path, null]);
+        for (const query of QUERIES) jobs.push(["GET", path + query, owner.cookie]);
       }
-    });
-    expect(failures).toEqual([]);
-  }, CRAWL_TIMEOUT_MS);
+      for (const path of oddPaths) jobs.push(["GET", path, owner.cookie]);
+      await inPool(jobs, async ([method, path, cookie]) => {
+        const res = await request(path, { method, cookie });
+        if (res.status >= 500) failures.push(`${method} ${path}${cookie ? " (signed in)" : ""} → ${res.status}`);
+        await res.body?.cancel();
+      });
+      expect(failures).toEqual([]);
+    },
+    CRAWL_TIMEOUT_MS,
+  );
 
-  it(`every API endpoint (${apiBase.length} paths) with every method and broken bodies; ${apiOdd.size} paths with odd parameters`, async () => {
-    const failures: string[] = [];
-    const bodies: { contentType?: string; body?: string }[] = [
-      {},
-      { contentType: "application/json", body: "" },
-      { contentType: "application/json", body: "{" },
-      { contentType: "application/json", body: "null" },
-      { contentType: "application/json", body: "[]" },
-      {
-        contentType: "application/json",
-        body: JSON.stringify({
-          visitorId: "\u0000",
-          message: { nested: true },
-          conversationId: 12,
-          fields: "x",
-          messageId: [],
-          type: "url",
-          url: "file:///etc/passwd",
-        }),
-      },
-      { contentType: "application/json", body: JSON.stringify({ visitorId: "v".repeat(5000), message: "x".repeat(60_000) }) },
-      { contentType: "text/plain", body: "hello" },
-      { contentType: "multipart/form-data", body: "--x" },
-      { contentType: "application/x-www-form-urlencoded", body: "a=%ff" },
-    ];
-    // A real key so the v1 routes get as far as reading the body; a forged Stripe signature.
-    const headers = { Authorization: `Bearer ${created.key}`, "Stripe-Signature": "t=1,v1=zz", Origin: "https://elsewhere.example" };
-    const jobs: [string, string, { contentType?: string; body?: string }][] = [];
-    for (const path of apiBase) {
-      jobs.push(["GET", path, {}], ["OPTIONS", path, {}], ["PUT", path, bodies[2]], ["DELETE", path, {}]);
-      for (const b of bodies) jobs.push(["POST", path, b]);
-    }
-    for (const path of apiOdd) jobs.push(["GET", path, {}], ["POST", path, bodies[2]]);
-    await inPool(jobs, async ([method, path, b]) => {
-      const h: Record<string, string> = { ...headers };
-      if (b.contentType) h["Content-Type"] = b.contentType;
-      const res = await request(path, { method, body: b.body, headers: h });
-      // A 503 from the Stripe webhook means "not configured on this server", which is the truth here.
-      if (res.status >= 500 && !(res.status === 503 && path.startsWith("/api/stripe")))
-        failures.push(`${method} ${path} ${b.contentType ?? ""} ${(b.body ?? "").slice(0, 30)} → ${res.status}`);
-      // Read to the end like a client would: a chat answer holds its slot of the local admission gate
-      // (workers/admission.ts) until its body is sent.
-      await res.arrayBuffer().catch(() => undefined);
-    });
-    expect(failures).toEqual([]);
-  }, CRAWL_TIMEOUT_MS);
+  it(
+    "POST, PUT and DELETE of every page path with hostile form values",
+    async () => {
+      const failures: string[] = [];
+      const forms: Record<string, string>[] = [
+        {},
+        { intent: "save", name: "\u0000".repeat(10), redirectTo: "/\r\n/x", orgId: "../../", chatbotId: "' OR 1=1", sourceId: "x".repeat(5000) },
+        { intent: "x".repeat(10_000) },
+      ];
+      const jobs: [string, Record<string, string> | null][] = [];
+      for (const file of pages) {
+        const path = routePath(file, params) + (file.endsWith("_index.tsx") ? "?index" : "");
+        if (file === "logout.tsx") continue; // would end the session the crawl uses; covered above
+        for (const form of forms) jobs.push([path, form]);
+        jobs.push([path, null]);
+      }
+      await inPool(jobs, async ([path, form]) => {
+        for (const method of form ? ["POST"] : ["PUT", "DELETE"]) {
+          const res = form
+            ? await request(path, { cookie: owner.cookie, form })
+            : await request(path, {
+                method,
+                cookie: owner.cookie,
+                body: "a=1",
+                headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE },
+              });
+          if (res.status >= 500) failures.push(`${method} ${path} ${JSON.stringify(form ?? {}).slice(0, 80)} → ${res.status}`);
+          await res.body?.cancel();
+        }
+      });
+      expect(failures).toEqual([]);
+    },
+    CRAWL_TIMEOUT_MS,
+  );
+
+  it(
+    `every API endpoint (${apiBase.length} paths) with every method and broken bodies; ${apiOdd.size} paths with odd parameters`,
+    async () => {
+      const failures: string[] = [];
+      const bodies: { contentType?: string; body?: string }[] = [
+        {},
+        { contentType: "application/json", body: "" },
+        { contentType: "application/json", body: "{" },
+        { contentType: "application/json", body: "null" },
+        { contentType: "application/json", body: "[]" },
+        {
+          contentType: "application/json",
+          body: JSON.stringify({
+            visitorId: "\u0000",
+            message: { nested: true },
+            conversationId: 12,
+            fields: "x",
+            messageId: [],
+            type: "url",
+            url: "file:///etc/passwd",
+          }),
+        },
+        { contentType: "application/json", body: JSON.stringify({ visitorId: "v".repeat(5000), message: "x".repeat(60_000) }) },
+        { contentType: "text/plain", body: "hello" },
+        { contentType: "multipart/form-data", body: "--x" },
+        { contentType: "application/x-www-form-urlencoded", body: "a=%ff" },
+      ];
+      // A real key so the v1 routes get as far as reading the body; a forged Stripe signature.
+      const headers = { Authorization: `Bearer ${created.key}`, "Stripe-Signature": "t=1,v1=zz", Origin: "https://elsewhere.example" };
+      const jobs: [string, string, { contentType?: string; body?: string }][] = [];
+      for (const path of apiBase) {
+        jobs.push(["GET", path, {}], ["OPTIONS", path, {}], ["PUT", path, bodies[2]], ["DELETE", path, {}]);
+        for (const b of bodies) jobs.push(["POST", path, b]);
+      }
+      for (const path of apiOdd) jobs.push(["GET", path, {}], ["POST", path, bodies[2]]);
+      await inPool(jobs, async ([method, path, b]) => {
+        const h: Record<string, string> = { ...headers };
+        if (b.contentType) h["Content-Type"] = b.contentType;
+        const res = await request(path, { method, body: b.body, headers: h });
+        // A 503 from the Stripe webhook means "not configured on this server", which is the truth here.
+        if (res.status >= 500 && !(res.status === 503 && path.startsWith("/api/stripe")))
+          failures.push(`${method} ${path} ${b.contentType ?? ""} ${(b.body ?? "").slice(0, 30)} → ${res.status}`);
+        // Read to the end like a client would: a chat answer holds its slot of the local admission gate
+        // (workers/admission.ts) until its body is sent.
+        await res.arrayBuffer().catch(() => undefined);
+      });
+      expect(failures).toEqual([]);
+    },
+    CRAWL_TIMEOUT_MS,
+  );
 });
