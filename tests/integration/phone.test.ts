@@ -388,6 +388,9 @@ describe("/app/phone: connect, attach, detach, disconnect against a fake Twilio"
     expect(account.numbers[0].voice_url).toBe(`${BASE}/api/phone/twilio/voice/${attached.id}`);
     expect(account.numbers[0].status_callback).toBe(`${BASE}/api/phone/twilio/status/${attached.id}`);
     expect(api.find((c) => c.method === "POST")!.form.get("VoiceMethod")).toBe("POST");
+    // The chatbot's integrations page shows the account and the number that answers with it.
+    const integrations = async () => (await requestWithEnv(`/app/${org.id}/${bot.id}/integrations`, { cookie: owner.cookie })).text();
+    expect(await integrations()).toContain("Twilio Acme main · +15005550006");
 
     // Another organisation's chatbot cannot be attached.
     const other = await makeOrg((await makeUser()).id, "Other", { plan: "scale" });
@@ -406,6 +409,9 @@ describe("/app/phone: connect, attach, detach, disconnect against a fake Twilio"
     const disconnect = await requestWithEnv("/app/phone", { cookie: owner.cookie, form: { intent: "disconnect", orgId: org.id } });
     expect(disconnect.status).toBe(200);
     expect(await db.select().from(phoneAccounts).where(eq(phoneAccounts.orgId, org.id)).all()).toEqual([]);
+    const after = await integrations();
+    expect(after).not.toContain("Twilio Acme main");
+    expect(after).toMatch(/Phone[\s\S]*Not connected/);
   });
 
   it("plan-gated: below Scale the page explains the plan and connecting is refused", async () => {

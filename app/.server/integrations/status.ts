@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../context";
-import { notificationDestinations } from "../db/schema";
+import { notificationDestinations, phoneAccounts, phoneNumbers } from "../db/schema";
 import { getConnection } from "./woocommerce/connection";
 import { countProducts } from "./woocommerce/products";
 
@@ -21,6 +21,22 @@ export async function wooCommerceStatus(ctx: Ctx, ref: Ref): Promise<ConnectionS
   const n = await countProducts(ctx, ref.chatbotId);
   const host = new URL(c.storeUrl).host;
   return { connected: true, detail: `${host} · ${n === 1 ? "1 product" : `${n.toLocaleString("en")} products`}` };
+}
+
+/** Whether the organisation has a Twilio account connected, and which numbers answer with this chatbot. */
+export async function phoneStatus(ctx: Ctx, ref: Ref): Promise<ConnectionStatus> {
+  const [account, numbers] = await Promise.all([
+    ctx.db.select({ name: phoneAccounts.accountName, hint: phoneAccounts.accountHint }).from(phoneAccounts).where(eq(phoneAccounts.orgId, ref.orgId)).get(),
+    ctx.db
+      .select({ number: phoneNumbers.number })
+      .from(phoneNumbers)
+      .where(and(eq(phoneNumbers.orgId, ref.orgId), eq(phoneNumbers.chatbotId, ref.chatbotId)))
+      .all(),
+  ]);
+  if (!account) return { connected: false, detail: null };
+  const who = `Twilio ${account.name ?? account.hint}`;
+  if (!numbers.length) return { connected: true, detail: `${who} · no number answers with this chatbot yet` };
+  return { connected: true, detail: `${who} · ${numbers.map((n) => n.number).join(", ")}` };
 }
 
 export type DestinationCounts = { active: number; unconfirmed: number; paused: number };

@@ -8,6 +8,7 @@ export type IntegrationsScreenData = {
   orgId: string;
   chatbot: { id: string; name: string };
   woo: { connected: boolean | null; detail: string | null };
+  phone: { connected: boolean | null; detail: string | null };
   slack: Counts;
   webhook: Counts;
 };
@@ -51,8 +52,9 @@ export function IntegrationsScreen({ data }: { data: IntegrationsScreenData }) {
   const base = `/app/${data.orgId}/${data.chatbot.id}`;
   const slack = destinationStatus(data.slack, "channel");
   const webhook = destinationStatus(data.webhook, "endpoint");
-  const woo: Status =
-    data.woo.connected === null ? null : data.woo.connected ? { label: "Connected", tone: "success" } : { label: "Not connected", tone: "neutral" };
+  const connection = (c: { connected: boolean | null }): Status =>
+    c.connected === null ? null : c.connected ? { label: "Connected", tone: "success" } : { label: "Not connected", tone: "neutral" };
+  const woo = connection(data.woo);
   return (
     <div>
       <PageHeader title="Integrations" description={`Connect ${data.chatbot.name} to your shop, your team's tools and the phone.`} />
@@ -95,10 +97,11 @@ export function IntegrationsScreen({ data }: { data: IntegrationsScreenData }) {
         <IntegrationCard
           id="phone"
           title="Phone"
-          description="Let callers talk to the bot on a phone number."
-          status={null}
+          description="Let callers talk to the bot on a phone number of your Twilio account."
+          status={connection(data.phone)}
+          detail={data.phone.detail ?? undefined}
           href="/app/phone"
-          action="Set up"
+          action={data.phone.connected ? "Manage" : "Set up"}
         />
       </ul>
     </div>
