@@ -5,6 +5,7 @@ import {
   Card,
   CardBody,
   CardHeader,
+  ConfirmDialog,
   EmptyState,
   Field,
   IntentForm,
@@ -194,9 +195,17 @@ export function PhoneScreen({ data, reply }: { data: PhoneScreenData; reply: For
           }
           actions={
             account && canManage ? (
-              <IntentForm intent="disconnect" field={{ name: "orgId", value: org.id }} busyLabel="Disconnecting…" variant="danger" size="sm">
-                Disconnect
-              </IntentForm>
+              <ConfirmDialog
+                trigger="Disconnect"
+                triggerVariant="danger"
+                triggerSize="sm"
+                title="Disconnect the Twilio account?"
+                description="Parley clears the voice webhook of every attached number and deletes the account's credentials. Calls to those numbers are no longer answered by a chatbot; the call log stays."
+              >
+                <IntentForm intent="disconnect" field={{ name: "orgId", value: org.id }} busyLabel="Disconnecting…" variant="danger">
+                  Disconnect
+                </IntentForm>
+              </ConfirmDialog>
             ) : null
           }
         />

@@ -59,7 +59,8 @@ export function productCard(p: ProductRow, currency: Currency): ProductCard {
   return {
     id: p.productId,
     name: p.name,
-    price: formatPrice(p.price, currency),
+    // A variable product's price is its cheapest variation's.
+    price: `${p.type === "variable" && p.price !== null ? "from " : ""}${formatPrice(p.price, currency)}`,
     regularPrice: onSale ? formatPrice(p.regularPrice, currency) : null,
     stock: stockWords(p.stockStatus, p.stockQuantity),
     inStock: p.stockStatus !== "outofstock",

@@ -78,6 +78,7 @@ describe("product search on the built-in engine", () => {
     s.store.product(48)!.stock_status = "outofstock";
     const variable = await ask(s, "do you sell hoodies");
     expect(variable.reply).toContain("Hoodie: from €42 (on sale, was €45), in stock");
+    expect(variable.cards.find((c) => c.name === "Hoodie")).toMatchObject({ price: "from €42", regularPrice: "€45" });
   });
 
   it("leaves questions the shop cannot answer to the knowledge, and stays off when switched off", async () => {
