@@ -32,7 +32,8 @@ const start = (keepState: boolean) =>
     port,
     strictPort: false,
     keepState,
-    sql: `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES ('${BOT}', '${DEMO.orgId}', 'Durable bot', 'public', '${JSON.stringify({ ui: { humanHandoff: true, leadForm: { timing: "off" } } })}')`,
+    // Live chat is a Growth-plan extra (ADR 027): agents' sockets on the seeded Free plan answer 403.
+    sql: `UPDATE organisations SET plan = 'growth' WHERE id = '${DEMO.orgId}'; INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES ('${BOT}', '${DEMO.orgId}', 'Durable bot', 'public', '${JSON.stringify({ ui: { humanHandoff: true, leadForm: { timing: "off" } } })}')`,
   });
 
 async function d1Texts(conversationId: string): Promise<string[]> {

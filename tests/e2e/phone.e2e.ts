@@ -80,6 +80,18 @@ describe("phone numbers", () => {
         expect(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
         if (process.env.PHONE_SCREENSHOTS) await p.screenshot({ path: `${process.env.PHONE_SCREENSHOTS}/phone-${width}.png`, fullPage: true });
       }
+
+      // Disconnecting asks first; Cancel changes nothing, confirming clears the number's webhook.
+      await p.getByRole("button", { name: "Disconnect" }).click();
+      const dialog = p.getByRole("dialog", { name: "Disconnect the Twilio account?" });
+      await dialog.waitFor();
+      if (process.env.PHONE_SCREENSHOTS) await p.screenshot({ path: `${process.env.PHONE_SCREENSHOTS}/phone-disconnect-390.png` });
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      expect(account.numbers[0].voice_url).toBe(voiceUrl);
+      await p.getByRole("button", { name: "Disconnect" }).click();
+      await Promise.all([p.waitForResponse((r) => r.request().method() === "POST"), dialog.getByRole("button", { name: "Disconnect" }).click()]);
+      await p.getByText("The Twilio account is disconnected and its credentials deleted.").waitFor();
+      expect(account.numbers[0].voice_url).toBe("");
       expect(t.pageErrors).toEqual([]);
     } finally {
       await t.close();

@@ -401,7 +401,8 @@ describe("chat UI in the widget iframe on another origin", () => {
       await f.getByRole("button", { name: "Talk to a human" }).click();
       await f
         .getByRole("log")
-        .getByText(/No one from the team is online right now\. Your conversation has been passed on/)
+        // The demo organisation is on Free (no live chat): the visitor is told no person can join, and already left an email.
+        .getByText(/A person from the team cannot join this chat\. Your conversation has been passed on, and a person will get back to you by email/)
         .waitFor();
 
       // Reloaded: the conversation is back and the form is not offered again.
