@@ -86,6 +86,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
             status: transcript.conversation.status,
             verified: transcript.conversation.verified,
             country: transcript.conversation.country,
+            pageUrl: transcript.conversation.pageUrl,
             rating: transcript.conversation.rating,
             createdAt: transcript.conversation.createdAt,
           },

@@ -89,6 +89,8 @@ describe("live chat", () => {
       await a.getByRole("tabpanel").getByRole("link").first().click();
       await a.getByRole("button", { name: "Take over" }).click();
       await said(chat, `${DEMO.name} joined the conversation.`).waitFor();
+      // The visitor details name the page of the customer's site the visitor wrote from.
+      await a.getByRole("link", { name: site.url("/") }).waitFor();
 
       // Agent → visitor.
       await a.getByLabel("Reply to the visitor").fill("Hi, I'm a person from the team. How can I help?");

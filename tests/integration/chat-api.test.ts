@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { currentPeriod } from "~/.server/chat/usage";
-import { chatbots, conversations, knowledgeSources, messages, usageCounters } from "~/.server/db/schema";
+import { chatbots, conversations, knowledgeSources, messages, organisations, usageCounters } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
@@ -76,6 +76,28 @@ async function botWithKnowledge(opts: { visibility?: "public" | "private"; fallb
 
 describe("POST /api/chat/:chatbotId", async () => {
   const pub = await botWithKnowledge();
+
+  it("keeps the page the visitor writes from on the conversation (the latest one) and shows it to agents; refuses a page with a query", async () => {
+    const visitorId = visitor();
+    const first = await readReply((await post(pub.bot.id, { visitorId, message: "When is the shop open?", pageUrl: "https://shop.example/contact" })).body!);
+    const cid = first.metadata.conversationId!;
+    expect((await db.select().from(conversations).where(eq(conversations.id, cid)).get())?.pageUrl).toBe("https://shop.example/contact");
+    await readReply((await post(pub.bot.id, { visitorId, conversationId: cid, message: "And returns?", pageUrl: "https://shop.example/returns" })).body!);
+    // A message without a page (the test page, an API client) keeps what was known.
+    await readReply((await post(pub.bot.id, { visitorId, conversationId: cid, message: "Thanks" })).body!);
+    expect((await db.select().from(conversations).where(eq(conversations.id, cid)).get())?.pageUrl).toBe("https://shop.example/returns");
+
+    const bad = await post(pub.bot.id, { visitorId, conversationId: cid, message: "Hi", pageUrl: "https://shop.example/account?token=secret" });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain("pageUrl must be an http(s) address without a query or fragment.");
+    expect((await post(pub.bot.id, { visitorId, message: "Hi", pageUrl: "javascript:alert(1)" })).status).toBe(400);
+
+    // The agent's visitor details on the chatbot home (live chat: Growth) link to it.
+    await db.update(organisations).set({ plan: "growth" }).where(eq(organisations.id, pub.org.id));
+    const html = await (await get(`/app/${pub.org.id}/${pub.bot.id}?c=${cid}`, pub.owner.cookie)).text();
+    await db.update(organisations).set({ plan: "free" }).where(eq(organisations.id, pub.org.id));
+    expect(html).toContain('href="https://shop.example/returns"');
+  });
 
   it("answers a question from indexed knowledge: streamed, cited, persisted", async () => {
     const visitorId = visitor();

@@ -95,6 +95,7 @@ chat.post("/:chatbotId", async (c) => {
     text: input.message,
     country: countryFromHeader(c.req.header("CF-IPCountry")),
     clientMessageId: input.clientMessageId,
+    pageUrl: input.pageUrl,
     heldHint: input.held,
     startedAt,
   });

@@ -49,7 +49,9 @@ type Api = ((method: string, ...args: unknown[]) => void) & Record<string, unkno
       return null;
     }
   };
-  const post = (msg: Record<string, unknown>) => ready && frame?.contentWindow?.postMessage({ parley: 1, ...msg }, base);
+  // `page`: where the visitor is (origin and path only; a query may hold their tokens), for the agents.
+  const post = (msg: Record<string, unknown>) =>
+    ready && frame?.contentWindow?.postMessage({ parley: 1, page: location.origin + location.pathname, ...msg }, base);
   const side = () => (cfg!.ui.position === "bottom-left" ? "left" : "right");
   const small = () => matchMedia("(max-width: 480px)").matches;
 

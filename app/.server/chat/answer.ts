@@ -145,6 +145,8 @@ export async function answerMessage(
     heldHint?: boolean;
     /** The widget's id for this message: a concurrent retry that stored it first wins, this one is not stored or counted. */
     clientMessageId?: string;
+    /** The page the visitor writes from (stored on the conversation with the exchange). */
+    pageUrl?: string | null;
     /** A held conversation's visitor message goes here instead of being stored by this function (live chat stores it). */
     onHeld?: (conversation: Conversation, message: { text: string; askedAt: number; clientMessageId?: string }) => Promise<void>;
     /** Told of every stored exchange (live chat shows it to the agents watching a waiting conversation). */
@@ -203,7 +205,12 @@ export async function answerMessage(
   // first attempt), this copy is dropped and its credit given back.
   const store = async (exchange: Omit<Parameters<typeof recordExchange>[2], "clientMessageId">) => {
     try {
-      const { visitorMessageId } = await recordExchange(ctx, conversation, { ...exchange, clientMessageId: input.clientMessageId, timeZone: org.timeZone });
+      const { visitorMessageId } = await recordExchange(ctx, conversation, {
+        ...exchange,
+        clientMessageId: input.clientMessageId,
+        timeZone: org.timeZone,
+        pageUrl: input.pageUrl,
+      });
       const bot = exchange.bot
         ? { id: exchange.bot.id, content: exchange.bot.content, at: Math.max(exchange.bot.at, exchange.askedAt + 1), sources: exchange.bot.sources }
         : null;

@@ -27,7 +27,7 @@ type Channel = Conversation["channel"];
 export async function getOrCreateConversation(
   ctx: Ctx,
   ref: ChatbotRef,
-  input: { visitorId: string; channel: Channel; conversationId?: string | null; fresh?: boolean; country?: string | null },
+  input: { visitorId: string; channel: Channel; conversationId?: string | null; fresh?: boolean; country?: string | null; pageUrl?: string | null },
 ): Promise<Conversation & { isNew?: boolean }> {
   const mine = and(eq(conversations.chatbotId, ref.chatbotId), eq(conversations.orgId, ref.orgId), eq(conversations.visitorId, input.visitorId));
   if (input.conversationId) {
@@ -51,6 +51,7 @@ export async function getOrCreateConversation(
         visitorId: input.visitorId,
         channel: input.channel,
         country: input.country ?? null,
+        pageUrl: input.pageUrl ?? null,
         createdAt: now,
         lastMessageAt: now,
         hasLead: lead.has,
@@ -69,7 +70,7 @@ export async function getOrCreateConversation(
     // Every column, in the table's order (drizzle's insert…select names them all).
     ctx.db.insert(conversations).select(
       sql`SELECT ${id}, ${ref.orgId}, ${ref.chatbotId}, ${input.visitorId}, ${input.channel}, 'bot', 0, ${input.country ?? null}, NULL, NULL, 0, ${now}, ${now},
-          0, 0, ${lead.has}, ${lead.name}, ${lead.email}
+          0, 0, ${lead.has}, ${lead.name}, ${lead.email}, ${input.pageUrl ?? null}
         WHERE NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${openOnChannel})`,
     ),
     ctx.db.select().from(conversations).where(openOnChannel).orderBy(desc(conversations.lastMessageAt)).limit(1),
@@ -135,6 +136,8 @@ export async function recordExchange(
     unanswered?: boolean;
     /** The organisation's time zone (the analytics day); looked up when not given. */
     timeZone?: string;
+    /** The page the visitor wrote from (the widget sends it), kept as the conversation's latest. */
+    pageUrl?: string | null;
   },
 ) {
   const base = { conversationId: conversation.id, orgId: conversation.orgId, chatbotId: conversation.chatbotId };
@@ -152,6 +155,7 @@ export async function recordExchange(
       lastMessageAt: last,
       title: sql`coalesce(${conversations.title}, ${title})`,
       ...(input.unanswered ? { unanswered: true } : {}),
+      ...(input.pageUrl ? { pageUrl: input.pageUrl } : {}),
     })
     .where(eq(conversations.id, conversation.id));
   const searchable = indexVisitorText(ctx, conversation, input.visitorText);

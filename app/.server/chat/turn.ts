@@ -34,6 +34,8 @@ export type VisitorTurn = {
   country?: string | null;
   /** The client's id for this message: a retried send with the same id is answered again, not stored or counted twice. */
   clientMessageId?: string;
+  /** The page of the customer's site the visitor writes from (the widget sends origin and path). */
+  pageUrl?: string | null;
   /** The client believes a person holds the conversation: the bot's search waits for the look-up (answer.ts). */
   heldHint?: boolean;
   startedAt?: number;
@@ -54,6 +56,7 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
       conversationId: turn.conversationId,
       fresh: turn.fresh,
       country: turn.country,
+      pageUrl: turn.pageUrl,
     }).then(async (c) => {
       if (turn.verified && !c.verified) {
         await markConversationVerified(ctx, c.id);
@@ -84,6 +87,7 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
     botMayAnswer,
     heldHint: turn.heldHint,
     clientMessageId: turn.clientMessageId,
+    pageUrl: turn.pageUrl,
     // Live chat (ADR 025): a held conversation's message is stored by its live object and reaches
     // the agent at once; a conversation waiting for a person shows its bot exchanges to the agents.
     onHeld: (c, m) => postHeldMessage(ctx, c, m),

@@ -301,6 +301,8 @@ export const conversations = sqliteTable(
     /** The newest name and email among those leads (lowercased email, searched by prefix). */
     leadName: text("lead_name"),
     leadEmail: text("lead_email"),
+    /** The page of the customer's site the visitor last wrote from (origin and path, sent by the widget). */
+    pageUrl: text("page_url"),
   },
   (t) => {
     // Keyset order of the list: newest activity first, id breaks ties. One partial index per filter,

@@ -30,6 +30,7 @@ export type TranscriptData = {
     status: string;
     verified: boolean;
     country?: string | null;
+    pageUrl?: string | null;
     rating: number | null;
     createdAt: number;
   };
@@ -234,6 +235,7 @@ export function ChatbotHomeScreen({ data, result }: { data: ChatbotHomeScreenDat
             visitorId={transcript.conversation.visitorId}
             channel={transcript.conversation.channel}
             country={transcript.conversation.country ?? null}
+            pageUrl={transcript.conversation.pageUrl ?? null}
             verified={transcript.conversation.verified}
             lead={transcript.leads[0] ? { name: transcript.leads[0].name, email: transcript.leads[0].email, phone: transcript.leads[0].phone } : null}
           />

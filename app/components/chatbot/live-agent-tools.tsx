@@ -48,6 +48,7 @@ export function VisitorDetails(props: {
   visitorId: string;
   channel: string;
   country: string | null;
+  pageUrl: string | null;
   verified: boolean;
   lead: { name: string | null; email: string | null; phone: string | null } | null;
 }) {
@@ -64,6 +65,16 @@ export function VisitorDetails(props: {
       </h3>
       <dl className="space-y-1 text-sm">
         {row("Visitor id", <span className="font-mono">{props.visitorId}</span>)}
+        {row(
+          "Page",
+          props.pageUrl ? (
+            <a href={props.pageUrl} target="_blank" rel="noopener noreferrer nofollow" className="text-brand-700 underline dark:text-brand-400">
+              {props.pageUrl}
+            </a>
+          ) : (
+            "Not known"
+          ),
+        )}
         {row("Country", props.country ?? "Not known")}
         {row("Identity", props.verified ? <Badge tone="success">Verified by your site</Badge> : "Not verified (anonymous visitor id)")}
         {row(

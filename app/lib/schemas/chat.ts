@@ -16,6 +16,12 @@ export const visitorHashSchema = z
 /** The widget's id for one visitor message: a retry of the same send carries the same id. */
 export const clientMessageIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "clientMessageId must be 8–64 letters, digits, '-' or '_'.");
 
+/** An http(s) page address without its query or fragment (those may carry a visitor's tokens). */
+export const pageUrlSchema = z
+  .string()
+  .max(2000, "pageUrl is limited to 2,000 characters.")
+  .refine((v) => /^https?:\/\/[^\s?#]+$/.test(v) && URL.canParse(v), "pageUrl must be an http(s) address without a query or fragment.");
+
 export const widgetChatRequestSchema = z.object({
   visitorId: visitorIdSchema,
   message: z
@@ -40,6 +46,8 @@ export const widgetChatRequestSchema = z.object({
    * decides from the conversation's status whether the bot answers.
    */
   held: z.boolean().optional(),
+  /** The page of the customer's site the visitor writes from (origin and path), shown to agents. */
+  pageUrl: pageUrlSchema.optional(),
 });
 
 /** A source as the chat stream (`data-sources`) and the history endpoint send it; `n` is its [n] citation. */

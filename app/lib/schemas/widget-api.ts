@@ -93,11 +93,13 @@ export const handoffInputSchema = z.object({
 // Every message is `{ parley: 1, type, ...payload }`. The loader only accepts messages whose
 // event.source is its iframe and event.origin is Parley's origin; the iframe only accepts messages
 // from window.parent whose origin is the (server-checked) host origin, and posts with that
-// targetOrigin. The dashboard's UI preview is a parent with Parley's own origin.
-export type HostToFrame =
+// targetOrigin. The dashboard's UI preview is a parent with Parley's own origin. The loader adds
+// `page` (the host page's origin and path, never its query) to every message: agents see it.
+export type HostToFrame = { page?: string } & (
   | { parley: 1; type: "identify"; id: string; hash?: string; name?: string; email?: string }
   | { parley: 1; type: "opened" }
-  | { parley: 1; type: "preview-settings"; ui: UiSettings; name: string };
+  | { parley: 1; type: "preview-settings"; ui: UiSettings; name: string }
+);
 export type FrameToHost =
   | { parley: 1; type: "ready" }
   /** The frame's visitor id, for the loader to keep in the host page's own storage and hand back as

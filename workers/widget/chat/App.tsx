@@ -45,6 +45,8 @@ export function App({ boot }: { boot: WidgetBoot }) {
   const [liveStatus, setLiveStatus] = useState<LiveStatus | null>(null);
   // …and, over its socket (ADR 026): the agent writing, the visitor's last message seen, an agent here.
   const liveRef = useRef<LiveHandle | null>(null);
+  // The host page the visitor writes from (the loader sends it with each message), for the agents.
+  const pageRef = useRef<string | undefined>(undefined);
   const [agentTyping, setAgentTyping] = useState<string | null>(null);
   const [seen, setSeen] = useState(false);
   const [agentHere, setAgentHere] = useState<{ here: boolean; name?: string } | null>(null);
@@ -73,6 +75,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
       if (e.source !== window.parent || e.origin !== hostOrigin) return;
       const m = e.data as HostToFrame;
       if (!m || typeof m !== "object" || m.parley !== 1) return;
+      if (typeof m.page === "string" && m.page.startsWith(`${hostOrigin}/`) && m.page.length <= 2000) pageRef.current = m.page;
       if (m.type === "identify") {
         if (typeof m.id === "string" && VISITOR_ID_PATTERN.test(m.id)) setVisitorId(m.id);
         setIdentity({ hash: str(m.hash), name: str(m.name), email: str(m.email) });
@@ -238,6 +241,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
             clientMessageId,
             // A person holds the conversation: the server need not start the bot's search.
             held: liveStatus === "human" || undefined,
+            pageUrl: pageRef.current,
           }),
         });
       try {
