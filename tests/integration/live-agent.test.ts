@@ -1,4 +1,4 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -7,54 +7,15 @@ import { getTranscript } from "~/.server/chat/conversations";
 import { createServiceContext } from "~/.server/context";
 import { chatbots, conversationAgents, conversationNotes, messages } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
-import { clientFrame, parseServerFrame, type ServerFrame } from "~/lib/live/protocol";
 import { addMember, db, makeOrg, makeUser, signedIn } from "../factories";
 import { BASE, request } from "./helpers";
+import { liveRequests } from "./live-sockets";
 
 // The agent workflow around a handoff (ADR 027): what the visitor is promised (office hours, who is
 // online), the wait timer in the conversation's object, and what only agents see.
 
-const worker = (exports as unknown as { default: { fetch: (r: Request) => Promise<Response> } }).default;
-const ip = () => `10.31.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+const { worker, ip, post, socket } = liveRequests(31);
 const visitor = () => `v_${newId().slice(0, 20)}`;
-
-function post(path: string, body: unknown) {
-  return worker.fetch(
-    new Request(BASE + path, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip() }, body: JSON.stringify(body) }),
-  );
-}
-
-class Client {
-  frames: ServerFrame[] = [];
-  constructor(readonly ws: WebSocket) {
-    ws.accept();
-    ws.addEventListener("message", (e) => {
-      const f = parseServerFrame(e.data);
-      if (f.ok) this.frames.push(f.frame);
-    });
-  }
-  send(f: Parameters<typeof clientFrame>[0]) {
-    this.ws.send(clientFrame(f));
-  }
-  async next<T extends ServerFrame["type"]>(type: T, match: (f: Extract<ServerFrame, { type: T }>) => boolean = () => true) {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const found = this.frames.find((f): f is Extract<ServerFrame, { type: T }> => f.type === type && match(f as Extract<ServerFrame, { type: T }>));
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no ${type} frame; got ${JSON.stringify(this.frames)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  close() {
-    this.ws.close(1000, "done");
-  }
-}
-
-async function socket(path: string, headers: Record<string, string> = {}) {
-  const res = await worker.fetch(new Request(BASE + path, { headers: { Upgrade: "websocket", "CF-Connecting-IP": ip(), ...headers } }));
-  if (res.status !== 101) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return new Client(res.webSocket!);
-}
 
 async function setup(live: Record<string, unknown> = {}) {
   const owner = await makeUser({ name: "Omar Owner" });

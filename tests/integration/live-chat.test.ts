@@ -1,4 +1,4 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -7,68 +7,16 @@ import { createServiceContext } from "~/.server/context";
 import { chatbots, conversationAgents, conversations, messages, notificationDeliveries } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { addDestination } from "~/.server/notifications/destinations";
-import { clientFrame, parseServerFrame, type ServerFrame } from "~/lib/live/protocol";
 import { addMember, db, makeOrg, makeUser, signedIn } from "../factories";
 import { BASE } from "./helpers";
+import { liveRequests } from "./live-sockets";
 
 // Live chat through the Worker entry (ADR 025): the visitor's and the agent's sockets on the
 // conversation's Durable Object, the inbox object's presence, the conversation core refusing bot
 // turns while a person holds the conversation, storage before acknowledgement, catch-up by seq.
 
-const worker = (exports as unknown as { default: { fetch: (r: Request) => Promise<Response> } }).default;
-const ip = () => `10.30.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+const { worker, ip, post, open, socket } = liveRequests(30);
 const visitor = () => `v_${newId().slice(0, 20)}`;
-
-function post(path: string, body: unknown) {
-  return worker.fetch(
-    new Request(BASE + path, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip() }, body: JSON.stringify(body) }),
-  );
-}
-
-/** A socket with every frame it received, and a way to wait for one. */
-class Client {
-  frames: ServerFrame[] = [];
-  private waiters: (() => void)[] = [];
-  constructor(readonly ws: WebSocket) {
-    ws.accept();
-    ws.addEventListener("message", (e) => {
-      const f = parseServerFrame(e.data);
-      if (!f.ok) throw new Error(f.message);
-      this.frames.push(f.frame);
-      for (const w of this.waiters.splice(0)) w();
-    });
-  }
-  send(f: Parameters<typeof clientFrame>[0]) {
-    this.ws.send(clientFrame(f));
-  }
-  async next<T extends ServerFrame["type"]>(type: T, match: (f: Extract<ServerFrame, { type: T }>) => boolean = () => true, from = 0) {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const found = this.frames
-        .slice(from)
-        .find((f): f is Extract<ServerFrame, { type: T }> => f.type === type && match(f as Extract<ServerFrame, { type: T }>));
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no ${type} frame; got ${JSON.stringify(this.frames)}`);
-      await new Promise<void>((r) => {
-        this.waiters.push(r);
-        setTimeout(r, 100);
-      });
-    }
-  }
-  close() {
-    this.ws.close(1000, "done");
-  }
-}
-
-async function open(path: string, headers: Record<string, string> = {}) {
-  const res = await worker.fetch(new Request(BASE + path, { headers: { Upgrade: "websocket", "CF-Connecting-IP": ip(), ...headers } }));
-  return res;
-}
-async function socket(path: string, headers: Record<string, string> = {}) {
-  const res = await open(path, headers);
-  if (res.status !== 101) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return new Client(res.webSocket!);
-}
 
 async function setup() {
   const owner = await makeUser({ name: "Olga Owner" });

@@ -1,63 +1,16 @@
-import { exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { chatbots } from "~/.server/db/schema";
-import { clientFrame, parseServerFrame, type ServerFrame } from "~/lib/live/protocol";
 import { addMember, db, makeOrg, makeUser, signedIn } from "../factories";
 import { BASE } from "./helpers";
+import { liveRequests } from "./live-sockets";
 
 // Typing, read state and who is here on a live conversation (ADR 026), through the Worker entry:
 // typing is passed to the other side and not kept; read marks are kept by the conversation's object
 // and told to a socket that connects later; each side learns whether the other has the chat open.
 
-const worker = (exports as unknown as { default: { fetch: (r: Request) => Promise<Response> } }).default;
-const ip = () => `10.31.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
-
-class Client {
-  frames: ServerFrame[] = [];
-  private waiters: (() => void)[] = [];
-  constructor(readonly ws: WebSocket) {
-    ws.accept();
-    ws.addEventListener("message", (e) => {
-      const f = parseServerFrame(e.data);
-      if (!f.ok) throw new Error(f.message);
-      this.frames.push(f.frame);
-      for (const w of this.waiters.splice(0)) w();
-    });
-  }
-  send(f: Parameters<typeof clientFrame>[0]) {
-    this.ws.send(clientFrame(f));
-  }
-  async next<T extends ServerFrame["type"]>(type: T, match: (f: Extract<ServerFrame, { type: T }>) => boolean = () => true, from = 0) {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const found = this.frames
-        .slice(from)
-        .find((f): f is Extract<ServerFrame, { type: T }> => f.type === type && match(f as Extract<ServerFrame, { type: T }>));
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no ${type} frame; got ${JSON.stringify(this.frames)}`);
-      await new Promise<void>((r) => {
-        this.waiters.push(r);
-        setTimeout(r, 100);
-      });
-    }
-  }
-  /** Lets frames in flight arrive, then says whether any of this type came after `from`. */
-  async none(type: ServerFrame["type"], from: number) {
-    await new Promise((r) => setTimeout(r, 300));
-    return !this.frames.slice(from).some((f) => f.type === type);
-  }
-  close() {
-    this.ws.close(1000, "done");
-  }
-}
-
-async function socket(path: string, headers: Record<string, string> = {}) {
-  const res = await worker.fetch(new Request(BASE + path, { headers: { Upgrade: "websocket", "CF-Connecting-IP": ip(), ...headers } }));
-  if (res.status !== 101) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return new Client(res.webSocket!);
-}
+const { worker, ip, socket } = liveRequests(32);
 
 async function chat(botId: string, visitorId: string, message: string, conversationId?: string) {
   const res = await worker.fetch(

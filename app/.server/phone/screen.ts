@@ -1,6 +1,6 @@
 import { asc, desc, eq } from "drizzle-orm";
 import { can, type Role } from "~/lib/permissions";
-import type { CallOutcome } from "~/lib/schemas/phone";
+import type { CallLogEntry } from "~/lib/schemas/phone";
 import type { Organisation } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
 import { calls, chatbots, memberships, organisations, phoneNumbers } from "../db/schema";
@@ -25,18 +25,6 @@ export async function phoneOrgChoice(ctx: Pick<ServiceContext, "db">, user: { id
   const current = (wanted ? orgs.find((o) => o.id === wanted) : undefined) ?? orgs.find((o) => o.id === user.lastOrgId) ?? orgs[0] ?? null;
   return { orgs: orgs.map(({ id, name }) => ({ id, name })), current, unknown: !!wanted && !orgs.some((o) => o.id === wanted) };
 }
-
-export type CallLogEntry = {
-  id: string;
-  startedAt: number;
-  caller: string | null;
-  number: string | null;
-  chatbotName: string;
-  durationS: number | null;
-  outcome: CallOutcome | null;
-  inProgress: boolean;
-  transcriptHref: string | null;
-};
 
 export async function callLog(ctx: Pick<ServiceContext, "db">, orgId: string): Promise<CallLogEntry[]> {
   const rows = await ctx.db

@@ -21,7 +21,7 @@ import {
   TR,
 } from "~/components/ui";
 import type { FormReply } from "~/lib/forms";
-import { CALL_OUTCOME_LABELS, formatCallDuration, type CallOutcome } from "~/lib/schemas/phone";
+import { CALL_OUTCOME_LABELS, formatCallDuration, type CallLogEntry, type CallOutcome } from "~/lib/schemas/phone";
 
 /** /app/phone (route: app.phone): a Twilio account, its numbers attached to chatbots, and the call log. */
 
@@ -45,17 +45,7 @@ export type PhoneScreenData = {
     numbers: NumberRow[];
     numbersError: string | null;
     chatbots: { id: string; name: string }[];
-    calls: {
-      id: string;
-      startedAt: number;
-      caller: string | null;
-      number: string | null;
-      chatbotName: string;
-      durationS: number | null;
-      outcome: CallOutcome | null;
-      inProgress: boolean;
-      transcriptHref: string | null;
-    }[];
+    calls: CallLogEntry[];
   } | null;
 };
 

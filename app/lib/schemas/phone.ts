@@ -45,3 +45,16 @@ export function formatCallDuration(seconds: number | null): string {
   const s = seconds % 60;
   return m ? `${m} min ${s} s` : `${s} s`;
 }
+
+/** One row of the call log on /app/phone. */
+export type CallLogEntry = {
+  id: string;
+  startedAt: number;
+  caller: string | null;
+  number: string | null;
+  chatbotName: string;
+  durationS: number | null;
+  outcome: CallOutcome | null;
+  inProgress: boolean;
+  transcriptHref: string | null;
+};

@@ -1,0 +1,66 @@
+import { exports } from "cloudflare:workers";
+import { clientFrame, parseServerFrame, type ServerFrame } from "~/lib/live/protocol";
+import { BASE } from "./helpers";
+
+// Live chat's sockets and requests through the Worker entry, shared by the live-chat tests. Each test
+// file passes its own network so its visitors' rate limits never meet another file's.
+
+const worker = (exports as unknown as { default: { fetch: (r: Request) => Promise<Response> } }).default;
+
+/** A socket with every frame it received, and a way to wait for one. */
+export class LiveClient {
+  frames: ServerFrame[] = [];
+  private waiters: (() => void)[] = [];
+  constructor(readonly ws: WebSocket) {
+    ws.accept();
+    ws.addEventListener("message", (e) => {
+      const f = parseServerFrame(e.data);
+      if (!f.ok) throw new Error(f.message);
+      this.frames.push(f.frame);
+      for (const w of this.waiters.splice(0)) w();
+    });
+  }
+  send(f: Parameters<typeof clientFrame>[0]) {
+    this.ws.send(clientFrame(f));
+  }
+  /** The first frame of `type` (from index `from`) that `match` accepts; fails after 5 s. */
+  async next<T extends ServerFrame["type"]>(type: T, match: (f: Extract<ServerFrame, { type: T }>) => boolean = () => true, from = 0) {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const found = this.frames
+        .slice(from)
+        .find((f): f is Extract<ServerFrame, { type: T }> => f.type === type && match(f as Extract<ServerFrame, { type: T }>));
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no ${type} frame; got ${JSON.stringify(this.frames)}`);
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 100);
+      });
+    }
+  }
+  /** Lets frames in flight arrive, then says whether any of this type came after `from`. */
+  async none(type: ServerFrame["type"], from: number) {
+    await new Promise((r) => setTimeout(r, 300));
+    return !this.frames.slice(from).some((f) => f.type === type);
+  }
+  close() {
+    this.ws.close(1000, "done");
+  }
+}
+
+/** Requests from visitors of the network `10.{net}.x.y`, each from an address of its own. */
+export function liveRequests(net: number) {
+  const ip = () => `10.${net}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+  const post = (path: string, body: unknown) =>
+    worker.fetch(
+      new Request(BASE + path, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip() }, body: JSON.stringify(body) }),
+    );
+  const open = (path: string, headers: Record<string, string> = {}) =>
+    worker.fetch(new Request(BASE + path, { headers: { Upgrade: "websocket", "CF-Connecting-IP": ip(), ...headers } }));
+  const socket = async (path: string, headers: Record<string, string> = {}) => {
+    const res = await open(path, headers);
+    if (res.status !== 101) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return new LiveClient(res.webSocket!);
+  };
+  return { worker, ip, post, open, socket };
+}
