@@ -180,6 +180,8 @@ describe("a whole call: answer, two turns, transfer", () => {
 
     const conversation = (await db.select().from(conversations).where(eq(conversations.id, call.conversationId!)).get())!;
     expect(conversation.channel).toBe("phone");
+    // The call's conversation ended with the call (the inbox's Closed list).
+    expect(conversation.status).toBe("closed");
     const said = await messagesOf(conversation.id);
     expect(said.filter((m) => m.role === "visitor").map((m) => m.content)).toEqual([
       "When is the shop in Lyon open?",

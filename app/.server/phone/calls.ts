@@ -247,9 +247,15 @@ export async function recordCallStatus(ctx: ServiceContext, phoneNumberId: strin
       outcome: sql`coalesce(${calls.outcome}, case when ${calls.turns} > 0 then 'answered' else 'caller_hung_up' end)`,
     })
     .where(and(eq(calls.phoneNumberId, phoneNumberId), eq(calls.callSid, req.params.get("CallSid") ?? ""), eq(calls.status, "in-progress")))
-    .returning({ id: calls.id })
+    .returning({ id: calls.id, conversationId: calls.conversationId })
     .get();
   // Unknown or already ended: a replay (or a call this number refused), and nothing changes.
   if (!ended) return FORBIDDEN;
+  // The call's conversation ends with it (the inbox lists it as closed); a next call starts a new one.
+  if (ended.conversationId)
+    await ctx.db
+      .update(conversations)
+      .set({ status: "closed" })
+      .where(and(eq(conversations.id, ended.conversationId), eq(conversations.channel, "phone")));
   return { ok: true, twiml: twiml([]) };
 }
