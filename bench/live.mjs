@@ -180,7 +180,7 @@ async function main() {
           await sleep(GAP_MIN_MS + rand() * (GAP_MAX_MS - GAP_MIN_MS));
           if (m % 2 === 0) {
             const text = `Agent reply ${m} in conversation ${c.i}`;
-            const clientId = `c_b${c.i}_${m}_xxxx`;
+            const clientId = `c_b${c.i}_${m}_bench`; // ids need 8+ characters
             const s = { at: performance.now(), dir: "a2v", conv: c.i, acked: false };
             sent.set(text, s);
             c.agent.send({ type: "send", clientId, text });
@@ -195,7 +195,7 @@ async function main() {
             const s = { at: performance.now(), dir: "v2a", conv: c.i, acked: false };
             sent.set(text, s);
             try {
-              const r = await visitorSays(base, BOT, { visitorId: c.visitorId, conversationId: c.id, text, clientMessageId: `c_v${c.i}_${m}_xxxx`, ip: c.ip });
+              const r = await visitorSays(base, BOT, { visitorId: c.visitorId, conversationId: c.id, text, clientMessageId: `c_v${c.i}_${m}_bench`, ip: c.ip });
               if (r.message !== null) err("visitor message answered by the bot (conversation not held)");
               s.acked = true;
             } catch (e) {
