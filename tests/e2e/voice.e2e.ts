@@ -157,6 +157,38 @@ describe("voice playground", () => {
   });
 });
 
+describe("the public /voice page", () => {
+  it("signed out, the demo bot answers a spoken question aloud with sources; without recognition, a typed one", async () => {
+    for (const recognition of [true, false]) {
+      const t = await standInPage({ recognition });
+      try {
+        const p = t.page;
+        await p.goto("/voice#demo");
+        await p.getByRole("heading", { name: "Talk to the demo bot" }).waitFor();
+        await p.locator('[data-phase="idle"]').waitFor();
+        if (recognition) {
+          await p.getByRole("button", { name: "Hold to talk" }).hover();
+          await p.mouse.down();
+          await waitListening(p);
+          await hear(p, QUESTION);
+          await finish(p);
+          await p.mouse.up();
+        } else {
+          await p.getByLabel("Type a question (answered aloud)").fill(QUESTION);
+          await p.getByRole("button", { name: "Ask", exact: true }).click();
+        }
+        const turn = p.locator("[data-turn]").first();
+        await turn.getByText("Sources", { exact: true }).waitFor({ timeout: 20_000 });
+        await p.locator('[data-turn][data-status="done"]').waitFor({ timeout: 20_000 });
+        expect((await speech(p)).spoken.join(" ")).toContain("Admin: Manages members");
+        expect(t.pageErrors).toEqual([]);
+      } finally {
+        await t.close();
+      }
+    }
+  });
+});
+
 describe("voice in the widget", () => {
   it("no microphone while voice is off; with voice on, a spoken question is answered, spoken back and filed as a voice conversation", async () => {
     const off = await standInPage();
