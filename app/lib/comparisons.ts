@@ -136,7 +136,7 @@ export const PARLEY = {
   channels: {
     feature: "Messaging channels beyond the website",
     status: "no",
-    text: "No. Parley answers in the website widget, on a share link and through the REST API; it does not connect WhatsApp, Messenger, Instagram or email.",
+    text: "No. Parley answers in the website widget, on a share link, through the REST API and on phone calls to a Twilio number of your own; it does not answer on WhatsApp, Messenger, Instagram or by email.",
   },
   crm: {
     feature: "Full CRM",

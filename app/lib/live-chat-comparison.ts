@@ -160,9 +160,9 @@ export const ROWS: ComparisonRow[] = [
   {
     feature: "Channels beyond your website",
     parley: {
-      verdict: "not-yet",
-      text: "The website widget, a share link that opens the chat as a full page, and the REST API.",
-      proof: "/docs/api/rest-api",
+      verdict: "partly",
+      text: "Phone calls: callers to a number of your own Twilio account ask by voice, hear the answer and can be transferred to a person. Besides that, the website widget, a share link that opens the chat as a full page, and the REST API. No WhatsApp, Messenger, Instagram or email yet.",
+      proof: "/docs/voice/phone-calls",
     },
     rivals: {
       livechat: { text: "Yes — through its integrations.", sources: [10] },

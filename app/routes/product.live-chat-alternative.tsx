@@ -40,7 +40,7 @@ const STRONGER: { title: string; text: ReactNode }[] = [
   },
   {
     title: "More channels in one inbox",
-    text: "Tidio brings in Messenger, Instagram and WhatsApp; Crisp more than ten channels, and SDKs to put its chat inside your iOS and Android apps. Parley covers your website and the REST API.",
+    text: "Tidio brings in Messenger, Instagram and WhatsApp; Crisp more than ten channels, and SDKs to put its chat inside your iOS and Android apps. Parley covers your website, the REST API and phone calls on a number of your own Twilio account.",
   },
   {
     title: "Tools for a busy team",

@@ -96,6 +96,11 @@ describe("comparison pages: claims about Parley", () => {
     }
   });
 
+  it("the channels “no” names every channel Parley does answer on, phone calls included", () => {
+    expect(PARLEY.phone.status).toBe("yes");
+    for (const channel of [/widget/, /share link/, /REST API/, /phone calls/]) expect(PARLEY.channels.text).toMatch(channel);
+  });
+
   it("a “no” claims nothing: no proof, no link", () => {
     for (const [id, f] of featuresUsed()) if (f.status === "no") expect(f.proof, id).toBeUndefined();
   });

@@ -295,6 +295,12 @@ describe("product pages", () => {
         for (const id of refs) expect(sourceIds.has(id) && doc.querySelector(`#${id}`) !== null, id).toBe(true);
       }
     }
+    // Phone calls (Twilio) are a channel beyond the website: the channels row says so and links to how.
+    const channels = rows.find((tr) => text(tr.querySelector("th")) === "Channels beyond your website")!;
+    expect(channels.querySelector("td[data-parley]")!.getAttribute("data-parley")).toBe("partly");
+    expect(text(channels.querySelector("td[data-parley]"))).toMatch(/Phone calls/);
+    expect(channels.querySelector('td[data-parley] a[href="/docs/voice/phone-calls"]')).not.toBeNull();
+    expect(text(doc.querySelector("section#stronger"))).toMatch(/phone calls/);
     // The sources are dated; no prices are compared.
     expect(text(doc.querySelector("section#sources"))).toMatch(/Read on \d{1,2} [A-Z][a-z]+ \d{4}/);
     expect(text(main)).not.toMatch(/[$€£]\s?\d/);
