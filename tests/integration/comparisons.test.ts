@@ -231,13 +231,16 @@ describe("comparison pages: a public page like the others", () => {
     for (const path of PATHS) expect(sitemap).toContain(`<loc>${BASE}${path}</loc>`);
     const blog = loadBlog();
     for (const c of COMPARISONS) {
-      // Each page lists its related posts, and at least one of those posts links back.
+      // Each page lists its related posts, and every one of those posts links back to it.
       const posts = c.posts.map((s) => blog.bySlug.get(s));
       expect(posts.every(Boolean), c.slug).toBe(true);
+      for (const [i, p] of posts.entries())
+        expect(p!.html.includes(`href="${comparisonPath(c)}"`), `${c.posts[i]} does not link to ${comparisonPath(c)}`).toBe(true);
+      const { doc } = await load(comparisonPath(c));
       expect(
-        posts.some((p) => p!.html.includes(`href="${comparisonPath(c)}"`)),
-        `${c.slug}: no related post links back`,
-      ).toBe(true);
+        doc.querySelectorAll("#reading a").map((a) => a.getAttribute("href")),
+        c.slug,
+      ).toEqual(posts.map((p) => p!.url));
     }
   });
 });
