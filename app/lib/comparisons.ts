@@ -7,7 +7,7 @@
 // Features other helpers are still building are "not-yet" with the proof they will have: when one is
 // merged, flip its status here (the test fails while a "not-yet" proof already exists).
 
-import { PLAN_IDS, PLANS, type Plan } from "./plans";
+import { cheapestPlanWith, PLAN_IDS, PLANS, type Plan, type PlanExtras } from "./plans";
 
 export type ParleyStatus = "yes" | "not-yet" | "no";
 
@@ -19,9 +19,32 @@ export type ParleyFeature = {
   text: string;
   /** Where to see it: a `/docs/…` page (optionally `#anchor`), a public page, or an app route pattern. Required unless status is "no". */
   proof?: string;
+  /**
+   * The plan extra (app/lib/plans.ts) a "yes" needs, when it is not on every plan. The page shows the
+   * cheapest plan that has it (`cheapestPlanWith`), so the label cannot drift from PLANS. `what` names
+   * the gated part when only part of the row needs it ("Signed webhooks").
+   */
+  needs?: { extra: keyof PlanExtras; what?: string };
+  /** The dashboard screen that provides it (a route pattern under /app); tests check the route file and that it answers its owner. */
+  screen?: string;
 };
 
+/** The cheapest plan a feature needs, from PLANS; null when it is on every plan (or is not a "yes"). */
+export function planNeeded(f: ParleyFeature): Plan | null {
+  if (f.status !== "yes" || !f.needs) return null;
+  return cheapestPlanWith(f.needs.extra);
+}
+
+/** "Growth plan and above" / "Signed webhooks: Starter plan and above", or null. */
+export function planLabel(f: ParleyFeature): string | null {
+  const plan = planNeeded(f);
+  if (!plan) return null;
+  return `${f.needs?.what ? `${f.needs.what}: ` : ""}${plan.name} plan and above`;
+}
+
 export const READ_ON = "2026-11-24";
+/** When we searched stored copies of the competitors' pricing pages and billing help (issue 19 audit). */
+export const PRICES_READ_ON = "2026-11-26";
 
 /** Parley's side of every row, shared by the three pages so one flip updates all of them. */
 export const PARLEY = {
@@ -36,96 +59,119 @@ export const PARLEY = {
     status: "yes",
     text: "When the knowledge has no good enough match, the bot answers with your fallback message and the question is listed as unanswered.",
     proof: "/docs/knowledge/how-knowledge-works",
+    screen: "/app/:orgId/:chatbotId/analytics",
   },
   noKey: {
     feature: "Works without an AI provider key",
     status: "yes",
     text: "A built-in engine answers from your knowledge with no model account; OpenAI or any compatible server is optional.",
     proof: "/docs/answers/models#the-built-in-local-engine",
+    screen: "/app/:orgId/:chatbotId/settings/general",
   },
   knowledge: {
     feature: "Knowledge from files, websites and Q&A",
     status: "yes",
     text: "Text, Q&A pairs, files (PDF, DOCX, TXT, MD, HTML, CSV, JSON), a URL, a whole-site crawl or a sitemap, with status and re-sync.",
     proof: "/docs/knowledge/sources#kinds-of-source",
+    screen: "/app/:orgId/:chatbotId/kb",
   },
   security: {
     feature: "Allowed websites, per-visitor rate limit, signed identity",
     status: "yes",
     text: "On every plan, including Free: an origin allow-list, a per-visitor rate limit and HMAC-signed visitor identity.",
     proof: "/docs/widget/security",
+    screen: "/app/:orgId/:chatbotId/settings/oryg",
   },
   leads: {
     feature: "Leads captured in the chat",
     status: "yes",
     text: "A contact form in the chat, a leads list with status, notes and history, and CSV export.",
     proof: "/docs/widget/embed#leads",
+    screen: "/app/:orgId/:chatbotId/leads",
   },
   analytics: {
     feature: "Analytics and unanswered questions",
     status: "yes",
     text: "Conversations, resolution rate, answer times, top and unanswered questions, each unanswered one turned into an answer in one step.",
     proof: "/product/analytics",
+    screen: "/app/:orgId/:chatbotId/analytics",
   },
   handoff: {
     feature: "Hand a chat to a person",
     status: "yes",
     text: "“Talk to a human” puts the conversation in a live inbox on the chatbot's home, where a team member takes it over in the same chat window.",
     proof: "/docs/widget/embed#what-visitors-get",
+    needs: { extra: "liveChat" },
+    screen: "/app/:orgId/:chatbotId",
   },
   agentWorkflow: {
     feature: "Agent workflow: typing, transfer, internal notes, office hours",
     status: "yes",
     text: "The live inbox shows when the visitor is typing and has read a reply; agents add internal notes, transfer to a colleague, and office hours decide what the visitor is promised.",
     proof: "/docs/live-chat/inbox#internal-notes",
+    needs: { extra: "liveChat" },
+    screen: "/app/:orgId/:chatbotId",
   },
   voice: {
     feature: "Voice in the browser",
     status: "yes",
     text: "A microphone in the widget and a voice playground: speech in, the same sourced answer spoken back, with the browser's speech or OpenAI's.",
     proof: "/docs/voice/voice-in-the-browser",
+    needs: { extra: "voice" },
+    screen: "/app/:orgId/:chatbotId/voice-playground",
   },
   phone: {
     feature: "Phone calls",
     status: "yes",
     text: "Attach a number of your own Twilio account to a chatbot: callers ask by voice and hear the answer, ask for a person and are transferred; every call has a log and a transcript.",
     proof: "/docs/voice/phone-calls",
+    needs: { extra: "phoneNumbers" },
+    screen: "/app/phone",
   },
   woocommerce: {
     feature: "Online shop (WooCommerce)",
     status: "yes",
     text: "Connect a WooCommerce store: its products are synced into knowledge and kept current by webhooks, and the bot searches products and checks an order's status (number and billing email must match).",
     proof: "/docs/integrations/woocommerce",
+    needs: { extra: "woocommerce" },
+    screen: "/app/:orgId/:chatbotId/integrations/woocommerce",
   },
   customTools: {
     feature: "Custom HTTP tools",
     status: "yes",
     text: "Describe an endpoint of your own API and the bot calls it when a visitor needs it (asking first if you want), with a test button and a call log.",
     proof: "/docs/integrations/custom-tools",
+    screen: "/app/:orgId/:chatbotId/tools",
   },
   api: {
     feature: "REST API",
     status: "yes",
     text: "Ask questions, read conversations and leads, and manage knowledge with an API key.",
     proof: "/docs/api/rest-api",
+    needs: { extra: "api" },
+    screen: "/app/:orgId/:chatbotId/settings/embed",
   },
   webhooks: {
     feature: "Notifications and webhooks",
     status: "yes",
     text: "Email, Slack and signed webhooks for new leads, handoffs, bug reports and a daily digest.",
     proof: "/docs/api/webhooks",
+    needs: { extra: "webhooks", what: "Signed webhooks" },
+    screen: "/app/:orgId/:chatbotId/settings/notifications",
   },
   roles: {
     feature: "Team roles",
     status: "yes",
     text: "Owner, admin, editor and agent, per organisation.",
     proof: "/docs/account/organisations-and-roles#roles",
+    screen: "/app/:orgId/members",
   },
   pricing: {
     feature: "Pricing unit",
     status: "yes",
     text: "A flat monthly plan; one bot reply is one credit whatever the model.",
     proof: "/docs/account/plans-and-limits",
+    screen: "/app/plans",
   },
   selfHost: {
     feature: "Self-hosting",
@@ -189,6 +235,19 @@ export type Comparison = {
   /** How the competitor prices, from its own pages (no numbers we did not read there). */
   pricingModel: CompetitorCell[];
   pricingUrl: string;
+  /**
+   * The stated example at the competitor. `prices` holds only figures read on its own pricing page;
+   * when none could be read it is null and the page says so, with the date we looked. `formula` is how
+   * to work the example on its pricing page; `notIncluded` lists usage charges its own pages describe
+   * on top of a plan or seat price.
+   */
+  example: {
+    prices: null;
+    formula: string;
+    notIncluded: CompetitorCell[];
+  };
+  /** The Parley features this page's example needs (their plan extras decide the plan). */
+  exampleNeeds: FeatureId[];
   migration: { title: string; text: string; source?: string; proof?: string }[];
   sources: Source[];
   /** Related blog posts (slugs under /blog). */
@@ -197,6 +256,16 @@ export type Comparison = {
 
 /** The example the price comparison is worked for. */
 export const PRICE_EXAMPLE = { conversationsPerMonth: 2_000, seats: 3 } as const;
+
+/** The plan extras a list of features needs, from their `needs` (deduplicated, in PlanExtras order). */
+export function extrasFor(features: FeatureId[]): (keyof PlanExtras)[] {
+  const set = new Set<keyof PlanExtras>();
+  for (const id of features) {
+    const f: ParleyFeature = PARLEY[id];
+    if (f.needs) set.add(f.needs.extra);
+  }
+  return [...set];
+}
 
 export const COMPARISONS: Comparison[] = [
   {
@@ -224,7 +293,7 @@ export const COMPARISONS: Comparison[] = [
         source: "cb-live-chat",
       },
     ],
-    differences: ["sources", "idk", "noKey", "security", "pricing", "selfHost"],
+    differences: ["sources", "idk", "noKey", "security", "woocommerce", "pricing", "selfHost"],
     rows: [
       { feature: "knowledge", them: { text: "Files (PDF, TXT, DOC/DOCX), text snippets, website and sitemap crawls, Q&As and Notion.", source: "cb-sources" } },
       { feature: "channels", them: { text: "Yes: email, Slack, WhatsApp, Messenger, Instagram and more from the Deploy tab.", source: "cb-deploy" } },
@@ -233,7 +302,10 @@ export const COMPARISONS: Comparison[] = [
       { feature: "agentWorkflow", them: { text: "Agents reply in real time and can add internal notes.", source: "cb-live-chat" } },
       {
         feature: "woocommerce",
-        them: { text: "Its integrations overview names a Shopify store the agent can act on.", source: "cb-integrations" },
+        them: {
+          text: "Its integrations overview names a Shopify store the agent can act on; it does not name WooCommerce.",
+          source: "cb-integrations",
+        },
       },
       { feature: "api", them: { text: "Yes; its API v2 is available from the Standard plan.", source: "cb-api" } },
       { feature: "roles", them: { text: "Owners and Members.", source: "cb-team" } },
@@ -241,8 +313,17 @@ export const COMPARISONS: Comparison[] = [
       { feature: "sources", them: { text: "Not described on the pages we read.", source: "cb-sources" } },
       { feature: "selfHost", them: { text: "Not described on the pages we read.", source: "cb-deploy" } },
     ],
-    pricingModel: [{ text: "Team members are limited per plan; on the Pro plan an extra member costs $25 per month.", source: "cb-team" }],
+    pricingModel: [
+      { text: "Team members are limited per plan.", source: "cb-team" },
+      { text: "Usage is counted in message credits: its Usage tab shows the credits used per day and per chatbot.", source: "cb-usage" },
+    ],
     pricingUrl: "https://www.chatbase.co/pricing",
+    example: {
+      prices: null,
+      formula: "The plan whose monthly message credits cover the replies to 2,000 conversations and that allows 3 team members, plus any extra members.",
+      notIncluded: [{ text: "Team members above the plan's limit: on the Pro plan an extra member costs $25 per month.", source: "cb-team" }],
+    },
+    exampleNeeds: ["handoff", "api"],
     migration: [
       {
         title: "Export your knowledge",
@@ -287,6 +368,7 @@ export const COMPARISONS: Comparison[] = [
         readOn: READ_ON,
       },
       { id: "cb-team", name: "Chatbase docs — Team settings", url: "https://chatbase.co/docs/user-guides/team/settings", readOn: READ_ON },
+      { id: "cb-usage", name: "Chatbase docs — Introduction (Usage)", url: "https://www.chatbase.co/docs/product/introduction", readOn: PRICES_READ_ON },
     ],
     posts: ["why-answers-need-sources", "running-a-chatbot-without-an-api-key", "securing-a-chat-widget"],
   },
@@ -318,11 +400,18 @@ export const COMPARISONS: Comparison[] = [
         source: "hs-kb-import",
       },
     ],
-    differences: ["sources", "idk", "noKey", "security", "pricing", "selfHost"],
+    differences: ["sources", "idk", "noKey", "security", "woocommerce", "pricing", "selfHost"],
     rows: [
       { feature: "crm", them: { text: "Yes: the Smart CRM is HubSpot's primary system of record.", source: "hs-seats" } },
       { feature: "handoff", them: { text: "Yes: the bot gathers initial information before a member of the team takes over.", source: "hs-rule-bot" } },
       { feature: "leads", them: { text: "Yes: the rule-based bot can qualify leads and book meetings.", source: "hs-rule-bot" } },
+      {
+        feature: "woocommerce",
+        them: {
+          text: "Not described on the pages we read: none of the HubSpot pages listed below mentions WooCommerce or a shop the bot can look up orders in.",
+          source: "hs-customer-agent",
+        },
+      },
       { feature: "ticketing", them: { text: "Yes: its rule-based bot can create support tickets.", source: "hs-rule-bot" } },
       {
         feature: "helpCenter",
@@ -341,6 +430,18 @@ export const COMPARISONS: Comparison[] = [
       { text: "The customer agent's reply recommendations in the help desk do not consume HubSpot credits.", source: "hs-customer-agent" },
     ],
     pricingUrl: "https://www.hubspot.com/pricing/service",
+    example: {
+      prices: null,
+      formula:
+        "3 Service Hub seats × the per-seat price of the edition you need (a Core Seat is needed to edit), plus, if the customer agent answers the 2,000 conversations, the HubSpot Credits it uses beyond those included each month.",
+      notIncluded: [
+        {
+          text: "Usage-based features such as the Breeze customer agent consume HubSpot Credits; each account includes monthly credits, and by default an account that uses more is upgraded automatically (overages are an option).",
+          source: "hs-credits",
+        },
+      ],
+    },
+    exampleNeeds: ["handoff", "webhooks"],
     migration: [
       {
         title: "Gather your knowledge base articles",
@@ -386,6 +487,13 @@ export const COMPARISONS: Comparison[] = [
         pageDate: "2026-01-15",
       },
       { id: "hs-seats", name: "HubSpot Legal — Seats migration FAQ", url: "https://legal.hubspot.com/seats-migration-faq", readOn: READ_ON },
+      {
+        id: "hs-credits",
+        name: "HubSpot Knowledge Base — Understand HubSpot Credits and billing",
+        url: "https://knowledge.hubspot.com/account-management/understand-breeze-intelligence-credits-and-billing",
+        readOn: PRICES_READ_ON,
+        pageDate: "2025-09-05",
+      },
     ],
     posts: ["why-answers-need-sources", "running-a-chatbot-without-an-api-key", "when-to-hand-a-conversation-to-a-human"],
   },
@@ -411,7 +519,7 @@ export const COMPARISONS: Comparison[] = [
         source: "zd-buying",
       },
     ],
-    differences: ["sources", "idk", "noKey", "security", "pricing", "selfHost"],
+    differences: ["sources", "idk", "noKey", "security", "woocommerce", "pricing", "selfHost"],
     rows: [
       { feature: "ticketing", them: { text: "Yes: SLA policies with reply, update and resolution targets for each ticket priority.", source: "zd-sla" } },
       { feature: "helpCenter", them: { text: "Yes: a help centre with articles in sections, also available through the API.", source: "zd-articles" } },
@@ -425,6 +533,13 @@ export const COMPARISONS: Comparison[] = [
         feature: "customTools",
         them: { text: "Apps and integration apps extend Zendesk products; integrations are built on its REST API.", source: "zd-apps" },
       },
+      {
+        feature: "woocommerce",
+        them: {
+          text: "Not described on the pages we read: its apps glossary explains marketplace and integration apps in general and names no WooCommerce app.",
+          source: "zd-apps",
+        },
+      },
       { feature: "selfHost", them: { text: "Not described on the pages we read.", source: "zd-buying" } },
     ],
     pricingModel: [
@@ -434,6 +549,18 @@ export const COMPARISONS: Comparison[] = [
       },
     ],
     pricingUrl: "https://www.zendesk.com/pricing/",
+    example: {
+      prices: null,
+      formula:
+        "3 agent seats × the per-agent price of a plan with live chat and messaging, plus, if its AI agents answer, every automated resolution beyond the baseline your plan includes.",
+      notIncluded: [
+        {
+          text: "AI agent usage is billed by automated resolutions: every Suite and Support plan includes a baseline, and past it you buy more resolutions, pay overage charges, or let AI agent features pause.",
+          source: "zd-ar",
+        },
+      ],
+    },
+    exampleNeeds: ["handoff", "webhooks"],
     migration: [
       {
         title: "Export your help centre articles",
@@ -494,14 +621,34 @@ export const COMPARISONS: Comparison[] = [
         url: "https://support.zendesk.com/hc/en-us/articles/4408839355034",
         readOn: READ_ON,
       },
+      {
+        id: "zd-ar",
+        name: "Zendesk help — Monitoring your automated resolution usage",
+        url: "https://support.zendesk.com/hc/en-us/articles/6958358659226-Monitoring-your-automated-resolution-usage",
+        readOn: PRICES_READ_ON,
+      },
     ],
     posts: ["when-to-hand-a-conversation-to-a-human", "measuring-deflection-honestly", "writing-a-knowledge-base"],
   },
 ];
 
-/** The cheapest Parley plan with at least `replies` bot replies a month and `seats` members. */
-export function parleyPlanFor(replies: number, seats: number): Plan | null {
-  return PLAN_IDS.map((id) => PLANS[id]).find((p) => p.limits.repliesPerMonth >= replies && p.limits.members >= seats) ?? null;
+/** The cheapest Parley plan with at least `replies` bot replies a month, `seats` members and every one of `extras`. */
+export function parleyPlanFor(replies: number, seats: number, extras: (keyof PlanExtras)[] = []): Plan | null {
+  return (
+    PLAN_IDS.map((id) => PLANS[id]).find((p) => p.limits.repliesPerMonth >= replies && p.limits.members >= seats && extras.every((e) => p.extras[e])) ?? null
+  );
+}
+
+/** The stated example on one page: the plans for one and three bot replies per conversation, given the features it needs. */
+export function examplePlans(c: Pick<Comparison, "exampleNeeds">) {
+  const extras = extrasFor(c.exampleNeeds);
+  const replies = { one: PRICE_EXAMPLE.conversationsPerMonth, three: PRICE_EXAMPLE.conversationsPerMonth * 3 };
+  return {
+    extras,
+    replies,
+    one: parleyPlanFor(replies.one, PRICE_EXAMPLE.seats, extras),
+    three: parleyPlanFor(replies.three, PRICE_EXAMPLE.seats, extras),
+  };
 }
 
 export function getComparison(slug: string): Comparison | undefined {

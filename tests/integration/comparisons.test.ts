@@ -2,8 +2,20 @@ import { parse, type HTMLElement } from "node-html-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadBlog } from "~/.server/content/blog";
 import { loadDocs } from "~/.server/content/docs";
-import { COMPARISONS, comparisonPath, PARLEY, PRICE_EXAMPLE, parleyPlanFor, type FeatureId, type ParleyFeature } from "~/lib/comparisons";
-import { PLANS } from "~/lib/plans";
+import {
+  COMPARISONS,
+  comparisonPath,
+  examplePlans,
+  extrasFor,
+  PARLEY,
+  PRICE_EXAMPLE,
+  PRICES_READ_ON,
+  parleyPlanFor,
+  planNeeded,
+  type FeatureId,
+  type ParleyFeature,
+} from "~/lib/comparisons";
+import { cheapestPlanWith, PLAN_IDS, PLANS, type PlanExtras } from "~/lib/plans";
 import { makeOrg, makeUser } from "../factories";
 import { BASE, request } from "./helpers";
 
@@ -31,6 +43,26 @@ const routeFileFor = (pattern: string) =>
     .split("/")
     .map((seg) => (seg.startsWith(":") ? `$${seg.slice(1)}` : seg))
     .join(".");
+
+/** The route file a pattern resolves to: `x.tsx`, or `x._index.tsx` for a path that is also a layout. */
+const hasRouteFile = (pattern: string) => ROUTE_FILES.has(routeFileFor(pattern)) || ROUTE_FILES.has(`${routeFileFor(pattern)}._index`);
+
+/** "Yes" features with no dashboard screen of their own, and why. Every other "yes" names its screen. */
+const NO_SCREEN: Partial<Record<FeatureId, string>> = {
+  sources: "shown to visitors in the chat, under each answer",
+  selfHost: "a command run on your own machine (npm run deploy)",
+};
+
+/** The plan extra each gated feature needs (app/lib/plans.ts is what the page shows; this pins which extra). */
+const GATED: Partial<Record<FeatureId, keyof PlanExtras>> = {
+  handoff: "liveChat",
+  agentWorkflow: "liveChat",
+  voice: "voice",
+  phone: "phoneNumbers",
+  woocommerce: "woocommerce",
+  api: "api",
+  webhooks: "webhooks",
+};
 
 const text = (el: HTMLElement | null | undefined) => (el?.textContent ?? "").replace(/\s+/g, " ").trim();
 
@@ -79,7 +111,7 @@ describe("comparison pages: claims about Parley", () => {
       }
       const path = f.proof.split("#")[0];
       if (path.startsWith("/docs/") && !docs.has(path)) problems.push(`${id}: ${path} is not a page in content/docs`);
-      if (path.startsWith("/app/") && !ROUTE_FILES.has(routeFileFor(path))) problems.push(`${id}: no route file for ${path}`);
+      if (path.startsWith("/app/") && !hasRouteFile(path)) problems.push(`${id}: no route file for ${path}`);
       const { status } = await proofStatus(f.proof);
       if (status !== 200) problems.push(`${id}: ${f.proof} answers ${status}`);
     }
@@ -93,6 +125,77 @@ describe("comparison pages: claims about Parley", () => {
       const { status } = await proofStatus(f.proof!);
       // When this fails, the feature has been merged: set PARLEY.${id}.status to "yes" in app/lib/comparisons.ts.
       expect(status, `${id}: ${f.proof} exists now — flip PARLEY.${id}.status to "yes"`).toBe(404);
+    }
+  });
+
+  it("every “yes” row names the dashboard screen that provides it: its route file exists and it answers 200 to the owner", async () => {
+    const problems: string[] = [];
+    for (const [id, f] of featuresUsed()) {
+      if (f.status !== "yes") continue;
+      if (!f.screen) {
+        if (!NO_SCREEN[id]) problems.push(`${id}: "yes" without a screen (add PARLEY.${id}.screen, or NO_SCREEN with a reason)`);
+        continue;
+      }
+      expect(f.screen, id).toMatch(/^\/app(\/|$)/);
+      if (!hasRouteFile(f.screen)) problems.push(`${id}: no route file for ${f.screen} (${routeFileFor(f.screen)}.tsx)`);
+      const { status } = await proofStatus(f.screen);
+      if (status !== 200) problems.push(`${id}: ${f.screen} answers ${status} to a signed-in owner`);
+    }
+    expect(problems).toEqual([]);
+    // The check has teeth: a screen that does not exist is caught both ways.
+    expect(hasRouteFile("/app/:orgId/:chatbotId/no-such-screen")).toBe(false);
+    expect((await proofStatus("/app/:orgId/:chatbotId/no-such-screen")).status).toBe(404);
+  });
+
+  it("a “yes” that needs a higher plan says which, derived from PLANS, and the example picks the plan its features need", async () => {
+    // Which extra each gated feature needs, and nothing else is gated.
+    for (const [id, f] of featuresUsed()) expect(f.needs?.extra, id).toBe(GATED[id]);
+    for (const [id, extra] of Object.entries(GATED) as [FeatureId, keyof PlanExtras][]) {
+      // A gated feature is not on Free (else the label would be pointless) and some plan has it.
+      expect(PLANS.free.extras[extra], id).toBe(false);
+      expect(planNeeded(PARLEY[id]), id).toBe(cheapestPlanWith(extra));
+    }
+    for (const c of COMPARISONS) {
+      const { doc } = await load(comparisonPath(c));
+      for (const row of doc.querySelectorAll("tbody tr[data-feature]")) {
+        const id = row.getAttribute("data-feature") as FeatureId;
+        const f: ParleyFeature = PARLEY[id];
+        const labels = row.querySelectorAll('td[data-cell="parley"] [data-plan]');
+        const plan = f.status === "yes" && f.needs ? cheapestPlanWith(f.needs.extra) : null;
+        if (!plan) {
+          expect(labels, `${c.slug} ${id}`).toHaveLength(0);
+          continue;
+        }
+        expect(
+          labels.map((l) => l.getAttribute("data-plan")),
+          `${c.slug} ${id}`,
+        ).toEqual([plan.id]);
+        expect(text(labels[0]), `${c.slug} ${id}`).toContain(`${plan.name} plan and above`);
+        // …and it is the first plan in PLAN_IDS order that has the extra.
+        const first = PLAN_IDS.find((p) => PLANS[p].extras[f.needs!.extra]);
+        expect(plan.id, `${c.slug} ${id}`).toBe(first);
+      }
+    }
+    // Concretely, today: live inbox, voice and WooCommerce need Growth; phone needs Scale; API and webhooks need Starter.
+    expect(planNeeded(PARLEY.handoff)?.id).toBe("growth");
+    expect(planNeeded(PARLEY.woocommerce)?.id).toBe("growth");
+    expect(planNeeded(PARLEY.voice)?.id).toBe("growth");
+    expect(planNeeded(PARLEY.phone)?.id).toBe("scale");
+    expect(planNeeded(PARLEY.api)?.id).toBe("starter");
+    expect(planNeeded(PARLEY.webhooks)?.id).toBe("starter");
+  });
+
+  it("WooCommerce is among the differences on every page and a row of every table, linking to its docs page", async () => {
+    for (const c of COMPARISONS) {
+      expect(c.differences, c.slug).toContain("woocommerce");
+      expect(
+        c.rows.map((r) => r.feature),
+        c.slug,
+      ).toContain("woocommerce");
+      const { doc } = await load(comparisonPath(c));
+      const row = doc.querySelector('tbody tr[data-feature="woocommerce"]')!;
+      expect(row.querySelector('td[data-cell="parley"] a')?.getAttribute("href"), c.slug).toBe("/docs/integrations/woocommerce");
+      expect(doc.querySelector('#different a[href="/docs/integrations/woocommerce"]'), c.slug).not.toBeNull();
     }
   });
 
@@ -140,6 +243,7 @@ describe("comparison pages: claims about competitors", () => {
         ...c.rows.map((r) => r.them),
         ...c.strengths,
         ...c.pricingModel,
+        ...c.example.notIncluded,
         ...c.migration.filter((m) => m.source).map((m) => ({ text: m.text, source: m.source! })),
       ];
       for (const cell of cells) expect(ids.has(cell.source), `${c.slug}: ${cell.text}`).toBe(true);
@@ -168,8 +272,10 @@ describe("comparison pages: claims about competitors", () => {
   });
 
   it("quotes no competitor price its own page did not state", () => {
+    // The formulas are ours, not the competitor's: they carry no figure at all.
+    for (const c of COMPARISONS) expect(c.example.formula, c.slug).not.toMatch(/[$€£]\s?\d/);
     for (const c of COMPARISONS) {
-      const claims = [...c.rows.map((r) => r.them), ...c.strengths, ...c.pricingModel];
+      const claims = [...c.rows.map((r) => r.them), ...c.strengths, ...c.pricingModel, ...c.example.notIncluded];
       for (const cell of claims) {
         for (const m of cell.text.matchAll(/\$\s?\d[\d,.]*(?:\s+per\s+\w+)?/g)) {
           expect(QUOTED[m[0]], `${c.slug}: "${m[0]}" in "${cell.text}" is not a quoted price`).toBe(cell.source);
@@ -178,21 +284,46 @@ describe("comparison pages: claims about competitors", () => {
     }
   });
 
-  it("the price comparison works the stated example from PLANS and sends readers to the competitor's own pricing page", async () => {
-    const one = parleyPlanFor(PRICE_EXAMPLE.conversationsPerMonth, PRICE_EXAMPLE.seats)!;
-    const three = parleyPlanFor(PRICE_EXAMPLE.conversationsPerMonth * 3, PRICE_EXAMPLE.seats)!;
-    // The example fits real plans: 2,000 replies and 3 members is Starter; 6,000 replies needs Growth.
-    expect(one).toBe(PLANS.starter);
-    expect(three).toBe(PLANS.growth);
+  it("the price comparison works the stated example from PLANS, with the plan its features need, and dates the competitor price search", async () => {
+    // Replies and seats alone fit Starter; the features each page's example needs (the live inbox) take it to Growth.
+    expect(parleyPlanFor(PRICE_EXAMPLE.conversationsPerMonth, PRICE_EXAMPLE.seats)).toBe(PLANS.starter);
     for (const c of COMPARISONS) {
+      const { one, three, extras } = examplePlans(c);
+      expect(extras, c.slug).toEqual(extrasFor(c.exampleNeeds));
+      expect(extras, c.slug).toContain("liveChat");
+      for (const plan of [one!, three!]) {
+        expect(plan, c.slug).not.toBeNull();
+        for (const e of extras) expect(plan.extras[e], `${c.slug}: ${plan.id} lacks ${e}`).toBe(true);
+        // The cheapest that fits: every cheaper plan lacks a needed extra, replies or seats.
+        for (const id of PLAN_IDS.slice(0, PLAN_IDS.indexOf(plan.id))) {
+          const p = PLANS[id];
+          const fits = extras.every((e) => p.extras[e]) && p.limits.members >= PRICE_EXAMPLE.seats;
+          expect(fits && p.limits.repliesPerMonth >= (plan === one ? 2_000 : 6_000), `${c.slug}: ${id} would do`).toBe(false);
+        }
+      }
+      expect(one, c.slug).toBe(PLANS.growth);
+      expect(three, c.slug).toBe(PLANS.growth);
+
       const { doc } = await load(comparisonPath(c));
       const price = doc.querySelector("#price")!;
       expect(text(price.querySelector("h2"))).toBe("Price for 2,000 conversations a month and 3 seats");
-      expect(price.querySelectorAll("[data-price]").map((e) => Number(e.getAttribute("data-price")))).toEqual([one.priceMonthly, three.priceMonthly]);
-      expect(text(price)).toContain(`$${one.priceMonthly} a month`);
-      expect(price.querySelector(`a[href="${c.pricingUrl}"]`), c.slug).not.toBeNull();
+      expect(price.querySelectorAll("[data-price]").map((e) => Number(e.getAttribute("data-price")))).toEqual([one!.priceMonthly, three!.priceMonthly]);
+      expect(text(price)).toContain(`$${one!.priceMonthly} a month`);
+      // The arithmetic is shown, and the reason for the plan.
+      expect(text(price)).toContain("2,000 × 1 = 2,000 credits");
+      expect(text(price)).toContain("2,000 × 3 = 6,000 credits");
+      expect(text(price.querySelector('[data-testid="example-needs"]'))).toContain("Growth plan and above");
+      // The competitor side: how to work the example, its usage charges (footnoted), and the dated "could not read".
+      expect(text(price)).toContain(c.example.formula);
+      for (const li of price.querySelectorAll('[data-testid="not-included"] li')) expect(li.querySelector("sup a"), c.slug).not.toBeNull();
+      expect(c.example.prices, c.slug).toBeNull();
+      const notRead = price.querySelector('[data-competitor-price="not-read"]')!;
+      expect(text(notRead), c.slug).toContain("26 November 2026");
+      expect(text(notRead), c.slug).toMatch(/stored copies/);
+      expect(PRICES_READ_ON).toBe("2026-11-26");
+      expect(notRead.querySelector(`a[href="${c.pricingUrl}"]`), c.slug).not.toBeNull();
       // The only dollar figures in the section are Parley's and quoted ones.
-      const allowed = new Set([`$${one.priceMonthly}`, `$${three.priceMonthly}`, ...Object.keys(QUOTED).map((q) => q.split(" ")[0])]);
+      const allowed = new Set([`$${one!.priceMonthly}`, `$${three!.priceMonthly}`, ...Object.keys(QUOTED).map((q) => q.split(" ")[0])]);
       for (const m of text(price).matchAll(/\$\d[\d,.]*/g)) expect(allowed.has(m[0]), `${c.slug}: ${m[0]}`).toBe(true);
     }
   });

@@ -2,8 +2,19 @@ import { Link } from "@remix-run/react";
 import { formatPrice } from "~/components/marketing/plans";
 import { PrimaryLink, SecondaryLink, Section, SignUpBand } from "~/components/marketing/section";
 import { SiteLayout } from "~/components/site/site-layout";
-import { PARLEY, PRICE_EXAMPLE, parleyPlanFor, type Comparison, type CompetitorCell, type ParleyFeature, type ParleyStatus } from "~/lib/comparisons";
-import { formatCount } from "~/lib/plans";
+import {
+  examplePlans,
+  PARLEY,
+  planLabel,
+  planNeeded,
+  PRICE_EXAMPLE,
+  PRICES_READ_ON,
+  type Comparison,
+  type CompetitorCell,
+  type ParleyFeature,
+  type ParleyStatus,
+} from "~/lib/comparisons";
+import { cheapestPlanWith, formatCount, type PlanExtras } from "~/lib/plans";
 
 // One comparison page (/product/*-alternative), rendered from app/lib/comparisons.ts. Plain HTML: the
 // table scrolls inside its own region on a phone, footnotes are in-page anchors, no script.
@@ -33,11 +44,24 @@ function StatusBadge({ status }: { status: ParleyStatus }) {
   );
 }
 
+/** The plan a "yes" needs, from PLANS (nothing when it is on every plan). */
+function PlanNote({ f }: { f: ParleyFeature }) {
+  const plan = planNeeded(f);
+  const label = planLabel(f);
+  if (!plan || !label) return null;
+  return (
+    <p className="mt-1 text-sm font-medium text-zinc-900 dark:text-zinc-100" data-plan={plan.id}>
+      {label}
+    </p>
+  );
+}
+
 function ParleyCell({ f }: { f: ParleyFeature }) {
   return (
     <>
       <StatusBadge status={f.status} />
       <p className="mt-1.5">{f.text}</p>
+      <PlanNote f={f} />
       {f.status === "yes" && f.proof && (
         <p className="mt-1">
           <Link
@@ -69,10 +93,21 @@ function Footnote({ cell, numbers, c }: { cell: CompetitorCell; numbers: Map<str
   );
 }
 
+const EXTRA_NAMES: Record<keyof PlanExtras, string> = {
+  api: "the REST API",
+  webhooks: "signed webhooks",
+  removeBranding: "no Parley branding",
+  woocommerce: "WooCommerce",
+  voice: "voice",
+  liveChat: "the live inbox",
+  phoneNumbers: "phone numbers",
+  priorityQueue: "the priority queue",
+};
+const extraName = (e: keyof PlanExtras) => EXTRA_NAMES[e];
+
 export function ComparisonPage({ c, posts }: { c: Comparison; posts: RelatedPost[] }) {
   const numbers = new Map(c.sources.map((s, i) => [s.id, i + 1]));
-  const oneReply = parleyPlanFor(PRICE_EXAMPLE.conversationsPerMonth, PRICE_EXAMPLE.seats);
-  const threeReplies = parleyPlanFor(PRICE_EXAMPLE.conversationsPerMonth * 3, PRICE_EXAMPLE.seats);
+  const { extras, replies, one: oneReply, three: threeReplies } = examplePlans(c);
   const notYet = c.rows.filter((r) => (PARLEY[r.feature] as ParleyFeature).status === "not-yet");
   return (
     <SiteLayout>
@@ -116,7 +151,7 @@ export function ComparisonPage({ c, posts }: { c: Comparison; posts: RelatedPost
               <div key={id}>
                 <dt className="font-semibold">{f.feature}</dt>
                 <dd className="mt-1 text-zinc-700 dark:text-zinc-300">
-                  {f.text}{" "}
+                  {f.text} {planLabel(f) ? <span data-plan={planNeeded(f)!.id}>({planLabel(f)}.) </span> : null}
                   {f.proof && (
                     <Link to={proofHref(f.proof)} className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
                       How it works<span className="sr-only">: {f.feature}</span>
@@ -207,21 +242,30 @@ export function ComparisonPage({ c, posts }: { c: Comparison; posts: RelatedPost
           <div>
             <h3 className="text-lg font-semibold">Parley</h3>
             <p className="mt-2 text-zinc-700 dark:text-zinc-300">
-              Parley counts bot replies, one credit each whatever the model, on a flat monthly plan; team members are included up to the plan&apos;s limit.
+              Parley counts bot replies, one credit each whatever the model, on a flat monthly plan; team members are included up to the plan&apos;s limit, and
+              there is no per-seat or per-resolution charge.
+              {extras.length > 0 && (
+                <>
+                  {" "}
+                  This example also needs{" "}
+                  <span data-testid="example-needs">{extras.map((e) => `${extraName(e)} (${cheapestPlanWith(e)!.name} plan and above)`).join(" and ")}</span>.
+                </>
+              )}
             </p>
             <ul className="mt-3 space-y-2 text-zinc-700 dark:text-zinc-300" data-testid="parley-price">
               {oneReply && (
                 <li>
-                  One bot reply per conversation ({formatCount(PRICE_EXAMPLE.conversationsPerMonth)} replies): <strong>{oneReply.name}</strong>,{" "}
-                  <strong data-price={oneReply.priceMonthly}>{formatPrice(oneReply)} a month</strong> ({formatCount(oneReply.limits.repliesPerMonth)} replies,{" "}
-                  {oneReply.limits.members} members).
+                  One bot reply per conversation: {formatCount(PRICE_EXAMPLE.conversationsPerMonth)} × 1 = {formatCount(replies.one)} credits,{" "}
+                  {PRICE_EXAMPLE.seats} members{extras.length > 0 ? `, ${extras.map(extraName).join(" and ")}` : ""} → <strong>{oneReply.name}</strong>,{" "}
+                  <strong data-price={oneReply.priceMonthly}>{formatPrice(oneReply)} a month</strong> (includes {formatCount(oneReply.limits.repliesPerMonth)}{" "}
+                  replies and {oneReply.limits.members} members).
                 </li>
               )}
               {threeReplies && (
                 <li>
-                  Three bot replies per conversation ({formatCount(PRICE_EXAMPLE.conversationsPerMonth * 3)} replies): <strong>{threeReplies.name}</strong>,{" "}
-                  <strong data-price={threeReplies.priceMonthly}>{formatPrice(threeReplies)} a month</strong> (
-                  {formatCount(threeReplies.limits.repliesPerMonth)} replies, {threeReplies.limits.members} members).
+                  Three bot replies per conversation: {formatCount(PRICE_EXAMPLE.conversationsPerMonth)} × 3 = {formatCount(replies.three)} credits →{" "}
+                  <strong>{threeReplies.name}</strong>, <strong data-price={threeReplies.priceMonthly}>{formatPrice(threeReplies)} a month</strong> (includes{" "}
+                  {formatCount(threeReplies.limits.repliesPerMonth)} replies and {threeReplies.limits.members} members).
                 </li>
               )}
             </ul>
@@ -244,13 +288,33 @@ export function ComparisonPage({ c, posts }: { c: Comparison; posts: RelatedPost
               ))}
             </ul>
             <p className="mt-3 text-zinc-700 dark:text-zinc-300">
-              When we read these sources on {formatDay(c.sources[0].readOn)}, we could not read {c.competitor}&apos;s current prices on its own pricing page, so
-              we do not quote a figure. Check it for the same example on{" "}
-              <a href={c.pricingUrl} rel="noopener" className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
-                {c.competitor}&apos;s pricing page
-              </a>
-              .
+              <span className="font-semibold">The same example there:</span> {c.example.formula}
             </p>
+            {c.example.notIncluded.length > 0 && (
+              <>
+                <p className="mt-3 font-semibold text-zinc-900 dark:text-zinc-100">
+                  Not included in a seat or plan price, from {c.competitor}&apos;s own pages:
+                </p>
+                <ul className="mt-1 space-y-2 text-zinc-700 dark:text-zinc-300" data-testid="not-included">
+                  {c.example.notIncluded.map((p) => (
+                    <li key={p.text}>
+                      {p.text}
+                      <Footnote cell={p} numbers={numbers} c={c} />
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+            {c.example.prices === null && (
+              <p className="mt-3 text-zinc-700 dark:text-zinc-300" data-competitor-price="not-read">
+                On {formatDay(PRICES_READ_ON)} we looked for {c.competitor}&apos;s pricing page among the stored copies of public pages we can search (this site
+                is built without internet access) and did not find it, so we quote no {c.competitor} price and do not total the example. Work it on{" "}
+                <a href={c.pricingUrl} rel="noopener" className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
+                  {c.competitor}&apos;s pricing page
+                </a>
+                .
+              </p>
+            )}
           </div>
         </div>
       </Section>
@@ -295,8 +359,8 @@ export function ComparisonPage({ c, posts }: { c: Comparison; posts: RelatedPost
 
       <Section id="sources" title="Sources">
         <p className="max-w-3xl text-zinc-700 dark:text-zinc-300">
-          {c.competitor}&apos;s public pages as we read them on {formatDay(c.sources[0].readOn)}. Products change: if something here is out of date, the page
-          linked is the authority.
+          {c.competitor}&apos;s public pages, each read from a stored copy on the day given (this site is built without internet access). Products change: if
+          something here is out of date, the page linked is the authority.
         </p>
         <ol className="mt-6 grid max-w-3xl gap-3 text-sm">
           {c.sources.map((s, i) => (
@@ -305,7 +369,7 @@ export function ComparisonPage({ c, posts }: { c: Comparison; posts: RelatedPost
               <a href={s.url} rel="noopener" className="break-all text-brand-700 underline underline-offset-2 dark:text-brand-300">
                 {s.url}
               </a>
-              . Read on {formatDay(s.readOn)}
+              . Read on {formatDay(s.readOn)} from a stored copy
               {s.pageDate ? `; the page says it was last updated on ${formatDay(s.pageDate)}` : ""}.
             </li>
           ))}
