@@ -303,7 +303,7 @@ export const COMPARISONS: Comparison[] = [
       {
         feature: "woocommerce",
         them: {
-          text: "Its integrations overview names a Shopify store the agent can act on; it does not name WooCommerce.",
+          text: "Its integrations overview names a Shopify store the agent can act on; we did not find WooCommerce on the Chatbase pages we read.",
           source: "cb-integrations",
         },
       },
@@ -408,7 +408,7 @@ export const COMPARISONS: Comparison[] = [
       {
         feature: "woocommerce",
         them: {
-          text: "Not described on the pages we read: none of the HubSpot pages listed below mentions WooCommerce or a shop the bot can look up orders in.",
+          text: "Not described on the pages we read: we did not find WooCommerce, or a shop the bot can look up orders in, on the HubSpot pages listed below.",
           source: "hs-customer-agent",
         },
       },
@@ -536,7 +536,7 @@ export const COMPARISONS: Comparison[] = [
       {
         feature: "woocommerce",
         them: {
-          text: "Not described on the pages we read: its apps glossary explains marketplace and integration apps in general and names no WooCommerce app.",
+          text: "Not described on the pages we read: its apps glossary explains marketplace and integration apps in general; we did not find a WooCommerce app there.",
           source: "zd-apps",
         },
       },
