@@ -13,14 +13,16 @@
 // setup times and the wrangler/workerd processes' peak resident memory; writes bench/results/live.json.
 //   npm run bench:live
 //   BENCH_CONVERSATIONS=100 BENCH_MESSAGES=6 BENCH_SKIP_BUILD=1 npm run bench:live
-//   BENCH_PORT=8851 (default) · BENCH_GAP_S=8-16 (pause between one conversation's messages: a person reading and typing) · BENCH_OUT=path
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+//   BENCH_CPU_PROFILE=path.cpuprofile: a V8 CPU profile of the Worker isolate during the exchange (bench/profile-summary.mjs reads it)
+//   BENCH_PORT=8851 (default; its devtools on the next port) · BENCH_GAP_S=8-16 (pause between one conversation's messages: a person reading and typing) · BENCH_OUT=path
+import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { build, ROOT } from "../scripts/lib/common.mjs";
 import { DEMO } from "../scripts/lib/demo.mjs";
 import { startDevWorker } from "../scripts/lib/dev-worker.mjs";
 import { agentPath, handOff, LiveSocket, signIn, visitorPath, visitorSays } from "../scripts/lib/live-client.mjs";
+import { groupRss, heapSampler } from "./isolate-inspector.mjs";
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 500);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 6); // per conversation, alternating agent / visitor
@@ -64,25 +66,6 @@ async function pool(items, n, fn) {
   );
 }
 
-/** Sum of the resident memory (MB) of a process group's members, per command name. */
-function groupRss(pgid) {
-  const out = {};
-  if (!pgid) return out;
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) !== pgid) continue;
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-      out[name] = (out[name] ?? 0) + rssKb / 1024;
-    } catch {
-      /* gone */
-    }
-  }
-  return out;
-}
-
 function machine() {
   return {
     cpus: os.cpus().length,
@@ -104,6 +87,7 @@ async function main() {
     logFile: path.join(dir, "live-wrangler.log"),
     port: PORT,
     strictPort: true,
+    inspectorPort: PORT + 1,
     sql: [
       "UPDATE organisations SET plan = 'scale' WHERE id = 'org_demo'",
       `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES ('${BOT}', '${DEMO.orgId}', 'Live bench', 'public', '${JSON.stringify({ ui: { humanHandoff: true, leadForm: { timing: "off" } } })}')`,
@@ -113,6 +97,7 @@ async function main() {
   // Let the demo knowledge's start-up ingestion (queued by the cron kick) finish first.
   await sleep(Number(process.env.BENCH_SETTLE_S ?? 15) * 1000);
   const wsBase = base.replace(/^http/, "ws");
+  const heap = await heapSampler(PORT + 1).catch(() => null);
   const peakRss = {};
   const rssTimer = setInterval(() => {
     for (const [k, v] of Object.entries(groupRss(worker.pid))) peakRss[k] = Math.max(peakRss[k] ?? 0, Math.round(v));
@@ -171,6 +156,8 @@ async function main() {
     );
 
     // The exchange: every conversation at once, alternating sides, a pause between messages.
+    heap?.reset();
+    if (process.env.BENCH_CPU_PROFILE && heap) await heap.startProfile();
     const t2 = performance.now();
     await Promise.all(
       convs.map(async (c) => {
@@ -206,6 +193,11 @@ async function main() {
       }),
     );
     const exchangeS = (performance.now() - t2) / 1000;
+    if (process.env.BENCH_CPU_PROFILE && heap) {
+      const profile = await heap.stopProfile();
+      if (profile) writeFileSync(process.env.BENCH_CPU_PROFILE, JSON.stringify(profile));
+      console.error(`[bench:live] CPU profile → ${process.env.BENCH_CPU_PROFILE} (summary: node bench/profile-summary.mjs ${process.env.BENCH_CPU_PROFILE})`);
+    }
 
     // Everything acknowledged must arrive; wait for stragglers, then count.
     const deadline = Date.now() + DELIVERY_WAIT_MS;
@@ -242,10 +234,12 @@ async function main() {
       setupS: { handoffs: +handoffS.toFixed(1), connectAndTake: +connectS.toFixed(1) },
       exchangeS: +exchangeS.toFixed(1),
       peakRssMb: peakRss,
+      isolateHeapMb: heap?.summary() ?? null,
       machine: { ...startedLoad, loadAverageAtEnd: os.loadavg().map((x) => +x.toFixed(1)) },
     };
   } finally {
     clearInterval(rssTimer);
+    heap?.close();
     await worker?.stop();
   }
   mkdirSync(path.dirname(OUT), { recursive: true });

@@ -25,12 +25,12 @@
 //   BENCH_MODEL=burst BENCH_RETRY=0 npm run bench:load   # the issue's measurement (no think time, no retry)
 //   BENCH_URL=http://127.0.0.1:8787 npm run bench:load   # against an already running `npm start`
 //   BENCH_PORT=8841 (default; devtools on BENCH_PORT+1) · BENCH_LEVEL_TIMEOUT_S=120 · BENCH_PAUSE_S=3 · BENCH_OUT=path
-import { createRequire } from "node:module";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { build, ROOT } from "../scripts/lib/common.mjs";
 import { startDevWorker } from "../scripts/lib/dev-worker.mjs";
+import { groupRss, heapSampler } from "./isolate-inspector.mjs";
 
 const LEVELS = (process.env.BENCH_LEVELS ?? "10x3,50x3,200x3,500x3").split(",").map((s) => {
   const [v, m] = s.trim().split("x").map(Number);
@@ -86,98 +86,6 @@ function prng(seed) {
 
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
 const round = (x) => (x === null ? null : Math.round(x));
-
-/** Sum of the resident memory (kB → MB) of a process group's members, per command name. */
-function groupRss(pgid) {
-  const out = {};
-  if (!pgid) return out;
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) !== pgid) continue; // field 5 (pgrp)
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-      out[name] = (out[name] ?? 0) + rssKb / 1024;
-    } catch {
-      /* gone */
-    }
-  }
-  return out;
-}
-
-/**
- * The Worker isolate's V8 heap, sampled through wrangler's devtools endpoint (Runtime.getHeapUsage
- * every 250 ms): what Cloudflare's 128 MB per isolate limit is about, unlike the RSS of the whole
- * workerd process (which also holds SQLite, the proxy and the runtime itself). Needs the `ws`
- * package (installed with wrangler); without it, heap figures are left out.
- */
-async function heapSampler(inspectorPort) {
-  let WebSocket;
-  try {
-    WebSocket = createRequire(import.meta.url)("ws");
-  } catch {
-    return null;
-  }
-  let target;
-  for (let i = 0; i < 20 && !target; i++) {
-    try {
-      const list = await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json();
-      target = list.find((t) => t.webSocketDebuggerUrl);
-    } catch {
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  if (!target) return null;
-  const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => (ws.once("open", resolve), ws.once("error", reject)));
-  let id = 0;
-  let used = [];
-  let total = 0;
-  const pending = new Map();
-  const call = (method, params = {}) =>
-    new Promise((resolve) => {
-      const n = ++id;
-      pending.set(n, resolve);
-      ws.send(JSON.stringify({ id: n, method, params }));
-    });
-  ws.on("message", (data) => {
-    const msg = JSON.parse(String(data));
-    if (pending.has(msg.id)) {
-      pending.get(msg.id)(msg.result ?? msg.error);
-      pending.delete(msg.id);
-    }
-    if (msg.result && typeof msg.result.usedSize === "number") {
-      used.push(msg.result.usedSize / 2 ** 20);
-      total = Math.max(total, msg.result.totalSize / 2 ** 20);
-    }
-  });
-  const timer = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ id: ++id, method: "Runtime.getHeapUsage" })), 250);
-  return {
-    reset() {
-      used = [];
-      total = 0;
-    },
-    summary() {
-      if (!used.length) return null;
-      const sorted = [...used].sort((a, b) => a - b);
-      return { samples: used.length, usedP50: +pct(sorted, 50).toFixed(1), usedMax: +sorted.at(-1).toFixed(1), heapTotalMax: +total.toFixed(1) };
-    },
-    /** A V8 CPU profile of the Worker isolate (BENCH_CPU_PROFILE): where its time goes under load. */
-    async startProfile() {
-      await call("Profiler.enable");
-      await call("Profiler.setSamplingInterval", { interval: 500 });
-      await call("Profiler.start");
-    },
-    async stopProfile() {
-      return (await call("Profiler.stop"))?.profile ?? null;
-    },
-    close() {
-      clearInterval(timer);
-      ws.close();
-    },
-  };
-}
 
 /** Classify a failed reply: HTTP status + what the body says. */
 function errorKind(status, body) {
