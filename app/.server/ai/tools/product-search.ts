@@ -1,6 +1,7 @@
 import { tool } from "ai";
 import { z } from "zod";
 import type { ProductCard } from "~/lib/product-cards";
+import { PRODUCT_SEARCH_TOOL } from "~/lib/schemas/custom-tools";
 import { currencyOf, shopToolEnabled } from "../../integrations/woocommerce/connection";
 import { formatPrice, searchProducts, stockWords, type Currency, type ProductQuery, type ProductRow } from "../../integrations/woocommerce/products";
 import type { BotTool, LocalToolReply, ToolPart, ToolTurn } from "./registry";
@@ -11,7 +12,7 @@ import type { BotTool, LocalToolReply, ToolPart, ToolTurn } from "./registry";
 // The built-in engine recognises the intent in the visitor's words ("do you have…", "under €30",
 // "how much is the beanie"); a configured model calls `product_search` itself.
 
-export const PRODUCT_SEARCH_TOOL = "product_search";
+export { PRODUCT_SEARCH_TOOL };
 
 const ASKS_FOR_PRODUCT =
   /\b(do you (have|sell|stock|carry|do)|have you got|got any|any(thing)?\b.*\b(under|below|less than|cheaper than|over|above)|(i'?m|i am) looking for|looking for|search(ing)? for|show me|how much (is|are|does|do)|what does .* cost|price of|is .* in stock|are .* in stock|in stock|on sale)\b/i;
@@ -84,7 +85,7 @@ function describe(p: ProductRow, currency: Currency): string {
 const cardsPart = (cards: ProductCard[]): ToolPart => ({ type: "data-products", id: `products-${crypto.randomUUID()}`, data: { products: cards } });
 
 async function run(turn: ToolTurn, q: ProductQuery) {
-  const c = await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, "productSearch");
+  const c = await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, PRODUCT_SEARCH_TOOL);
   if (!c) return null;
   const currency = currencyOf(c);
   const found = await searchProducts(turn.ctx, turn.chatbot.id, q);
@@ -93,7 +94,7 @@ async function run(turn: ToolTurn, q: ProductQuery) {
 
 export const productSearchTool: BotTool = {
   name: PRODUCT_SEARCH_TOOL,
-  enabled: async (turn) => !!(await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, "productSearch")),
+  enabled: async (turn) => !!(await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, PRODUCT_SEARCH_TOOL)),
   async local(turn): Promise<LocalToolReply | null> {
     const q = parseProductQuery(turn.text);
     if (!q || (!q.words.length && q.maxPrice == null && q.minPrice == null)) return null;

@@ -85,7 +85,7 @@ describe("product search on the built-in engine", () => {
     const s = await shop();
     const turn = { ctx: s.ctx, chatbot: s.chatbot, org: s.org, text: "do you have a refund policy", history: [] } as unknown as ToolTurn;
     expect(await localToolReply(turn, [productSearchTool])).toBeNull();
-    const off = { ...turn, text: "do you have a beanie", chatbot: { ...s.chatbot, settings: { tools: { builtIn: { productSearch: false } } } } } as ToolTurn;
+    const off = { ...turn, text: "do you have a beanie", chatbot: { ...s.chatbot, settings: { tools: { builtIn: { product_search: false } } } } } as ToolTurn;
     expect(await localToolReply(off, [productSearchTool])).toBeNull();
     expect(await localToolReply({ ...turn, text: "do you have a beanie" } as ToolTurn, [productSearchTool])).toMatchObject({ tool: "product_search" });
   });

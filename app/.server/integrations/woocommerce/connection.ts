@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { planExtras, extraPlanHint } from "~/lib/plans";
+import { builtInToolOn, type ShopToolName } from "~/lib/schemas/custom-tools";
 import { newId, randomToken } from "../../auth/crypto";
 import type { ServiceContext } from "../../context";
 import { openSecret, sealSecret } from "../../crypto/secret-box";
@@ -199,13 +200,6 @@ export async function disconnectStore(ctx: Ctx, ref: Ref, opts: { fetcher?: Fetc
   return { ok: true, webhooksLeft: left };
 }
 
-/** The built-in tools' switches, shared with the tools page: chatbots.settings `tools.builtIn.<name>` (on unless switched off). */
-export type ShopToolName = "productSearch" | "orderStatus";
-export function builtInToolOn(settings: Record<string, unknown> | null | undefined, name: string): boolean {
-  const builtIn = ((settings?.tools as Record<string, unknown> | undefined)?.builtIn ?? {}) as Record<string, unknown>;
-  return builtIn[name] !== false;
-}
-
 /** A shop tool answers when its switch is on, the plan includes WooCommerce and a store is connected. */
 export async function shopToolEnabled(
   ctx: Pick<ServiceContext, "db">,
@@ -213,6 +207,7 @@ export async function shopToolEnabled(
   org: { plan: string },
   name: ShopToolName,
 ): Promise<WooConnection | null> {
+  // The same switch the tools page writes (setBuiltInTool): chatbots.settings `tools.builtIn.<name>`.
   if (!builtInToolOn(chatbot.settings, name) || !planExtras(org.plan).woocommerce) return null;
   return getConnection(ctx, { orgId: chatbot.orgId, chatbotId: chatbot.id });
 }
