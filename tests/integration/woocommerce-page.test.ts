@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { connectStore } from "~/.server/integrations/woocommerce/connection";
+import { eq } from "drizzle-orm";
+import { knowledgeSources, wooConnections, wooProducts } from "~/.server/db/schema";
+import { connectStore, disconnectStore } from "~/.server/integrations/woocommerce/connection";
 import { countProducts } from "~/.server/integrations/woocommerce/products";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
 import { FakeWooStore, FAKE_KEY, FAKE_SECRET } from "../fakes/woocommerce";
-import { makeOrg, makeUser, okResult, recordingContext } from "../factories";
+import { db, makeOrg, makeUser, okResult, recordingContext } from "../factories";
 import { request } from "./helpers";
 
 /** The hrefs of a page's links and their text. */
@@ -25,7 +27,7 @@ async function connectedShop(origin: string) {
     ),
   );
   await runIngestionUntilIdle(ctx, c.connection.sourceId!, { fetcher: store.handle });
-  return { user, org, bot, ctx, store, products: await countProducts(ctx, bot.id) };
+  return { user, org, bot, ctx, store, sourceId: c.connection.sourceId!, products: await countProducts(ctx, bot.id) };
 }
 
 // The WooCommerce page through the Worker: plan-gated, validates the form without contacting
@@ -95,5 +97,33 @@ describe("WooCommerce integration page", () => {
     expect(card).toContain(">Connected<");
     expect(card).toContain(`status-shop.example · ${products} products`);
     expect(card).toContain("Manage");
+  });
+
+  it("the knowledge base page will not delete the store's source on its own: it points to Disconnect, which removes it all", async () => {
+    const { user, org, bot, ctx, store, sourceId, products } = await connectedShop("https://kb-shop.example");
+    const base = `/app/${org.id}/${bot.id}`;
+    const left = async () => ({
+      source: (await db.select().from(knowledgeSources).where(eq(knowledgeSources.id, sourceId)).all()).length,
+      connection: (await db.select().from(wooConnections).where(eq(wooConnections.chatbotId, bot.id)).all()).length,
+      products: (await db.select().from(wooProducts).where(eq(wooProducts.chatbotId, bot.id)).all()).length,
+    });
+
+    // The page offers no Delete for it, only the way to the WooCommerce page.
+    const kb = await (await request(`${base}/kb`, { cookie: user.cookie })).text();
+    expect(links(kb).find((l) => l.text.includes("Manage on the WooCommerce page"))?.href).toBe(`${base}/integrations/woocommerce`);
+    expect(kb).not.toContain(`value="${sourceId}"`);
+
+    // A delete posted anyway is refused with the reason, and nothing is removed.
+    const res = await request(`${base}/kb`, { cookie: user.cookie, form: { intent: "delete-source", sourceId } });
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("disconnect the store on the WooCommerce page");
+    expect(await left()).toEqual({ source: 1, connection: 1, products });
+
+    // Disconnect (the WooCommerce page's action, here with the fake store reachable) removes the
+    // source, the connection, the product rows and the store's webhooks together.
+    expect(store.webhooks).toHaveLength(3);
+    expect(await disconnectStore(ctx, { orgId: org.id, chatbotId: bot.id }, { fetcher: store.handle })).toEqual({ ok: true, webhooksLeft: [] });
+    expect(await left()).toEqual({ source: 0, connection: 0, products: 0 });
+    expect(store.webhooks).toHaveLength(0);
   });
 });

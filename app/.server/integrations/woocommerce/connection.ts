@@ -37,6 +37,17 @@ export async function getConnection(ctx: Pick<ServiceContext, "db">, ref: Ref): 
   );
 }
 
+/** Why the knowledge base page may not delete this source on its own: it is the connected store's
+ * products, which go with the connection (its webhooks and product rows too) through Disconnect. */
+export async function refuseStoreSourceDelete(ctx: Pick<ServiceContext, "db">, ref: Ref, sourceId: string): Promise<Failure | null> {
+  const c = await getConnection(ctx, ref);
+  if (!c || c.sourceId !== sourceId) return null;
+  return {
+    code: "conflict",
+    message: `This source is your WooCommerce store's products (${new URL(c.storeUrl).host}). To remove it, disconnect the store on the WooCommerce page: that also deletes Parley's webhooks in the store and the synced products.`,
+  };
+}
+
 /** The connection of a chatbot, for paths that only know the chatbot id (webhooks, the queue). */
 export async function getConnectionOfChatbot(ctx: Pick<ServiceContext, "db">, chatbotId: string): Promise<WooConnection | null> {
   return (await ctx.db.select().from(wooConnections).where(eq(wooConnections.chatbotId, chatbotId)).get()) ?? null;
