@@ -75,6 +75,28 @@ describe("connecting a store", () => {
       reason: "rest_disabled",
     });
 
+    // No JSON error to go by: the API answers HTML, but the site's pages advertise it (Link: rel="https://api.w.org/").
+    const hidden = await setup({ store: { restHidden: true } });
+    expect(await connectStore(hidden.ctx, hidden.ref, { storeUrl: hidden.store.origin, ...keys }, { fetcher: hidden.fetcher })).toMatchObject({
+      ok: false,
+      field: "storeUrl",
+      reason: "rest_disabled",
+      message: expect.stringContaining("does not answer on its REST API"),
+    });
+    expect(hidden.store.webhooks).toEqual([]);
+    expect(await getConnection(hidden.ctx, hidden.ref)).toBeNull();
+    // The same store without that header is not recognised as WordPress at all.
+    const bare = async (req: Request) => {
+      const res = await hidden.fetcher(req);
+      const headers = new Headers(res.headers);
+      headers.delete("Link");
+      return new Response(res.body, { status: res.status, headers });
+    };
+    expect(await connectStore(hidden.ctx, hidden.ref, { storeUrl: hidden.store.origin, ...keys }, { fetcher: bare })).toMatchObject({
+      ok: false,
+      reason: "not_wordpress",
+    });
+
     const nowhere = await setup();
     const notAStore = async () => new Response("<html>hello</html>", { status: 404, headers: { "Content-Type": "text/html" } });
     expect(await connectStore(nowhere.ctx, nowhere.ref, { storeUrl: "https://example.org", ...keys }, { fetcher: notAStore })).toMatchObject({
