@@ -21,6 +21,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const c = await getConnection(ctx, ref);
   const source = c?.sourceId ? await getSource(ctx, ref, c.sourceId) : null;
   return {
+    orgId: org.id,
     chatbot: { id: chatbot.id, name: chatbot.name },
     canUse: planExtras(org.plan).woocommerce,
     planHint: extraPlanHint("woocommerce", WOOCOMMERCE_FEATURE),

@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { requireChatbot } from "~/.server/auth/guards";
+import { refuseStoreSourceDelete } from "~/.server/integrations/woocommerce/connection";
 import {
   createFileSource,
   createQaSource,
@@ -128,6 +129,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
         : refused(r);
     }
     case "delete-source": {
+      // The store's products go only with the connection (Disconnect on the WooCommerce page).
+      const store = await refuseStoreSourceDelete(ctx, ref, input.sourceId);
+      if (store) return reply(409, { tone: "error", message: store.message, reason: "woocommerce" });
       const r = await deleteSource(ctx, ref, input.sourceId);
       return r.ok ? reply(200, { tone: "success", message: `“${r.title}” was deleted; the bot no longer answers from it.` }) : refused(r);
     }

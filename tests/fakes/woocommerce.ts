@@ -18,6 +18,12 @@ export type FakeStoreOptions = {
   plainPermalinks?: boolean;
   /** A plugin turned the REST API off: /wp-json/ answers 403 rest_disabled-style errors. */
   restDisabled?: boolean;
+  /**
+   * A plugin hides the REST API without a JSON error: /wp-json/ and ?rest_route= answer the theme's
+   * HTML "page not found", while the site's pages still advertise the API in their `Link` header
+   * (`rel="https://api.w.org/"`), as WordPress sends it on every page.
+   */
+  restHidden?: boolean;
 };
 
 export const FAKE_KEY = "ck_4f1d2c3b4a5968778695a4b3c2d1e0f9a8b7c6d5";
@@ -49,7 +55,7 @@ export class FakeWooStore {
     readonly origin: string,
     opts: FakeStoreOptions = {},
   ) {
-    this.opts = { consumerKey: FAKE_KEY, consumerSecret: FAKE_SECRET, plainPermalinks: false, restDisabled: false, ...opts };
+    this.opts = { consumerKey: FAKE_KEY, consumerSecret: FAKE_SECRET, plainPermalinks: false, restDisabled: false, restHidden: false, ...opts };
     const withOrigin = <T>(x: T): T => JSON.parse(JSON.stringify(x).replaceAll("{{store}}", origin)) as T;
     this.products = withOrigin(fixture.products) as FakeProduct[];
     this.variations = withOrigin(fixture.variations) as Record<string, Json[]>;
@@ -109,6 +115,11 @@ export class FakeWooStore {
   handle = async (req: Request): Promise<Response> => {
     const url = new URL(req.url);
     let route: string | null = null;
+    if (this.opts.restHidden && (url.pathname.startsWith("/wp-json/") || url.searchParams.has("rest_route")))
+      return new Response("<!doctype html><title>Page not found</title>", {
+        status: 404,
+        headers: { "Content-Type": "text/html", Link: `<${this.origin}/wp-json/>; rel="https://api.w.org/"` },
+      });
     if (url.pathname.startsWith("/wp-json/")) {
       if (this.opts.plainPermalinks)
         return new Response("<!doctype html><title>Page not found</title>", { status: 404, headers: { "Content-Type": "text/html" } });

@@ -144,12 +144,16 @@ describe("integrations page", async () => {
   const { org, bot } = await makeOrg(owner.id, "Integrations");
   const path = `/app/${org.id}/${bot.id}/integrations`;
 
-  it("shows Slack and webhooks from the notification settings, and claims no WooCommerce status it cannot read", async () => {
+  it("shows Slack and webhooks from the notification settings, WooCommerce and phone as not connected, and no status for the WordPress plugin", async () => {
     let page = await (await request(path, { cookie: owner.cookie })).text();
     expect(page).toContain("WooCommerce");
     expect(page).toContain("WordPress plugin");
     expect(page).toContain("Phone");
-    expect(page).not.toContain("Connected");
+    expect(page).not.toContain(">Connected<");
+    const card = (id: string) => page.slice(page.indexOf(`id="${id}-title"`), page.indexOf("</li>", page.indexOf(`id="${id}-title"`)));
+    expect(card("woocommerce")).toContain("Not connected");
+    expect(card("phone")).toContain("Not connected");
+    expect(card("wordpress")).not.toMatch(/Not connected|Connected|Not set up/);
     expect(page.match(/Not set up/g)).toHaveLength(2);
     await db
       .insert(notificationDestinations)

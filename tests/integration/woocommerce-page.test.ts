@@ -1,6 +1,34 @@
 import { describe, expect, it } from "vitest";
-import { makeOrg, makeUser } from "../factories";
+import { eq } from "drizzle-orm";
+import { knowledgeSources, wooConnections, wooProducts } from "~/.server/db/schema";
+import { connectStore, disconnectStore } from "~/.server/integrations/woocommerce/connection";
+import { countProducts } from "~/.server/integrations/woocommerce/products";
+import { runIngestionUntilIdle } from "~/.server/kb/ingest";
+import { FakeWooStore, FAKE_KEY, FAKE_SECRET } from "../fakes/woocommerce";
+import { db, makeOrg, makeUser, okResult, recordingContext } from "../factories";
 import { request } from "./helpers";
+
+/** The hrefs of a page's links and their text. */
+const links = (html: string) =>
+  [...html.matchAll(/<a\b[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)].map((m) => ({ href: m[1], text: m[2].replace(/<[^>]+>/g, "") }));
+
+/** A Growth organisation whose chatbot is connected to the fake store, its products synced. */
+async function connectedShop(origin: string) {
+  const user = await makeUser();
+  const { org, bot } = await makeOrg(user.id, "Connected shop", { plan: "growth" });
+  const store = new FakeWooStore(origin);
+  const { ctx } = recordingContext();
+  const c = okResult(
+    await connectStore(
+      ctx,
+      { orgId: org.id, chatbotId: bot.id },
+      { storeUrl: store.origin, consumerKey: FAKE_KEY, consumerSecret: FAKE_SECRET },
+      { fetcher: store.handle },
+    ),
+  );
+  await runIngestionUntilIdle(ctx, c.connection.sourceId!, { fetcher: store.handle });
+  return { user, org, bot, ctx, store, sourceId: c.connection.sourceId!, products: await countProducts(ctx, bot.id) };
+}
 
 // The WooCommerce page through the Worker: plan-gated, validates the form without contacting
 // anything, and serves the WordPress plugin as a zip.
@@ -40,5 +68,62 @@ describe("WooCommerce integration page", () => {
     expect(res.headers.get("Content-Type")).toBe("application/zip");
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
+  });
+
+  it("links to the chatbot's knowledge base and Origins & access, the plugin zip, and has the #wordpress anchor the integrations page links to", async () => {
+    const { user, org, bot } = await connectedShop("https://links-shop.example");
+    const base = `/app/${org.id}/${bot.id}`;
+    const html = await (await request(`${base}/integrations/woocommerce`, { cookie: user.cookie })).text();
+    const hrefOf = (text: string) => links(html).find((l) => l.text.includes(text))?.href;
+    expect(hrefOf("knowledge base")).toBe(`${base}/kb`);
+    expect(hrefOf("Origins &amp; access")).toBe(`${base}/settings/oryg`);
+    expect(hrefOf("Download the plugin")).toBe(`${base}/integrations/woocommerce/plugin.zip`);
+    // The WordPress section is the anchor's target, and its heading is inside it.
+    expect(html).toMatch(/<div[^>]*id="wordpress"[^>]*>[\s\S]*?WordPress plugin/);
+    expect(html.match(/id="wordpress"/g)).toHaveLength(1);
+    // The integrations page's WordPress card points at that anchor.
+    const catalogue = await (await request(`${base}/integrations`, { cookie: user.cookie })).text();
+    expect(links(catalogue).map((l) => l.href)).toContain(`${base}/integrations/woocommerce#wordpress`);
+    // The linked pages exist.
+    for (const path of [`${base}/kb`, `${base}/settings/oryg`, `${base}/integrations/woocommerce/plugin.zip`])
+      expect((await request(path, { cookie: user.cookie })).status, path).toBe(200);
+  });
+
+  it("the integrations page shows a connected store as Connected, with its address and product count", async () => {
+    const { user, org, bot, products } = await connectedShop("https://status-shop.example");
+    expect(products).toBeGreaterThan(10);
+    const html = await (await request(`/app/${org.id}/${bot.id}/integrations`, { cookie: user.cookie })).text();
+    const card = html.slice(html.indexOf('id="woocommerce-title"'), html.indexOf('id="wordpress-title"'));
+    expect(card).toContain(">Connected<");
+    expect(card).toContain(`status-shop.example · ${products} products`);
+    expect(card).toContain("Manage");
+  });
+
+  it("the knowledge base page will not delete the store's source on its own: it points to Disconnect, which removes it all", async () => {
+    const { user, org, bot, ctx, store, sourceId, products } = await connectedShop("https://kb-shop.example");
+    const base = `/app/${org.id}/${bot.id}`;
+    const left = async () => ({
+      source: (await db.select().from(knowledgeSources).where(eq(knowledgeSources.id, sourceId)).all()).length,
+      connection: (await db.select().from(wooConnections).where(eq(wooConnections.chatbotId, bot.id)).all()).length,
+      products: (await db.select().from(wooProducts).where(eq(wooProducts.chatbotId, bot.id)).all()).length,
+    });
+
+    // The page offers no Delete for it, only the way to the WooCommerce page.
+    const kb = await (await request(`${base}/kb`, { cookie: user.cookie })).text();
+    expect(links(kb).find((l) => l.text.includes("Manage on the WooCommerce page"))?.href).toBe(`${base}/integrations/woocommerce`);
+    expect(kb).not.toContain(`value="${sourceId}"`);
+
+    // A delete posted anyway is refused with the reason, and nothing is removed.
+    const res = await request(`${base}/kb`, { cookie: user.cookie, form: { intent: "delete-source", sourceId } });
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("disconnect the store on the WooCommerce page");
+    expect(await left()).toEqual({ source: 1, connection: 1, products });
+
+    // Disconnect (the WooCommerce page's action, here with the fake store reachable) removes the
+    // source, the connection, the product rows and the store's webhooks together.
+    expect(store.webhooks).toHaveLength(3);
+    expect(await disconnectStore(ctx, { orgId: org.id, chatbotId: bot.id }, { fetcher: store.handle })).toEqual({ ok: true, webhooksLeft: [] });
+    expect(await left()).toEqual({ source: 0, connection: 0, products: 0 });
+    expect(store.webhooks).toHaveLength(0);
   });
 });

@@ -13,6 +13,7 @@ type SyncState = {
   nextSyncAt: number | null;
 };
 export type WooScreenData = {
+  orgId: string;
   chatbot: { id: string; name: string };
   canUse: boolean;
   planHint: string;
@@ -48,6 +49,8 @@ function SyncLine({ sync }: { sync: SyncState }) {
 
 export function WooCommerceScreen({ data, result }: { data: WooScreenData; result: WooActionData | undefined }) {
   const { connection, canUse } = data;
+  // Links are absolute: relative ones resolve against …/integrations, not the chatbot.
+  const base = `/app/${data.orgId}/${data.chatbot.id}`;
   const failed = result?.intent === "connect" && result.tone === "error";
   const err = (f: string) => (failed ? result?.fieldErrors?.[f]?.[0] : undefined);
   return (
@@ -84,7 +87,7 @@ export function WooCommerceScreen({ data, result }: { data: WooScreenData; resul
             {connection.sync ? <SyncLine sync={connection.sync} /> : null}
             <p className="text-sm text-zinc-700 dark:text-zinc-300">
               The products are a source in the{" "}
-              <Link to="../kb" relative="path" className="underline">
+              <Link to={`${base}/kb`} className="underline">
                 knowledge base
               </Link>
               ; the bot searches them and looks up orders (only with the order number and the billing email together).
@@ -151,7 +154,8 @@ export function WooCommerceScreen({ data, result }: { data: WooScreenData; resul
         </Card>
       )}
 
-      <Card>
+      {/* The integrations page's WordPress card links here (…/integrations/woocommerce#wordpress). */}
+      <Card id="wordpress" className="scroll-mt-6">
         <CardHeader
           title="WordPress plugin"
           description="Adds the chat to your storefront and tells the bot who a signed-in customer is (signed with your identity verification secret)."
@@ -160,13 +164,13 @@ export function WooCommerceScreen({ data, result }: { data: WooScreenData; resul
           <p>
             Install it under Plugins → Add New → Upload Plugin, then enter this chatbot's id (<code>{data.chatbot.id}</code>) and the identity verification
             secret from{" "}
-            <Link to="../settings/oryg" relative="path" className="underline">
+            <Link to={`${base}/settings/oryg`} className="underline">
               Origins &amp; access
             </Link>{" "}
             in Settings → Parley Chatbot.
           </p>
           <a
-            href="woocommerce/plugin.zip"
+            href={`${base}/integrations/woocommerce/plugin.zip`}
             download
             className="inline-flex h-10 items-center rounded-lg border border-zinc-300 px-4 font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-800"
           >

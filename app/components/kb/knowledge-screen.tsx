@@ -52,6 +52,7 @@ export type KbSource = {
 };
 
 export type KnowledgeScreenData = {
+  orgId: string;
   chatbot: { id: string; name: string };
   sources: KbSource[];
   usage: { used: number; limit: number; planName: string };
@@ -291,7 +292,7 @@ function ScheduleForm({ source }: { source: KbSource }) {
   );
 }
 
-function SourceRow({ source }: { source: KbSource }) {
+function SourceRow({ source, base }: { source: KbSource; base: string }) {
   const status = STATUS[source.status];
   const progress = progressLabel(source);
   const cfg = source.config as { filename?: string; size?: number; pageCap?: number; lastCrawl?: { pages: number; skippedCount: number } };
@@ -348,17 +349,24 @@ function SourceRow({ source }: { source: KbSource }) {
               Sync now
             </IntentForm>
           ) : null}
-          <ConfirmDialog
-            trigger="Delete"
-            triggerSize="sm"
-            triggerVariant="ghost"
-            title={`Delete “${source.title}”?`}
-            description="The bot stops answering from it at once. Its text, chunks and any uploaded file are removed; this cannot be undone."
-          >
-            <IntentForm intent="delete-source" field={{ name: "sourceId", value: source.id }} variant="danger" busyLabel="Deleting…">
-              Delete source
-            </IntentForm>
-          </ConfirmDialog>
+          {source.type === "woocommerce" ? (
+            // The store's products go with the connection: Disconnect on the WooCommerce page.
+            <ButtonLink to={`${base}/integrations/woocommerce`} size="sm" variant="ghost">
+              Manage on the WooCommerce page
+            </ButtonLink>
+          ) : (
+            <ConfirmDialog
+              trigger="Delete"
+              triggerSize="sm"
+              triggerVariant="ghost"
+              title={`Delete “${source.title}”?`}
+              description="The bot stops answering from it at once. Its text, chunks and any uploaded file are removed; this cannot be undone."
+            >
+              <IntentForm intent="delete-source" field={{ name: "sourceId", value: source.id }} variant="danger" busyLabel="Deleting…">
+                Delete source
+              </IntentForm>
+            </ConfirmDialog>
+          )}
         </div>
       </TD>
     </TR>
@@ -460,7 +468,7 @@ export function KnowledgeScreen({ data, result }: { data: KnowledgeScreenData; r
               </THead>
               <TBody>
                 {sources.map((s) => (
-                  <SourceRow key={s.id} source={s} />
+                  <SourceRow key={s.id} source={s} base={`/app/${data.orgId}/${chatbot.id}`} />
                 ))}
               </TBody>
             </Table>

@@ -49,14 +49,18 @@ export const BUILT_IN_TOOLS = [
 ] as const;
 export type BuiltInToolName = (typeof BUILT_IN_TOOLS)[number]["name"];
 export const BUILT_IN_TOOL_NAMES = BUILT_IN_TOOLS.map((t) => t.name) as [BuiltInToolName, ...BuiltInToolName[]];
+/** The shop tools' names: their registry entries, their model tool names and their switch keys are all these. */
+export const PRODUCT_SEARCH_TOOL = "product_search" satisfies BuiltInToolName;
+export const ORDER_STATUS_TOOL = "order_status" satisfies BuiltInToolName;
+export type ShopToolName = typeof PRODUCT_SEARCH_TOOL | typeof ORDER_STATUS_TOOL;
 
-/** Whether a built-in tool is switched on in a chatbot's settings document (on unless switched off). */
 /** Whether any custom tool of the chatbot is on (`$.tools.customEnabled`, kept by app/.server/tools/custom-tools.ts). */
 export function customToolsOn(settings: unknown): boolean {
   const n = (settings as { tools?: { customEnabled?: unknown } } | null)?.tools?.customEnabled;
   return typeof n === "number" && n > 0;
 }
 
+/** Whether a built-in tool is switched on in a chatbot's settings document (on unless switched off). */
 export function builtInToolOn(settings: unknown, name: BuiltInToolName): boolean {
   const tools = (settings as { tools?: { builtIn?: Record<string, unknown> } } | null)?.tools;
   return tools?.builtIn?.[name] !== false;

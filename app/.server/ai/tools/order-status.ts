@@ -1,6 +1,7 @@
 import { tool } from "ai";
 import { z } from "zod";
 import type { Fetcher } from "../../integrations/woocommerce/client";
+import { ORDER_STATUS_TOOL } from "~/lib/schemas/custom-tools";
 import { currencyOf, shopToolEnabled } from "../../integrations/woocommerce/connection";
 import { LIMITED_REPLY, lookUpOrder, NO_MATCH_REPLY, orderReply, UNAVAILABLE_REPLY } from "../../integrations/woocommerce/orders";
 import type { BotTool, LocalToolReply, ToolTurn } from "./registry";
@@ -11,7 +12,7 @@ import type { BotTool, LocalToolReply, ToolTurn } from "./registry";
 // The built-in engine recognises "where is my order 1234" and asks for what is missing (the number,
 // the email) across turns, reading the conversation so far; a configured model calls `order_status`.
 
-export const ORDER_STATUS_TOOL = "order_status";
+export { ORDER_STATUS_TOOL };
 
 const ORDER_INTENT =
   /\b(where('?s| is) my (order|package|parcel|delivery)|order status|status of (my )?order|track(ing)? (my )?(order|package|parcel)|has my order|my order|order (number|no\.?|#)?\s*#?\d{2,})\b/i;
@@ -45,7 +46,7 @@ export function orderRequest(turn: Pick<ToolTurn, "text" | "history">): Ask | nu
 
 export function orderStatusTool(deps: { fetcher?: Fetcher } = {}): BotTool {
   const check = async (turn: ToolTurn, orderNumber: string, email: string) => {
-    const c = await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, "orderStatus");
+    const c = await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, ORDER_STATUS_TOOL);
     if (!c) return { text: UNAVAILABLE_REPLY, found: false };
     // Without a visitor id (no channel identity) the conversation stands in for the visitor.
     const visitorId = turn.visitorId ?? `conversation:${turn.conversation.id}`;
@@ -55,7 +56,7 @@ export function orderStatusTool(deps: { fetcher?: Fetcher } = {}): BotTool {
   };
   return {
     name: ORDER_STATUS_TOOL,
-    enabled: async (turn) => !!(await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, "orderStatus")),
+    enabled: async (turn) => !!(await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, ORDER_STATUS_TOOL)),
     async local(turn): Promise<LocalToolReply | null> {
       const ask = orderRequest(turn);
       if (!ask) return null;

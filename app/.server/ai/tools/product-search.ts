@@ -1,17 +1,29 @@
 import { tool } from "ai";
 import { z } from "zod";
 import type { ProductCard } from "~/lib/product-cards";
+import { PRODUCT_SEARCH_TOOL } from "~/lib/schemas/custom-tools";
 import { currencyOf, shopToolEnabled } from "../../integrations/woocommerce/connection";
-import { formatPrice, searchProducts, stockWords, type Currency, type ProductQuery, type ProductRow } from "../../integrations/woocommerce/products";
+import {
+  categoriesNamedIn,
+  categoryKey,
+  formatPrice,
+  productCategories,
+  searchProducts,
+  stockWords,
+  type Currency,
+  type ProductQuery,
+  type ProductRow,
+} from "../../integrations/woocommerce/products";
 import type { BotTool, LocalToolReply, ToolPart, ToolTurn } from "./registry";
 
 // Product search over the connected WooCommerce store's synced products (integrations/woocommerce):
 // words, category, price range and "in stock", answered with product cards (image, price, sale
 // price, stock, link) the widget renders from the reply's `data-products` part.
 // The built-in engine recognises the intent in the visitor's words ("do you have…", "under €30",
-// "how much is the beanie"); a configured model calls `product_search` itself.
+// "how much is the beanie", a store category such as "any accessories?"); a configured model calls
+// `product_search` itself.
 
-export const PRODUCT_SEARCH_TOOL = "product_search";
+export { PRODUCT_SEARCH_TOOL };
 
 const ASKS_FOR_PRODUCT =
   /\b(do you (have|sell|stock|carry|do)|have you got|got any|any(thing)?\b.*\b(under|below|less than|cheaper than|over|above)|(i'?m|i am) looking for|looking for|search(ing)? for|show me|how much (is|are|does|do)|what does .* cost|price of|is .* in stock|are .* in stock|in stock|on sale)\b/i;
@@ -83,21 +95,30 @@ function describe(p: ProductRow, currency: Currency): string {
 
 const cardsPart = (cards: ProductCard[]): ToolPart => ({ type: "data-products", id: `products-${crypto.randomUUID()}`, data: { products: cards } });
 
-async function run(turn: ToolTurn, q: ProductQuery) {
-  const c = await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, "productSearch");
+async function run(turn: ToolTurn, q: ProductQuery, opts: { categoriesFrom?: string } = {}) {
+  const c = await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, PRODUCT_SEARCH_TOOL);
   if (!c) return null;
   const currency = currencyOf(c);
+  // The built-in engine: a store category named in the message filters by it, and its words are
+  // no longer searched for themselves ("what accessories do you sell" → the Accessories category).
+  if (opts.categoriesFrom) {
+    const named = categoriesNamedIn(opts.categoriesFrom, await productCategories(turn.ctx, turn.chatbot.id));
+    if (named.length) {
+      const keys = new Set(named.map(categoryKey));
+      q = { ...q, categories: named, words: q.words.filter((w) => !keys.has(categoryKey(w))) };
+    }
+  }
   const found = await searchProducts(turn.ctx, turn.chatbot.id, q);
   return { currency, found, cards: found.map((p) => productCard(p, currency)) };
 }
 
 export const productSearchTool: BotTool = {
   name: PRODUCT_SEARCH_TOOL,
-  enabled: async (turn) => !!(await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, "productSearch")),
+  enabled: async (turn) => !!(await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, PRODUCT_SEARCH_TOOL)),
   async local(turn): Promise<LocalToolReply | null> {
     const q = parseProductQuery(turn.text);
     if (!q || (!q.words.length && q.maxPrice == null && q.minPrice == null)) return null;
-    const out = await run(turn, q);
+    const out = await run(turn, q, { categoriesFrom: turn.text });
     // Nothing in the shop matches: the knowledge may still answer ("do you have a returns policy?").
     if (!out || !out.found.length) return null;
     const lines = out.found.map((p) => `- ${describe(p, out.currency)}`);

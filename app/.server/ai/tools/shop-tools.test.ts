@@ -13,6 +13,7 @@ import { runIngestionUntilIdle } from "../../kb/ingest";
 import { NO_MATCH_REPLY } from "../../integrations/woocommerce/orders";
 import { localToolReply } from "./index";
 import { ASK_NUMBER, orderRequest, orderStatusTool, ORDER_STATUS_TOOL } from "./order-status";
+import { categoriesNamedIn, productCategories } from "../../integrations/woocommerce/products";
 import { parseProductQuery, PRODUCT_SEARCH_TOOL, productSearchTool } from "./product-search";
 import type { ToolTurn } from "./registry";
 
@@ -20,10 +21,11 @@ import type { ToolTurn } from "./registry";
 // product questions answered with the right price and stock (and cards), order status only for a
 // matching number + billing email, asking for what is missing across turns.
 
-async function shop() {
+async function shop(before?: (store: FakeWooStore) => void) {
   const user = await makeUser();
   const { org: o, bot: b } = await makeOrg(user.id, "Woo", { plan: "growth" });
   const store = new FakeWooStore("https://shop.example");
+  before?.(store);
   const { ctx } = recordingContext();
   const ref = { orgId: o.id, chatbotId: b.id };
   const c = okResult(await connectStore(ctx, ref, { storeUrl: store.origin, consumerKey: FAKE_KEY, consumerSecret: FAKE_SECRET }, { fetcher: store.handle }));
@@ -85,9 +87,56 @@ describe("product search on the built-in engine", () => {
     const s = await shop();
     const turn = { ctx: s.ctx, chatbot: s.chatbot, org: s.org, text: "do you have a refund policy", history: [] } as unknown as ToolTurn;
     expect(await localToolReply(turn, [productSearchTool])).toBeNull();
-    const off = { ...turn, text: "do you have a beanie", chatbot: { ...s.chatbot, settings: { tools: { builtIn: { productSearch: false } } } } } as ToolTurn;
+    const off = { ...turn, text: "do you have a beanie", chatbot: { ...s.chatbot, settings: { tools: { builtIn: { product_search: false } } } } } as ToolTurn;
     expect(await localToolReply(off, [productSearchTool])).toBeNull();
     expect(await localToolReply({ ...turn, text: "do you have a beanie" } as ToolTurn, [productSearchTool])).toMatchObject({ tool: "product_search" });
+  });
+});
+
+describe("product categories on the built-in engine", () => {
+  // The sample catalogue's categories (leaf ones, as the REST API lists them on each product).
+  const CATEGORIES = ["Tshirts", "Hoodies", "Accessories", "Music", "Clothing", "Decor"];
+
+  it("recognises a store category named in a message, singular or plural, with or without a hyphen", () => {
+    expect(categoriesNamedIn("do you have any hoodies in Clothing?", CATEGORIES).sort()).toEqual(["Clothing", "Hoodies"]);
+    expect(categoriesNamedIn("what accessories do you sell", CATEGORIES)).toEqual(["Accessories"]);
+    expect(categoriesNamedIn("Do you sell t-shirts?", CATEGORIES)).toEqual(["Tshirts"]);
+    expect(categoriesNamedIn("any T shirt or accessory under 20?", CATEGORIES).sort()).toEqual(["Accessories", "Tshirts"]);
+    expect(categoriesNamedIn("what are your opening hours", CATEGORIES)).toEqual([]);
+    expect(categoriesNamedIn("this is decorative", CATEGORIES)).toEqual([]);
+  });
+
+  it("filters by the category the visitor names, from the store's synced categories", async () => {
+    // A product outside Accessories whose text mentions accessories is not one of them.
+    const s = await shop((store) => {
+      store.product(70)!.short_description = "<p>A polo that goes with all our accessories.</p>";
+    });
+    expect((await productCategories(s.ctx, s.chatbot.id)).sort()).toEqual([...CATEGORIES].sort());
+    const inCategory = async (name: string) =>
+      new Set(s.store.products.filter((p) => (p.categories as { name: string }[]).some((c) => c.name === name)).map((p) => p.name));
+
+    const accessories = await ask(s, "What accessories do you sell?");
+    const allAccessories = await inCategory("Accessories");
+    expect(accessories.cards.length).toBeGreaterThan(0);
+    for (const c of accessories.cards) expect(allAccessories, c.name).toContain(c.name);
+    expect(accessories.cards.map((c) => c.name)).not.toContain("Polo");
+
+    // "t-shirts" is the Tshirts category: the Polo is one, though its name says nothing of t-shirts.
+    const tshirts = await ask(s, "Do you sell t-shirts?");
+    const allTshirts = await inCategory("Tshirts");
+    for (const c of tshirts.cards) expect(allTshirts, c.name).toContain(c.name);
+    expect(tshirts.cards.map((c) => c.name)).toContain("Polo");
+
+    // Two categories named: products of either (the sample's hoodies are in Hoodies, its bundle in Clothing).
+    const hoodies = await ask(s, "Do you have any hoodies in Clothing?");
+    const either = new Set([...(await inCategory("Hoodies")), ...(await inCategory("Clothing"))]);
+    expect(hoodies.cards.length).toBeGreaterThan(0);
+    for (const c of hoodies.cards) expect(either, c.name).toContain(c.name);
+    expect(hoodies.cards.map((c) => c.name)).toContain("Logo Collection");
+
+    // With a price: the category and the price both apply.
+    const cheap = await ask(s, "any accessories under €17?");
+    expect(cheap.cards.map((c) => c.name)).toEqual(["Cap"]);
   });
 });
 

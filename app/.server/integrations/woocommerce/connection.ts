@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { planExtras, extraPlanHint } from "~/lib/plans";
+import { builtInToolOn, type ShopToolName } from "~/lib/schemas/custom-tools";
 import { newId, randomToken } from "../../auth/crypto";
 import type { ServiceContext } from "../../context";
 import { openSecret, sealSecret } from "../../crypto/secret-box";
@@ -34,6 +35,17 @@ export async function getConnection(ctx: Pick<ServiceContext, "db">, ref: Ref): 
       .where(and(eq(wooConnections.chatbotId, ref.chatbotId), eq(wooConnections.orgId, ref.orgId)))
       .get()) ?? null
   );
+}
+
+/** Why the knowledge base page may not delete this source on its own: it is the connected store's
+ * products, which go with the connection (its webhooks and product rows too) through Disconnect. */
+export async function refuseStoreSourceDelete(ctx: Pick<ServiceContext, "db">, ref: Ref, sourceId: string): Promise<Failure | null> {
+  const c = await getConnection(ctx, ref);
+  if (!c || c.sourceId !== sourceId) return null;
+  return {
+    code: "conflict",
+    message: `This source is your WooCommerce store's products (${new URL(c.storeUrl).host}). To remove it, disconnect the store on the WooCommerce page: that also deletes Parley's webhooks in the store and the synced products.`,
+  };
 }
 
 /** The connection of a chatbot, for paths that only know the chatbot id (webhooks, the queue). */
@@ -199,13 +211,6 @@ export async function disconnectStore(ctx: Ctx, ref: Ref, opts: { fetcher?: Fetc
   return { ok: true, webhooksLeft: left };
 }
 
-/** The built-in tools' switches, shared with the tools page: chatbots.settings `tools.builtIn.<name>` (on unless switched off). */
-export type ShopToolName = "productSearch" | "orderStatus";
-export function builtInToolOn(settings: Record<string, unknown> | null | undefined, name: string): boolean {
-  const builtIn = ((settings?.tools as Record<string, unknown> | undefined)?.builtIn ?? {}) as Record<string, unknown>;
-  return builtIn[name] !== false;
-}
-
 /** A shop tool answers when its switch is on, the plan includes WooCommerce and a store is connected. */
 export async function shopToolEnabled(
   ctx: Pick<ServiceContext, "db">,
@@ -213,6 +218,7 @@ export async function shopToolEnabled(
   org: { plan: string },
   name: ShopToolName,
 ): Promise<WooConnection | null> {
+  // The same switch the tools page writes (setBuiltInTool): chatbots.settings `tools.builtIn.<name>`.
   if (!builtInToolOn(chatbot.settings, name) || !planExtras(org.plan).woocommerce) return null;
   return getConnection(ctx, { orgId: chatbot.orgId, chatbotId: chatbot.id });
 }

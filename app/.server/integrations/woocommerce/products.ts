@@ -232,7 +232,41 @@ export async function productCategories(ctx: Pick<ServiceContext, "db">, chatbot
   return [...new Set(rows.flatMap((r) => r.c.split(",").map((x) => x.trim())).filter(Boolean))];
 }
 
-export type ProductQuery = { words: string[]; category?: string | null; minPrice?: number | null; maxPrice?: number | null; inStock?: boolean };
+/** Comparable form of a word or name: lower case letters and digits, singular ("Hoodies" → "hoody", "T-shirts" → "tshirt", "accessories" → "accessory"). */
+export function categoryKey(s: string): string {
+  const w = s.toLowerCase().replace(/[^a-z0-9]+/g, "");
+  const one = w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w;
+  return one.endsWith("ie") ? `${one.slice(0, -2)}y` : one;
+}
+
+/**
+ * The store's categories a visitor's message names ("any hoodies in Clothing?" → Hoodies, Clothing;
+ * "what accessories do you sell" → Accessories; "t-shirts" → Tshirts), in the store's spelling.
+ * A name matches as whole words, singular or plural, with or without spaces and hyphens.
+ */
+export function categoriesNamedIn(text: string, categories: string[]): string[] {
+  const tokens = text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  // Every run of up to four consecutive words, squashed ("t shirts" → "tshirt").
+  const runs = new Set<string>();
+  for (let i = 0; i < tokens.length; i++) for (let n = 1; n <= 4 && i + n <= tokens.length; n++) runs.add(categoryKey(tokens.slice(i, i + n).join("")));
+  return categories.filter((c) => {
+    const key = categoryKey(c);
+    return key.length > 1 && runs.has(key);
+  });
+}
+
+/** `category` (a configured model's input) matches names loosely; `categories` (recognised names) exactly, any of them. */
+export type ProductQuery = {
+  words: string[];
+  category?: string | null;
+  categories?: string[];
+  minPrice?: number | null;
+  maxPrice?: number | null;
+  inStock?: boolean;
+};
 
 /** Products matching a visitor's search: every filter applies; words rank (name hits first). At most `limit`. */
 export async function searchProducts(ctx: Pick<ServiceContext, "db">, chatbotId: string, q: ProductQuery, limit = 4): Promise<ProductRow[]> {
@@ -241,6 +275,14 @@ export async function searchProducts(ctx: Pick<ServiceContext, "db">, chatbotId:
   if (q.maxPrice != null) where.push(sql`${wooProducts.price} <= ${q.maxPrice}`);
   if (q.inStock) where.push(eq(wooProducts.stockStatus, "instock"));
   if (q.category) where.push(sql`lower(${wooProducts.categories}) like ${`%${q.category.toLowerCase()}%`}`);
+  // Categories are stored as "A, B": a product is in one when it is one of the list's entries.
+  if (q.categories?.length)
+    where.push(
+      sql`(${sql.join(
+        q.categories.map((c) => sql`(', ' || lower(${wooProducts.categories}) || ', ') like ${`%, ${c.toLowerCase()}, %`}`),
+        sql` or `,
+      )})`,
+    );
   const words = q.words.map((w) => w.toLowerCase()).filter((w) => w.length > 1);
   if (words.length)
     where.push(

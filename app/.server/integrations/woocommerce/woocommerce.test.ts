@@ -4,7 +4,7 @@ import { makeOrg, makeUser, okResult, recordingContext, db } from "../../../../t
 import { request } from "../../../../tests/integration/helpers";
 import { FakeWooStore, FAKE_KEY, FAKE_SECRET } from "../../../../tests/fakes/woocommerce";
 import { knowledgeSources, wooConnections, wooProducts } from "../../db/schema";
-import { runIngestionUntilIdle } from "../../kb/ingest";
+import { runIngestionUntilIdle, sweepIngestion } from "../../kb/ingest";
 import { apiUrl, signedRequest } from "./client";
 import { connectStore, disconnectStore, getConnection } from "./connection";
 import { searchProducts } from "./products";
@@ -73,6 +73,28 @@ describe("connecting a store", () => {
     expect(await connectStore(off.ctx, off.ref, { storeUrl: off.store.origin, ...keys }, { fetcher: off.fetcher })).toMatchObject({
       ok: false,
       reason: "rest_disabled",
+    });
+
+    // No JSON error to go by: the API answers HTML, but the site's pages advertise it (Link: rel="https://api.w.org/").
+    const hidden = await setup({ store: { restHidden: true } });
+    expect(await connectStore(hidden.ctx, hidden.ref, { storeUrl: hidden.store.origin, ...keys }, { fetcher: hidden.fetcher })).toMatchObject({
+      ok: false,
+      field: "storeUrl",
+      reason: "rest_disabled",
+      message: expect.stringContaining("does not answer on its REST API"),
+    });
+    expect(hidden.store.webhooks).toEqual([]);
+    expect(await getConnection(hidden.ctx, hidden.ref)).toBeNull();
+    // The same store without that header is not recognised as WordPress at all.
+    const bare = async (req: Request) => {
+      const res = await hidden.fetcher(req);
+      const headers = new Headers(res.headers);
+      headers.delete("Link");
+      return new Response(res.body, { status: res.status, headers });
+    };
+    expect(await connectStore(hidden.ctx, hidden.ref, { storeUrl: hidden.store.origin, ...keys }, { fetcher: bare })).toMatchObject({
+      ok: false,
+      reason: "not_wordpress",
     });
 
     const nowhere = await setup();
@@ -149,6 +171,46 @@ describe("product sync", () => {
     const again = await runIngestionUntilIdle(ctx, connection.sourceId!, { fetcher });
     expect(again.source?.status).toBe("ready");
     expect((await db.select().from(wooProducts).where(eq(wooProducts.chatbotId, ref.chatbotId)).all()).map((r) => r.name)).not.toContain("Belt");
+  });
+
+  it("the nightly re-sync: the cron sweep queues the store's source when its daily sync is due, and the run picks up a changed price", async () => {
+    const { ctx, sent, ref, store, fetcher, connection } = await connected();
+    const sourceId = connection.sourceId!;
+    const first = (await db.select().from(knowledgeSources).where(eq(knowledgeSources.id, sourceId)).get())!;
+    expect(first).toMatchObject({ status: "ready", schedule: "daily" });
+    const DAY = 24 * 60 * 60 * 1000;
+    expect(first.nextSyncAt! - first.lastSyncedAt!).toBeGreaterThan(DAY - 60 * 60 * 1000);
+    expect(first.nextSyncAt! - first.lastSyncedAt!).toBeLessThanOrEqual(DAY + 60 * 60 * 1000);
+
+    // The store changes the Beanie's price during the day (no webhook reaches Parley).
+    const beanie = store.product(48)!;
+    Object.assign(beanie, { price: "12", sale_price: "12", regular_price: "20" });
+
+    // Before it is due the sweep leaves the source alone.
+    sent.length = 0;
+    expect((await sweepIngestion(ctx, { now: first.nextSyncAt! - 60_000 })).scheduled).not.toContain(sourceId);
+    expect(sent).not.toContainEqual({ kind: "ingest", sourceId });
+
+    // The cron's sweep (workers/scheduled.ts) once it is due: queued again, an ingest message sent.
+    const swept = await sweepIngestion(ctx, { now: first.nextSyncAt! + 1 });
+    expect(swept.scheduled).toContain(sourceId);
+    expect(sent).toContainEqual({ kind: "ingest", sourceId });
+    expect((await db.select().from(knowledgeSources).where(eq(knowledgeSources.id, sourceId)).get())?.status).toBe("queued");
+
+    // The queue consumer runs it: the new price is in the product rows, the knowledge and the bot's search.
+    const again = await runIngestionUntilIdle(ctx, sourceId, { fetcher });
+    expect(again.source).toMatchObject({ status: "ready", error: null });
+    expect(again.source!.lastSyncedAt!).toBeGreaterThanOrEqual(first.lastSyncedAt!);
+    expect(again.source!.nextSyncAt!).toBeGreaterThan(first.nextSyncAt!);
+    const row = await db.select().from(wooProducts).where(eq(wooProducts.chatbotId, ref.chatbotId)).all();
+    expect(row.find((r) => r.name === "Beanie")).toMatchObject({ price: 12, salePrice: 12, regularPrice: 20 });
+    const chunks = await ctx.env.DB.prepare("SELECT title, text FROM chunks WHERE source_id = ?").bind(sourceId).all<{ title: string; text: string }>();
+    const text = chunks.results.find((c) => c.title === "Beanie")!.text;
+    expect(text).toContain("Price: €12 (on sale, regular price €20)");
+    expect(text).not.toContain("€18");
+    expect(await searchProducts(ctx, ref.chatbotId, { words: ["beanie"], maxPrice: 12 })).toMatchObject([{ name: "Beanie", price: 12 }]);
+    // And the sweep does not queue it again until the next day.
+    expect((await sweepIngestion(ctx, { now: first.nextSyncAt! + 2 })).scheduled).not.toContain(sourceId);
   });
 
   it("a store that turned its keys off fails the sync with the reason shown on the source", async () => {
