@@ -227,6 +227,19 @@ describe("a whole call: answer, two turns, transfer", () => {
     expect(html).toContain("Transferred to a person");
     expect(html).toContain("47 s");
     expect(html).toContain(`/app/${line.org.id}/${line.bot.id}?c=${conversation.id}`);
+    // The transcript is in the call log itself: every line the caller and the bot said, in order.
+    const log = html.replaceAll("<!-- -->", "");
+    const details = log.match(new RegExp(`<details data-call-transcript="${call.id}">([\\s\\S]*?)</details>`))?.[1] ?? "";
+    expect(details).toContain("Transcript (6 lines)");
+    const lines = [...details.matchAll(/<li data-speaker="(caller|bot)"><span[^>]*>(Caller|Bot):<\/span> ([^<]*)<\/li>/g)].map((m) => [m[1], m[3]]);
+    expect(lines.map(([speaker]) => speaker)).toEqual(["caller", "bot", "caller", "bot", "caller", "bot"]);
+    expect(lines.filter(([speaker]) => speaker === "caller").map(([, text]) => text)).toEqual([
+      "When is the shop in Lyon open?",
+      "Do you deliver parcels across France?",
+      "I want to speak to someone",
+    ]);
+    expect(lines[1][1]).toContain("Monday to Saturday");
+    expect(lines[5][1]).toBe(PHRASES.transferOnRequest);
     // The inbox lists the call as a conversation.
     const inbox = await request(`/app/${line.org.id}/${line.bot.id}?c=${conversation.id}`, { cookie: line.owner.cookie });
     expect(inbox.status).toBe(200);
