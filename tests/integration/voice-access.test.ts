@@ -33,7 +33,7 @@ async function send(path: string, init: { json?: unknown; audio?: Uint8Array<Arr
   }
   const merged = { ...(env as unknown as Env), ...init.env };
   const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
-  return worker.fetch(new Request(BASE + path, { method: "POST", headers, body }), merged, ctx);
+  return worker.fetch(new Request(BASE + path, { method: body === undefined ? "GET" : "POST", headers, body }), merged, ctx);
 }
 
 /** A fake OpenAI-compatible speech server: counts the calls that reach it. */
@@ -145,5 +145,17 @@ describe("the OpenAI speech endpoints through the Worker", () => {
     const { owner, bot } = await voiceBot("free", { enabled: false, engine: "browser" });
     expect((await speak(bot.id)).status).toBe(403);
     expect((await speak(bot.id, owner.cookie)).status).toBe(200);
+  });
+});
+
+describe("the public /voice page's prices match the gate", () => {
+  it("says visitors' voice needs Growth and the playground is on every plan (members are served on Free, above)", async () => {
+    const res = await send("/voice", {});
+    expect(res.status).toBe(200);
+    const html = (await res.text()).replaceAll("<!-- -->", "").replaceAll("&#x27;", "'");
+    const pricing = html.slice(html.indexOf('id="pricing"'));
+    expect(pricing).toContain("<strong>Voice in the widget</strong>, for your visitors, is part of the Growth plan ($79 a month) and above.");
+    expect(pricing).toContain("<strong>The voice playground</strong> is on every plan, Free included");
+    expect(pricing).not.toMatch(/playground<\/strong> is part of the Growth/);
   });
 });
