@@ -133,7 +133,7 @@ export function VoiceSettingsScreen({ data, result }: { data: VoiceSettingsScree
               label="Greeting"
               name="greeting"
               error={err("greeting")}
-              hint={`Spoken when a phone call starts, and when the voice playground goes hands-free (up to ${VOICE_TEXT_MAX} characters).`}
+              hint={`Spoken when a phone call starts, and in the voice playground at the first press to talk or switch to hands-free (up to ${VOICE_TEXT_MAX} characters).`}
             >
               <Textarea rows={2} maxLength={VOICE_TEXT_MAX} defaultValue={v("greeting", voice.greeting)} />
             </Field>

@@ -87,12 +87,23 @@ export function VoiceConsole({ chatbotId, options, channel, greeting, openAiAvai
   const canListen = support?.listen ?? false;
   const holding = useRef(false);
 
+  // The greeting is spoken once per conversation, on the first press of either mode: a user gesture,
+  // which browsers require before speaking. It plays while listening; speaking over it stops it.
+  const greetOnce = () => {
+    if (!greeting || greeted.current) return;
+    greeted.current = true;
+    session.current?.say(greeting);
+  };
+
   const startHandsFree = (on: boolean) => {
-    if (on && greeting && !greeted.current) {
-      greeted.current = true;
-      session.current?.say(greeting);
-    }
+    if (on) greetOnce();
     session.current?.setHandsFree(on);
+  };
+
+  /** Hold to talk: listen (talk() first: it stops any playback), then greet on the first press. */
+  const talk = () => {
+    session.current?.talk();
+    greetOnce();
   };
 
   const newConversation = () => {
@@ -131,7 +142,7 @@ export function VoiceConsole({ chatbotId, options, channel, greeting, openAiAvai
           onPointerDown={(e) => {
             if (e.button !== 0) return;
             holding.current = true;
-            session.current?.talk();
+            talk();
           }}
           onPointerUp={() => {
             if (holding.current) session.current?.release();
@@ -141,7 +152,7 @@ export function VoiceConsole({ chatbotId, options, channel, greeting, openAiAvai
             if ((e.key === " " || e.key === "Enter") && !e.repeat) {
               e.preventDefault();
               if (listening) session.current?.release();
-              else session.current?.talk();
+              else talk();
             }
           }}
           data-talk
