@@ -1,6 +1,7 @@
 // TwiML (Twilio's voice markup) for the call flow: <Say>, <Gather input="speech">, <Dial> (with
-// timeLimit: the seconds left of the call's maximum length), <Redirect>, <Hangup>. Text is XML-escaped; answers are made speakable first (no source markers,
-// links or markdown: the caller hears the words, not the citations).
+// timeLimit: the seconds left of the call's maximum length), <Redirect>, <Hangup>. Text is
+// XML-escaped; answers are made speakable first (no source markers, links or markdown: the caller
+// hears the words, not the citations).
 
 export type TwimlVerb =
   { say: string } | { gather: { action: string; say?: string } } | { redirect: string } | { dial: string; timeLimit: number } | { hangup: true };

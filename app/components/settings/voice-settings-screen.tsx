@@ -183,7 +183,7 @@ export function VoiceSettingsScreen({ data, result }: { data: VoiceSettingsScree
                 step={1}
                 defaultValue={v("maxCallMinutes", String(voice.maxCallMinutes))}
                 error={err("maxCallMinutes")}
-                hint={`The call ends politely after this long, a transfer to the fallback number included (1 to ${MAX_CALL_MINUTES}).`}
+                hint={`The call ends politely after this long; a call put through to the fallback number is cut off then too (1 to ${MAX_CALL_MINUTES}).`}
               />
             </div>
           </CardBody>
