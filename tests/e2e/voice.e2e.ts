@@ -109,6 +109,20 @@ describe("voice playground", () => {
       await p.mouse.up();
       await p.locator('[data-phase="idle"]').waitFor();
       expect((await speech(p)).spoken.filter((x) => x === GREETING)).toHaveLength(1);
+
+      // A new conversation greets again. Space on the button toggles: the second press stops listening
+      // even while the (long) greeting is still being spoken.
+      await p.getByRole("button", { name: "New conversation" }).click();
+      await p.evaluate(() => ((window as unknown as { __speech: Speech }).__speech.speakMs = 60_000));
+      await p.getByRole("button", { name: "Hold to talk" }).focus();
+      const startsBefore = (await speech(p)).starts;
+      await p.keyboard.press("Space");
+      await waitListening(p);
+      await p.waitForFunction(() => (window as unknown as { __speech: Speech }).__speech.speaking);
+      expect((await speech(p)).spoken.filter((x) => x === GREETING)).toHaveLength(2);
+      await p.keyboard.press("Space");
+      await p.waitForFunction(() => !(window as unknown as { __speech: Speech }).__speech.active);
+      expect((await speech(p)).starts).toBe(startsBefore + 1);
       expect(t.pageErrors).toEqual([]);
     } finally {
       await t.close();

@@ -106,6 +106,14 @@ export function VoiceConsole({ chatbotId, options, channel, greeting, openAiAvai
     greetOnce();
   };
 
+  // Space/Enter toggles: the second press sends. While the greeting plays the phase reads "speaking"
+  // though the microphone is open, so the toggle remembers its own press until listening ends (a
+  // question asked: "thinking"; nothing heard: "idle").
+  const keyTalking = useRef(false);
+  useEffect(() => {
+    if (state.phase === "thinking" || state.phase === "idle") keyTalking.current = false;
+  }, [state.phase]);
+
   const newConversation = () => {
     session.current?.stop();
     conversation.current.id = undefined;
@@ -151,8 +159,13 @@ export function VoiceConsole({ chatbotId, options, channel, greeting, openAiAvai
           onKeyDown={(e) => {
             if ((e.key === " " || e.key === "Enter") && !e.repeat) {
               e.preventDefault();
-              if (listening) session.current?.release();
-              else talk();
+              if (listening || (keyTalking.current && state.phase === "speaking")) {
+                keyTalking.current = false;
+                session.current?.release();
+              } else {
+                keyTalking.current = true;
+                talk();
+              }
             }
           }}
           data-talk
