@@ -120,6 +120,8 @@ describe("voice playground", () => {
       await waitListening(p);
       await p.waitForFunction(() => (window as unknown as { __speech: Speech }).__speech.speaking);
       expect((await speech(p)).spoken.filter((x) => x === GREETING)).toHaveLength(2);
+      // The new conversation's transcript starts empty, and stays so as the session changes.
+      expect(await p.locator("[data-turn]").count()).toBe(0);
       await p.keyboard.press("Space");
       await p.waitForFunction(() => !(window as unknown as { __speech: Speech }).__speech.active);
       expect((await speech(p)).starts).toBe(startsBefore + 1);

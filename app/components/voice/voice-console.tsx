@@ -115,11 +115,12 @@ export function VoiceConsole({ chatbotId, options, channel, greeting, openAiAvai
   }, [state.phase]);
 
   const newConversation = () => {
-    session.current?.stop();
+    // The session forgets its turns too (clearing only this component's copy would bring them back
+    // with the session's next change).
+    session.current?.clear();
     conversation.current.id = undefined;
     conversation.current.fresh = true;
     greeted.current = false;
-    setState((s) => ({ ...s, turns: [], interim: "", error: null }));
   };
 
   return (
