@@ -123,8 +123,12 @@ export default function VoicePage() {
         intro={
           <ul className="list-disc space-y-2 pl-5">
             <li>
-              <strong>Voice in the widget and the playground</strong> is part of {planLine(voicePlan)}. Every spoken answer is one bot reply, counted against
+              <strong>Voice in the widget</strong>, for your visitors, is part of {planLine(voicePlan)}. Every spoken answer is one bot reply, counted against
               the plan&apos;s monthly replies exactly like a typed one.
+            </li>
+            <li>
+              <strong>The voice playground</strong> is on every plan, Free included: any member of your organisation can talk to a chatbot there before voice is
+              switched on for visitors. Its answers count as replies like any other.
             </li>
             <li>
               <strong>Phone numbers</strong> are part of {planLine(phonePlan)}. Answers on a call count as replies too.

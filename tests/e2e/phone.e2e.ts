@@ -71,7 +71,13 @@ describe("phone numbers", () => {
       await log.getByText("+33612345678").waitFor();
       await log.getByText("34 s").waitFor();
       await log.getByText("Answered by the bot").waitFor();
-      await Promise.all([p.waitForURL(/\?c=cv_/), log.getByRole("link", { name: "Transcript" }).click()]);
+      // The transcript is in the call log itself (closed until asked for), then a link to the inbox.
+      const transcript = log.locator("details[data-call-transcript]");
+      expect(await transcript.locator("li").first().isVisible()).toBe(false);
+      await transcript.getByText("Transcript (2 lines)").click();
+      await transcript.locator('li[data-speaker="caller"]').getByText("What do you do?").waitFor();
+      expect(await transcript.locator('li[data-speaker="bot"]').count()).toBe(1);
+      await Promise.all([p.waitForURL(/\?c=cv_/), transcript.getByRole("link", { name: "Open in the inbox" }).click()]);
       await p.getByText("What do you do?").first().waitFor();
 
       for (const width of [1280, 390]) {

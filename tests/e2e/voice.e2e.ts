@@ -15,6 +15,10 @@ const QUESTION = "Which roles can manage members?";
 /** The widget's question: its own words, to find its conversation in the inbox. */
 const WIDGET_QUESTION = "Which roles can manage members of an organisation?";
 const PLAYGROUND = `/app/${DEMO.orgId}/${DEMO.chatbotId}/voice-playground`;
+/** A greeting set in the chatbot's voice settings by the press-to-talk test. */
+const GREETING = "Bonjour! This is the e2e greeting from Settings, Voice.";
+/** The widget's voice chunk (scripts/build-widget.mjs: a dynamic import, its own file). */
+const VOICE_CHUNK = /\/widget\/voice-[\w-]+\.js(\?|$)/;
 
 type Speech = { spoken: string[]; cancelled: number; speaking: boolean; speakMs: number; starts: number; active: unknown };
 const speech = (p: Page | Frame) => p.evaluate(() => (window as unknown as { __speech: Speech }).__speech);
@@ -53,7 +57,11 @@ afterAll(async () => {
 });
 
 describe("voice playground", () => {
-  it("press to talk: interim words, the answer with sources and latencies, spoken back", async () => {
+  it("press to talk: the greeting from settings on the first press, interim words, the answer with sources and latencies, spoken back", async () => {
+    // A greeting of the test's own in the chatbot's voice settings (removed again below).
+    await executeD1(
+      `UPDATE chatbots SET settings = json_set(coalesce(settings, '{}'), '$.voice', json(${sqlString(JSON.stringify({ greeting: GREETING }))})) WHERE id = ${sqlString(DEMO.chatbotId)};`,
+    );
     const t = await standInPage();
     try {
       const p = t.page;
@@ -61,9 +69,15 @@ describe("voice playground", () => {
       await p.goto(PLAYGROUND);
       await p.getByRole("heading", { name: "Voice playground", level: 1 }).waitFor();
       await p.locator('[data-phase="idle"]').waitFor();
+      // Shown, not spoken, before any press (browsers speak only after a user gesture).
+      await p.locator("[data-transcript]").getByText(GREETING).waitFor();
+      expect((await speech(p)).spoken).toEqual([]);
       await p.getByRole("button", { name: "Hold to talk" }).hover();
       await p.mouse.down();
       await waitListening(p);
+      // The first press speaks the greeting from settings, while listening.
+      await p.waitForFunction(() => (window as unknown as { __speech: Speech }).__speech.spoken.length === 1);
+      expect((await speech(p)).spoken[0]).toBe(GREETING);
       await p.locator('[data-phase="listening"]').waitFor();
       await hear(p, QUESTION);
       // The words being heard show before they are final.
@@ -88,9 +102,33 @@ describe("voice playground", () => {
       expect(said).not.toMatch(/\[\d+\]/);
       expect(s.speaking).toBe(false);
       await p.locator('[data-phase="idle"]').waitFor();
+      // A second press does not greet again.
+      await p.getByRole("button", { name: "Hold to talk" }).hover();
+      await p.mouse.down();
+      await waitListening(p);
+      await p.mouse.up();
+      await p.locator('[data-phase="idle"]').waitFor();
+      expect((await speech(p)).spoken.filter((x) => x === GREETING)).toHaveLength(1);
+
+      // A new conversation greets again. Space on the button toggles: the second press stops listening
+      // even while the (long) greeting is still being spoken.
+      await p.getByRole("button", { name: "New conversation" }).click();
+      await p.evaluate(() => ((window as unknown as { __speech: Speech }).__speech.speakMs = 60_000));
+      await p.getByRole("button", { name: "Hold to talk" }).focus();
+      const startsBefore = (await speech(p)).starts;
+      await p.keyboard.press("Space");
+      await waitListening(p);
+      await p.waitForFunction(() => (window as unknown as { __speech: Speech }).__speech.speaking);
+      expect((await speech(p)).spoken.filter((x) => x === GREETING)).toHaveLength(2);
+      // The new conversation's transcript starts empty, and stays so as the session changes.
+      expect(await p.locator("[data-turn]").count()).toBe(0);
+      await p.keyboard.press("Space");
+      await p.waitForFunction(() => !(window as unknown as { __speech: Speech }).__speech.active);
+      expect((await speech(p)).starts).toBe(startsBefore + 1);
       expect(t.pageErrors).toEqual([]);
     } finally {
       await t.close();
+      await executeD1(`UPDATE chatbots SET settings = json_remove(settings, '$.voice') WHERE id = ${sqlString(DEMO.chatbotId)};`);
     }
   });
 
@@ -210,10 +248,18 @@ describe("voice in the widget", () => {
     const t = await standInPage();
     try {
       const p = t.page;
+      const requested: string[] = [];
+      p.on("request", (r) => requested.push(r.url()));
       await p.goto(`/test/${DEMO.chatbotId}`);
       const mic = p.getByRole("button", { name: "Speak your message" });
+      await mic.waitFor();
+      // The voice part is not downloaded until the microphone is pressed.
+      await p.waitForLoadState("networkidle");
+      expect(requested.some((u) => /\/widget\/chat-[\w-]+\.js/.test(u))).toBe(true);
+      expect(requested.filter((u) => VOICE_CHUNK.test(u))).toEqual([]);
       await mic.click();
       await waitListening(p);
+      expect(requested.filter((u) => VOICE_CHUNK.test(u))).toHaveLength(1);
       await hear(p, WIDGET_QUESTION);
       // The words being heard fill the message box.
       await p.waitForFunction(() => (document.getElementById("pc-input") as HTMLTextAreaElement | null)?.value === "Which roles can manage");

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { createServiceContext } from "~/.server/context";
-import { calls, chatbots, conversations, knowledgeSources, messages, phoneAccounts, phoneNumbers } from "~/.server/db/schema";
+import { calls, chatbots, conversations, knowledgeSources, messages, organisations, phoneAccounts, phoneNumbers } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { attachNumber, connectTwilio } from "~/.server/phone/accounts";
 import { PHRASES } from "~/.server/phone/calls";
@@ -106,7 +106,7 @@ function gatherPath(xml: string): string {
   return url.pathname + url.search;
 }
 
-async function setupLine(opts: { fallback?: string; maxCallMinutes?: number } = {}) {
+async function setupLine(opts: { fallback?: string; maxCallMinutes?: number; cannotHelp?: string } = {}) {
   const owner = await makeUser();
   const { org, bot } = await makeOrg(owner.id, "Phone", { plan: "scale" });
   const sourceId = newId("ks_");
@@ -117,7 +117,16 @@ async function setupLine(opts: { fallback?: string; maxCallMinutes?: number } = 
   ]);
   await db
     .update(chatbots)
-    .set({ settings: { voice: { greeting: "Hello, Lyon shop here.", phoneFallbackNumber: opts.fallback ?? "", maxCallMinutes: opts.maxCallMinutes ?? 10 } } })
+    .set({
+      settings: {
+        voice: {
+          greeting: "Hello, Lyon shop here.",
+          phoneFallbackNumber: opts.fallback ?? "",
+          maxCallMinutes: opts.maxCallMinutes ?? 10,
+          ...(opts.cannotHelp ? { cannotHelpMessage: opts.cannotHelp } : {}),
+        },
+      },
+    })
     .where(eq(chatbots.id, bot.id));
   const account = newAccount();
   fakeTwilio(account);
@@ -131,6 +140,16 @@ async function setupLine(opts: { fallback?: string; maxCallMinutes?: number } = 
   const statusPath = `/api/phone/twilio/status/${number.id}`;
   const base = { AccountSid: account.sid, From: "+33612345678", To: "+15005550006", Direction: "inbound", ApiVersion: "2010-04-01" };
   return { owner, org, bot, account, number, voicePath, statusPath, base };
+}
+
+/** Text as a literal inside a RegExp. */
+const lit = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The seconds of <Dial timeLimit="…"> in a TwiML document (throws when there is no Dial). */
+function dialLimit(xml: string): number {
+  const m = xml.match(/<Dial timeLimit="(\d+)">/);
+  if (!m) throw new Error(`no Dial with a timeLimit in ${xml}`);
+  return Number(m[1]);
 }
 
 const callRow = (callSid: string) => db.select().from(calls).where(eq(calls.callSid, callSid)).get();
@@ -171,7 +190,12 @@ describe("a whole call: answer, two turns, transfer", () => {
 
     const third = await twilio(next, { ...p, CallStatus: "in-progress", SpeechResult: "I want to speak to someone" }, line.account.token);
     const thirdXml = await third.text();
-    expect(thirdXml).toContain(`<Say language="en-US">${PHRASES.transferOnRequest}</Say><Dial>+33123456789</Dial>`);
+    expect(thirdXml).toMatch(
+      new RegExp(`<Say language="en-US">${lit(PHRASES.transferOnRequest)}</Say><Dial timeLimit="\\d+">\\+33123456789</Dial></Response>$`),
+    );
+    // The transfer is cut at the call's maximum length (10 minutes, a few seconds of it gone).
+    expect(dialLimit(thirdXml)).toBeGreaterThan(540);
+    expect(dialLimit(thirdXml)).toBeLessThanOrEqual(600);
 
     const ended = await twilio(line.statusPath, { ...p, CallStatus: "completed", CallDuration: "47" }, line.account.token);
     expect(ended.status).toBe(200);
@@ -203,6 +227,19 @@ describe("a whole call: answer, two turns, transfer", () => {
     expect(html).toContain("Transferred to a person");
     expect(html).toContain("47 s");
     expect(html).toContain(`/app/${line.org.id}/${line.bot.id}?c=${conversation.id}`);
+    // The transcript is in the call log itself: every line the caller and the bot said, in order.
+    const log = html.replaceAll("<!-- -->", "");
+    const details = log.match(new RegExp(`<details data-call-transcript="${call.id}">([\\s\\S]*?)</details>`))?.[1] ?? "";
+    expect(details).toContain("Transcript (6 lines)");
+    const lines = [...details.matchAll(/<li data-speaker="(caller|bot)"><span[^>]*>(Caller|Bot):<\/span> ([^<]*)<\/li>/g)].map((m) => [m[1], m[3]]);
+    expect(lines.map(([speaker]) => speaker)).toEqual(["caller", "bot", "caller", "bot", "caller", "bot"]);
+    expect(lines.filter(([speaker]) => speaker === "caller").map(([, text]) => text)).toEqual([
+      "When is the shop in Lyon open?",
+      "Do you deliver parcels across France?",
+      "I want to speak to someone",
+    ]);
+    expect(lines[1][1]).toContain("Monday to Saturday");
+    expect(lines[5][1]).toBe(PHRASES.transferOnRequest);
     // The inbox lists the call as a conversation.
     const inbox = await request(`/app/${line.org.id}/${line.bot.id}?c=${conversation.id}`, { cookie: line.owner.cookie });
     expect(inbox.status).toBe(200);
@@ -215,11 +252,82 @@ describe("a whole call: answer, two turns, transfer", () => {
     const p = { ...line.base, CallSid: sid };
     let next = gatherPath(await (await twilio(line.voicePath, p, line.account.token)).text());
     const first = await (await twilio(next, { ...p, SpeechResult: "Can I rent a kayak on the river Saone?" }, line.account.token)).text();
-    expect(first).not.toContain("<Dial>");
+    expect(first).not.toContain("<Dial");
     next = gatherPath(first);
     const second = await (await twilio(next, { ...p, SpeechResult: "What about a helicopter tour over the Alps?" }, line.account.token)).text();
-    expect(second).toContain(`<Say language="en-US">${PHRASES.transferAfterMisses}</Say><Dial>+33123456789</Dial>`);
+    expect(second).toMatch(
+      new RegExp(`<Say language="en-US">${lit(PHRASES.transferAfterMisses)}</Say><Dial timeLimit="\\d+">\\+33123456789</Dial></Response>$`),
+    );
+    expect(dialLimit(second)).toBeLessThanOrEqual(600);
     expect((await callRow(sid))!.outcome).toBe("transferred");
+  });
+
+  it("a transfer late in the call is cut at the maximum call length (Dial timeLimit = the seconds left)", async () => {
+    const line = await setupLine({ fallback: "+33123456789", maxCallMinutes: 10 });
+    const sid = `CA${hex(32)}`;
+    const p = { ...line.base, CallSid: sid };
+    const next = gatherPath(await (await twilio(line.voicePath, p, line.account.token)).text());
+    // Nine and a half minutes into a ten-minute call (its start moved back rather than the test waiting).
+    await db
+      .update(calls)
+      .set({ startedAt: Date.now() - 570_000 })
+      .where(eq(calls.callSid, sid));
+    const xml = await (await twilio(next, { ...p, SpeechResult: "Can I speak to a person please?" }, line.account.token)).text();
+    expect(xml).toContain("<Dial timeLimit=");
+    expect(dialLimit(xml)).toBeGreaterThan(20);
+    expect(dialLimit(xml)).toBeLessThanOrEqual(30);
+  });
+});
+
+describe("no fallback number: the cannot-help message", () => {
+  const CANNOT_HELP = "Our team can't take calls today, please write to hello@lyon.example.";
+
+  it("asking for a person speaks the configured text, transfers nowhere and keeps listening", async () => {
+    const line = await setupLine({ cannotHelp: CANNOT_HELP });
+    const sid = `CA${hex(32)}`;
+    const p = { ...line.base, CallSid: sid };
+    const next = gatherPath(await (await twilio(line.voicePath, p, line.account.token)).text());
+    const xml = await (await twilio(next, { ...p, SpeechResult: "I want to speak to someone" }, line.account.token)).text();
+    expect(xml).not.toContain("<Dial");
+    expect(xml).not.toContain("<Hangup");
+    // Said inside the next <Gather>: the caller can ask something else straight away.
+    expect(xml).toMatch(
+      new RegExp(`<Gather [^>]*action="[^"]+seq=2"[^>]*><Say language="en-US">${lit(`${CANNOT_HELP} ${PHRASES.next}`)}</Say></Gather><Redirect`),
+    );
+    const call = (await callRow(sid))!;
+    expect(call).toMatchObject({ outcome: null, status: "in-progress", turns: 1 });
+    // The transcript holds the request and what the bot said.
+    const said = await messagesOf(call.conversationId!);
+    expect(said.map((m) => [m.role, m.content])).toEqual([
+      ["visitor", "I want to speak to someone"],
+      ["bot", CANNOT_HELP],
+    ]);
+    // The call goes on: the next question is answered.
+    const after = await (await twilio(gatherPath(xml), { ...p, SpeechResult: "When is the shop in Lyon open?" }, line.account.token)).text();
+    expect(after).toContain("Monday to Saturday");
+  });
+
+  it("two unanswered questions in a row speak the configured text instead of a transfer, and the count starts over", async () => {
+    const line = await setupLine({ cannotHelp: CANNOT_HELP });
+    const sid = `CA${hex(32)}`;
+    const p = { ...line.base, CallSid: sid };
+    let next = gatherPath(await (await twilio(line.voicePath, p, line.account.token)).text());
+    const first = await (await twilio(next, { ...p, SpeechResult: "Can I rent a kayak on the river Saone?" }, line.account.token)).text();
+    expect(first).not.toContain(CANNOT_HELP);
+    expect((await callRow(sid))!.missed).toBe(1);
+    next = gatherPath(first);
+    const second = await (await twilio(next, { ...p, SpeechResult: "What about a helicopter tour over the Alps?" }, line.account.token)).text();
+    expect(second).not.toContain("<Dial");
+    expect(second).not.toContain("<Hangup");
+    expect(second).toMatch(new RegExp(`<Gather [^>]*action="[^"]+seq=3"[^>]*><Say language="en-US">${lit(`${CANNOT_HELP} ${PHRASES.next}`)}</Say></Gather>`));
+    expect(await callRow(sid)).toMatchObject({ outcome: null, status: "in-progress", missed: 0, turns: 2 });
+    // A third miss is the first of a new run: no cannot-help message yet.
+    const third = await (await twilio(gatherPath(second), { ...p, SpeechResult: "Do you sell hot air balloons?" }, line.account.token)).text();
+    expect(third).not.toContain(CANNOT_HELP);
+    expect((await callRow(sid))!.missed).toBe(1);
+    // The caller hangs up: the call was answered (turns were taken), not transferred.
+    await twilio(line.statusPath, { ...p, CallStatus: "completed", CallDuration: "40" }, line.account.token);
+    expect((await callRow(sid))!.outcome).toBe("answered");
   });
 });
 
@@ -430,6 +538,44 @@ describe("/app/phone: connect, attach, detach, disconnect against a fake Twilio"
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("Phone numbers needs the Scale plan or above.");
     expect(await db.select().from(phoneAccounts).where(eq(phoneAccounts.orgId, org.id)).all()).toEqual([]);
+  });
+
+  it("plan-gated: attaching a number below Scale is refused and Twilio is not touched", async () => {
+    const owner = await makeUser();
+    const { org, bot } = await makeOrg(owner.id, "Downgraded", { plan: "scale" });
+    const account = newAccount();
+    fakeTwilio(account);
+    const connect = await requestWithEnv("/app/phone", {
+      cookie: owner.cookie,
+      form: { intent: "connect", orgId: org.id, accountSid: account.sid, authToken: account.token },
+    });
+    expect(connect.status).toBe(200);
+    vi.restoreAllMocks();
+    // The plan drops to Growth with the account still connected.
+    await db.update(organisations).set({ plan: "growth" }).where(eq(organisations.id, org.id));
+    const api = fakeTwilio(account);
+    const attach = await requestWithEnv("/app/phone", {
+      cookie: owner.cookie,
+      form: { intent: "attach", orgId: org.id, numberSid: account.numbers[0].sid, chatbotId: bot.id },
+    });
+    expect(attach.status).toBe(403);
+    expect(await attach.text()).toContain("Phone numbers needs the Scale plan or above.");
+    expect(api.filter((c) => c.method === "POST")).toEqual([]);
+    expect(account.numbers[0].voice_url).toBe("");
+    expect(await db.select().from(phoneNumbers).where(eq(phoneNumbers.orgId, org.id)).all()).toEqual([]);
+  });
+
+  it("a number whose organisation left Scale after attaching: the call is told the number is not taking calls and ends, nothing stored", async () => {
+    const line = await setupLine();
+    await db.update(organisations).set({ plan: "growth" }).where(eq(organisations.id, line.org.id));
+    const sid = `CA${hex(32)}`;
+    const res = await twilio(line.voicePath, { ...line.base, CallSid: sid }, line.account.token);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(`<?xml version="1.0" encoding="UTF-8"?><Response><Say language="en-US">${PHRASES.unavailable}</Say><Hangup/></Response>`);
+    expect(await callRow(sid)).toBeUndefined();
+    expect(await db.select().from(conversations).where(eq(conversations.chatbotId, line.bot.id)).all()).toEqual([]);
+    // Still signed: an unsigned request for the same number is refused before the plan is looked at.
+    expect((await twilio(line.voicePath, { ...line.base, CallSid: `CA${hex(32)}` }, line.account.token, { signature: null })).status).toBe(403);
   });
 
   it("an agent sees the call log but cannot connect (403); another organisation's id is 404", async () => {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { chatbots, organisations } from "~/.server/db/schema";
-import { readVoiceSettings } from "~/lib/schemas/voice-settings";
+import { PHONE_VOICE_NOTE, readVoiceSettings } from "~/lib/schemas/voice-settings";
 import { addMember, db, makeOrg, makeUser } from "../factories";
 import { request } from "./helpers";
 
@@ -44,6 +44,9 @@ describe("settings/voice", async () => {
     expect(html).toMatch(/<input id="enabled" name="enabled" type="checkbox" disabled=""/);
     expect(html).toContain("Voice needs the Growth plan or above.");
     expect(html).toMatch(/<option value="openai" disabled="">[^<]*unavailable: Needs OPENAI_API_KEY/);
+    // Phone calls speak with Twilio's voice: the screen says Voice and Speed do not apply there (ADR 029).
+    expect(html).toContain(PHONE_VOICE_NOTE);
+    expect(html.match(/Not used on phone calls\./g)).toHaveLength(2);
   });
 
   it("refuses switching voice on below Growth and saves nothing", async () => {

@@ -162,7 +162,9 @@ export async function continueCall(
   const next = turnUrl(req, input.phoneNumberId, call.id, input.seq + 1);
   const reply = (verbs: TwimlVerb[]): WebhookReply => ({ ok: true, twiml: twiml(verbs, language) });
 
-  if (Date.now() - call.startedAt >= voice.maxCallMinutes * 60_000) {
+  // The seconds left of the maximum call length: a transfer (<Dial timeLimit>) is cut there too.
+  const secondsLeft = () => Math.ceil((call.startedAt + voice.maxCallMinutes * 60_000 - Date.now()) / 1000);
+  if (secondsLeft() <= 0) {
     await setCall(ctx, call.id, { outcome: "max_length" });
     return reply([{ say: PHRASES.maxLength }, { hangup: true }]);
   }
@@ -194,7 +196,7 @@ export async function continueCall(
     }
     if (fallback) {
       await setCall(ctx, call.id, { outcome: "transferred", silent: 0, turns: call.turns + 1 });
-      return reply([{ say: said }, { dial: fallback }]);
+      return reply([{ say: said }, { dial: fallback, timeLimit: secondsLeft() }]);
     }
     await setCall(ctx, call.id, { silent: 0, turns: call.turns + 1 });
     return reply(listen(next, `${said} ${PHRASES.next}`));
@@ -216,7 +218,7 @@ export async function continueCall(
   if (missed >= MAX_MISSED) {
     if (fallback) {
       await setCall(ctx, call.id, { outcome: "transferred", silent: 0, missed, turns: call.turns + 1 });
-      return reply([...(spoken ? [{ say: spoken }] : []), { say: PHRASES.transferAfterMisses }, { dial: fallback }]);
+      return reply([...(spoken ? [{ say: spoken }] : []), { say: PHRASES.transferAfterMisses }, { dial: fallback, timeLimit: secondsLeft() }]);
     }
     // Nobody to transfer to: say what the bot cannot do and keep listening.
     await setCall(ctx, call.id, { silent: 0, missed: 0, turns: call.turns + 1 });

@@ -1,9 +1,9 @@
-import { asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { can, type Role } from "~/lib/permissions";
-import type { CallLogEntry } from "~/lib/schemas/phone";
+import { CALL_TRANSCRIPT_LINES, type CallLogEntry, type CallTurn } from "~/lib/schemas/phone";
 import type { Organisation } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
-import { calls, chatbots, memberships, organisations, phoneNumbers } from "../db/schema";
+import { calls, chatbots, memberships, messages, organisations, phoneNumbers } from "../db/schema";
 import { accountNumbers, getPhoneAccount, phoneAllowed, phonePlanHint } from "./accounts";
 
 // What /app/phone shows for one organisation of the signed-in user: the connected account (never
@@ -26,6 +26,24 @@ export async function phoneOrgChoice(ctx: Pick<ServiceContext, "db">, user: { id
   return { orgs: orgs.map(({ id, name }) => ({ id, name })), current, unknown: !!wanted && !orgs.some((o) => o.id === wanted) };
 }
 
+/** What was said on these calls' conversations (caller and bot lines, in order), by conversation id. */
+async function callTranscripts(ctx: Pick<ServiceContext, "db">, orgId: string, conversationIds: string[]): Promise<Map<string, CallTurn[]>> {
+  const byConversation = new Map<string, CallTurn[]>();
+  if (!conversationIds.length) return byConversation;
+  const rows = await ctx.db
+    .select({ conversationId: messages.conversationId, role: messages.role, content: messages.content })
+    .from(messages)
+    .where(and(eq(messages.orgId, orgId), inArray(messages.conversationId, conversationIds), inArray(messages.role, ["visitor", "bot"])))
+    .orderBy(asc(messages.conversationId), asc(messages.createdAt), asc(messages.id))
+    .all();
+  for (const row of rows) {
+    const lines = byConversation.get(row.conversationId) ?? [];
+    if (lines.length < CALL_TRANSCRIPT_LINES) lines.push({ speaker: row.role === "visitor" ? "caller" : "bot", text: row.content });
+    byConversation.set(row.conversationId, lines);
+  }
+  return byConversation;
+}
+
 export async function callLog(ctx: Pick<ServiceContext, "db">, orgId: string): Promise<CallLogEntry[]> {
   const rows = await ctx.db
     .select({ call: calls, chatbotName: chatbots.name, number: phoneNumbers.number })
@@ -36,6 +54,11 @@ export async function callLog(ctx: Pick<ServiceContext, "db">, orgId: string): P
     .orderBy(desc(calls.startedAt), desc(calls.id))
     .limit(CALL_LOG_SIZE)
     .all();
+  const said = await callTranscripts(
+    ctx,
+    orgId,
+    rows.flatMap(({ call }) => (call.conversationId && call.turns > 0 ? [call.conversationId] : [])),
+  );
   return rows.map(({ call, chatbotName, number }) => ({
     id: call.id,
     startedAt: call.startedAt,
@@ -47,6 +70,7 @@ export async function callLog(ctx: Pick<ServiceContext, "db">, orgId: string): P
     inProgress: call.status === "in-progress",
     // Only a call where something was said has a transcript in the inbox.
     transcriptHref: call.conversationId && call.turns > 0 ? `/app/${orgId}/${call.chatbotId}?c=${call.conversationId}` : null,
+    transcript: (call.conversationId && said.get(call.conversationId)) || [],
   }));
 }
 

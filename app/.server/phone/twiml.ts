@@ -1,8 +1,10 @@
-// TwiML (Twilio's voice markup) for the call flow: <Say>, <Gather input="speech">, <Dial>,
-// <Redirect>, <Hangup>. Text is XML-escaped; answers are made speakable first (no source markers,
-// links or markdown: the caller hears the words, not the citations).
+// TwiML (Twilio's voice markup) for the call flow: <Say>, <Gather input="speech">, <Dial> (with
+// timeLimit: the seconds left of the call's maximum length), <Redirect>, <Hangup>. Text is
+// XML-escaped; answers are made speakable first (no source markers, links or markdown: the caller
+// hears the words, not the citations).
 
-export type TwimlVerb = { say: string } | { gather: { action: string; say?: string } } | { redirect: string } | { dial: string } | { hangup: true };
+export type TwimlVerb =
+  { say: string } | { gather: { action: string; say?: string } } | { redirect: string } | { dial: string; timeLimit: number } | { hangup: true };
 
 const escapeText = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const escapeXml = (s: string) => escapeText(s).replace(/"/g, "&quot;");
@@ -42,7 +44,8 @@ export function twiml(verbs: TwimlVerb[], language: string | null = null): strin
       if ("gather" in v)
         return `<Gather input="speech" method="POST" speechTimeout="auto" action="${escapeXml(v.gather.action)}"${lang}>${v.gather.say ? say(v.gather.say) : ""}</Gather>`;
       if ("redirect" in v) return `<Redirect method="POST">${escapeText(v.redirect)}</Redirect>`;
-      if ("dial" in v) return `<Dial>${escapeText(v.dial)}</Dial>`;
+      // Twilio's timeLimit is the most seconds the dialled call may last: a positive integer.
+      if ("dial" in v) return `<Dial timeLimit="${Math.max(1, Math.ceil(v.timeLimit))}">${escapeText(v.dial)}</Dial>`;
       return "<Hangup/>";
     })
     .join("");

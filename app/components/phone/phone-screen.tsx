@@ -49,6 +49,28 @@ export type PhoneScreenData = {
   } | null;
 };
 
+/** A call's transcript in the log itself: a native disclosure (no JavaScript), then the inbox link. */
+function CallTranscript({ call }: { call: CallLogEntry }) {
+  const lines = call.transcript.length;
+  return (
+    <details data-call-transcript={call.id}>
+      <summary className="cursor-pointer whitespace-nowrap">{`Transcript (${lines} ${lines === 1 ? "line" : "lines"})`}</summary>
+      <ol className="mt-2 max-w-prose space-y-1 text-sm">
+        {call.transcript.map((t, i) => (
+          <li key={i} data-speaker={t.speaker}>
+            <span className="font-medium">{t.speaker === "caller" ? "Caller:" : "Bot:"}</span> {t.text}
+          </li>
+        ))}
+      </ol>
+      {call.transcriptHref ? (
+        <Link to={call.transcriptHref} className="mt-2 inline-block text-sm">
+          Open in the inbox
+        </Link>
+      ) : null}
+    </details>
+  );
+}
+
 const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 const OUTCOME_TONES: Record<CallOutcome, "success" | "brand" | "warning" | "neutral"> = {
@@ -268,7 +290,7 @@ export function PhoneScreen({ data, reply }: { data: PhoneScreenData; reply: For
       <Card aria-labelledby="call-log">
         <CardHeader
           title={<span id="call-log">Call log</span>}
-          description="The latest 50 calls. Each call with something said is a conversation (channel: phone) in its chatbot's inbox and analytics."
+          description="The latest 50 calls, each with what the caller and the bot said. Each call with something said is also a conversation (channel: phone) in its chatbot's inbox and analytics."
         />
         <CardBody>
           {screen.calls.length === 0 ? (
@@ -296,7 +318,15 @@ export function PhoneScreen({ data, reply }: { data: PhoneScreenData; reply: For
                     </TD>
                     <TD className="whitespace-nowrap">{c.inProgress ? "In progress" : formatCallDuration(c.durationS)}</TD>
                     <TD>{c.outcome ? <Badge tone={OUTCOME_TONES[c.outcome]}>{CALL_OUTCOME_LABELS[c.outcome]}</Badge> : "—"}</TD>
-                    <TD>{c.transcriptHref ? <Link to={c.transcriptHref}>Transcript</Link> : <span className="text-zinc-500">Nothing said</span>}</TD>
+                    <TD className="min-w-48 align-top">
+                      {c.transcript.length ? (
+                        <CallTranscript call={c} />
+                      ) : c.transcriptHref ? (
+                        <Link to={c.transcriptHref}>Open in the inbox</Link>
+                      ) : (
+                        <span className="text-zinc-500">Nothing said</span>
+                      )}
+                    </TD>
                   </TR>
                 ))}
               </TBody>

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { Alert, Card, CardBody, CardHeader, CheckboxField, Field, IntentSubmit, PageHeader, Select, Textarea } from "~/components/ui";
 import type { FormReply } from "~/lib/forms";
 import { LANGUAGES } from "~/lib/schemas/chatbot-settings";
-import { MAX_CALL_MINUTES, OPENAI_VOICES, VOICE_TEXT_MAX, type VoiceEngine, type VoiceSettings } from "~/lib/schemas/voice-settings";
+import { MAX_CALL_MINUTES, OPENAI_VOICES, PHONE_VOICE_NOTE, VOICE_TEXT_MAX, type VoiceEngine, type VoiceSettings } from "~/lib/schemas/voice-settings";
 
 /** The voice settings screen (route: app.$orgId.$chatbotId.settings.voice). */
 
@@ -100,7 +100,7 @@ export function VoiceSettingsScreen({ data, result }: { data: VoiceSettingsScree
                 label="Voice"
                 name="voice"
                 error={err("voice")}
-                hint={engine === "openai" ? "OpenAI's voices." : "The voices of this browser; a visitor's browser without it uses its default."}
+                hint={`${engine === "openai" ? "OpenAI's voices." : "The voices of this browser; a visitor's browser without it uses its default."} Not used on phone calls.`}
               >
                 <Select
                   key={engine}
@@ -118,17 +118,22 @@ export function VoiceSettingsScreen({ data, result }: { data: VoiceSettingsScree
                 step={0.1}
                 defaultValue={v("speed", String(voice.speed))}
                 error={err("speed")}
-                hint="1 is normal; from 0.5 to 2."
+                hint="1 is normal; from 0.5 to 2. Not used on phone calls."
               />
             </div>
-            <Field label="Language" name="language" error={err("language")} hint="What the bot listens for and speaks. Automatic uses the browser's language.">
+            <Field
+              label="Language"
+              name="language"
+              error={err("language")}
+              hint="What the bot listens for and speaks. Automatic uses the browser's language (English on a phone call)."
+            >
               <Select defaultValue={v("language", voice.language)} options={LANGUAGES.map((l) => ({ value: l.code, label: l.label }))} />
             </Field>
             <Field
               label="Greeting"
               name="greeting"
               error={err("greeting")}
-              hint={`Spoken when a phone call starts, and when the voice playground goes hands-free (up to ${VOICE_TEXT_MAX} characters).`}
+              hint={`Spoken when a phone call starts, and in the voice playground at the first press to talk or switch to hands-free (up to ${VOICE_TEXT_MAX} characters).`}
             >
               <Textarea rows={2} maxLength={VOICE_TEXT_MAX} defaultValue={v("greeting", voice.greeting)} />
             </Field>
@@ -152,7 +157,7 @@ export function VoiceSettingsScreen({ data, result }: { data: VoiceSettingsScree
                 <Link to="/app/phone" className="font-medium underline">
                   Phone
                 </Link>{" "}
-                page.
+                page. {PHONE_VOICE_NOTE}
               </>
             }
           />
@@ -178,7 +183,7 @@ export function VoiceSettingsScreen({ data, result }: { data: VoiceSettingsScree
                 step={1}
                 defaultValue={v("maxCallMinutes", String(voice.maxCallMinutes))}
                 error={err("maxCallMinutes")}
-                hint={`The call ends politely after this long (1 to ${MAX_CALL_MINUTES}).`}
+                hint={`The call ends politely after this long; a call put through to the fallback number is cut off then too (1 to ${MAX_CALL_MINUTES}).`}
               />
             </div>
           </CardBody>

@@ -87,20 +87,40 @@ export function VoiceConsole({ chatbotId, options, channel, greeting, openAiAvai
   const canListen = support?.listen ?? false;
   const holding = useRef(false);
 
+  // The greeting is spoken once per conversation, on the first press of either mode: a user gesture,
+  // which browsers require before speaking. It plays while listening; speaking over it stops it.
+  const greetOnce = () => {
+    if (!greeting || greeted.current) return;
+    greeted.current = true;
+    session.current?.say(greeting);
+  };
+
   const startHandsFree = (on: boolean) => {
-    if (on && greeting && !greeted.current) {
-      greeted.current = true;
-      session.current?.say(greeting);
-    }
+    if (on) greetOnce();
     session.current?.setHandsFree(on);
   };
 
+  /** Hold to talk: listen (talk() first: it stops any playback), then greet on the first press. */
+  const talk = () => {
+    session.current?.talk();
+    greetOnce();
+  };
+
+  // Space/Enter toggles: the second press sends. While the greeting plays the phase reads "speaking"
+  // though the microphone is open, so the toggle remembers its own press until listening ends (a
+  // question asked: "thinking"; nothing heard: "idle").
+  const keyTalking = useRef(false);
+  useEffect(() => {
+    if (state.phase === "thinking" || state.phase === "idle") keyTalking.current = false;
+  }, [state.phase]);
+
   const newConversation = () => {
-    session.current?.stop();
+    // The session forgets its turns too (clearing only this component's copy would bring them back
+    // with the session's next change).
+    session.current?.clear();
     conversation.current.id = undefined;
     conversation.current.fresh = true;
     greeted.current = false;
-    setState((s) => ({ ...s, turns: [], interim: "", error: null }));
   };
 
   return (
@@ -131,7 +151,7 @@ export function VoiceConsole({ chatbotId, options, channel, greeting, openAiAvai
           onPointerDown={(e) => {
             if (e.button !== 0) return;
             holding.current = true;
-            session.current?.talk();
+            talk();
           }}
           onPointerUp={() => {
             if (holding.current) session.current?.release();
@@ -140,8 +160,13 @@ export function VoiceConsole({ chatbotId, options, channel, greeting, openAiAvai
           onKeyDown={(e) => {
             if ((e.key === " " || e.key === "Enter") && !e.repeat) {
               e.preventDefault();
-              if (listening) session.current?.release();
-              else session.current?.talk();
+              if (listening || (keyTalking.current && state.phase === "speaking")) {
+                keyTalking.current = false;
+                session.current?.release();
+              } else {
+                keyTalking.current = true;
+                talk();
+              }
             }
           }}
           data-talk

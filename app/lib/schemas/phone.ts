@@ -57,4 +57,12 @@ export type CallLogEntry = {
   outcome: CallOutcome | null;
   inProgress: boolean;
   transcriptHref: string | null;
+  /** What the caller and the bot said, in order (shown in the call log itself). */
+  transcript: CallTurn[];
 };
+
+/** One line of a call's transcript: the caller's words or what the bot said. */
+export type CallTurn = { speaker: "caller" | "bot"; text: string };
+
+/** The most lines of one call's transcript shown in the call log; the inbox has the whole conversation. */
+export const CALL_TRANSCRIPT_LINES = 200;

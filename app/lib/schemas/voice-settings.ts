@@ -15,6 +15,14 @@ export type VoiceEngine = (typeof VOICE_ENGINES)[number]["value"];
 /** OpenAI's documented text-to-speech voices; the browser engine uses the browser's own voice list. */
 export const OPENAI_VOICES = ["alloy", "ash", "coral", "echo", "fable", "nova", "onyx", "sage", "shimmer"] as const;
 
+/**
+ * Twilio's <Say> offers its own voices (man, woman, Amazon Polly and Google voices) and no speed for
+ * them; the browser's and OpenAI's voice names do not map to those, so a call keeps Twilio's voice for
+ * the chosen language (ADR 029). The settings screen and the docs say so.
+ */
+export const PHONE_VOICE_NOTE =
+  "On a call, answers are spoken by Twilio's voice for the chosen language at its normal speed: Voice and Speed apply in the browser only (the widget and the voice playground).";
+
 export const VOICE_TEXT_MAX = 300;
 export const MAX_CALL_MINUTES = 60;
 /** E.164: a plus, a country code that does not start with 0, at most 15 digits in all. */

@@ -69,6 +69,8 @@ export type VoiceSession = {
   say(text: string): void;
   /** Stops listening and speaking. */
   stop(): void;
+  /** Stops, and forgets the turns (a new conversation starts with an empty transcript). */
+  clear(): void;
 };
 
 export function createVoiceSession(parts: VoiceSessionParts): VoiceSession {
@@ -200,6 +202,17 @@ export function createVoiceSession(parts: VoiceSessionParts): VoiceSession {
     }
   };
 
+  const stop = () => {
+    state = { ...state, handsFree: false };
+    listener?.abort();
+    listener = null;
+    listening = false;
+    bargeIn();
+    speaker?.cancel();
+    set({ interim: "" });
+    settle();
+  };
+
   return {
     state: () => state,
     talk() {
@@ -229,15 +242,12 @@ export function createVoiceSession(parts: VoiceSessionParts): VoiceSession {
       speaker.say(text);
       settle();
     },
-    stop() {
-      state = { ...state, handsFree: false };
-      listener?.abort();
-      listener = null;
-      listening = false;
-      bargeIn();
-      speaker?.cancel();
-      set({ interim: "" });
-      settle();
+    stop,
+    clear() {
+      stop();
+      // An answer still arriving belongs to the old conversation: its patches find no turn to change.
+      speakingTurn = 0;
+      set({ turns: [], interim: "", error: null });
     },
   };
 }
