@@ -79,10 +79,13 @@ describe("live chat in analytics", () => {
     a.send({ type: "send", clientId: "c_live_reply_1", text: "Hi, I'm Ada." });
     await a.next("ack", (f) => f.clientId === "c_live_reply_1", a.frames.indexOf(ack) + 1);
 
-    // The visitor's held message, and the same client message id given to the object again (a
-    // resend reaching it): one message.
+    // The visitor's held message, resent by the widget with the same client message id (its first
+    // answer lost on the way): answered as held again, stored and counted once.
     const held = await chat(s.bot.id, visitorId, "My parcel never came", cid, "c_live_visitor_1");
     expect(held.message).toBeNull();
+    const resent = await chat(s.bot.id, visitorId, "My parcel never came", cid, "c_live_visitor_1");
+    expect(resent).toEqual({ conversationId: cid, message: null });
+    // …and the same client id reaching the object again.
     const info = { conversationId: cid, ...ref, visitorId, status: "human" as const };
     await liveConversation(env as unknown as Env, cid).postVisitor(info, { text: "My parcel never came", at: Date.now(), clientId: "c_live_visitor_1" });
     await a.next("message", (f) => f.message.role === "visitor" && f.message.text === "My parcel never came");

@@ -199,6 +199,8 @@ export type StoredExchange = {
   visitorMessageId: string;
   /** The reply stored after the visitor message, if any (none when the model failed). */
   reply: Pick<Message, "id" | "content" | "sources" | "answered"> | null;
+  /** No reply because a person holds the conversation (live chat stored the message for them). */
+  held: boolean;
 };
 
 /**
@@ -207,7 +209,7 @@ export type StoredExchange = {
  */
 export async function findClientMessage(ctx: Ctx, ref: ChatbotRef, visitorId: string, clientMessageId: string): Promise<StoredExchange | null> {
   const sent = await ctx.db
-    .select({ id: messages.id, conversationId: messages.conversationId, createdAt: messages.createdAt })
+    .select({ id: messages.id, conversationId: messages.conversationId, createdAt: messages.createdAt, status: conversations.status })
     .from(messages)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
     .where(
@@ -229,7 +231,7 @@ export async function findClientMessage(ctx: Ctx, ref: ChatbotRef, visitorId: st
     .orderBy(messages.createdAt, messages.id)
     .limit(1)
     .get();
-  return { conversationId: sent.conversationId, visitorMessageId: sent.id, reply: reply ?? null };
+  return { conversationId: sent.conversationId, visitorMessageId: sent.id, reply: reply ?? null, held: !reply && sent.status === "human" };
 }
 
 export type ConversationRow = {
