@@ -22,7 +22,7 @@ export const meta: MetaFunction = (args) =>
 
 const FIGURES: { term: string; definition: string }[] = [
   { term: "Conversations", definition: "Chats that began in the range, from the widget, the test page or the REST API." },
-  { term: "Messages", definition: "Visitors' messages and the bot's replies in those days." },
+  { term: "Messages", definition: "Visitors' messages, the bot's replies and your team's live-chat replies in those days." },
   { term: "Unique visitors", definition: "Distinct visitors who chatted in the range. A visitor who comes back on another day is counted once." },
   { term: "Leads", definition: "Contact details left in the chat's form, through the API, or when the bot offered the form." },
   { term: "Human handoffs", definition: "Conversations in which the visitor asked for a person." },

@@ -27,7 +27,7 @@ async function ask(frame: FrameLocator, text: string) {
 }
 
 /** A message in the chat's log (the screen-reader announcement repeats some of them). */
-const said = (frame: FrameLocator, text: string) => frame.getByRole("log", { name: "Conversation" }).getByText(text).first();
+const said = (frame: FrameLocator, text: string | RegExp) => frame.getByRole("log", { name: "Conversation" }).getByText(text).first();
 
 /** Waits until the last message is a finished bot answer (not the visitor's, not still streaming). */
 async function answered(frame: FrameLocator) {
@@ -43,11 +43,36 @@ async function answered(frame: FrameLocator) {
     .toBe(true);
 }
 
+/** The text of every message bubble in the chat's log, in order (the visitor's, the bot's and the team's; not notes). */
+const bubbles = (frame: FrameLocator) =>
+  frame.locator(".pc-log .pc-msg:not(.pc-typing) > .pc-bubble").evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText.trim()));
+
+// More chatbots of the demo organisation, each with its own inbox: a lead form for "nobody online",
+// the lead form "Never" likewise, and one for the inbox alerts.
+const FORM = `cb_lform_${Date.now().toString(36)}`;
+const NEVER = `cb_lnever_${Date.now().toString(36)}`;
+const ALERTS = `cb_alerts_${Date.now().toString(36)}`;
+
 let site: Awaited<ReturnType<typeof startHostSite>>;
 
 beforeAll(async () => {
-  site = await startHostSite({ "/": embedSnippet(baseURL(), LIVE) });
+  site = await startHostSite({
+    "/": embedSnippet(baseURL(), LIVE),
+    "/form": embedSnippet(baseURL(), FORM),
+    "/never": embedSnippet(baseURL(), NEVER),
+    "/alerts": embedSnippet(baseURL(), ALERTS),
+  });
   const settings = { ui: { humanHandoff: true, leadForm: { timing: "off" } } };
+  const withForm = { ui: { humanHandoff: true, leadForm: { timing: "on-fallback", title: "Get a reply by email" } } };
+  for (const [id, s] of [
+    [FORM, withForm],
+    [NEVER, settings],
+    [ALERTS, settings],
+  ] as const) {
+    await executeD1(
+      `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(id)}, ${sqlString(DEMO.orgId)}, ${sqlString(NAME)}, 'public', ${sqlString(JSON.stringify(s))})`,
+    );
+  }
   // Live chat is a Growth-plan extra (ADR 027); the demo organisation is on Free (restored after).
   await executeD1(`UPDATE organisations SET plan = 'growth' WHERE id = ${sqlString(DEMO.orgId)}`);
   await executeD1(
@@ -120,11 +145,21 @@ describe("live chat", () => {
       await a.getByText("Visitor is typing…").waitFor({ state: "detached" });
       expect(await a.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 
-      // The visitor reloads: the conversation is restored and still live.
+      // The visitor reloads: the whole conversation is restored, every message in order, and still live.
+      const exchange = await bubbles(chat);
+      expect(exchange).toEqual([
+        "Hi! How can I help you today?", // the welcome message
+        "Hello!",
+        expect.any(String), // the bot's answer
+        "Can I talk to a human?",
+        expect.stringContaining("I've asked a person from the team to join."),
+        "Hi, I'm a person from the team. How can I help?",
+        "My order #1234 has not arrived.",
+      ]);
       await v.reload();
       chat = await openChat(v);
-      await said(chat, "Hi, I'm a person from the team. How can I help?").waitFor();
       await said(chat, "My order #1234 has not arrived.").waitFor();
+      await expect.poll(() => bubbles(chat), { timeout: 10_000 }).toEqual(exchange);
       await a.getByLabel("Reply to the visitor").fill("I'm checking it now.");
       await a.getByRole("button", { name: "Send" }).click();
       await said(chat, "I'm checking it now.").waitFor();
@@ -177,6 +212,185 @@ describe("live chat", () => {
     } finally {
       await agent?.close();
       await visitor?.close();
+    }
+  });
+
+  it("keeps a live conversation going both ways over HTTP polling when the visitor's browser has no working WebSocket", async () => {
+    let agent: TrackedPage | undefined;
+    let visitor: TrackedPage | undefined;
+    try {
+      agent = await newPage();
+      visitor = await newPage();
+      const a = agent.page;
+      const v = visitor.page;
+      // Every frame of the visitor's page (the widget's too): sockets never open, as behind a proxy that blocks them.
+      await v.addInitScript(() => {
+        const w = window as unknown as { WebSocket: unknown; __socketsTried: number };
+        w.__socketsTried = 0;
+        class BlockedSocket extends EventTarget {
+          static CONNECTING = 0;
+          static OPEN = 1;
+          static CLOSING = 2;
+          static CLOSED = 3;
+          readyState = 0;
+          onopen: ((e: Event) => void) | null = null;
+          onmessage: ((e: MessageEvent) => void) | null = null;
+          onerror: ((e: Event) => void) | null = null;
+          onclose: ((e: CloseEvent) => void) | null = null;
+          constructor(readonly url: string) {
+            super();
+            w.__socketsTried++;
+            setTimeout(() => {
+              this.readyState = 3;
+              const error = new Event("error");
+              this.onerror?.(error);
+              this.dispatchEvent(error);
+              const closed = new CloseEvent("close", { code: 1006, wasClean: false });
+              this.onclose?.(closed);
+              this.dispatchEvent(closed);
+            }, 20);
+          }
+          send() {
+            throw new DOMException("The socket is not open.", "InvalidStateError");
+          }
+          close() {}
+        }
+        w.WebSocket = BlockedSocket;
+      });
+
+      await signInAsDemo(a);
+      await a.goto(`/app/${DEMO.orgId}/${LIVE}`);
+      await a.getByText("1 agent online.").waitFor();
+
+      await v.goto(site.url("/"));
+      const chat = await openChat(v);
+      await ask(chat, "Can I talk to a human?");
+      await said(chat, "I've asked a person from the team to join.").waitFor();
+      await a.getByRole("tab", { name: "Waiting (1)" }).click();
+      await a.getByRole("tabpanel").getByRole("link").first().click();
+      await a.getByRole("button", { name: "Take over" }).click();
+      await a.getByText("You hold this conversation.").waitFor();
+
+      // Agent → visitor, picked up by the poll.
+      await a.getByLabel("Reply to the visitor").fill("Hello from the team, over polling.");
+      await a.getByRole("button", { name: "Send" }).click();
+      await said(chat, "Hello from the team, over polling.").waitFor({ timeout: 15_000 });
+      // Visitor → agent.
+      await ask(chat, "Thanks, I can read you without a socket.");
+      await a.getByText("Thanks, I can read you without a socket.").first().waitFor();
+      // The widget did try a socket, and fell back to polling.
+      const tried = await Promise.all(v.frames().map((f) => f.evaluate(() => (window as unknown as { __socketsTried?: number }).__socketsTried ?? 0)));
+      expect(Math.max(...tried)).toBeGreaterThanOrEqual(1);
+      await a.getByRole("button", { name: "Hand back to the bot" }).click();
+      await said(chat, `${DEMO.name} handed the conversation back to the bot.`).waitFor({ timeout: 15_000 });
+      expect(agent.errors()).toEqual([]);
+    } finally {
+      await agent?.close();
+      await visitor?.close();
+    }
+  });
+
+  it("with nobody online, promises what the widget offers: the lead form when it is on, the chat itself when it is 'Never'", async () => {
+    const visitor = await newPage();
+    try {
+      const v = visitor.page;
+      await v.goto(site.url("/form"));
+      let chat = await openChat(v);
+      await ask(chat, "Can I talk to a human?");
+      await said(chat, "No one from the team is online right now. Leave your email and a person will get back to you.").waitFor();
+      const form = chat.locator("form.pc-lead");
+      await form.getByText("Get a reply by email").waitFor();
+      await form.getByLabel("Email").waitFor();
+
+      await v.goto(site.url("/never"));
+      chat = await openChat(v);
+      await ask(chat, "Can I talk to a human?");
+      await said(
+        chat,
+        /No one from the team is online right now\. Your conversation stays open: when someone from the team is back, they can reply here in this chat/,
+      ).waitFor();
+      await answered(chat);
+      expect(await chat.locator("form.pc-lead").count()).toBe(0);
+      expect(visitor.errors().filter((e) => !e.includes("/favicon.ico"))).toEqual([]);
+    } finally {
+      await visitor.close();
+    }
+  });
+
+  it("alerts the agent to a new waiting conversation: one notification and one sound; muted, no sound", async () => {
+    let agent: TrackedPage | undefined;
+    const visitors: TrackedPage[] = [];
+    try {
+      agent = await newPage();
+      const a = agent.page;
+      // Stubs at the window boundary only: notifications allowed, the tab in the background (the
+      // notification is for an agent looking elsewhere), and the sounds played recorded.
+      await a.addInitScript(() => {
+        const w = window as unknown as Record<string, unknown> & { __notifications: { title: string; body?: string }[]; __sounds: number };
+        w.__notifications = [];
+        w.__sounds = 0;
+        class RecordedNotification {
+          static permission = "granted";
+          static requestPermission = async () => "granted";
+          constructor(title: string, options?: { body?: string }) {
+            w.__notifications.push({ title, body: options?.body });
+          }
+          close() {}
+        }
+        w.Notification = RecordedNotification;
+        const param = () => ({ value: 0, setValueAtTime() {}, exponentialRampToValueAtTime() {} });
+        class RecordedAudioContext {
+          currentTime = 0;
+          destination = {};
+          createOscillator() {
+            return {
+              type: "sine",
+              frequency: param(),
+              connect: (n: unknown) => n,
+              start: () => void w.__sounds++,
+              stop() {},
+              onended: null,
+            };
+          }
+          createGain() {
+            return { gain: param(), connect: (n: unknown) => n };
+          }
+          close = async () => {};
+        }
+        w.AudioContext = RecordedAudioContext;
+        Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+      });
+      await signInAsDemo(a);
+      await a.goto(`/app/${DEMO.orgId}/${ALERTS}`);
+      await a.getByText("1 agent online.").waitFor();
+      const recorded = () =>
+        a.evaluate(() => {
+          const w = window as unknown as { __notifications: { title: string }[]; __sounds: number };
+          return { notifications: w.__notifications.map((n) => n.title), sounds: w.__sounds };
+        });
+      expect(await recorded()).toEqual({ notifications: [], sounds: 0 });
+
+      const waits = async () => {
+        const t = await newPage();
+        visitors.push(t);
+        await t.page.goto(site.url("/alerts"));
+        const chat = await openChat(t.page);
+        await ask(chat, "Can I talk to a human?");
+        await said(chat, "I've asked a person from the team to join.").waitFor();
+      };
+      await waits();
+      await expect.poll(recorded, { timeout: 10_000 }).toEqual({ notifications: ["A visitor is waiting for a person"], sounds: 1 });
+
+      await a.getByRole("button", { name: "Sound on · mute" }).click();
+      await a.getByRole("button", { name: "Sound off · turn on" }).waitFor();
+      await waits();
+      await expect
+        .poll(recorded, { timeout: 10_000 })
+        .toEqual({ notifications: ["A visitor is waiting for a person", "A visitor is waiting for a person"], sounds: 1 });
+      expect(agent.errors()).toEqual([]);
+    } finally {
+      await agent?.close();
+      for (const t of visitors) await t.close();
     }
   });
 });

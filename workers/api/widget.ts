@@ -104,6 +104,6 @@ widget.post("/:chatbotId/handoff", async (c) => {
     agentsOnline: r.agentsOnline,
     // Whether someone may join now (plan, office hours, online): otherwise the widget offers the lead form.
     available: r.availability.live,
-    message: availabilityReply(r.availability, r.hasEmail),
+    message: availabilityReply(r.availability, r.followUp),
   });
 });

@@ -12,7 +12,10 @@ import {
   type LiveConversationInfo,
   type LiveWho,
   type StoredLiveMessage,
+  type WaitTimer,
 } from "../../app/.server/inbox/live";
+import { followUpOf, waitTimeoutNote } from "../../app/.server/inbox/handoff";
+import { visitorContact } from "../../app/.server/leads/leads";
 import { mayReply, transition, type LiveAction, type LiveState } from "../../app/.server/inbox/rules";
 import { newId } from "../../app/.server/auth/crypto";
 import {
@@ -213,9 +216,21 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
     if (current === null || at < current) await this.ctx.storage.setAlarm(at);
   }
 
-  private waitTimer(): { at: number; note: string } | null {
+  private waitTimer(): WaitTimer | null {
     const row = this.sql.exec<{ v: string }>(`SELECT v FROM meta WHERE k = 'wait'`).toArray()[0];
-    return row ? (JSON.parse(row.v) as { at: number; note: string }) : null;
+    return row ? (JSON.parse(row.v) as WaitTimer) : null;
+  }
+
+  /** The wait timer's note as of now: an email or details the visitor left meanwhile change the promise. */
+  private async timeoutNote(meta: Meta, wait: WaitTimer): Promise<string> {
+    if (wait.waitMinutes === undefined || wait.leadForm === undefined) return wait.note;
+    try {
+      const contact = await visitorContact(this.services(), { orgId: meta.orgId, chatbotId: meta.chatbotId }, meta.visitorId);
+      return waitTimeoutNote(wait.waitMinutes, followUpOf(wait.leadForm, contact));
+    } catch (e) {
+      console.error("[live] contact look-up failed; the timer's first note is used", e);
+      return wait.note;
+    }
   }
 
   async alarm() {
@@ -229,7 +244,10 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
     } else if (Date.now() >= wait.at) {
       // Nobody took it in time: the visitor is told (the widget offers the lead form on this kind).
       this.sql.exec(`DELETE FROM meta WHERE k = 'wait'`);
-      await this.deliver(meta, { role: "system", text: wait.note, at: Date.now(), kind: "wait-timeout" });
+      const note = await this.timeoutNote(meta, wait);
+      // Taken meanwhile (the look-up awaited D1): no note.
+      const now = this.meta() ?? meta;
+      if (now.status === "waiting") await this.deliver(now, { role: "system", text: note, at: Date.now(), kind: "wait-timeout" });
     } else await this.armAlarm(wait.at);
   }
 
@@ -300,7 +318,7 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
     return { status: now.status, alreadyRequested: !r.ok };
   }
 
-  async startWaitTimer(info: LiveConversationInfo, timer: { at: number; note: string }): Promise<void> {
+  async startWaitTimer(info: LiveConversationInfo, timer: WaitTimer): Promise<void> {
     const meta = this.open(info);
     if (meta.status !== "waiting") return;
     this.sql.exec(`INSERT INTO meta (k, v) VALUES ('wait', ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, JSON.stringify(timer));

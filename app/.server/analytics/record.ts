@@ -171,6 +171,39 @@ export function exchangeStatements(db: Db, conversation: Ref & { id: string }, f
   return out;
 }
 
+/**
+ * One message of a live conversation mirrored from its Durable Object (chat/conversations.ts
+ * recordLiveMessage runs these before the message's insert, in its batch): a visitor's or a
+ * person's message counts as a message on the day it was written (the bot's replies are counted by
+ * `exchangeStatements`, system notes not at all, as in migration 0013's back-fill), and a visitor's
+ * also counts its visitor on that day. The count is 0 when the message is already stored (its id,
+ * or the visitor's client message id in this conversation): a retried or replayed mirror, whose
+ * insert does nothing, adds nothing either. The conversation is counted if this is its first event.
+ */
+export function liveMessageStatements(
+  db: Db,
+  conversation: Ref & { id: string },
+  m: { id: string; role: "visitor" | "human" | "system"; createdAt: number; clientMessageId?: string | null; timeZone: string },
+): AnalyticsStatement[] {
+  if (m.role === "system") return [];
+  const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
+  const day = dayIn(m.timeZone, m.createdAt);
+  const sameClient = m.clientMessageId ? sql` or (conversation_id = ${conversation.id} and client_message_id = ${m.clientMessageId})` : sql``;
+  const fresh = sql`(not exists (select 1 from messages where id = ${m.id}${sameClient}))`;
+  const out = countConversation(db, ref, conversation.id, day);
+  out.push(bump(db, ref, day, { messages: fresh }));
+  if (m.role === "visitor") {
+    out.push(
+      statement(
+        db,
+        sql`insert or ignore into analytics_visitors (chatbot_id, day, visitor_id)
+        select chatbot_id, ${day}, visitor_id from conversations where id = ${conversation.id}`,
+      ),
+    );
+  }
+  return out;
+}
+
 /** A new lead (not a repeat of an email already known), on the day it was captured. */
 export function leadStatements(db: Db, ref: Ref, timeZone: string, at: number): AnalyticsStatement[] {
   return [bump(db, ref, dayIn(timeZone, at), { leads: 1 })];

@@ -454,6 +454,11 @@ export function replayExchange(stored: StoredExchange): AnswerStream {
     execute: ({ writer }) => {
       writer.write({ type: "start", messageId, messageMetadata: meta() });
       const reply = stored.reply;
+      if (!reply && stored.held) {
+        // A resent message to the person holding the conversation: it reached them; there is no bot answer.
+        writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: false, kind: "held" }) });
+        return;
+      }
       if (!reply) {
         writer.write({ type: "error", errorText: ERROR_REPLY });
         writer.write({ type: "finish", finishReason: "error", messageMetadata: meta({ answered: false }) });
@@ -465,7 +470,7 @@ export function replayExchange(stored: StoredExchange): AnswerStream {
       writer.write({ type: "finish", finishReason: "stop", messageMetadata: meta({ answered: reply.answered ?? false }) });
     },
   });
-  return { stream, done: Promise.resolve(), conversationId: stored.conversationId, messageId, limited: false };
+  return { stream, done: Promise.resolve(), conversationId: stored.conversationId, messageId, limited: false, held: !stored.reply && stored.held };
 }
 
 /** A UI message stream whose producer keeps running (and is kept alive) even if nobody reads it. */

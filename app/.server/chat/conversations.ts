@@ -3,7 +3,7 @@ import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
 import type { ChatSource } from "~/lib/schemas/chat";
 import { conversations, leads, messages, type MessageSource } from "../db/schema";
-import { exchangeStatements, orgTimeZone } from "../analytics/record";
+import { exchangeStatements, liveMessageStatements, orgTimeZone } from "../analytics/record";
 import { conversationSearch } from "./search-index";
 
 // Conversations and their messages. Dashboard reads are scoped by organisation and chatbot; visitor
@@ -199,6 +199,8 @@ export type StoredExchange = {
   visitorMessageId: string;
   /** The reply stored after the visitor message, if any (none when the model failed). */
   reply: Pick<Message, "id" | "content" | "sources" | "answered"> | null;
+  /** No reply because a person holds the conversation (live chat stored the message for them). */
+  held: boolean;
 };
 
 /**
@@ -207,7 +209,7 @@ export type StoredExchange = {
  */
 export async function findClientMessage(ctx: Ctx, ref: ChatbotRef, visitorId: string, clientMessageId: string): Promise<StoredExchange | null> {
   const sent = await ctx.db
-    .select({ id: messages.id, conversationId: messages.conversationId, createdAt: messages.createdAt })
+    .select({ id: messages.id, conversationId: messages.conversationId, createdAt: messages.createdAt, status: conversations.status })
     .from(messages)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
     .where(
@@ -229,7 +231,7 @@ export async function findClientMessage(ctx: Ctx, ref: ChatbotRef, visitorId: st
     .orderBy(messages.createdAt, messages.id)
     .limit(1)
     .get();
-  return { conversationId: sent.conversationId, visitorMessageId: sent.id, reply: reply ?? null };
+  return { conversationId: sent.conversationId, visitorMessageId: sent.id, reply: reply ?? null, held: !reply && sent.status === "human" };
 }
 
 export type ConversationRow = {
@@ -334,13 +336,15 @@ export async function getVisitorHistory(
 /**
  * Mirrors one message of a live conversation (stored first in its Durable Object, which gave it its
  * id and time) into D1, so the transcript, the list, search and analytics see it. Inserting twice
- * is harmless: the id is the key and the count is recounted, so the object may retry a mirror.
+ * is harmless: the id is the key, the count is recounted, and the daily analytics rows (ADR 020,
+ * counted in the same batch) add nothing for a message already stored, so the object may retry a
+ * mirror.
  */
 export async function recordLiveMessage(
   ctx: Ctx,
   conversation: Pick<Conversation, "id" | "orgId" | "chatbotId">,
   m: { id: string; role: "visitor" | "human" | "system"; content: string; createdAt: number; clientMessageId?: string | null },
-  opts: { retry?: boolean } = {},
+  opts: { retry?: boolean; /** The organisation's time zone (the analytics day); looked up when not given. */ timeZone?: string } = {},
 ) {
   if (opts.retry && (await ctx.db.select({ id: messages.id }).from(messages).where(eq(messages.id, m.id)).get())) return;
   const insert = ctx.db
@@ -364,6 +368,11 @@ export async function recordLiveMessage(
       ...(m.role === "visitor" ? { title: sql`coalesce(${conversations.title}, ${m.content.slice(0, 140)})` } : {}),
     })
     .where(eq(conversations.id, conversation.id));
-  if (m.role === "visitor") await ctx.db.batch([insert, update, indexVisitorText(ctx, conversation, m.content)]);
-  else await ctx.db.batch([insert, update]);
+  const search = m.role === "visitor" ? [indexVisitorText(ctx, conversation, m.content)] : [];
+  // The daily analytics rows (ADR 020), first in the same batch: the count asks whether the message
+  // is already stored, so a repeated mirror counts nothing. System notes are not counted.
+  const [counted, ...counting] =
+    m.role === "system" ? [] : liveMessageStatements(ctx.db, conversation, { ...m, timeZone: opts.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)) });
+  if (counted) await ctx.db.batch([counted, ...counting, insert, update, ...search]);
+  else await ctx.db.batch([insert, update, ...search]);
 }

@@ -9,7 +9,7 @@ import type { ServiceContext } from "../context";
 import type { MessageSource } from "../db/schema";
 import { visitorContact } from "../leads/leads";
 import { liveInfo } from "./conversations";
-import { askForPerson, availabilityReply, liveAvailability } from "./handoff";
+import { askForPerson, availabilityReply, followUpFor, liveAvailability } from "./handoff";
 import { liveConversation } from "./live";
 
 // What the conversation core (chat/turn.ts) does for live chat: a held conversation's visitor
@@ -60,7 +60,7 @@ export async function handoffTurn(
   const info = liveInfo(conversation);
   // What the visitor is promised depends on the plan, the office hours and who is online (ADR 027).
   const [availability, contact] = await Promise.all([liveAvailability(ctx, target), visitorContact(ctx, ref, conversation.visitorId)]);
-  const reply = availabilityReply(availability, contact !== null);
+  const reply = availabilityReply(availability, followUpFor(target.chatbot.settings, contact));
   const at = Math.max(Date.now(), input.askedAt + 1);
   const { visitorMessageId } = await recordExchange(ctx, conversation, {
     visitorText: input.text,

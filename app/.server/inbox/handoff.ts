@@ -1,5 +1,6 @@
 import { describeOfficeHours, readLiveSettings, withinOfficeHours } from "~/lib/live/office-hours";
 import { planExtras } from "~/lib/plans";
+import { readUiSettings } from "~/lib/schemas/widget-settings";
 import type { LiveStatus } from "~/lib/live/protocol";
 import type { ChatbotRef, Conversation } from "../chat/conversations";
 import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
@@ -43,8 +44,29 @@ export async function liveAvailability(ctx: Pick<ServiceContext, "env">, target:
   return { live: reason === null, reason, agentsOnline, hours, waitMinutes: s.waitMinutes };
 }
 
+/**
+ * How a person can reach the visitor when no one joins the chat now — what the widget will actually
+ * do, so the text promises only that:
+ * - "email": the visitor already left an email on this chatbot: the team replies by email (no form);
+ * - "details": they left contact details without an email (no form either);
+ * - "form": the widget opens the lead form (its setting is not "Never" and no details were left);
+ * - "chat": no form and no details: the conversation stays, and a person can only reply in the chat.
+ */
+export type FollowUp = "email" | "details" | "form" | "chat";
+
+export function followUpFor(settings: unknown, contact: { email: string | null } | null): FollowUp {
+  return followUpOf(readUiSettings(settings).leadForm.timing !== "off", contact);
+}
+
+/** The same, given whether the lead form is on. */
+export function followUpOf(leadForm: boolean, contact: { email: string | null } | null): FollowUp {
+  if (contact?.email) return "email";
+  if (contact) return "details";
+  return leadForm ? "form" : "chat";
+}
+
 /** What the visitor is told after asking for a person. It promises an in-chat reply only when someone may join. */
-export function availabilityReply(a: Availability, hasEmail: boolean): string {
+export function availabilityReply(a: Availability, follow: FollowUp): string {
   if (a.live)
     return `I've asked a person from the team to join. They will reply here in this chat, usually within ${minutes(a.waitMinutes)} — you can keep asking me meanwhile.`;
   const why =
@@ -53,16 +75,23 @@ export function availabilityReply(a: Availability, hasEmail: boolean): string {
       : a.reason === "closed"
         ? `The team is not available right now — office hours are ${a.hours}.`
         : "No one from the team is online right now.";
-  return hasEmail
-    ? `${why} Your conversation has been passed on, and a person will get back to you by email.`
-    : `${why} Leave your email and a person will get back to you.`;
+  if (follow === "email") return `${why} Your conversation has been passed on, and a person will get back to you by email.`;
+  if (follow === "details") return `${why} Your conversation has been passed on, and a person will get back to you using the contact details you left.`;
+  if (follow === "form") return `${why} Leave your email and a person will get back to you.`;
+  // No form and no contact details: only the chat itself. Without live chat on the plan nobody can reply in it.
+  if (a.reason === "plan") return `${why} Your request has been passed on to the team — you can keep asking me here.`;
+  return `${why} Your conversation stays open: when someone from the team is back, they can reply here in this chat, so come back to this page to see it.`;
 }
 
 const minutes = (n: number) => `${n} ${n === 1 ? "minute" : "minutes"}`;
 
-/** What the visitor is told when nobody took the conversation within the wait. */
-export function waitTimeoutNote(waitMinutes: number): string {
-  return `No one from the team could join within ${minutes(waitMinutes)}. Leave your email and a person will get back to you.`;
+/** What the visitor is told when nobody took the conversation within the wait (it still waits in the inbox). */
+export function waitTimeoutNote(waitMinutes: number, follow: FollowUp): string {
+  const why = `No one from the team could join within ${minutes(waitMinutes)}.`;
+  if (follow === "email") return `${why} Your conversation has been passed on, and a person will get back to you by email.`;
+  if (follow === "details") return `${why} Your conversation has been passed on, and a person will get back to you using the contact details you left.`;
+  if (follow === "form") return `${why} Leave your email and a person will get back to you.`;
+  return `${why} Your conversation stays open: when someone from the team is free, they can reply here in this chat, so come back to this page to see it.`;
 }
 
 export type HandoffOutcome = { status: LiveStatus; alreadyRequested: boolean; availability: Availability };
@@ -87,7 +116,17 @@ export async function askForPerson(
   const info = liveInfo(conversation);
   const requested = await stub.requestHuman(info);
   if (!requested.alreadyRequested) {
-    if (availability.live) await stub.startWaitTimer(info, { at: at + availability.waitMinutes * 60_000, note: waitTimeoutNote(availability.waitMinutes) });
+    if (availability.live) {
+      // The note is chosen when the timer fires (details left meanwhile change it); this one is the fallback.
+      const leadForm = readUiSettings(target.chatbot.settings).leadForm.timing !== "off";
+      const waitMinutes = availability.waitMinutes;
+      await stub.startWaitTimer(info, {
+        at: at + waitMinutes * 60_000,
+        note: waitTimeoutNote(waitMinutes, followUpFor(target.chatbot.settings, contact)),
+        waitMinutes,
+        leadForm,
+      });
+    }
     await notifyHandoffRequested(ctx, ref, conversation, contact);
   }
   // Without live chat on the plan the widget stays with the bot (no live part, no "someone will join").

@@ -13,6 +13,13 @@ export type LiveConversationInfo = { conversationId: string; orgId: string; chat
 /** A message already stored in D1 by the conversation core (a bot exchange while a person is awaited). */
 export type StoredLiveMessage = { id: string; role: "visitor" | "bot"; text: string; at: number; sources?: LiveMessage["sources"] };
 
+/**
+ * A wait timer: when it fires the note is chosen again from `waitMinutes` and `leadForm` (the lead
+ * form is not "Never") with the contact details the visitor has left by then; `note` is the one
+ * chosen when it started (and the only one of timers started before these fields).
+ */
+export type WaitTimer = { at: number; note: string; waitMinutes?: number; leadForm?: boolean };
+
 export interface LiveConversationApi {
   /** Stores a visitor's message (a person holds the conversation) and sends it to the agents; resent client ids are not stored twice. */
   postVisitor(info: LiveConversationInfo, input: { text: string; at: number; clientId?: string }): Promise<LiveMessage>;
@@ -25,7 +32,7 @@ export interface LiveConversationApi {
    * object's alarm tells the visitor `note` (a system message of kind "wait-timeout": the widget
    * offers the lead form). Taking, handing back or closing it stops the timer.
    */
-  startWaitTimer(info: LiveConversationInfo, timer: { at: number; note: string }): Promise<void>;
+  startWaitTimer(info: LiveConversationInfo, timer: WaitTimer): Promise<void>;
   /** The conversation's state and the messages after `after` (the HTTP fallback's poll). */
   snapshot(info: LiveConversationInfo, after: number): Promise<LiveSnapshot>;
 }

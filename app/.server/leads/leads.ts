@@ -174,6 +174,8 @@ export async function visitorContact(ctx: Ctx, ref: Ref, visitorId: string): Pro
     .select({ name: leads.name, email: leads.email })
     .from(leads)
     .where(and(eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId), eq(leads.visitorId, visitorId)))
+    // One with an email first (the team can write back), then the newest.
+    .orderBy(sql`${leads.email} is null`, desc(leads.createdAt))
     .limit(1)
     .get();
   return row ?? null;

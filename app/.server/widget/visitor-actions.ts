@@ -5,9 +5,9 @@ import { newId } from "../auth/crypto";
 import { getOrCreateConversation, type ChatbotRef, type Conversation, type Message } from "../chat/conversations";
 import type { AppContext } from "../context";
 import { bugReports, chatbots, conversations, leads, messages, organisations } from "../db/schema";
-import { createLead, type Lead } from "../leads/leads";
+import { createLead, visitorContact, type Lead } from "../leads/leads";
 import { feedbackStatements, orgTimeZone, reportStatements } from "../analytics/record";
-import { askForPerson, type Availability } from "../inbox/handoff";
+import { askForPerson, followUpFor, type Availability, type FollowUp } from "../inbox/handoff";
 import { notifyBugReport } from "../notifications/notify";
 
 // What a widget visitor can do besides chatting: leave contact details, rate an answer, report a
@@ -163,7 +163,7 @@ export async function requestHuman(
   ctx: Ctx & Pick<AppContext, "env">,
   ref: ChatbotRef,
   input: { visitorId: string; conversationId?: string | null },
-): Promise<{ conversation: Conversation; alreadyRequested: boolean; hasEmail: boolean; agentsOnline: number; availability: Availability }> {
+): Promise<{ conversation: Conversation; alreadyRequested: boolean; followUp: FollowUp; agentsOnline: number; availability: Availability }> {
   const target = await ctx.db
     .select({ chatbot: chatbots, org: organisations })
     .from(chatbots)
@@ -174,18 +174,14 @@ export async function requestHuman(
   const conversation =
     (await findVisitorConversation(ctx, ref, input.visitorId, input.conversationId).then((c) => (c && c.status !== "closed" ? c : null))) ??
     (await getOrCreateConversation(ctx, ref, { visitorId: input.visitorId, channel: "widget" }));
-  const lead = await ctx.db
-    .select({ id: leads.id, name: leads.name, email: leads.email })
-    .from(leads)
-    .where(and(eq(leads.orgId, ref.orgId), eq(leads.chatbotId, ref.chatbotId), eq(leads.visitorId, input.visitorId), isNotNull(leads.email)))
-    .limit(1)
-    .get();
+  const lead = await visitorContact(ctx, ref, input.visitorId);
   // The plan, the office hours and who is online decide what happens (inbox/handoff.ts, ADR 027).
-  const r = await askForPerson(ctx, target, conversation, lead ? { name: lead.name, email: lead.email } : null);
+  const r = await askForPerson(ctx, target, conversation, lead);
   return {
     conversation: { ...conversation, status: r.status },
     alreadyRequested: r.alreadyRequested,
-    hasEmail: !!lead,
+    // What the visitor is told follows what the widget will offer (lead form setting, details left).
+    followUp: followUpFor(target.chatbot.settings, lead),
     agentsOnline: r.availability.agentsOnline,
     availability: r.availability,
   };

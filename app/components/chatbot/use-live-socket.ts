@@ -71,6 +71,7 @@ export function useDebouncedRevalidate() {
   useEffect(() => () => clearTimeout(timer.current), []);
   return useCallback(() => {
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => rev.current.revalidate(), 300);
+    // A navigation (a click, a reload) may abort the revalidation: nothing to report, the new page loads its own data.
+    timer.current = setTimeout(() => void Promise.resolve(rev.current.revalidate()).catch(() => {}), 300);
   }, []);
 }

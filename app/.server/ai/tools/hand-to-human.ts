@@ -1,7 +1,7 @@
 import { tool } from "ai";
 import { z } from "zod";
 import { readUiSettings } from "~/lib/schemas/widget-settings";
-import { askForPerson, availabilityReply } from "../../inbox/handoff";
+import { askForPerson, availabilityReply, followUpFor } from "../../inbox/handoff";
 import { visitorContact } from "../../leads/leads";
 import type { BotTool } from "./registry";
 
@@ -40,7 +40,7 @@ export const handToHuman: BotTool = {
         return {
           handedOver: r.status === "waiting" || r.status === "human",
           personMayJoin: r.availability.live,
-          tell: availabilityReply(r.availability, contact !== null),
+          tell: availabilityReply(r.availability, followUpFor(turn.chatbot.settings, contact)),
         };
       },
     }),
