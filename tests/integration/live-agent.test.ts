@@ -7,9 +7,9 @@ import { getTranscript } from "~/.server/chat/conversations";
 import { createServiceContext } from "~/.server/context";
 import { chatbots, conversationAgents, conversationNotes, messages } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
-import { addMember, db, makeOrg, makeUser, signedIn } from "../factories";
+import { addMember, db, makeUser } from "../factories";
 import { BASE, request } from "./helpers";
-import { liveRequests } from "./live-sockets";
+import { liveChatbot, liveRequests } from "./live-sockets";
 
 // The agent workflow around a handoff (ADR 027): what the visitor is promised (office hours, who is
 // online), the wait timer in the conversation's object, and what only agents see.
@@ -17,19 +17,7 @@ import { liveRequests } from "./live-sockets";
 const { worker, ip, post, socket } = liveRequests(31);
 const visitor = () => `v_${newId().slice(0, 20)}`;
 
-async function setup(live: Record<string, unknown> = {}) {
-  const owner = await makeUser({ name: "Omar Owner" });
-  const { org, bot } = await makeOrg(owner.id, "Agents", { plan: "growth" });
-  await db
-    .update(chatbots)
-    .set({ settings: { ui: { humanHandoff: true, leadForm: { timing: "on-fallback" } }, live } })
-    .where(eq(chatbots.id, bot.id));
-  const agentUser = await makeUser({ name: "Ada Agent" });
-  await addMember(org.id, agentUser.id, "agent");
-  const signed = await signedIn(agentUser.id);
-  const agentHeaders = { Cookie: signed.request.headers.get("Cookie")!, Origin: BASE };
-  return { owner, org, bot, agentUser, agentHeaders, base: `/api/live/agent/${org.id}/${bot.id}` };
-}
+const setup = (live: Record<string, unknown> = {}) => liveChatbot({ name: "Agents", live });
 
 const session = (cid: string) => env.CHAT_SESSION.get(env.CHAT_SESSION.idFromName(cid));
 /** Moves the conversation's wait deadline into the past, as if the minutes had gone by. */

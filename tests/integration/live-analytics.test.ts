@@ -5,13 +5,12 @@ import { describe, expect, it } from "vitest";
 import { loadReport } from "~/.server/analytics/report";
 import { newId } from "~/.server/auth/crypto";
 import { recordLiveMessage } from "~/.server/chat/conversations";
-import { chatbots, messages } from "~/.server/db/schema";
+import { messages } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { liveConversation } from "~/.server/inbox/live";
 import { dayIn } from "~/lib/time-zone";
-import { addMember, db, makeOrg, makeUser, signedIn } from "../factories";
-import { BASE } from "./helpers";
-import { liveRequests } from "./live-sockets";
+import { db } from "../factories";
+import { liveChatbot, liveRequests } from "./live-sockets";
 
 // Live messages in the analytics page's figures (ADR 020, ADR 027): what a visitor and a person write
 // while a person holds the conversation is mirrored from its Durable Object to D1 with the daily
@@ -20,18 +19,7 @@ import { liveRequests } from "./live-sockets";
 const { post, socket } = liveRequests(33);
 const visitor = () => `v_${newId().slice(0, 20)}`;
 
-async function setup() {
-  const owner = await makeUser({ name: "Lena Owner" });
-  const { org, bot } = await makeOrg(owner.id, "Live figures", { plan: "growth" });
-  await db
-    .update(chatbots)
-    .set({ settings: { ui: { humanHandoff: true, leadForm: { timing: "on-fallback" } } } })
-    .where(eq(chatbots.id, bot.id));
-  const agentUser = await makeUser({ name: "Ada Agent" });
-  await addMember(org.id, agentUser.id, "agent");
-  const { request } = await signedIn(agentUser.id);
-  return { org, bot, agentHeaders: { Cookie: request.headers.get("Cookie")!, Origin: BASE }, base: `/api/live/agent/${org.id}/${bot.id}` };
-}
+const setup = () => liveChatbot({ name: "Live figures" });
 
 async function chat(botId: string, visitorId: string, message: string, conversationId?: string, clientMessageId = `c_${newId().slice(0, 16)}`) {
   const res = await post(`/api/chat/${botId}`, { visitorId, message, stream: false, channel: "widget", conversationId, clientMessageId });

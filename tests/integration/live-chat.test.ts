@@ -4,12 +4,12 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { createServiceContext } from "~/.server/context";
-import { chatbots, conversationAgents, conversations, messages, notificationDeliveries } from "~/.server/db/schema";
+import { conversationAgents, conversations, messages, notificationDeliveries } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { addDestination } from "~/.server/notifications/destinations";
-import { addMember, db, makeOrg, makeUser, signedIn } from "../factories";
+import { addMember, db, makeUser } from "../factories";
 import { BASE } from "./helpers";
-import { liveRequests } from "./live-sockets";
+import { liveChatbot, liveRequests } from "./live-sockets";
 
 // Live chat through the Worker entry (ADR 025): the visitor's and the agent's sockets on the
 // conversation's Durable Object, the inbox object's presence, the conversation core refusing bot
@@ -18,21 +18,7 @@ import { liveRequests } from "./live-sockets";
 const { worker, ip, post, open, socket } = liveRequests(30);
 const visitor = () => `v_${newId().slice(0, 20)}`;
 
-async function setup() {
-  const owner = await makeUser({ name: "Olga Owner" });
-  // Live chat is a Growth-plan extra (app/lib/plans.ts).
-  const { org, bot } = await makeOrg(owner.id, "Live", { plan: "growth" });
-  await db
-    .update(chatbots)
-    .set({ settings: { ui: { humanHandoff: true, leadForm: { timing: "on-fallback" } } } })
-    .where(eq(chatbots.id, bot.id));
-  const agentUser = await makeUser({ name: "Ada Agent" });
-  await addMember(org.id, agentUser.id, "agent");
-  const { request } = await signedIn(agentUser.id);
-  const cookie = request.headers.get("Cookie")!;
-  const agentHeaders = { Cookie: cookie, Origin: BASE };
-  return { org, bot, agentUser, agentHeaders, base: `/api/live/agent/${org.id}/${bot.id}` };
-}
+const setup = () => liveChatbot();
 
 async function chat(botId: string, visitorId: string, message: string, conversationId?: string) {
   const res = await post(`/api/chat/${botId}`, {

@@ -1,13 +1,10 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
-import { chatbots } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
-import { addMember, db, makeOrg, makeUser, signedIn } from "../factories";
-import { BASE } from "./helpers";
-import { liveRequests } from "./live-sockets";
+import { db } from "../factories";
+import { liveChatbot, liveRequests } from "./live-sockets";
 
 // What the visitor is promised after asking for a person matches what the widget will offer (ADR
 // 027): the lead form only when its setting is not "Never" and no details were left; "by email"
@@ -16,18 +13,7 @@ import { liveRequests } from "./live-sockets";
 const { post, socket } = liveRequests(34);
 const visitor = () => `v_${newId().slice(0, 20)}`;
 
-async function setup(timing: "off" | "on-fallback", live: Record<string, unknown> = {}) {
-  const owner = await makeUser({ name: "Pia Owner" });
-  const { org, bot } = await makeOrg(owner.id, "Promises", { plan: "growth" });
-  await db
-    .update(chatbots)
-    .set({ settings: { ui: { humanHandoff: true, leadForm: { timing } }, live } })
-    .where(eq(chatbots.id, bot.id));
-  const agentUser = await makeUser({ name: "Ada Agent" });
-  await addMember(org.id, agentUser.id, "agent");
-  const signed = await signedIn(agentUser.id);
-  return { bot, agentHeaders: { Cookie: signed.request.headers.get("Cookie")!, Origin: BASE }, base: `/api/live/agent/${org.id}/${bot.id}` };
-}
+const setup = (timing: "off" | "on-fallback", live: Record<string, unknown> = {}) => liveChatbot({ name: "Promises", leadForm: timing, live });
 
 type Handoff = { conversationId: string; available: boolean; message: string };
 const handoff = async (botId: string, visitorId: string) => (await (await post(`/api/widget/${botId}/handoff`, { visitorId })).json()) as Handoff;

@@ -1,5 +1,8 @@
 import { exports } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { chatbots } from "~/.server/db/schema";
 import { clientFrame, parseServerFrame, type ServerFrame } from "~/lib/live/protocol";
+import { addMember, db, makeOrg, makeUser, signedIn } from "../factories";
 import { BASE } from "./helpers";
 
 // Live chat's sockets and requests through the Worker entry, shared by the live-chat tests. Each test
@@ -63,4 +66,22 @@ export function liveRequests(net: number) {
     return new LiveClient(res.webSocket!);
   };
   return { worker, ip, post, open, socket };
+}
+
+/**
+ * A Growth-plan chatbot with the handoff on (live chat is a Growth extra, app/lib/plans.ts), its
+ * owner, and a signed-in agent: the headers of the agent's socket and the agent API's base path.
+ */
+export async function liveChatbot(opts: { name?: string; leadForm?: "off" | "on-fallback"; live?: Record<string, unknown> } = {}) {
+  const owner = await makeUser({ name: "Olga Owner" });
+  const { org, bot } = await makeOrg(owner.id, opts.name ?? "Live", { plan: "growth" });
+  await db
+    .update(chatbots)
+    .set({ settings: { ui: { humanHandoff: true, leadForm: { timing: opts.leadForm ?? "on-fallback" } }, ...(opts.live ? { live: opts.live } : {}) } })
+    .where(eq(chatbots.id, bot.id));
+  const agentUser = await makeUser({ name: "Ada Agent" });
+  await addMember(org.id, agentUser.id, "agent");
+  const signed = await signedIn(agentUser.id);
+  const agentHeaders = { Cookie: signed.request.headers.get("Cookie")!, Origin: BASE };
+  return { owner, org, bot, agentUser, agentHeaders, base: `/api/live/agent/${org.id}/${bot.id}` };
 }

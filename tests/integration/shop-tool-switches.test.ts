@@ -3,11 +3,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { chatbots } from "~/.server/db/schema";
-import { connectStore } from "~/.server/integrations/woocommerce/connection";
-import { runIngestionUntilIdle } from "~/.server/kb/ingest";
 import { readReply } from "~/lib/chat-stream";
-import { FakeWooStore, FAKE_KEY, FAKE_SECRET } from "../fakes/woocommerce";
-import { db, makeOrg, makeUser, okResult, recordingContext } from "../factories";
+import { connectedShop } from "../fakes/connected-shop";
+import { db } from "../factories";
 import { BASE, request } from "./helpers";
 
 // The shop tools' switches on the tools page reach the bot: switched off through the page's action,
@@ -17,19 +15,7 @@ import { BASE, request } from "./helpers";
 const worker = (exports as unknown as { default: { fetch: (r: Request) => Promise<Response> } }).default;
 
 describe("shop tool switches on the tools page", async () => {
-  const owner = await makeUser({ name: "Owner" });
-  const { org, bot } = await makeOrg(owner.id, "Switch shop", { plan: "growth" });
-  const store = new FakeWooStore("https://switch-shop.example");
-  const { ctx } = recordingContext();
-  const c = okResult(
-    await connectStore(
-      ctx,
-      { orgId: org.id, chatbotId: bot.id },
-      { storeUrl: store.origin, consumerKey: FAKE_KEY, consumerSecret: FAKE_SECRET },
-      { fetcher: store.handle },
-    ),
-  );
-  await runIngestionUntilIdle(ctx, c.connection.sourceId!, { fetcher: store.handle });
+  const { user: owner, org, bot } = await connectedShop("https://switch-shop.example", "Switch shop");
 
   const path = `/app/${org.id}/${bot.id}/tools`;
   const toggle = async (tool: string, on: boolean) => {

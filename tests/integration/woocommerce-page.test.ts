@@ -1,34 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { knowledgeSources, wooConnections, wooProducts } from "~/.server/db/schema";
-import { connectStore, disconnectStore } from "~/.server/integrations/woocommerce/connection";
-import { countProducts } from "~/.server/integrations/woocommerce/products";
-import { runIngestionUntilIdle } from "~/.server/kb/ingest";
-import { FakeWooStore, FAKE_KEY, FAKE_SECRET } from "../fakes/woocommerce";
-import { db, makeOrg, makeUser, okResult, recordingContext } from "../factories";
+import { disconnectStore } from "~/.server/integrations/woocommerce/connection";
+import { connectedShop } from "../fakes/connected-shop";
+import { db, makeOrg, makeUser } from "../factories";
 import { request } from "./helpers";
 
 /** The hrefs of a page's links and their text. */
 const links = (html: string) =>
   [...html.matchAll(/<a\b[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)].map((m) => ({ href: m[1], text: m[2].replace(/<[^>]+>/g, "") }));
-
-/** A Growth organisation whose chatbot is connected to the fake store, its products synced. */
-async function connectedShop(origin: string) {
-  const user = await makeUser();
-  const { org, bot } = await makeOrg(user.id, "Connected shop", { plan: "growth" });
-  const store = new FakeWooStore(origin);
-  const { ctx } = recordingContext();
-  const c = okResult(
-    await connectStore(
-      ctx,
-      { orgId: org.id, chatbotId: bot.id },
-      { storeUrl: store.origin, consumerKey: FAKE_KEY, consumerSecret: FAKE_SECRET },
-      { fetcher: store.handle },
-    ),
-  );
-  await runIngestionUntilIdle(ctx, c.connection.sourceId!, { fetcher: store.handle });
-  return { user, org, bot, ctx, store, sourceId: c.connection.sourceId!, products: await countProducts(ctx, bot.id) };
-}
 
 // The WooCommerce page through the Worker: plan-gated, validates the form without contacting
 // anything, and serves the WordPress plugin as a zip.
