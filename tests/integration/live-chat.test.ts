@@ -20,14 +20,14 @@ const visitor = () => `v_${newId().slice(0, 20)}`;
 
 const setup = () => liveChatbot();
 
-async function chat(botId: string, visitorId: string, message: string, conversationId?: string) {
+async function chat(botId: string, visitorId: string, message: string, conversationId?: string, clientMessageId = `c_${newId().slice(0, 16)}`) {
   const res = await post(`/api/chat/${botId}`, {
     visitorId,
     message,
     stream: false,
     channel: "widget",
     conversationId,
-    clientMessageId: `c_${newId().slice(0, 16)}`,
+    clientMessageId,
   });
   expect(res.status).toBe(200);
   return (await res.json()) as { conversationId: string; message: { id: string; content: string; kind?: string } | null };
@@ -84,7 +84,7 @@ describe("live chat", async () => {
     expect((await a.next("ack", (f) => f.clientId === "c_reply_0001", a.frames.indexOf(ack) + 1)).seq).toBe(ack.seq);
 
     // Visitor → agent through the conversation core: the bot does not answer a held conversation.
-    const held = await chat(s.bot.id, visitorId, "My order #12 never arrived", cid);
+    const held = await chat(s.bot.id, visitorId, "My order #12 never arrived", cid, "c_held_order_12");
     expect(held.message).toBeNull();
     const fromVisitor = await a.next("message", (f) => f.message.role === "visitor" && f.message.text === "My order #12 never arrived");
     expect(fromVisitor.message.seq).toBeGreaterThan(ack.seq);
@@ -122,6 +122,18 @@ describe("live chat", async () => {
     expect((await db.select().from(conversations).where(eq(conversations.id, cid)).get())!.status).toBe("bot");
     const after = await chat(s.bot.id, visitorId, "What are your opening hours?", cid);
     expect(after.message).not.toBeNull();
+    // The held message resent after the hand-back (its first answer lost on the way): still "held",
+    // neither an error nor the bot's answer to the later question; stored once.
+    expect(await chat(s.bot.id, visitorId, "My order #12 never arrived", cid, "c_held_order_12")).toEqual({ conversationId: cid, message: null });
+    expect(
+      (
+        await db
+          .select()
+          .from(messages)
+          .where(and(eq(messages.conversationId, cid), eq(messages.content, "My order #12 never arrived")))
+          .all()
+      ).length,
+    ).toBe(1);
 
     // Close: the conversation ends; the "closed" list knows who closed it.
     a.send({ type: "close" });

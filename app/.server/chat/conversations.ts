@@ -1,4 +1,4 @@
-import { and, count, desc, eq, lt, ne, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
 import type { ChatSource } from "~/lib/schemas/chat";
@@ -224,14 +224,29 @@ export async function findClientMessage(ctx: Ctx, ref: ChatbotRef, visitorId: st
     .limit(1)
     .get();
   if (!sent) return null;
-  const reply = await ctx.db
-    .select({ id: messages.id, content: messages.content, sources: messages.sources, answered: messages.answered })
+  const after = and(eq(messages.conversationId, sent.conversationId), sql`${messages.createdAt} > ${sent.createdAt}`);
+  // The reply is the bot's message that came next — not a bot answer to a later message, which a
+  // conversation handed back to the bot after this one was held would otherwise be taken for.
+  const next = await ctx.db
+    .select({ id: messages.id, role: messages.role, content: messages.content, sources: messages.sources, answered: messages.answered })
     .from(messages)
-    .where(and(eq(messages.conversationId, sent.conversationId), eq(messages.role, "bot"), sql`${messages.createdAt} > ${sent.createdAt}`))
+    .where(and(after, inArray(messages.role, ["bot", "visitor"])))
     .orderBy(messages.createdAt, messages.id)
     .limit(1)
     .get();
-  return { conversationId: sent.conversationId, visitorMessageId: sent.id, reply: reply ?? null, held: !reply && sent.status === "human" };
+  const reply = next?.role === "bot" ? next : null;
+  // No bot reply because a person held the conversation then: it still is, or a person (or their
+  // hand-back or close note) spoke after it.
+  const held =
+    !reply &&
+    (sent.status === "human" ||
+      !!(await ctx.db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(and(after, inArray(messages.role, ["human", "system"])))
+        .limit(1)
+        .get()));
+  return { conversationId: sent.conversationId, visitorMessageId: sent.id, reply, held };
 }
 
 export type ConversationRow = {
