@@ -21,7 +21,9 @@ const hashOf = (id: string) => createHmac("sha256", SECRET).update(id).digest("h
 async function openChat(p: Page, name: string, waitFor = "Your message"): Promise<FrameLocator> {
   await p.getByRole("button", { name: `Chat with ${name}` }).click();
   const frame = p.frameLocator(`iframe[title="Chat with ${name}"]`);
-  await frame.getByLabel(waitFor).first().waitFor();
+  // Room for one stalled static file: late in the suite, wrangler dev once took 30 s to serve one of
+  // the chat's chunks (its log: "GET /widget/chunk-….js 200 OK (30183ms)"), which the default 30 s wait missed.
+  await frame.getByLabel(waitFor).first().waitFor({ timeout: 50_000 });
   return frame;
 }
 async function ask(frame: FrameLocator, question: string) {
