@@ -75,23 +75,24 @@ export function availabilityReply(a: Availability, follow: FollowUp): string {
       : a.reason === "closed"
         ? `The team is not available right now — office hours are ${a.hours}.`
         : "No one from the team is online right now.";
-  if (follow === "email") return `${why} Your conversation has been passed on, and a person will get back to you by email.`;
-  if (follow === "details") return `${why} Your conversation has been passed on, and a person will get back to you using the contact details you left.`;
-  if (follow === "form") return `${why} Leave your email and a person will get back to you.`;
-  // No form and no contact details: only the chat itself. Without live chat on the plan nobody can reply in it.
-  if (a.reason === "plan") return `${why} Your request has been passed on to the team — you can keep asking me here.`;
-  return `${why} Your conversation stays open: when someone from the team is back, they can reply here in this chat, so come back to this page to see it.`;
+  // Without live chat on the plan nobody can reply in the chat itself.
+  if (follow === "chat" && a.reason === "plan") return `${why} Your request has been passed on to the team — you can keep asking me here.`;
+  return `${why} ${followUpSentence(follow, "back")}`;
+}
+
+/** The sentence that says how a person will reach the visitor (`FollowUp`); `when` ends the chat case ("back", "free"). */
+function followUpSentence(follow: FollowUp, when: "back" | "free"): string {
+  if (follow === "email") return "Your conversation has been passed on, and a person will get back to you by email.";
+  if (follow === "details") return "Your conversation has been passed on, and a person will get back to you using the contact details you left.";
+  if (follow === "form") return "Leave your email and a person will get back to you.";
+  return `Your conversation stays open: when someone from the team is ${when}, they can reply here in this chat, so come back to this page to see it.`;
 }
 
 const minutes = (n: number) => `${n} ${n === 1 ? "minute" : "minutes"}`;
 
 /** What the visitor is told when nobody took the conversation within the wait (it still waits in the inbox). */
 export function waitTimeoutNote(waitMinutes: number, follow: FollowUp): string {
-  const why = `No one from the team could join within ${minutes(waitMinutes)}.`;
-  if (follow === "email") return `${why} Your conversation has been passed on, and a person will get back to you by email.`;
-  if (follow === "details") return `${why} Your conversation has been passed on, and a person will get back to you using the contact details you left.`;
-  if (follow === "form") return `${why} Leave your email and a person will get back to you.`;
-  return `${why} Your conversation stays open: when someone from the team is free, they can reply here in this chat, so come back to this page to see it.`;
+  return `No one from the team could join within ${minutes(waitMinutes)}. ${followUpSentence(follow, "free")}`;
 }
 
 export type HandoffOutcome = { status: LiveStatus; alreadyRequested: boolean; availability: Availability };
@@ -122,7 +123,7 @@ export async function askForPerson(
       const waitMinutes = availability.waitMinutes;
       await stub.startWaitTimer(info, {
         at: at + waitMinutes * 60_000,
-        note: waitTimeoutNote(waitMinutes, followUpFor(target.chatbot.settings, contact)),
+        note: waitTimeoutNote(waitMinutes, followUpOf(leadForm, contact)),
         waitMinutes,
         leadForm,
       });
