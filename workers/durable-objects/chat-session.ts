@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { orgTimeZone } from "../../app/.server/analytics/record";
 import { recordLiveMessage } from "../../app/.server/chat/conversations";
 import { createServiceContext } from "../../app/.server/context";
 import type { Env } from "../../app/.server/env";
@@ -57,6 +58,8 @@ const MIRROR_RETRY_MS = 5_000;
 
 export class ChatSession extends DurableObject<Env> implements LiveConversationApi {
   private sql: SqlStorage;
+  /** The organisation's time zone (the analytics day of a mirrored message), read once per instance. */
+  private timeZone: Promise<string> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -189,11 +192,16 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
         continue;
       }
       try {
+        // Looked up once, not on every message (a time zone changed meanwhile applies from the object's next start).
+        this.timeZone ??= orgTimeZone(ctx, meta.orgId).catch((e) => {
+          this.timeZone = null;
+          throw e;
+        });
         await recordLiveMessage(
           ctx,
           { id: meta.conversationId, orgId: meta.orgId, chatbotId: meta.chatbotId },
           { id: r.id, role: r.role, content: r.text, createdAt: r.at, clientMessageId: r.role === "visitor" ? r.client_id : null },
-          { retry },
+          { retry, timeZone: await this.timeZone },
         );
         this.sql.exec(`UPDATE log SET mirrored = 1 WHERE seq = ?`, r.seq);
       } catch (e) {
