@@ -6,7 +6,9 @@
 // visitor's WebSocket and an agent's WebSocket connect to the conversation's Durable Object, and the
 // agent takes it. Then every conversation exchanges messages both ways at a chat's pace:
 //   agent → visitor: a `send` frame on the agent's socket; latency = send → the visitor's socket receives it
-//   visitor → agent: POST /api/chat (the conversation core stores it in the object); latency = POST → the agent's socket receives it
+//   visitor → agent: a `send` frame on the visitor's socket, as the widget sends a held conversation's
+//     messages since ADR 033 (BENCH_VISITOR=http: POST /api/chat through the conversation core, the
+//     path before it); latency = send (or POST start) → the agent's socket receives it
 // Each side keeps every frame; at the end a message the sender had acknowledged (ack frame / HTTP 200)
 // that the other side never received counts as lost, and each socket's seqs must rise without a gap.
 // Reports fan-out latency p50/p95/p99 (both directions, and each), errors by kind, lost messages,
@@ -14,6 +16,7 @@
 //   npm run bench:live
 //   BENCH_CONVERSATIONS=100 BENCH_MESSAGES=6 BENCH_SKIP_BUILD=1 npm run bench:live
 //   BENCH_CPU_PROFILE=path.cpuprofile: a V8 CPU profile of the Worker isolate during the exchange (bench/profile-summary.mjs reads it)
+//   BENCH_VISITOR=socket (default) | http
 //   BENCH_PORT=8851 (default; its devtools on the next port) · BENCH_GAP_S=8-16 (pause between one conversation's messages: a person reading and typing) · BENCH_OUT=path
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -32,6 +35,7 @@ const SETUP_CONCURRENCY = Number(process.env.BENCH_SETUP_CONCURRENCY ?? 25);
 const DELIVERY_WAIT_MS = 15_000;
 const OUT = process.env.BENCH_OUT ?? path.join(ROOT, "bench", "results", "live.json");
 const BOT = "cb_live_bench";
+const VISITOR_VIA = process.env.BENCH_VISITOR === "http" ? "http" : "socket";
 
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
 const stats = (xs) => {
@@ -130,14 +134,16 @@ async function main() {
     // Setup: hand each conversation to a person, connect both sides, take it.
     const t0 = performance.now();
     await pool(convs, SETUP_CONCURRENCY, async (c) => {
-      // (Setup, not measured: a 503 "worker restarted mid-request" is retried, as the widget would.)
+      // (Setup, not measured: a 503 "worker restarted mid-request" or a dropped connection from
+      // wrangler's dev proxy under load is retried, as the widget would.)
       for (let attempt = 0; ; attempt++) {
         try {
           c.id = await handOff(base, BOT, c.visitorId, c.ip);
           break;
         } catch (e) {
-          if (attempt >= 3 || !/503/.test(e.message)) throw e;
-          err("setup: handoff retried after a 503");
+          const dropped = /fetch failed/.test(e.message);
+          if (attempt >= 3 || !(dropped || /503/.test(e.message))) throw e;
+          err(`setup: handoff retried after ${dropped ? "a dropped connection" : "a 503"}`);
           await sleep(1000);
         }
       }
@@ -145,7 +151,7 @@ async function main() {
     const handoffS = (performance.now() - t0) / 1000;
     const t1 = performance.now();
     await pool(convs, SETUP_CONCURRENCY, async (c) => {
-      c.visitor = await LiveSocket.open(wsBase + visitorPath(BOT, c.visitorId, c.id), {}, { onFrame: onFrame("visitor") });
+      c.visitor = await LiveSocket.open(wsBase + visitorPath(BOT, c.visitorId, c.id), { "CF-Connecting-IP": c.ip }, { onFrame: onFrame("visitor") });
       c.agent = await LiveSocket.open(wsBase + agentPath(DEMO.orgId, BOT, c.id), { Cookie: cookie, Origin: base }, { onFrame: onFrame("agent") });
       c.agent.send({ type: "take" });
       await c.visitor.next("status", (f) => f.status === "human", { timeoutMs: 60_000 });
@@ -181,6 +187,17 @@ async function main() {
             const text = `Visitor message ${m} in conversation ${c.i}`;
             const s = { at: performance.now(), dir: "v2a", conv: c.i, acked: false };
             sent.set(text, s);
+            if (VISITOR_VIA === "socket") {
+              const clientId = `c_v${c.i}_${m}_bench`;
+              c.visitor.send({ type: "send", clientId, text });
+              try {
+                await c.visitor.next("ack", (f) => f.clientId === clientId, { timeoutMs: 30_000 });
+                s.acked = true;
+              } catch {
+                err("visitor send not acknowledged in 30 s");
+              }
+              continue;
+            }
             try {
               const r = await visitorSays(base, BOT, { visitorId: c.visitorId, conversationId: c.id, text, clientMessageId: `c_v${c.i}_${m}_bench`, ip: c.ip });
               if (r.message !== null) err("visitor message answered by the bot (conversation not held)");
@@ -223,6 +240,7 @@ async function main() {
       conversations: CONVERSATIONS,
       sockets: CONVERSATIONS * 2,
       messagesPerConversation: MESSAGES,
+      visitorSendsVia: VISITOR_VIA,
       gapS: [GAP_MIN_MS / 1000, GAP_MAX_MS / 1000],
       sent: sent.size,
       acknowledged: acked,
