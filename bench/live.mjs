@@ -16,7 +16,7 @@
 //   npm run bench:live
 //   BENCH_CONVERSATIONS=100 BENCH_MESSAGES=6 BENCH_SKIP_BUILD=1 npm run bench:live
 //   BENCH_CPU_PROFILE=path.cpuprofile: a V8 CPU profile of the Worker isolate during the exchange (bench/profile-summary.mjs reads it)
-//   BENCH_VISITOR=socket (default) | http
+//   BENCH_VISITOR=socket (default) | http · BENCH_NETWORK_EVENTS=1: leave the devtools Network events on (as before 2026-11-26)
 //   BENCH_PORT=8851 (default; its devtools on the next port) · BENCH_GAP_S=8-16 (pause between one conversation's messages: a person reading and typing) · BENCH_OUT=path
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -25,7 +25,7 @@ import { build, ROOT } from "../scripts/lib/common.mjs";
 import { DEMO } from "../scripts/lib/demo.mjs";
 import { startDevWorker } from "../scripts/lib/dev-worker.mjs";
 import { agentPath, handOff, LiveSocket, signIn, visitorPath, visitorSays } from "../scripts/lib/live-client.mjs";
-import { groupRss, heapSampler } from "./isolate-inspector.mjs";
+import { groupCpu, groupRss, heapSampler } from "./isolate-inspector.mjs";
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 500);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 6); // per conversation, alternating agent / visitor
@@ -101,7 +101,9 @@ async function main() {
   // Let the demo knowledge's start-up ingestion (queued by the cron kick) finish first.
   await sleep(Number(process.env.BENCH_SETTLE_S ?? 15) * 1000);
   const wsBase = base.replace(/^http/, "ws");
-  const heap = await heapSampler(PORT + 1).catch(() => null);
+  // The devtools Network events are off unless BENCH_NETWORK_EVENTS=1 (the runs before 2026-11-26 had them on).
+  const NETWORK_EVENTS = process.env.BENCH_NETWORK_EVENTS === "1";
+  const heap = await heapSampler(PORT + 1, { networkEvents: NETWORK_EVENTS }).catch(() => null);
   const peakRss = {};
   const rssTimer = setInterval(() => {
     for (const [k, v] of Object.entries(groupRss(worker.pid))) peakRss[k] = Math.max(peakRss[k] ?? 0, Math.round(v));
@@ -164,6 +166,7 @@ async function main() {
     // The exchange: every conversation at once, alternating sides, a pause between messages.
     heap?.reset();
     if (process.env.BENCH_CPU_PROFILE && heap) await heap.startProfile();
+    const cpuBefore = groupCpu(worker.pid);
     const t2 = performance.now();
     await Promise.all(
       convs.map(async (c) => {
@@ -210,6 +213,11 @@ async function main() {
       }),
     );
     const exchangeS = (performance.now() - t2) / 1000;
+    const cpuAfter = groupCpu(worker.pid);
+    // Share of one core each process used during the exchange.
+    const cpuDuringExchange = Object.fromEntries(
+      Object.entries(cpuAfter).map(([k, v]) => [k, `${Math.round(((v - (cpuBefore[k] ?? 0)) / exchangeS) * 100)} %`]),
+    );
     if (process.env.BENCH_CPU_PROFILE && heap) {
       const profile = await heap.stopProfile();
       if (profile) writeFileSync(process.env.BENCH_CPU_PROFILE, JSON.stringify(profile));
@@ -252,6 +260,8 @@ async function main() {
       setupS: { handoffs: +handoffS.toFixed(1), connectAndTake: +connectS.toFixed(1) },
       exchangeS: +exchangeS.toFixed(1),
       peakRssMb: peakRss,
+      cpuDuringExchange,
+      devtoolsNetworkEvents: NETWORK_EVENTS,
       isolateHeapMb: heap?.summary() ?? null,
       machine: { ...startedLoad, loadAverageAtEnd: os.loadavg().map((x) => +x.toFixed(1)) },
     };
@@ -278,6 +288,7 @@ async function main() {
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")} |`,
   );
+  console.log(`\nCPU during the exchange (share of one core): ${JSON.stringify(result.cpuDuringExchange)}`);
   console.log(`\nwrote ${path.relative(ROOT, OUT)}`);
   process.exit(result.lost || result.socketsWithSeqGaps || Object.keys(result.errors).length ? 1 : 0);
 }
