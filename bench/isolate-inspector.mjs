@@ -26,12 +26,36 @@ export function groupRss(pgid) {
 }
 
 /**
+ * CPU seconds (user + system) used so far by a process group's members, per role: wrangler's two
+ * workerd processes are told apart by the runtime's `--inspector-addr` (the other one runs
+ * wrangler's dev proxy, ProxyWorker and InspectorProxyWorker, in front of every request and socket).
+ */
+export function groupCpu(pgid) {
+  const out = {};
+  if (!pgid) return out;
+  const tick = 100; // USER_HZ on Linux
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) !== pgid) continue;
+      let name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      if (name === "workerd") name = readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("--inspector-addr") ? "workerd (runtime)" : "workerd (dev proxy)";
+      out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) / tick;
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+/**
  * The Worker isolate's V8 heap, sampled through wrangler's devtools endpoint (Runtime.getHeapUsage
  * every 250 ms): what Cloudflare's 128 MB per isolate limit is about, unlike the RSS of the whole
  * workerd process (which also holds SQLite, the proxy and the runtime itself). Needs the `ws`
  * package (installed with wrangler); without it, heap figures are left out.
  */
-export async function heapSampler(inspectorPort) {
+export async function heapSampler(inspectorPort, { networkEvents = true } = {}) {
   let WebSocket;
   try {
     WebSocket = createRequire(import.meta.url)("ws");
@@ -71,6 +95,11 @@ export async function heapSampler(inspectorPort) {
       total = Math.max(total, msg.result.totalSize / 2 ** 20);
     }
   });
+  // wrangler 4.86's inspector proxy turns the runtime's Network domain on whatever is attached: every
+  // subrequest (each D1 query, each object call) then sends ~4 events through the dev proxy's workerd
+  // to this client, which reads none of them. `networkEvents: false` turns them off for the session
+  // (workers-sdk issue 14191; bench/README.md "Live chat").
+  if (!networkEvents) await call("Network.disable");
   const timer = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ id: ++id, method: "Runtime.getHeapUsage" })), 250);
   return {
     reset() {

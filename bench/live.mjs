@@ -6,7 +6,9 @@
 // visitor's WebSocket and an agent's WebSocket connect to the conversation's Durable Object, and the
 // agent takes it. Then every conversation exchanges messages both ways at a chat's pace:
 //   agent → visitor: a `send` frame on the agent's socket; latency = send → the visitor's socket receives it
-//   visitor → agent: POST /api/chat (the conversation core stores it in the object); latency = POST → the agent's socket receives it
+//   visitor → agent: a `send` frame on the visitor's socket, as the widget sends a held conversation's
+//     messages since ADR 033 (BENCH_VISITOR=http: POST /api/chat through the conversation core, the
+//     path before it); latency = send (or POST start) → the agent's socket receives it
 // Each side keeps every frame; at the end a message the sender had acknowledged (ack frame / HTTP 200)
 // that the other side never received counts as lost, and each socket's seqs must rise without a gap.
 // Reports fan-out latency p50/p95/p99 (both directions, and each), errors by kind, lost messages,
@@ -14,6 +16,7 @@
 //   npm run bench:live
 //   BENCH_CONVERSATIONS=100 BENCH_MESSAGES=6 BENCH_SKIP_BUILD=1 npm run bench:live
 //   BENCH_CPU_PROFILE=path.cpuprofile: a V8 CPU profile of the Worker isolate during the exchange (bench/profile-summary.mjs reads it)
+//   BENCH_VISITOR=socket (default) | http · BENCH_NETWORK_EVENTS=1: leave the devtools Network events on (as before 2026-11-26)
 //   BENCH_PORT=8851 (default; its devtools on the next port) · BENCH_GAP_S=8-16 (pause between one conversation's messages: a person reading and typing) · BENCH_OUT=path
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -22,7 +25,7 @@ import { build, ROOT } from "../scripts/lib/common.mjs";
 import { DEMO } from "../scripts/lib/demo.mjs";
 import { startDevWorker } from "../scripts/lib/dev-worker.mjs";
 import { agentPath, handOff, LiveSocket, signIn, visitorPath, visitorSays } from "../scripts/lib/live-client.mjs";
-import { groupRss, heapSampler } from "./isolate-inspector.mjs";
+import { groupCpu, groupRss, heapSampler } from "./isolate-inspector.mjs";
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 500);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 6); // per conversation, alternating agent / visitor
@@ -32,6 +35,7 @@ const SETUP_CONCURRENCY = Number(process.env.BENCH_SETUP_CONCURRENCY ?? 25);
 const DELIVERY_WAIT_MS = 15_000;
 const OUT = process.env.BENCH_OUT ?? path.join(ROOT, "bench", "results", "live.json");
 const BOT = "cb_live_bench";
+const VISITOR_VIA = process.env.BENCH_VISITOR === "http" ? "http" : "socket";
 
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
 const stats = (xs) => {
@@ -97,7 +101,9 @@ async function main() {
   // Let the demo knowledge's start-up ingestion (queued by the cron kick) finish first.
   await sleep(Number(process.env.BENCH_SETTLE_S ?? 15) * 1000);
   const wsBase = base.replace(/^http/, "ws");
-  const heap = await heapSampler(PORT + 1).catch(() => null);
+  // The devtools Network events are off unless BENCH_NETWORK_EVENTS=1 (the runs before 2026-11-26 had them on).
+  const NETWORK_EVENTS = process.env.BENCH_NETWORK_EVENTS === "1";
+  const heap = await heapSampler(PORT + 1, { networkEvents: NETWORK_EVENTS }).catch(() => null);
   const peakRss = {};
   const rssTimer = setInterval(() => {
     for (const [k, v] of Object.entries(groupRss(worker.pid))) peakRss[k] = Math.max(peakRss[k] ?? 0, Math.round(v));
@@ -130,14 +136,16 @@ async function main() {
     // Setup: hand each conversation to a person, connect both sides, take it.
     const t0 = performance.now();
     await pool(convs, SETUP_CONCURRENCY, async (c) => {
-      // (Setup, not measured: a 503 "worker restarted mid-request" is retried, as the widget would.)
+      // (Setup, not measured: a 503 "worker restarted mid-request" or a dropped connection from
+      // wrangler's dev proxy under load is retried, as the widget would.)
       for (let attempt = 0; ; attempt++) {
         try {
           c.id = await handOff(base, BOT, c.visitorId, c.ip);
           break;
         } catch (e) {
-          if (attempt >= 3 || !/503/.test(e.message)) throw e;
-          err("setup: handoff retried after a 503");
+          const dropped = /fetch failed/.test(e.message);
+          if (attempt >= 3 || !(dropped || /503/.test(e.message))) throw e;
+          err(`setup: handoff retried after ${dropped ? "a dropped connection" : "a 503"}`);
           await sleep(1000);
         }
       }
@@ -145,7 +153,7 @@ async function main() {
     const handoffS = (performance.now() - t0) / 1000;
     const t1 = performance.now();
     await pool(convs, SETUP_CONCURRENCY, async (c) => {
-      c.visitor = await LiveSocket.open(wsBase + visitorPath(BOT, c.visitorId, c.id), {}, { onFrame: onFrame("visitor") });
+      c.visitor = await LiveSocket.open(wsBase + visitorPath(BOT, c.visitorId, c.id), { "CF-Connecting-IP": c.ip }, { onFrame: onFrame("visitor") });
       c.agent = await LiveSocket.open(wsBase + agentPath(DEMO.orgId, BOT, c.id), { Cookie: cookie, Origin: base }, { onFrame: onFrame("agent") });
       c.agent.send({ type: "take" });
       await c.visitor.next("status", (f) => f.status === "human", { timeoutMs: 60_000 });
@@ -158,6 +166,7 @@ async function main() {
     // The exchange: every conversation at once, alternating sides, a pause between messages.
     heap?.reset();
     if (process.env.BENCH_CPU_PROFILE && heap) await heap.startProfile();
+    const cpuBefore = groupCpu(worker.pid);
     const t2 = performance.now();
     await Promise.all(
       convs.map(async (c) => {
@@ -181,6 +190,17 @@ async function main() {
             const text = `Visitor message ${m} in conversation ${c.i}`;
             const s = { at: performance.now(), dir: "v2a", conv: c.i, acked: false };
             sent.set(text, s);
+            if (VISITOR_VIA === "socket") {
+              const clientId = `c_v${c.i}_${m}_bench`;
+              c.visitor.send({ type: "send", clientId, text });
+              try {
+                await c.visitor.next("ack", (f) => f.clientId === clientId, { timeoutMs: 30_000 });
+                s.acked = true;
+              } catch {
+                err("visitor send not acknowledged in 30 s");
+              }
+              continue;
+            }
             try {
               const r = await visitorSays(base, BOT, { visitorId: c.visitorId, conversationId: c.id, text, clientMessageId: `c_v${c.i}_${m}_bench`, ip: c.ip });
               if (r.message !== null) err("visitor message answered by the bot (conversation not held)");
@@ -193,6 +213,11 @@ async function main() {
       }),
     );
     const exchangeS = (performance.now() - t2) / 1000;
+    const cpuAfter = groupCpu(worker.pid);
+    // Share of one core each process used during the exchange.
+    const cpuDuringExchange = Object.fromEntries(
+      Object.entries(cpuAfter).map(([k, v]) => [k, `${Math.round(((v - (cpuBefore[k] ?? 0)) / exchangeS) * 100)} %`]),
+    );
     if (process.env.BENCH_CPU_PROFILE && heap) {
       const profile = await heap.stopProfile();
       if (profile) writeFileSync(process.env.BENCH_CPU_PROFILE, JSON.stringify(profile));
@@ -223,6 +248,7 @@ async function main() {
       conversations: CONVERSATIONS,
       sockets: CONVERSATIONS * 2,
       messagesPerConversation: MESSAGES,
+      visitorSendsVia: VISITOR_VIA,
       gapS: [GAP_MIN_MS / 1000, GAP_MAX_MS / 1000],
       sent: sent.size,
       acknowledged: acked,
@@ -234,6 +260,8 @@ async function main() {
       setupS: { handoffs: +handoffS.toFixed(1), connectAndTake: +connectS.toFixed(1) },
       exchangeS: +exchangeS.toFixed(1),
       peakRssMb: peakRss,
+      cpuDuringExchange,
+      devtoolsNetworkEvents: NETWORK_EVENTS,
       isolateHeapMb: heap?.summary() ?? null,
       machine: { ...startedLoad, loadAverageAtEnd: os.loadavg().map((x) => +x.toFixed(1)) },
     };
@@ -260,6 +288,7 @@ async function main() {
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")} |`,
   );
+  console.log(`\nCPU during the exchange (share of one core): ${JSON.stringify(result.cpuDuringExchange)}`);
   console.log(`\nwrote ${path.relative(ROOT, OUT)}`);
   process.exit(result.lost || result.socketsWithSeqGaps || Object.keys(result.errors).length ? 1 : 0);
 }

@@ -124,13 +124,21 @@ describe("live chat", () => {
       // The visitor has the chat open: the agent sees the reply was read (ADR 026).
       await a.getByText("Seen by the visitor.").waitFor();
 
-      // Visitor → agent: no bot answer while a person holds the conversation.
+      // Visitor → agent: no bot answer while a person holds the conversation, and the message goes
+      // on the visitor's socket, not through POST /api/chat (ADR 033).
       const botBubbles = () => chat.locator(".pc-bot:not(.pc-human):not([aria-busy]) .pc-bubble").count();
       const before = await botBubbles();
+      const chatPosts: string[] = [];
+      const countPosts = (r: { method(): string; url(): string }) => {
+        if (r.method() === "POST" && r.url().includes("/api/chat/")) chatPosts.push(r.url());
+      };
+      v.on("request", countPosts);
       await ask(chat, "My order #1234 has not arrived.");
       await a.getByText("My order #1234 has not arrived.").first().waitFor();
       await said(chat, "My order #1234 has not arrived.").waitFor();
       expect(await botBubbles()).toBe(before);
+      v.off("request", countPosts);
+      expect(chatPosts).toEqual([]);
       // …and the visitor sees the agent read it.
       await chat.locator(".pc-seen").getByText("Seen", { exact: true }).waitFor();
 
@@ -275,8 +283,10 @@ describe("live chat", () => {
       await a.getByLabel("Reply to the visitor").fill("Hello from the team, over polling.");
       await a.getByRole("button", { name: "Send" }).click();
       await said(chat, "Hello from the team, over polling.").waitFor({ timeout: 15_000 });
-      // Visitor → agent.
+      // Visitor → agent, over HTTP (POST /api/chat) since there is no socket.
+      const posted = v.waitForRequest((r) => r.method() === "POST" && r.url().includes("/api/chat/"));
       await ask(chat, "Thanks, I can read you without a socket.");
+      await posted;
       await a.getByText("Thanks, I can read you without a socket.").first().waitFor();
       // The widget did try a socket, and fell back to polling.
       const tried = await Promise.all(v.frames().map((f) => f.evaluate(() => (window as unknown as { __socketsTried?: number }).__socketsTried ?? 0)));

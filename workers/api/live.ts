@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { chatbotForMember, chatbotForVisitor } from "../../app/.server/chatbots/find-chatbot";
 import { agentConversation, visitorConversation } from "../../app/.server/inbox/conversations";
 import { chatbotInbox, INFO_HEADER, liveConversation, WHO_HEADER, type LiveConversationInfo, type LiveWho } from "../../app/.server/inbox/live";
-import { admitVisitor } from "../../app/.server/widget/gate";
+import { admitVisitor, socketMessageLimits } from "../../app/.server/widget/gate";
 import { extraPlanHint, planExtras } from "../../app/lib/plans";
 import { visitorIdSchema } from "../../app/lib/schemas/chat";
 import type { HonoEnv } from "../hono-env";
@@ -14,7 +14,8 @@ import { countPrivateRefusal, refuse, visitorSite } from "./visitor-gate";
 // GET /api/live/visitor/{chatbotId}?visitorId=…&conversationId=…&after=N[&hash=…]
 //     with Upgrade: websocket → the conversation's socket; without → the HTTP fallback's poll
 //     (the same state as JSON). The visitor id must own the conversation on this chatbot, and the
-//     visitor gate (allowed origin, verified identity) holds as for /api/chat.
+//     visitor gate (allowed origin, verified identity) holds as for /api/chat. While a person holds
+//     the conversation the visitor sends on the socket; its rate limits are counted by the object.
 // GET /api/live/agent/{orgId}/{chatbotId}/conversations/{conversationId}?after=N   (WebSocket)
 // GET /api/live/agent/{orgId}/{chatbotId}/inbox                                     (WebSocket)
 //     A signed-in member of the organisation with "inbox:work", from Parley's own pages (the
@@ -59,7 +60,10 @@ live.get("/visitor/:chatbotId", async (c) => {
   const info = await visitorConversation(ctx, { orgId: target.org.id, chatbotId: target.chatbot.id }, visitorId.data, conversationId);
   if (!info) return notFound(c);
   const stub = liveConversation(ctx.env, info.conversationId);
-  if (wantsSocket(c)) return connect(stub, c, { role: "visitor" }, info);
+  // The visitor's messages of a held conversation go over this socket (ADR 033), counted by the
+  // object against the limits POST /api/chat would count them against.
+  const limits = socketMessageLimits(ctx, target, { visitorId: visitorId.data, channel: c.req.query("channel") });
+  if (wantsSocket(c)) return connect(stub, c, { role: "visitor", limits }, info);
   c.header("Cache-Control", "no-store");
   return c.json(await stub.snapshot(info, after(c)));
 });

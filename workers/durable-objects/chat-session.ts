@@ -19,6 +19,8 @@ import { followUpOf, waitTimeoutNote } from "../../app/.server/inbox/handoff";
 import { visitorContact } from "../../app/.server/leads/leads";
 import { mayReply, transition, type LiveAction, type LiveState } from "../../app/.server/inbox/rules";
 import { newId } from "../../app/.server/auth/crypto";
+import { checkLimitsWith } from "../../app/.server/widget/rate-limit";
+import { MESSAGE_MAX } from "../../app/lib/schemas/chat";
 import {
   LIVE_PROTOCOL_VERSION,
   parseClientFrame,
@@ -41,6 +43,8 @@ import {
 //   logged as a system message.
 // - A (re)connecting socket gives the last seq it saw (?after=N, or a `sync` frame) and gets what
 //   came after.
+// - While a person holds the conversation the visitor sends on their socket too (ADR 033), within
+//   the visitor gate's limits, counted here.
 
 type Row = {
   seq: number;
@@ -77,6 +81,8 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
       mirrored INTEGER NOT NULL DEFAULT 0
     )`);
     this.sql.exec(`CREATE UNIQUE INDEX IF NOT EXISTS log_client ON log (role, client_id) WHERE client_id IS NOT NULL`);
+    // ADR 033: the visitor's socket messages counted in fixed windows (the visitor gate's limits).
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS rate (k TEXT PRIMARY KEY, window_start INTEGER NOT NULL, n INTEGER NOT NULL)`);
     // ADR 027: a system message's kind ("wait-timeout"); added to logs created before it.
     if (
       !this.sql
@@ -437,6 +443,7 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
       return;
     }
     if (f.type === "typing" || f.type === "read") return this.peerFrame(ws, who, f);
+    if (who.role === "visitor" && f.type === "send") return this.visitorSend(ws, who, meta, f);
     if (who.role !== "agent" || f.type === "presence") {
       ws.send(serverFrame({ type: "error", code: "forbidden", message: "This socket cannot do that." }));
       return;
@@ -452,6 +459,38 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
     const target = f.type === "transfer" ? await inboxAgent(this.services(), meta.orgId, f.agentId) : undefined;
     const r = await this.change(this.meta() ?? meta, f.type, agent, target);
     if (!r.ok) ws.send(serverFrame({ type: "error", code: r.code, message: r.message }));
+  }
+
+  /**
+   * A visitor's message on their socket (ADR 033): only while a person holds the conversation (the
+   * bot's turns, also while it waits for a person, are the conversation core's, over POST /api/chat),
+   * within the HTTP path's length and the visitor gate's rate limits, counted here. A resend of a
+   * stored client id is acknowledged again without counting.
+   */
+  private async visitorSend(ws: WebSocket, who: Extract<LiveWho, { role: "visitor" }>, meta: Meta, f: { clientId: string; text: string }) {
+    const refuse = (code: string, message: string) => ws.send(serverFrame({ type: "error", code, message, clientId: f.clientId }));
+    if (!who.limits) return refuse("forbidden", "Send this message over HTTP.");
+    const earlier = this.sql.exec<{ seq: number; id: string }>(`SELECT seq, id FROM log WHERE role = 'visitor' AND client_id = ?`, f.clientId).toArray()[0];
+    if (earlier) return ws.send(serverFrame({ type: "ack", clientId: f.clientId, seq: earlier.seq, id: earlier.id }));
+    if (meta.status === "closed") return refuse("closed", "This conversation is closed.");
+    if (meta.status !== "human") return refuse("not_live", "No person holds this conversation: send the message to the chat API.");
+    if (f.text.length > MESSAGE_MAX) return refuse("invalid_input", `Messages are limited to ${MESSAGE_MAX} characters.`);
+    const limited = checkLimitsWith((k, windowStart) => this.countIn(k, windowStart), who.limits);
+    if (!limited.ok) return refuse("rate_limited", limited.message);
+    await this.deliver(meta, { role: "visitor", text: f.text, at: Date.now(), clientId: f.clientId }, ws);
+  }
+
+  /** Adds one to `k`'s window (a new window starts at 1), as the D1 throttle does. */
+  private countIn(k: string, windowStart: number): number {
+    return this.sql
+      .exec<{ n: number }>(
+        `INSERT INTO rate (k, window_start, n) VALUES (?, ?, 1)
+         ON CONFLICT (k) DO UPDATE SET n = CASE WHEN window_start = excluded.window_start THEN n + 1 ELSE 1 END, window_start = excluded.window_start
+         RETURNING n`,
+        k,
+        windowStart,
+      )
+      .one().n;
   }
 
   async webSocketClose(ws: WebSocket, code: number) {

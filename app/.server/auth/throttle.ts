@@ -39,10 +39,32 @@ export async function hitAll(db: Db, checks: [string, Limit][], now = Date.now()
   if (!checks.length) return { ok: true, retryAfterS: 0 };
   const [first, ...rest] = checks.map(([key, limit]) => upsert(db, key, limit, now));
   const results = await db.batch([first, ...rest]);
+  return verdicts(
+    results.map((rows) => rows[0]?.count ?? 1),
+    checks,
+    now,
+  );
+}
+
+/**
+ * The same fixed windows counted in a store of the caller's instead of D1: `count(key, windowStart)`
+ * adds one to that key's window (starting it afresh when the window moved on) and returns the new
+ * count. A live conversation's Durable Object counts its visitor's socket messages this way, in its
+ * own SQLite, without a D1 round trip before the acknowledgement (ADR 033).
+ */
+export function hitAllWith(count: (key: string, windowStart: number) => number, checks: [string, Limit][], now = Date.now()) {
+  return verdicts(
+    checks.map(([key, limit]) => count(key, now - (now % limit.windowMs))),
+    checks,
+    now,
+  );
+}
+
+function verdicts(counts: number[], checks: [string, Limit][], now: number) {
   let ok = true;
   let retryAfterS = 0;
-  results.forEach((rows, i) => {
-    const r = verdict(rows[0]?.count ?? 1, checks[i][1], now);
+  counts.forEach((count, i) => {
+    const r = verdict(count, checks[i][1], now);
     if (!r.ok) {
       ok = false;
       retryAfterS = Math.max(retryAfterS, r.retryAfterS);

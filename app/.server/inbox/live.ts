@@ -1,6 +1,7 @@
 import type { LiveMessage, LiveSnapshot, LiveStatus } from "~/lib/live/protocol";
 import type { Env } from "../env";
 import type { LiveAgent } from "~/lib/live/protocol";
+import type { RateKey } from "../widget/rate-limit";
 
 // How domain code reaches the live-chat Durable Objects (workers/durable-objects/): one object per
 // conversation (CHAT_SESSION, named by the conversation id) and one per chatbot for its inbox
@@ -52,7 +53,12 @@ export function chatbotInbox(env: Pick<Env, "CHATBOT_INBOX">, chatbotId: string)
   return env.CHATBOT_INBOX.get(env.CHATBOT_INBOX.idFromName(chatbotId)) as unknown as ChatbotInboxApi & { fetch(r: Request): Promise<Response> };
 }
 
-/** Who is on the other end of a socket: set by the Worker after it authenticated the request. */
-export type LiveWho = { role: "visitor" } | ({ role: "agent" } & LiveAgent);
+/**
+ * Who is on the other end of a socket: set by the Worker after it authenticated the request. A
+ * visitor's socket carries the message limits the visitor gate gave it (ADR 033): the object counts
+ * the messages the visitor sends on it against them. Without `limits` (a socket opened before
+ * visitors could send on it) the visitor sends over HTTP.
+ */
+export type LiveWho = { role: "visitor"; limits?: RateKey[] } | ({ role: "agent" } & LiveAgent);
 export const WHO_HEADER = "X-Parley-Live-Who";
 export const INFO_HEADER = "X-Parley-Live-Info";

@@ -5,7 +5,7 @@ import type { AppContext } from "../context";
 import { conversations } from "../db/schema";
 import { NOT_VERIFIED_MESSAGE, verifyVisitor } from "./identity";
 import { ORIGIN_REFUSED_MESSAGE, isRequestOriginAllowed } from "./origin";
-import { chatMessageLimits, checkLimits, widgetActionLimits } from "./rate-limit";
+import { chatMessageLimits, checkLimits, widgetActionLimits, type RateKey } from "./rate-limit";
 import { recordSiteEvent } from "./site-activity";
 
 // The checks every visitor request to a chatbot passes, in order: origin → identity → rate limit
@@ -52,14 +52,23 @@ export async function admitVisitor(
     return { ok: false, refusal: { status: 403, code: "visitor_not_verified", message: NOT_VERIFIED_MESSAGE } };
   }
   if (req.rate !== "none" && !tester) {
-    const keys =
-      req.rate === "message"
-        ? chatMessageLimits(access, target.chatbot.id, req.visitorId, ctx.ip)
-        : widgetActionLimits(target.chatbot.id, req.visitorId, ctx.ip);
+    const keys = req.rate === "message" ? messageLimits(ctx, target, req) : widgetActionLimits(target.chatbot.id, req.visitorId, ctx.ip);
     const r = await checkLimits(ctx.db, keys, Date.now(), req.rate === "message" ? "messages" : "actions");
     if (!r.ok) return { ok: false, refusal: { status: 429, code: "rate_limited", message: r.message, retryAfterS: r.retryAfterS } };
   }
   return { ok: true, verified };
+}
+
+const messageLimits = (ctx: Pick<AppContext, "ip">, target: ChatTarget, req: Pick<VisitorRequest, "visitorId">) =>
+  chatMessageLimits(readAccessSettings(target.chatbot.settings), target.chatbot.id, req.visitorId, ctx.ip);
+
+/**
+ * The message limits an admitted visitor's live socket carries (ADR 033): the conversation's object
+ * counts the messages sent on it against these, as admitVisitor counts POST /api/chat's. None for a
+ * member testing on the /test page, whom admitVisitor does not count either.
+ */
+export function socketMessageLimits(ctx: Pick<AppContext, "ip">, target: ChatTarget, req: Pick<VisitorRequest, "visitorId" | "channel">): RateKey[] {
+  return target.member && req.channel === "test" ? [] : messageLimits(ctx, target, req);
 }
 
 async function hasVerifiedConversation(ctx: Pick<AppContext, "db">, chatbotId: string, visitorId: string): Promise<boolean> {

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "../auth/crypto";
 import { createDb } from "../db/client";
-import { ACTION_LIMITS, IP_CEILING_FACTOR, chatMessageLimits, checkLimits, rateLimitMessage, widgetActionLimits } from "./rate-limit";
+import { ACTION_LIMITS, IP_CEILING_FACTOR, chatMessageLimits, checkLimits, checkLimitsWith, rateLimitMessage, widgetActionLimits } from "./rate-limit";
 
 const db = createDb(env.DB);
 const MINUTE = 60_000;
@@ -52,6 +52,22 @@ describe("chat message limits", () => {
     const keys = chatMessageLimits(access, newId("cb_"), "visitor_c", "203.0.113.5");
     const results = await Promise.all(Array.from({ length: 10 }, () => checkLimits(db, keys, T0)));
     expect(results.filter((r) => r.ok)).toHaveLength(3);
+  });
+});
+
+describe("checkLimitsWith (a live conversation's object counting its visitor's socket messages, ADR 033)", () => {
+  it("gives the same verdicts as the D1 windows for the same limits and times", async () => {
+    const counts = new Map<string, { windowStart: number; n: number }>();
+    const count = (key: string, windowStart: number) => {
+      const c = counts.get(key);
+      const n = c && c.windowStart === windowStart ? c.n + 1 : 1;
+      counts.set(key, { windowStart, n });
+      return n;
+    };
+    const access = { rateLimitPerMinute: 3, rateLimitPerHour: 5 };
+    const keys = chatMessageLimits(access, newId("cb_"), "visitor_b", "203.0.113.9");
+    const times = [0, 1000, 2000, 15_000, MINUTE, MINUTE + 1000, MINUTE + 2000, 3 * MINUTE];
+    for (const t of times) expect(checkLimitsWith(count, keys, T0 + t), `t=${t}`).toEqual(await checkLimits(db, keys, T0 + t));
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { hitAll, type Limit } from "../auth/throttle";
+import { hitAll, hitAllWith, type Limit } from "../auth/throttle";
 import type { AccessSettings } from "~/lib/schemas/widget-settings";
 
 // Visitor rate limits, counted in D1 (fixed windows, app/.server/auth/throttle.ts) so they hold
@@ -17,7 +17,8 @@ export const ACTION_LIMITS = {
   perIpPerMinute: 60,
 } as const;
 
-type Key = [string, Limit];
+export type RateKey = [string, Limit];
+type Key = RateKey;
 
 export function chatMessageLimits(
   access: Pick<AccessSettings, "rateLimitPerMinute" | "rateLimitPerHour">,
@@ -50,6 +51,21 @@ export async function checkLimits(
   if (r.ok) return { ok: true };
   const retryAfterS = Math.max(1, r.retryAfterS);
   return { ok: false, retryAfterS, message: rateLimitMessage(retryAfterS, what) };
+}
+
+/**
+ * checkLimits with the windows counted by the caller (hitAllWith): the same limits and the same
+ * refusal, for a Durable Object that keeps its own counts (ADR 033).
+ */
+export function checkLimitsWith(
+  count: (key: string, windowStart: number) => number,
+  keys: Key[],
+  now = Date.now(),
+): { ok: true } | { ok: false; retryAfterS: number; message: string } {
+  const r = hitAllWith(count, keys, now);
+  if (r.ok) return { ok: true };
+  const retryAfterS = Math.max(1, r.retryAfterS);
+  return { ok: false, retryAfterS, message: rateLimitMessage(retryAfterS, "messages") };
 }
 
 /** "…Please wait 42 seconds and try again." / "…Please wait about 15 minutes and try again." */

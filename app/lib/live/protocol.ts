@@ -52,7 +52,12 @@ export type PresenceState = z.infer<typeof presenceStateSchema>;
 export const clientFrameSchema = z.discriminatedUnion("type", [
   /** Send what came after `after` (reconnect catch-up; the socket URL's ?after= does the same on connect). */
   z.object({ v, type: z.literal("sync"), after: z.number().int().min(0) }),
-  /** An agent's reply (visitors send through the conversation core over HTTP, which decides bot or person). */
+  /**
+   * A message: the holding agent's reply, or the visitor's while a person holds the conversation
+   * (ADR 033; otherwise refused with `not_live` and sent through the conversation core over HTTP,
+   * which decides bot or person). Acknowledged with its seq once stored; a resent clientId is
+   * acknowledged again, not stored twice. The object holds a visitor's text to MESSAGE_MAX.
+   */
   z.object({ v, type: z.literal("send"), clientId: liveClientIdSchema, text: z.string().trim().min(1, "Write a message.").max(LIVE_TEXT_MAX) }),
   /** Agent actions on the conversation. */
   z.object({ v, type: z.literal("take") }),

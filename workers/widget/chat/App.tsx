@@ -5,7 +5,7 @@ import type { ChatMessageMetadata } from "../../../app/lib/schemas/chat";
 import type { FrameToHost, HostToFrame, WidgetConfig } from "../../../app/lib/schemas/widget-api";
 import type { UiSettings } from "../../../app/lib/schemas/widget-settings";
 import { readReply } from "../../../app/lib/chat-stream";
-import { failure, postJson, request, type ApiFailure } from "./api";
+import { ApiError, failure, postJson, request, type ApiFailure } from "./api";
 import type { WidgetBoot } from "./boot";
 import { Composer } from "./Composer";
 import { useFocusTrap } from "./focus-trap";
@@ -216,11 +216,11 @@ export function App({ boot }: { boot: WidgetBoot }) {
       setConfirming(false);
       const visitorKey = key();
       const botKey = key();
-      setMessages((ms) => [
-        ...ms,
-        { key: visitorKey, role: "visitor", content: message, sources: [] },
-        { key: botKey, role: "bot", content: "", sources: [], streaming: true },
-      ]);
+      const waitForBot = () => setMessages((ms) => [...ms, { key: botKey, role: "bot", content: "", sources: [], streaming: true }]);
+      // A person holds the conversation: the message goes on the live socket, no bot reply awaited.
+      const viaSocket = liveStatus === "human" && !spoken && !!liveRef.current;
+      setMessages((ms) => [...ms, { key: visitorKey, role: "visitor", content: message, sources: [] }]);
+      if (!viaSocket) waitForBot();
       setBusy(true);
       const update = (patch: Partial<Msg>) => setMessages((ms) => ms.map((m) => (m.key === botKey ? { ...m, ...patch } : m)));
       let sent = false;
@@ -245,6 +245,18 @@ export function App({ boot }: { boot: WidgetBoot }) {
           }),
         });
       try {
+        if (viaSocket) {
+          // ADR 033: stored by the conversation's object and acknowledged on the socket. Refused
+          // because nobody holds it any more, or unanswered, it goes over HTTP with the same id.
+          const r = await liveRef.current?.send(message, clientMessageId);
+          if (r?.ok) {
+            post({ parley: 1, type: "message", message: { role: "visitor", content: message } });
+            return { text: "", sources: [] };
+          }
+          if (r && (r.code === "rate_limited" || r.code === "invalid_input"))
+            throw new ApiError({ status: r.code === "rate_limited" ? 429 : 400, code: r.code, message: r.message });
+          waitForBot();
+        }
         let res: Response;
         try {
           res = await attempt();
@@ -309,7 +321,7 @@ export function App({ boot }: { boot: WidgetBoot }) {
         setBusy(false);
       }
     },
-    [busy, mode, chatbotId, visitorId, channel, conversationId, identity.hash, fresh, post, config.name, maybeOfferLead, offerLeadForHandoff],
+    [busy, mode, chatbotId, visitorId, channel, conversationId, identity.hash, fresh, post, config.name, maybeOfferLead, offerLeadForHandoff, liveStatus],
   );
 
   // ——— voice ———

@@ -24,7 +24,12 @@ export type LiveHandlers = {
 
 export type LiveQuery = { chatbotId: string; visitorId: string; conversationId: string; channel: string; hash?: string };
 
+/** How a message sent on the socket ended: stored (`ok`), refused (the object's error), or unknown (null: send it over HTTP). */
+export type LiveSent = { ok: true } | { ok: false; code: string; message: string } | null;
+
 const POLL_MS = 3000;
+/** A message not acknowledged within this time is sent over HTTP with the same client id (stored once). */
+const ACK_WAIT_MS = 8000;
 const MAX_SOCKET_FAILURES = 2;
 
 export function connectLive(q: LiveQuery, h: LiveHandlers) {
@@ -39,6 +44,13 @@ export function connectLive(q: LiveQuery, h: LiveHandlers) {
   let agentRead = 0;
   let lastVisitorSeq = 0;
   let readSent = 0;
+  // Messages sent on the socket, waiting for their ack or error (by client id).
+  const pending = new Map<string, (r: LiveSent) => void>();
+  const settle = (clientId: string, r: LiveSent) => {
+    pending.get(clientId)?.(r);
+    pending.delete(clientId);
+  };
+  const settleAll = () => [...pending.keys()].forEach((id) => settle(id, null));
 
   const url = (proto: string) => {
     const p = new URLSearchParams({ visitorId: q.visitorId, conversationId: q.conversationId, channel: q.channel, after: String(seq) });
@@ -100,7 +112,9 @@ export function connectLive(q: LiveQuery, h: LiveHandlers) {
       const f = readServerFrame(e.data);
       if (!f) return;
       if (f.type === "welcome") firstSeq ??= f.seq;
-      if (f.type === "message") {
+      if (f.type === "ack") settle(f.clientId, { ok: true });
+      else if (f.type === "error" && f.clientId) settle(f.clientId, { ok: false, code: f.code, message: f.message });
+      else if (f.type === "message") {
         seen(f.message);
         markRead();
       } else if (f.type === "welcome" || f.type === "status") h.onStatus(f.status, f.agent);
@@ -116,6 +130,7 @@ export function connectLive(q: LiveQuery, h: LiveHandlers) {
     };
     ws.onclose = () => {
       ws = null;
+      settleAll();
       h.onTyping?.(false, undefined);
       if (closed) return;
       if (!opened && ++failures >= MAX_SOCKET_FAILURES) mode = "poll";
@@ -135,6 +150,23 @@ export function connectLive(q: LiveQuery, h: LiveHandlers) {
       document.removeEventListener("visibilitychange", onVisible);
       removeEventListener("resize", onVisible);
       ws?.close(1000, "done");
+      settleAll();
+    },
+    /**
+     * Sends the visitor's message on the socket (a person holds the conversation, ADR 033): resolves
+     * when the object stored it or refused it; null when the socket is not open, closed meanwhile or
+     * no answer came in time, and the caller sends it over HTTP with the same client id.
+     */
+    send(text: string, clientId: string): Promise<LiveSent> {
+      if (ws?.readyState !== WebSocket.OPEN) return Promise.resolve(null);
+      return new Promise<LiveSent>((resolve) => {
+        const t = setTimeout(() => settle(clientId, null), ACK_WAIT_MS);
+        pending.set(clientId, (r) => {
+          clearTimeout(t);
+          resolve(r);
+        });
+        out({ type: "send", clientId, text });
+      });
     },
     transport: () => mode,
     /** The visitor typed in the composer (throttled here). */
