@@ -1,0 +1,103 @@
+import { DurableObject } from "cloudflare:workers";
+import { createDb } from "../../app/.server/db/client";
+import type { Env } from "../../app/.server/env";
+import { countChatbotChunks, deleteSourceChunks, indexChunks } from "../../app/.server/retrieval/indexing";
+import { retrieve, type RetrieveOptions } from "../../app/.server/retrieval/search";
+import { SHARD_SCHEMA, SHARD_SCHEMA_VERSION } from "../../app/.server/retrieval/shard-schema";
+import { d1FromSqlStorage } from "../../app/.server/retrieval/sql-storage-d1";
+import type { ChatbotRef, ChunkInput, RetrievalResult } from "../../app/.server/retrieval/types";
+
+// One chatbot's knowledge (issue #20): its chunks, their FTS5 index, term statistics, features and
+// the offline vectors in the object's own SQLite storage (10 GB per object), and retrieval running
+// here, next to the data — one call from the answer path instead of a D1 round trip per step. The
+// object is named by the chatbot's id and reached only through `knowledgeShard()` after the
+// caller's permission check; every call also carries the chatbot's ref, which must match.
+
+type SourceRef = ChatbotRef & { sourceId: string };
+
+export class KnowledgeShard extends DurableObject<Env> {
+  private readonly shardEnv: Env;
+  private ready = false;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    // The domain code reads `env.DB`: inside the shard that is this object's storage. Vectorize,
+    // when bound (production), stays the vector index; offline the vectors live here too.
+    this.shardEnv = { ...env, DB: d1FromSqlStorage(ctx.storage) };
+  }
+
+  private meta(key: string): string | undefined {
+    return this.ctx.storage.sql.exec<{ value: string }>("SELECT value FROM shard_meta WHERE key = ?", key).toArray()[0]?.value;
+  }
+
+  private setMeta(key: string, value: string) {
+    this.ctx.storage.sql.exec("INSERT INTO shard_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
+  }
+
+  /** Creates the tables on first use (and again after `destroy` emptied the storage). */
+  private ensureSchema() {
+    if (this.ready) return;
+    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS shard_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)");
+    if (this.meta("schema") !== String(SHARD_SCHEMA_VERSION)) {
+      this.ctx.storage.sql.exec(SHARD_SCHEMA);
+      this.setMeta("schema", String(SHARD_SCHEMA_VERSION));
+    }
+    this.ready = true;
+  }
+
+  private context() {
+    return { env: this.shardEnv, db: createDb(this.shardEnv.DB) };
+  }
+
+  /**
+   * Whether `ref` is the chatbot this object holds (fixed by its first call). A call for another
+   * chatbot gets nothing and writes nothing: callers name the object by the chatbot's id after the
+   * permission check, so a mismatch is a bug, logged, never a way into another tenant's knowledge.
+   * (Refusals are results, not exceptions: a rejected RPC also surfaces as an unhandled rejection
+   * under the test pool, workers-sdk #14736.)
+   */
+  private owns(ref: ChatbotRef): boolean {
+    this.ensureSchema();
+    const owner = `${ref.orgId}/${ref.chatbotId}`;
+    const held = this.meta("owner");
+    if (!held) this.setMeta("owner", owner);
+    else if (held !== owner) {
+      console.error(`knowledge shard of ${held} refused a call for ${owner}`);
+      return false;
+    }
+    return true;
+  }
+
+  async indexChunks(ref: SourceRef, sourceType: string, chunks: ChunkInput[]): Promise<{ chunkIds: number[] }> {
+    if (!this.owns(ref)) return { chunkIds: [] };
+    this.ctx.storage.sql.exec(
+      "INSERT INTO knowledge_sources (id, type) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET type = excluded.type",
+      ref.sourceId,
+      sourceType,
+    );
+    return indexChunks(this.context(), ref, chunks);
+  }
+
+  async deleteSourceChunks(ref: SourceRef): Promise<{ deleted: number }> {
+    if (!this.owns(ref)) return { deleted: 0 };
+    const r = await deleteSourceChunks(this.context(), ref);
+    this.ctx.storage.sql.exec("DELETE FROM knowledge_sources WHERE id = ?", ref.sourceId);
+    return r;
+  }
+
+  async retrieve(ref: ChatbotRef, query: string, opts: Omit<RetrieveOptions, "embeddingModel"> = {}): Promise<RetrievalResult> {
+    if (!this.owns(ref)) return { passages: [], answerable: false };
+    return retrieve(this.context(), ref, query, opts);
+  }
+
+  async countChunks(ref: ChatbotRef): Promise<number> {
+    if (!this.owns(ref)) return 0;
+    return countChatbotChunks(this.context(), ref);
+  }
+
+  /** Deleting the chatbot: every row and the object's storage itself. */
+  async destroy(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+    this.ready = false;
+  }
+}
