@@ -69,7 +69,7 @@ function shardStore(ref: ChatbotRef): Store {
     name: "shard",
     ref,
     async index(sourceId, piece) {
-      await shard.indexChunks({ ...ref, sourceId }, "site", piece);
+      await shard.indexChunks(ref, { sourceId, type: "site" }, piece);
     },
     retrieve: (q) => shard.retrieve(ref, q, { k: PASSAGES_K }),
     count: () => shard.countChunks(ref),

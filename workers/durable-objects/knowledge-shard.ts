@@ -1,8 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../../app/.server/db/client";
 import type { Env } from "../../app/.server/env";
-import { countChatbotChunks, deleteSourceChunks, indexChunks } from "../../app/.server/retrieval/indexing";
-import { retrieve, type RetrieveOptions } from "../../app/.server/retrieval/search";
+import { d1KnowledgeStore, type ChunkSelection, type SourceOf, type StoreRetrieveOptions } from "../../app/.server/retrieval/knowledge-store";
 import { SHARD_SCHEMA, SHARD_SCHEMA_VERSION } from "../../app/.server/retrieval/shard-schema";
 import { d1FromSqlStorage } from "../../app/.server/retrieval/sql-storage-d1";
 import type { ChatbotRef, ChunkInput, RetrievalResult } from "../../app/.server/retrieval/types";
@@ -12,8 +11,6 @@ import type { ChatbotRef, ChunkInput, RetrievalResult } from "../../app/.server/
 // here, next to the data — one call from the answer path instead of a D1 round trip per step. The
 // object is named by the chatbot's id and reached only through `knowledgeShard()` after the
 // caller's permission check; every call also carries the chatbot's ref, which must match.
-
-type SourceRef = ChatbotRef & { sourceId: string };
 
 export class KnowledgeShard extends DurableObject<Env> {
   private readonly shardEnv: Env;
@@ -68,35 +65,47 @@ export class KnowledgeShard extends DurableObject<Env> {
     return true;
   }
 
-  async indexChunks(ref: SourceRef, sourceType: string, chunks: ChunkInput[]): Promise<{ chunkIds: number[] }> {
+  /** The D1 implementation of the chatbot's knowledge, run over this object's storage. */
+  private store(ref: ChatbotRef) {
+    return d1KnowledgeStore(this.context(), ref);
+  }
+
+  async indexChunks(ref: ChatbotRef, source: SourceOf, chunks: ChunkInput[]): Promise<{ chunkIds: number[] }> {
     if (!this.owns(ref)) return { chunkIds: [] };
     this.ctx.storage.sql.exec(
       "INSERT INTO knowledge_sources (id, type) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET type = excluded.type",
-      ref.sourceId,
-      sourceType,
+      source.sourceId,
+      source.type,
     );
-    return indexChunks(this.context(), ref, chunks);
+    return this.store(ref).indexChunks(source, chunks);
   }
 
-  async deleteSourceChunks(ref: SourceRef): Promise<{ deleted: number }> {
+  async deleteChunks(ref: ChatbotRef, sourceId: string, which: ChunkSelection): Promise<{ deleted: number }> {
     if (!this.owns(ref)) return { deleted: 0 };
-    const r = await deleteSourceChunks(this.context(), ref);
-    this.ctx.storage.sql.exec("DELETE FROM knowledge_sources WHERE id = ?", ref.sourceId);
+    const r = await this.store(ref).deleteChunks(sourceId, which);
+    if ("all" in which) this.ctx.storage.sql.exec("DELETE FROM knowledge_sources WHERE id = ?", sourceId);
     return r;
   }
 
-  async retrieve(ref: ChatbotRef, query: string, opts: Omit<RetrieveOptions, "embeddingModel"> = {}): Promise<RetrievalResult> {
+  async retrieve(ref: ChatbotRef, query: string, opts: StoreRetrieveOptions = {}): Promise<RetrievalResult> {
     if (!this.owns(ref)) return { passages: [], answerable: false };
-    return retrieve(this.context(), ref, query, opts);
+    return this.store(ref).retrieve(query, opts);
   }
 
-  async countChunks(ref: ChatbotRef): Promise<number> {
+  async maxChunkId(ref: ChatbotRef, sourceId: string): Promise<number> {
     if (!this.owns(ref)) return 0;
-    return countChatbotChunks(this.context(), ref);
+    return this.store(ref).maxChunkId(sourceId);
   }
 
-  /** Deleting the chatbot: every row and the object's storage itself. */
-  async destroy(): Promise<void> {
+  async countChunks(ref: ChatbotRef, sourceId?: string): Promise<number> {
+    if (!this.owns(ref)) return 0;
+    return this.store(ref).countChunks(sourceId);
+  }
+
+  /** Deleting the chatbot: its vectors where they live outside (Vectorize), then the object's whole storage. */
+  async dropAll(ref: ChatbotRef): Promise<void> {
+    if (!this.owns(ref)) return;
+    await this.store(ref).dropAll();
     await this.ctx.storage.deleteAll();
     this.ready = false;
   }

@@ -139,6 +139,10 @@ export const chatbots = sqliteTable(
     settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
     /** Identity-verification secret, encrypted at rest (app/.server/crypto/secret-box.ts); null until generated. */
     identitySecret: text("identity_secret"),
+    /** Where the chatbot's knowledge lives (ADR 033): D1's shared tables, or its own knowledge shard. */
+    knowledgeStore: text("knowledge_store", { enum: ["d1", "shard"] })
+      .notNull()
+      .default("d1"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at")
       .notNull()
