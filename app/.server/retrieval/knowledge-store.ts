@@ -13,7 +13,8 @@ import { createVectorStore } from "./vector-store";
 // chatbot uses is decided in one place (`chatbots.knowledge_store`). The shard runs the D1
 // implementation below over its own storage, so both stores are one piece of code.
 
-export type KnowledgeStoreKind = "d1" | "shard";
+/** 'moving': on its way to the shard (knowledge-move.ts); D1 serves reads and writes until the switch. */
+export type KnowledgeStoreKind = "d1" | "moving" | "shard";
 /** Which of a source's chunks: all, those up to an id (an old generation), above one (a failed step's), or one page's. */
 export type ChunkSelection = { all: true } | { upTo: number } | { above: number } | { url: string };
 /** Retrieval options that can cross to the shard (no functions). */
@@ -21,7 +22,7 @@ export type StoreRetrieveOptions = Omit<RetrieveOptions, "embeddingModel">;
 export type SourceOf = { sourceId: string; type: string };
 
 export interface KnowledgeStore {
-  readonly kind: KnowledgeStoreKind;
+  readonly kind: "d1" | "shard";
   retrieve(query: string, opts?: StoreRetrieveOptions): Promise<RetrievalResult>;
   indexChunks(source: SourceOf, chunks: ChunkInput[]): Promise<{ chunkIds: number[] }>;
   deleteChunks(sourceId: string, which: ChunkSelection): Promise<{ deleted: number }>;
@@ -80,9 +81,13 @@ export function d1KnowledgeStore(ctx: StoreContext, ref: ChatbotRef): KnowledgeS
   };
 }
 
-/** The chatbot's own shard, named by its id. Reach it only through `knowledgeStore` after the permission check. */
+/** The chatbot's shard object, named by its id. Only for callers that checked the permission (this module, the move). */
+export const shardKnowledgeStub = (env: Pick<Env, "KNOWLEDGE_SHARD">, ref: ChatbotRef) =>
+  env.KNOWLEDGE_SHARD.get(env.KNOWLEDGE_SHARD.idFromName(ref.chatbotId));
+
+/** The chatbot's own shard. Reach it only through `knowledgeStore` after the permission check. */
 export function shardKnowledgeStore(env: Pick<Env, "KNOWLEDGE_SHARD">, ref: ChatbotRef): KnowledgeStore {
-  const shard = env.KNOWLEDGE_SHARD.get(env.KNOWLEDGE_SHARD.idFromName(ref.chatbotId));
+  const shard = shardKnowledgeStub(env, ref);
   return {
     kind: "shard",
     retrieve: (query, opts = {}) => shard.retrieve(ref, query, opts),
