@@ -10,7 +10,7 @@ import { createSiteSource } from "~/.server/kb/sources";
 import { countChatbotChunks, indexChunks } from "~/.server/retrieval/indexing";
 import { retrieve } from "~/.server/retrieval/search";
 import type { ChunkInput } from "~/.server/retrieval/types";
-import { originalUrl, replica, summary } from "./bench-support";
+import { originalUrl, replica, summary, makeBenchOrgAndBot } from "./bench-support";
 
 // Chat latency and ingestion-throughput benchmark (see bench/README.md). Run with
 // `npm run bench:chat`, never by `npm test`. Everything is the product's own code with the local
@@ -34,19 +34,7 @@ const queue = { async send() {}, async sendBatch() {} } as unknown as Queue;
 const ctx = createServiceContext({ ...benv, INGEST_QUEUE: queue }, (p) => void pending.push(p), "http://localhost");
 const db = ctx.db;
 
-async function makeOrgAndBot(suffix: string) {
-  const orgId = `org_chatbench_${suffix}`;
-  const chatbotId = `cb_chatbench_${suffix}`;
-  await benv.DB.batch([
-    benv.DB.prepare("INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (?, 'Bench', ?, 'scale', ?)").bind(
-      orgId,
-      `chatbench-${suffix}`,
-      Date.now(),
-    ),
-    benv.DB.prepare("INSERT INTO chatbots (id, org_id, name) VALUES (?, ?, 'Docs assistant')").bind(chatbotId, orgId),
-  ]);
-  return { orgId, chatbotId };
-}
+const makeOrgAndBot = (suffix: string) => makeBenchOrgAndBot(benv.DB, "chatbench", suffix);
 
 /** One question as the chat API asks it: conversation lookup/creation, then answerMessage, stream read to the end. */
 async function ask(chatbot: Awaited<ReturnType<typeof loadBot>>["chatbot"], org: Awaited<ReturnType<typeof loadBot>>["org"], text: string, visitorId: string) {

@@ -7,7 +7,7 @@ import { chunkDocument } from "~/.server/kb/chunking";
 import { countChatbotChunks, indexChunks } from "~/.server/retrieval/indexing";
 import { retrieve } from "~/.server/retrieval/search";
 import type { ChatbotRef, ChunkInput, RetrievalResult } from "~/.server/retrieval/types";
-import { originalUrl, replica, summary } from "./bench-support";
+import { originalUrl, replica, summary, makeBenchOrgAndBot } from "./bench-support";
 
 // Storage-shards benchmark (issue #20, bench/README.md): the same chunks in D1 and in a chatbot's
 // knowledge shard (a SQLite-backed Durable Object), the same questions asked of both — retrieval
@@ -21,19 +21,7 @@ const benv = env as unknown as BenchEnv;
 const ctx = createServiceContext(benv, () => undefined, "http://localhost");
 const shardOf = (ref: ChatbotRef) => benv.KNOWLEDGE_SHARD.get(benv.KNOWLEDGE_SHARD.idFromName(ref.chatbotId));
 
-async function makeOrgAndBot(suffix: string): Promise<ChatbotRef> {
-  const orgId = `org_shardbench_${suffix}`;
-  const chatbotId = `cb_shardbench_${suffix}`;
-  await benv.DB.batch([
-    benv.DB.prepare("INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (?, 'Bench', ?, 'scale', ?)").bind(
-      orgId,
-      `shardbench-${suffix}`,
-      Date.now(),
-    ),
-    benv.DB.prepare("INSERT INTO chatbots (id, org_id, name) VALUES (?, ?, 'Docs assistant')").bind(chatbotId, orgId),
-  ]);
-  return { orgId, chatbotId };
-}
+const makeOrgAndBot = (suffix: string) => makeBenchOrgAndBot(benv.DB, "shardbench", suffix);
 
 /** Where the chunks go: D1 (today) or the chatbot's shard. Both index the same pieces and answer the same questions. */
 type Store = {

@@ -3,10 +3,8 @@
 // Runs bench/shards.bench.test.ts inside workerd (vitest-pool-workers), prints a table and writes
 // bench/results/shards.json. Knobs (environment): BENCH_SIZES (default 10000,100000),
 // BENCH_QUESTIONS (100), BENCH_WARMUP (5), BENCH_BOTS (200), BENCH_BOT_CHUNKS (100), BENCH_ROUNDS (5).
-import { mkdirSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { corpus, evalFile, ROOT, runBenchInWorkerd } from "./cli.mjs";
+import { corpus, evalFile, ROOT, runBenchInWorkerd, writeResult } from "./cli.mjs";
 
 const TARGET_P95_MS_AT_100K = 25;
 
@@ -39,27 +37,4 @@ for (const kind of ["d1", "shard"])
   console.log(
     `${kind.padEnd(7)} ${ms(c[kind].perQueryMs.p50)} / ${ms(c[kind].perQueryMs.p95)} / ${ms(c[kind].perQueryMs.max)}     ${ms(c[kind].roundWallMs.p50)} / ${ms(c[kind].roundWallMs.max)}   ${c[kind].queriesPerSec.toFixed(0).padStart(8)}`,
   );
-mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
-const file = path.resolve(ROOT, process.env.BENCH_OUT ?? "bench/results/shards.json");
-writeFileSync(
-  file,
-  JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      machine: {
-        cpus: os.cpus().length,
-        cpuModel: os.cpus()[0]?.model,
-        memGB: Math.round(os.totalmem() / 2 ** 30),
-        node: process.version,
-        loadAvg: os.loadavg(),
-      },
-      corpus: path.relative(ROOT, corpus),
-      eval: path.relative(ROOT, evalFile),
-      wallMs,
-      ...result,
-    },
-    null,
-    2,
-  ) + "\n",
-);
-console.log(`\nwrote ${path.relative(ROOT, file)}`);
+writeResult("bench/results/shards.json", { corpus: path.relative(ROOT, corpus), eval: path.relative(ROOT, evalFile), wallMs, ...result });
