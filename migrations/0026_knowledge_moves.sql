@@ -1,4 +1,4 @@
--- Moving a chatbot's knowledge from D1 into its shard (issue #20, ADR 033): one resumable job per chatbot.
+-- Moving a chatbot's knowledge from D1 into its shard (issue #20, ADR 034): one resumable job per chatbot.
 CREATE TABLE `knowledge_moves` (
 	`chatbot_id` text PRIMARY KEY NOT NULL,
 	`org_id` text NOT NULL,

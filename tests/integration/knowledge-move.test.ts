@@ -11,7 +11,7 @@ import { knowledgeStore, shardKnowledgeStub } from "~/.server/retrieval/knowledg
 import type { ChatbotRef } from "~/.server/retrieval/types";
 import { db, makeOrg, makeUser } from "../factories";
 
-// Moving a chatbot's knowledge from D1 into its shard (issue #20, ADR 033): a chatbot filled the
+// Moving a chatbot's knowledge from D1 into its shard (issue #20, ADR 034): a chatbot filled the
 // way every chatbot was before shards existed (D1), moved by the resumable job, must end with
 // exactly the same chunks (ids, texts, features, vectors), rank every question exactly as before,
 // keep answering during the move, pick up what was written meanwhile, and leave nothing in D1.

@@ -139,7 +139,7 @@ export const chatbots = sqliteTable(
     settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
     /** Identity-verification secret, encrypted at rest (app/.server/crypto/secret-box.ts); null until generated. */
     identitySecret: text("identity_secret"),
-    /** Where the chatbot's knowledge lives (ADR 033): D1's shared tables, on its way to its shard (D1 still serves), or its own knowledge shard. */
+    /** Where the chatbot's knowledge lives (ADR 034): D1's shared tables, on its way to its shard (D1 still serves), or its own knowledge shard. */
     knowledgeStore: text("knowledge_store", { enum: ["d1", "moving", "shard"] })
       .notNull()
       .default("d1"),
@@ -152,7 +152,7 @@ export const chatbots = sqliteTable(
 );
 
 /**
- * The move of one chatbot's knowledge from D1 into its shard (ADR 033, app/.server/retrieval/knowledge-move.ts):
+ * The move of one chatbot's knowledge from D1 into its shard (ADR 034, app/.server/retrieval/knowledge-move.ts):
  * resumable, one bounded step per queue message. `cursor` is the last chunk id copied; `signature`
  * the D1 side's "count:max id" the last verification saw, so the switch happens only if nothing changed.
  */

@@ -203,7 +203,7 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
 
   const fresh = row.status === "queued" || !prev || prev.v !== 1;
   const leaseId = randomToken(8);
-  // Where the chatbot's chunks live: D1 or its knowledge shard (ADR 033).
+  // Where the chatbot's chunks live: D1 or its knowledge shard (ADR 034).
   const store = await knowledgeStore(ctx, { orgId: row.orgId, chatbotId: row.chatbotId });
   const source = { sourceId: row.id, type: row.type };
   const js: JobState = fresh

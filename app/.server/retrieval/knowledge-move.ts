@@ -5,7 +5,7 @@ import type { Env } from "../env";
 import { shardKnowledgeStub } from "./knowledge-store";
 import type { ChatbotRef } from "./types";
 
-// Moving a chatbot's knowledge from D1 into its shard (issue #20, ADR 033). A resumable job: one
+// Moving a chatbot's knowledge from D1 into its shard (issue #20, ADR 034). A resumable job: one
 // bounded step per queue message, its state in `knowledge_moves`. While it runs the chatbot is
 // 'moving' and D1 keeps serving reads and writes; the shard takes over only after its copy matches
 // D1's (counts and checksums per source) and nothing was written meanwhile; then D1's rows go.

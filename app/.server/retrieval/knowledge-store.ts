@@ -7,7 +7,7 @@ import { forgetChatbotStats, retrieve, type RetrieveOptions } from "./search";
 import type { ChatbotRef, ChunkInput, RetrievalResult } from "./types";
 import { createVectorStore } from "./vector-store";
 
-// A chatbot's knowledge, wherever it lives (issue #20, ADR 033): D1's shared tables, or the
+// A chatbot's knowledge, wherever it lives (issue #20, ADR 034): D1's shared tables, or the
 // chatbot's own KnowledgeShard object. Ingestion, the answer path, the inbox's suggestions, the
 // knowledge page's test search and the shop sync go through this interface, so which store a
 // chatbot uses is decided in one place (`chatbots.knowledge_store`). The shard runs the D1

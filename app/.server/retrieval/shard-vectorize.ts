@@ -1,4 +1,4 @@
-// A knowledge shard's view of the shared Vectorize index (ADR 033).
+// A knowledge shard's view of the shared Vectorize index (ADR 034).
 
 /**
  * Vectorize ids are unique across the whole index, and chunk ids are only unique within a shard:
