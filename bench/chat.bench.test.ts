@@ -10,6 +10,7 @@ import { createSiteSource } from "~/.server/kb/sources";
 import { countChatbotChunks, indexChunks } from "~/.server/retrieval/indexing";
 import { retrieve } from "~/.server/retrieval/search";
 import type { ChunkInput } from "~/.server/retrieval/types";
+import { originalUrl, replica, summary, makeBenchOrgAndBot } from "./bench-support";
 
 // Chat latency and ingestion-throughput benchmark (see bench/README.md). Run with
 // `npm run bench:chat`, never by `npm test`. Everything is the product's own code with the local
@@ -33,62 +34,7 @@ const queue = { async send() {}, async sendBatch() {} } as unknown as Queue;
 const ctx = createServiceContext({ ...benv, INGEST_QUEUE: queue }, (p) => void pending.push(p), "http://localhost");
 const db = ctx.db;
 
-// ——— deterministic perturbation ———
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-function shuffled<T>(xs: T[], rnd: () => number) {
-  const a = [...xs];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
-const VARIANTS = ["Guide", "Notes", "Reference", "Handbook", "FAQ", "Overview", "Manual", "Primer", "Digest", "Companion"];
-/** Replica `r` (≥ 1) of a chunk: another title, URL and sentence order (seeded by r and position). */
-function replica(c: ChunkInput, r: number, seed: number): ChunkInput {
-  const rnd = mulberry32(r * 1_000_003 + seed);
-  const sentences = c.text.split(/(?<=[.!?])\s+/);
-  const sep = c.url?.includes("?") ? "&" : "?";
-  return {
-    ...c,
-    title: `${c.title} — ${VARIANTS[r % VARIANTS.length]} ${r}`,
-    url: c.url ? `${c.url}${sep}replica=${r}` : c.url,
-    text: sentences.length > 1 ? shuffled(sentences, rnd).join(" ") : c.text,
-  };
-}
-
-/** A passage's URL without the replica marker replica() adds. */
-const originalUrl = (url: string | null) => (url ?? "").replace(/[?&]replica=\d+/, "");
-
-// ——— stats ———
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-};
-const summary = (xs: number[]) => ({ p50: pct(xs, 50), p95: pct(xs, 95), max: Math.max(...xs), mean: xs.reduce((a, b) => a + b, 0) / xs.length });
-
-async function makeOrgAndBot(suffix: string) {
-  const orgId = `org_chatbench_${suffix}`;
-  const chatbotId = `cb_chatbench_${suffix}`;
-  await benv.DB.batch([
-    benv.DB.prepare("INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (?, 'Bench', ?, 'scale', ?)").bind(
-      orgId,
-      `chatbench-${suffix}`,
-      Date.now(),
-    ),
-    benv.DB.prepare("INSERT INTO chatbots (id, org_id, name) VALUES (?, ?, 'Docs assistant')").bind(chatbotId, orgId),
-  ]);
-  return { orgId, chatbotId };
-}
+const makeOrgAndBot = (suffix: string) => makeBenchOrgAndBot(benv.DB, "chatbench", suffix);
 
 /** One question as the chat API asks it: conversation lookup/creation, then answerMessage, stream read to the end. */
 async function ask(chatbot: Awaited<ReturnType<typeof loadBot>>["chatbot"], org: Awaited<ReturnType<typeof loadBot>>["org"], text: string, visitorId: string) {

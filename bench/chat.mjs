@@ -3,10 +3,8 @@
 // Runs bench/chat.bench.test.ts inside workerd (vitest-pool-workers), prints a table and writes
 // bench/results/chat.json. Knobs (environment): BENCH_SIZES (default 1000,10000,100000),
 // BENCH_QUESTIONS (100), BENCH_WARMUP (5), BENCH_PAGES (150), BENCH_MAX_BUILD_S (900).
-import { mkdirSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { corpus, evalFile, ROOT, runBenchInWorkerd } from "./cli.mjs";
+import { corpus, evalFile, ROOT, runBenchInWorkerd, writeResult } from "./cli.mjs";
 
 const GOALS = { 10000: 50, 100000: 150 }; // p95 first byte, ms
 
@@ -32,28 +30,10 @@ for (const r of result.sizes) {
   );
 }
 for (const s of result.skipped) console.log(`${s.size}: not measured — ${s.reason}`);
-mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
-const file = path.join(ROOT, "bench/results/chat.json");
-writeFileSync(
-  file,
-  JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      machine: {
-        cpus: os.cpus().length,
-        cpuModel: os.cpus()[0]?.model,
-        memGB: Math.round(os.totalmem() / 2 ** 30),
-        node: process.version,
-        platform: `${os.platform()} ${os.arch()}`,
-      },
-      corpus: path.relative(ROOT, corpus),
-      eval: path.relative(ROOT, evalFile),
-      goals: { p95FirstByteMs: GOALS },
-      wallMs,
-      ...result,
-    },
-    null,
-    2,
-  ) + "\n",
-);
-console.log(`\nwrote ${path.relative(ROOT, file)}`);
+writeResult("bench/results/chat.json", {
+  corpus: path.relative(ROOT, corpus),
+  eval: path.relative(ROOT, evalFile),
+  goals: { p95FirstByteMs: GOALS },
+  wallMs,
+  ...result,
+});

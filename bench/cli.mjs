@@ -1,6 +1,7 @@
 // Shared by the benchmark wrappers: repository root, `--name value` arguments, the data files.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -47,4 +48,20 @@ export async function runBenchInWorkerd(config, { name, env = {} }) {
     process.exit(1);
   }
   return { result: JSON.parse(line.slice(line.indexOf("BENCH_RESULT ") + "BENCH_RESULT ".length)), out };
+}
+
+/** Writes a benchmark's result JSON with the date and the machine it ran on (BENCH_OUT overrides the path). */
+export function writeResult(defaultFile, data) {
+  const file = path.resolve(ROOT, process.env.BENCH_OUT ?? defaultFile);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memGB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.platform()} ${os.arch()}`,
+    loadAvg: os.loadavg(),
+  };
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), machine, ...data }, null, 2) + "\n");
+  console.log(`\nwrote ${path.relative(ROOT, file)}`);
 }

@@ -18,13 +18,23 @@ const SHARED =
 const corpusPath = path.resolve(ROOT, process.env.BENCH_CORPUS ?? path.join(SHARED, "bench/anthropic-docs/corpus.json"));
 const evalPath = path.resolve(ROOT, process.env.BENCH_EVAL ?? path.join(SHARED, "bench/anthropic-docs/eval.json"));
 
-export function benchConfig(opts: { spec: string; bindings: Record<string, string>; r2Buckets?: string[]; testTimeout: number }) {
+export function benchConfig(opts: {
+  spec: string;
+  bindings: Record<string, string>;
+  r2Buckets?: string[];
+  testTimeout: number;
+  /** A Worker entry exporting Durable Object classes the benchmark binds (e.g. bench/shard-entry.ts). */
+  main?: string;
+  durableObjects?: Record<string, { className: string; useSQLite: boolean }>;
+}) {
   return defineConfig({
     root: ROOT,
     plugins: [
       tsconfigPaths({ root: ROOT }),
       cloudflareTest(async () => ({
+        ...(opts.main ? { main: opts.main } : {}),
         miniflare: {
+          durableObjects: opts.durableObjects ?? {},
           compatibilityDate: "2025-10-01",
           compatibilityFlags: ["nodejs_compat"],
           d1Databases: ["DB"],

@@ -16,7 +16,7 @@ import {
   setSchedule,
   type SourceSummary,
 } from "~/.server/kb/sources";
-import { retrieve } from "~/.server/retrieval/search";
+import { knowledgeStore } from "~/.server/retrieval/knowledge-store";
 import type { RetrievalPreviewData } from "~/components/kb/retrieval-preview";
 import { KnowledgeScreen, type KbActionData } from "~/components/kb/knowledge-screen";
 import { useFormReply } from "~/components/ui/form-reply";
@@ -138,10 +138,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   }
 }
 
-async function previewRetrieval(ctx: Parameters<typeof retrieve>[0], ref: { orgId: string; chatbotId: string }, q: string): Promise<RetrievalPreviewData> {
+async function previewRetrieval(
+  ctx: Parameters<typeof knowledgeStore>[0],
+  ref: { orgId: string; chatbotId: string },
+  q: string,
+): Promise<RetrievalPreviewData> {
   if (!q) return null;
   const started = Date.now();
-  const result = await retrieve(ctx, ref, q, { k: 5 });
+  const result = await (await knowledgeStore(ctx, ref)).retrieve(q, { k: 5 });
   return {
     query: q,
     answerable: result.answerable,

@@ -4,6 +4,7 @@ import { runIngestStep } from "../../app/.server/kb/ingest";
 import { isIngestMessage } from "../../app/.server/kb/queue";
 import { deliverNotification } from "../../app/.server/notifications/delivery";
 import { isNotifyMessage } from "../../app/.server/notifications/queue";
+import { isMoveMessage, runKnowledgeMoveStep } from "../../app/.server/retrieval/knowledge-move";
 
 export type QueueJob = { kind: string; [key: string]: unknown };
 
@@ -22,6 +23,17 @@ export async function handleQueue(batch: MessageBatch<QueueJob>, env: Env, execu
         message.ack();
       } catch (e) {
         console.error(`[queue] ingest step for ${body.sourceId} failed; retrying`, e);
+        message.retry({ delaySeconds: 30 });
+      }
+      continue;
+    }
+    if (isMoveMessage(body)) {
+      try {
+        // One bounded step of moving a chatbot's knowledge into its shard; it queues the next.
+        await runKnowledgeMoveStep(ctx, body.chatbotId);
+        message.ack();
+      } catch (e) {
+        console.error(`[queue] knowledge move step for ${body.chatbotId} failed; retrying`, e);
         message.retry({ delaySeconds: 30 });
       }
       continue;

@@ -16,7 +16,7 @@ import { detectSmallTalk } from "../ai/small-talk";
 import { collectLeadReason, collectLeadStep, collectLeadTool, COLLECT_LEAD_TOOL, leadFormOffered } from "../ai/tools/collect-lead";
 import { localToolReply, modelTools } from "../ai/tools";
 import type { ToolTurn } from "../ai/tools/registry";
-import { retrieve } from "../retrieval/search";
+import { knowledgeStore } from "../retrieval/knowledge-store";
 import type { Passage } from "../retrieval/types";
 import { isDuplicateClientMessage, numberedSources, recentMessages, recordExchange, type Conversation, type StoredExchange } from "./conversations";
 import { refundReply, tryConsumeReply } from "./usage";
@@ -176,10 +176,12 @@ export async function answerMessage(
   const smallTalk = detectSmallTalk(text, chatbot.name);
   const intent = smallTalk ? null : detectBuyingIntent(text);
   const search = (query: string) =>
-    retrieve(ctx, ref, query, { k: PASSAGES_K }).catch((e) => {
-      console.error("[chat] retrieval failed", e);
-      return null;
-    });
+    knowledgeStore(ctx, ref, chatbot.knowledgeStore)
+      .then((store) => store.retrieve(query, { k: PASSAGES_K }))
+      .catch((e) => {
+        console.error("[chat] retrieval failed", e);
+        return null;
+      });
   // A question of four words or more is searched as it is, so retrieval starts at once, alongside
   // the quota and history round trips; a short follow-up ("and to Germany?") needs the history first.
   const standalone = text.split(/\s+/).length >= 4;

@@ -139,6 +139,10 @@ export const chatbots = sqliteTable(
     settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
     /** Identity-verification secret, encrypted at rest (app/.server/crypto/secret-box.ts); null until generated. */
     identitySecret: text("identity_secret"),
+    /** Where the chatbot's knowledge lives (ADR 034): D1's shared tables, on its way to its shard (D1 still serves), or its own knowledge shard. */
+    knowledgeStore: text("knowledge_store", { enum: ["d1", "moving", "shard"] })
+      .notNull()
+      .default("d1"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at")
       .notNull()
@@ -146,6 +150,28 @@ export const chatbots = sqliteTable(
   },
   (t) => [index("chatbots_org_idx").on(t.orgId)],
 );
+
+/**
+ * The move of one chatbot's knowledge from D1 into its shard (ADR 034, app/.server/retrieval/knowledge-move.ts):
+ * resumable, one bounded step per queue message. `cursor` is the last chunk id copied; `signature`
+ * the D1 side's "count:max id" the last verification saw, so the switch happens only if nothing changed.
+ */
+export const knowledgeMoves = sqliteTable("knowledge_moves", {
+  chatbotId: text("chatbot_id")
+    .primaryKey()
+    .references(() => chatbots.id, { onDelete: "cascade" }),
+  orgId: text("org_id").notNull(),
+  phase: text("phase", { enum: ["copy", "verify", "switch", "cleanup", "done", "failed"] }).notNull(),
+  cursor: integer("cursor").notNull().default(0),
+  copied: integer("copied").notNull().default(0),
+  total: integer("total").notNull().default(0),
+  signature: text("signature"),
+  attempts: integer("attempts").notNull().default(0),
+  error: text("error"),
+  startedAt: integer("started_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+  finishedAt: integer("finished_at"),
+});
 
 // Fixed-window counters for throttling (login, signup, reset…) that hold across Worker instances.
 export const rateLimits = sqliteTable("rate_limits", {

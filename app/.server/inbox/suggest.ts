@@ -6,7 +6,7 @@ import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
 import { conversations, messages } from "../db/schema";
 import { fail, type Result } from "../failure";
-import { retrieve } from "../retrieval/search";
+import { knowledgeStore } from "../retrieval/knowledge-store";
 
 // The knowledge's answer as a draft in the agent's composer (ADR 027): the visitor's last question
 // is searched in the chatbot's knowledge as the answer engine does, and the built-in engine composes
@@ -35,7 +35,7 @@ export async function suggestReply(ctx: Ctx, target: Pick<ChatbotWithOrg, "chatb
     .limit(1)
     .get();
   if (!last) return { ok: true, question: null, draft: null, sources: [] };
-  const found = await retrieve(ctx, ref, last.content, { k: PASSAGES_K });
+  const found = await (await knowledgeStore(ctx, ref, target.chatbot.knowledgeStore)).retrieve(last.content, { k: PASSAGES_K });
   if (!found.answerable || !found.passages.length) return { ok: true, question: last.content, draft: null, sources: [] };
   // A Q&A pair that matches is the team's own answer, as written.
   if (found.qa && found.passages[0]?.chunkId === found.qa.chunkId)

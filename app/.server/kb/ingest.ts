@@ -1,8 +1,7 @@
 import { and, eq, gt, inArray, isNull, lt, lte, ne, or } from "drizzle-orm";
 import { randomToken } from "../auth/crypto";
 import { knowledgeSources } from "../db/schema";
-import { createVectorStore } from "../retrieval/vector-store";
-import { indexChunks } from "../retrieval/indexing";
+import { knowledgeStore } from "../retrieval/knowledge-store";
 import type { ChunkInput } from "../retrieval/types";
 import { chunkDocument } from "./chunking";
 import { crawlStep, fetchUrl, startCrawl, type CrawlOptions, type CrawlState, type Fetcher } from "./crawl";
@@ -69,37 +68,6 @@ const nextUpdatedAt = (row: { updatedAt: number }) => Math.max(Date.now(), row.u
 
 async function loadRow(ctx: KbContext, sourceId: string) {
   return (await ctx.db.select().from(knowledgeSources).where(eq(knowledgeSources.id, sourceId)).get()) ?? null;
-}
-
-async function maxChunkId(ctx: KbContext, sourceId: string): Promise<number> {
-  const r = await ctx.env.DB.prepare("SELECT max(id) AS m FROM chunks WHERE source_id = ?").bind(sourceId).first<{ m: number | null }>();
-  return r?.m ?? 0;
-}
-
-/** Deletes this source's chunks whose id is ≤ `upTo` (old generation) or > `above` (a failed new one), vectors first. */
-async function deleteChunkRange(ctx: KbContext, row: KnowledgeSource, range: { upTo: number } | { above: number }) {
-  const where = "upTo" in range ? "id <= ?" : "id > ?";
-  const bound = "upTo" in range ? range.upTo : range.above;
-  const store = createVectorStore(ctx.env, ctx.db);
-  for (;;) {
-    const { results } = await ctx.env.DB.prepare(`SELECT id FROM chunks WHERE source_id = ? AND chatbot_id = ? AND org_id = ? AND ${where} LIMIT 500`)
-      .bind(row.id, row.chatbotId, row.orgId, bound)
-      .all<{ id: number }>();
-    if (!results.length) return;
-    const ids = results.map((r) => r.id);
-    await store.remove(ids);
-    for (let i = 0; i < ids.length; i += 90) {
-      const part = ids.slice(i, i + 90);
-      await ctx.env.DB.prepare(`DELETE FROM chunks WHERE id IN (${part.map(() => "?").join(",")})`)
-        .bind(...part)
-        .run();
-    }
-  }
-}
-
-async function chunkStats(ctx: KbContext, sourceId: string) {
-  const r = await ctx.env.DB.prepare("SELECT count(*) AS n FROM chunks WHERE source_id = ?").bind(sourceId).first<{ n: number }>();
-  return r?.n ?? 0;
 }
 
 // ——— crawl state in R2 ———
@@ -207,9 +175,10 @@ class LostJob extends Error {}
 
 async function fail(ctx: KbContext, row: KnowledgeSource, js: JobState | null, message: string) {
   // A failed re-sync drops only what it added: the previous chunks keep serving.
-  await deleteChunkRange(ctx, row, { above: js?.oldMaxChunkId ?? 0 });
+  const store = await knowledgeStore(ctx, { orgId: row.orgId, chatbotId: row.chatbotId });
+  await store.deleteChunks(row.id, { above: js?.oldMaxChunkId ?? 0 });
   if (row.type === "site") await ctx.env.FILES.delete(crawlStateKey(row));
-  const chunkCount = await chunkStats(ctx, row.id);
+  const chunkCount = await store.countChunks(row.id);
   return save(ctx, row, "", {
     status: "failed",
     error: message,
@@ -234,8 +203,11 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
 
   const fresh = row.status === "queued" || !prev || prev.v !== 1;
   const leaseId = randomToken(8);
+  // Where the chatbot's chunks live: D1 or its knowledge shard (ADR 034).
+  const store = await knowledgeStore(ctx, { orgId: row.orgId, chatbotId: row.chatbotId });
+  const source = { sourceId: row.id, type: row.type };
   const js: JobState = fresh
-    ? { v: 1, oldMaxChunkId: await maxChunkId(ctx, row.id), phase: "start", cursor: 0, totalChunks: 0, position: 0, chars: 0 }
+    ? { v: 1, oldMaxChunkId: await store.maxChunkId(row.id), phase: "start", cursor: 0, totalChunks: 0, position: 0, chars: 0 }
     : { ...prev };
   js.lease = { id: leaseId, until: now + LEASE_MS };
   try {
@@ -250,9 +222,8 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
     throw e;
   }
 
-  const ref = { orgId: row.orgId, chatbotId: row.chatbotId, sourceId: row.id };
   // Chunks above this id were added by this step: if it dies unexpectedly they go, since its cursor was not saved.
-  const stepFloor = await maxChunkId(ctx, row.id);
+  const stepFloor = await store.maxChunkId(row.id);
   try {
     let finished = false;
     if (row.type === "site") {
@@ -268,7 +239,7 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
         const saved = await loadCrawlState(ctx, row);
         if (!saved) {
           // The saved crawl is gone: start the crawl again without what this run had added.
-          await deleteChunkRange(ctx, row, { above: js.oldMaxChunkId });
+          await store.deleteChunks(row.id, { above: js.oldMaxChunkId });
           Object.assign(js, { phase: "start", position: 0, chars: 0 });
         } else js.crawl = saved;
       }
@@ -284,7 +255,7 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
           if (usage.used + js.chars + doc.text.length > usage.limit)
             throw new IngestError(charLimitMessage({ ...usage, used: usage.used + js.chars }, doc.text.length));
           const chunks = chunksOf([{ ...doc, url: page.url }], js.position);
-          await indexChunks(ctx, ref, chunks);
+          await store.indexChunks(source, chunks);
           js.position += chunks.length;
           js.chars += doc.text.length;
           // A page can take seconds: keep the heartbeat fresh so the sweeper leaves this step alone.
@@ -319,7 +290,7 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
       }
       const usage = await knowledgeUsage(ctx, row.orgId, row.id);
       if (usage.used + js.chars + page.chars > usage.limit) throw new IngestError(charLimitMessage({ ...usage, used: usage.used + js.chars }, page.chars));
-      await indexChunks(ctx, ref, page.chunks);
+      await store.indexChunks(source, page.chunks);
       js.chars += page.chars;
       js.totalChunks += page.products;
       finished = js.cursor >= page.totalPages;
@@ -339,7 +310,7 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
         js.chars = chars;
       }
       const slice = chunks.slice(js.cursor, js.cursor + CHUNKS_PER_STEP);
-      await indexChunks(ctx, ref, slice);
+      await store.indexChunks(source, slice);
       js.cursor += slice.length;
       finished = js.cursor >= chunks.length;
       row = await save(ctx, row, leaseId, {
@@ -360,9 +331,9 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
     }
 
     // Complete: now (and only now) the previous sync's chunks go.
-    if (js.oldMaxChunkId > 0) await deleteChunkRange(ctx, row, { upTo: js.oldMaxChunkId });
+    if (js.oldMaxChunkId > 0) await store.deleteChunks(row.id, { upTo: js.oldMaxChunkId });
     if (row.type === "site") await ctx.env.FILES.delete(crawlStateKey(row));
-    const chunkCount = await chunkStats(ctx, row.id);
+    const chunkCount = await store.countChunks(row.id);
     const syncedAt = Date.now();
     const config =
       row.type === "site" && js.crawl
@@ -389,8 +360,10 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
     });
     return { sourceId, status: "ready", done: true };
   } catch (e) {
-    if (e instanceof LostJob) return { sourceId, status: row.status, done: true };
     const current = (await loadRow(ctx, sourceId)) ?? null;
+    // Deleted while this step ran: D1's cascade took its chunks; a shard has no cascade from D1.
+    if (!current && store.kind === "shard") await store.deleteChunks(sourceId, { all: true });
+    if (e instanceof LostJob) return { sourceId, status: row.status, done: true };
     if (!current) return { sourceId, status: "missing", done: true };
     if (e instanceof IngestError || e instanceof ExtractError) {
       await fail(ctx, current, js, e.message).catch((err) => {
@@ -400,7 +373,7 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
     }
     // Unexpected (a bug or a platform hiccup): never shown raw; retried a few times, then failed.
     console.error(`[ingest] step of ${sourceId} failed`, e);
-    await deleteChunkRange(ctx, current, { above: Math.max(stepFloor, js.oldMaxChunkId) });
+    await store.deleteChunks(current.id, { above: Math.max(stepFloor, js.oldMaxChunkId) });
     const attempts = current.attempts + 1;
     if (attempts >= MAX_ATTEMPTS) {
       await fail(ctx, current, js, `Something went wrong while processing this source (${attempts} attempts). Retry, and contact support if it keeps failing.`);

@@ -5,7 +5,7 @@ export { ACCEPTED_FILE_TYPES, SCHEDULABLE_TYPES };
 import { newId } from "../auth/crypto";
 import type { ServiceContext } from "../context";
 import { knowledgeSources, organisations } from "../db/schema";
-import { deleteChatbotVectors, deleteSourceChunks } from "../retrieval/indexing";
+import { knowledgeStore } from "../retrieval/knowledge-store";
 import { normaliseUrl } from "./crawl";
 import { FILE_KINDS, fileKind } from "./extract";
 import { enqueueIngest } from "./queue";
@@ -366,7 +366,7 @@ export async function setSchedule(
 export async function deleteSource(ctx: KbContext, ref: SourceRef, sourceId: string): Promise<Result<{ title: string }> | Failure> {
   const existing = await getSource(ctx, ref, sourceId);
   if (!existing) return { ok: false, code: "not_found", message: "That source no longer exists." };
-  await deleteSourceChunks(ctx, { orgId: ref.orgId, chatbotId: ref.chatbotId, sourceId });
+  await (await knowledgeStore(ctx, ref)).deleteChunks(sourceId, { all: true });
   // Everything stored for the source lives under its prefix (the upload, a crawl's saved state).
   await deleteFiles(ctx, `${filesPrefix(ref)}${sourceId}/`);
   // Chunks a running step adds meanwhile go with the row (ON DELETE CASCADE).
@@ -392,6 +392,6 @@ async function deleteFiles(ctx: KbContext, prefix: string) {
  * a failure here leaves the chatbot in place to be deleted again.
  */
 export async function deleteChatbotKnowledgeStorage(ctx: KbContext, ref: SourceRef) {
-  await deleteChatbotVectors(ctx, ref);
+  await (await knowledgeStore(ctx, ref)).dropAll();
   await deleteFiles(ctx, filesPrefix(ref));
 }

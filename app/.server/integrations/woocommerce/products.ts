@@ -3,9 +3,7 @@ import type { ServiceContext } from "../../context";
 import { wooProducts } from "../../db/schema";
 import { chunkDocument } from "../../kb/chunking";
 import { extractHtml } from "../../kb/extract";
-import { createVectorStore } from "../../retrieval/vector-store";
-import { indexChunks } from "../../retrieval/indexing";
-import { forgetChatbotStats } from "../../retrieval/search";
+import { knowledgeStore } from "../../retrieval/knowledge-store";
 import type { ChunkInput } from "../../retrieval/types";
 
 // A WooCommerce product as Parley keeps it: a row the shop tools search (price, stock, category,
@@ -177,13 +175,7 @@ export async function findProduct(ctx: Pick<ServiceContext, "db">, chatbotId: st
 /** Removes one product's knowledge chunks (found by its link) with their vectors. */
 export async function deleteProductChunks(ctx: Pick<ServiceContext, "db" | "env">, ref: Ref & { sourceId: string }, url: string | null) {
   if (!url) return;
-  const { results } = await ctx.env.DB.prepare("SELECT id FROM chunks WHERE source_id = ? AND chatbot_id = ? AND url = ?")
-    .bind(ref.sourceId, ref.chatbotId, url)
-    .all<{ id: number }>();
-  if (!results.length) return;
-  await createVectorStore(ctx.env, ctx.db).remove(results.map((r) => r.id));
-  await ctx.env.DB.prepare("DELETE FROM chunks WHERE source_id = ? AND chatbot_id = ? AND url = ?").bind(ref.sourceId, ref.chatbotId, url).run();
-  forgetChatbotStats(ref.chatbotId);
+  await (await knowledgeStore(ctx, ref)).deleteChunks(ref.sourceId, { url });
 }
 
 /** Replaces one product's row and knowledge document (a webhook's create or update). */
@@ -202,7 +194,9 @@ export async function replaceProduct(
   }
   await upsertProduct(ctx, productRecord(ref, p, variations, Date.now()));
   // Positions only order a source's chunks; a product's own block keeps them apart.
-  await indexChunks(ctx, ref, productChunks(productDocument(p, variations, currency), p.id * 1000));
+  await (
+    await knowledgeStore(ctx, ref)
+  ).indexChunks({ sourceId: ref.sourceId, type: "woocommerce" }, productChunks(productDocument(p, variations, currency), p.id * 1000));
 }
 
 export async function removeProduct(ctx: Pick<ServiceContext, "db" | "env">, ref: Ref & { sourceId: string }, productId: number) {

@@ -1,0 +1,211 @@
+import { and, eq } from "drizzle-orm";
+import type { ServiceContext } from "../context";
+import { chatbots, knowledgeMoves } from "../db/schema";
+import type { Env } from "../env";
+import { shardKnowledgeStub } from "./knowledge-store";
+import type { ChatbotRef } from "./types";
+
+// Moving a chatbot's knowledge from D1 into its shard (issue #20, ADR 034). A resumable job: one
+// bounded step per queue message, its state in `knowledge_moves`. While it runs the chatbot is
+// 'moving' and D1 keeps serving reads and writes; the shard takes over only after its copy matches
+// D1's (counts and checksums per source) and nothing was written meanwhile; then D1's rows go.
+// Chunk ids are kept, so Vectorize's vectors (keyed by chunk id) and the chunk ids cited in stored
+// messages stay valid, and a re-run step inserts nothing twice.
+
+type Ctx = Pick<ServiceContext, "env" | "db">;
+export type MoveMessage = { kind: "knowledge-move"; chatbotId: string };
+export type MovedChunk = {
+  id: number;
+  source_id: string;
+  source_type: string;
+  position: number;
+  title: string;
+  heading: string | null;
+  url: string | null;
+  text: string;
+  features: string | null;
+  created_at: number;
+  model: string | null;
+  vector: Uint8Array | null;
+};
+export type SourceChecksums = Record<string, { count: number; hash: number }>;
+
+const STEP_ROWS = 200;
+const DELETE_ROWS = 500;
+const MAX_ATTEMPTS = 5;
+const BUSY_RETRY_S = 30;
+
+export function isMoveMessage(body: unknown): body is MoveMessage {
+  return !!body && typeof body === "object" && (body as MoveMessage).kind === "knowledge-move" && typeof (body as MoveMessage).chatbotId === "string";
+}
+
+export async function enqueueMove(env: Pick<Env, "INGEST_QUEUE">, chatbotId: string, delaySeconds?: number) {
+  const message: MoveMessage = { kind: "knowledge-move", chatbotId };
+  await env.INGEST_QUEUE.send(message, delaySeconds ? { delaySeconds } : undefined);
+}
+
+/** FNV-1a over a string, continuing from `h`: the same on both sides, cheap, order-sensitive. */
+function fnv(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619) >>> 0;
+  return h;
+}
+
+/** Per source: how many chunks and a checksum of their ids, texts, features and offline vectors in id order. Runs on D1 and, inside the shard, on its storage. */
+export async function chunkChecksums(db: D1Database, ref: ChatbotRef): Promise<SourceChecksums> {
+  const out: SourceChecksums = {};
+  for (let after = 0; ;) {
+    const { results } = await db
+      .prepare(
+        "SELECT c.id, c.source_id, c.text, c.features, (SELECT v.model FROM chunk_vectors v WHERE v.chunk_id = c.id) AS vec FROM chunks c WHERE c.chatbot_id = ? AND c.org_id = ? AND c.id > ? ORDER BY c.id LIMIT 500",
+      )
+      .bind(ref.chatbotId, ref.orgId, after)
+      .all<{ id: number; source_id: string; text: string; features: string | null; vec: string | null }>();
+    for (const r of results) {
+      const s = (out[r.source_id] ??= { count: 0, hash: 2166136261 });
+      s.count++;
+      // The offline vector's presence counts too (with Vectorize there is none on either side).
+      s.hash = fnv(fnv(fnv(fnv(s.hash, String(r.id)), r.text), r.features ?? ""), r.vec ?? "");
+    }
+    if (results.length < 500) return out;
+    after = results[results.length - 1].id;
+  }
+}
+
+async function d1Signature(ctx: Ctx, ref: ChatbotRef): Promise<string> {
+  const r = await ctx.env.DB.prepare("SELECT count(*) || ':' || coalesce(max(id), 0) AS s FROM chunks WHERE chatbot_id = ? AND org_id = ?")
+    .bind(ref.chatbotId, ref.orgId)
+    .first<{ s: string }>();
+  return r?.s ?? "0:0";
+}
+
+/** Starts moving a chatbot's knowledge into its shard. Only from 'd1'; a move under way is left alone. */
+export async function startKnowledgeMove(ctx: Ctx, ref: ChatbotRef): Promise<{ ok: true } | { ok: false; message: string }> {
+  const now = Date.now();
+  const marked = await ctx.db
+    .update(chatbots)
+    .set({ knowledgeStore: "moving" })
+    .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId), eq(chatbots.knowledgeStore, "d1")))
+    .returning({ id: chatbots.id })
+    .get();
+  if (!marked) return { ok: false, message: "This chatbot's knowledge is already moving or moved." };
+  const total = Number((await d1Signature(ctx, ref)).split(":")[0]);
+  await ctx.db
+    .insert(knowledgeMoves)
+    .values({ chatbotId: ref.chatbotId, orgId: ref.orgId, phase: "copy", total, startedAt: now, updatedAt: now })
+    .onConflictDoUpdate({
+      target: knowledgeMoves.chatbotId,
+      set: { phase: "copy", cursor: 0, copied: 0, total, signature: null, attempts: 0, error: null, startedAt: now, updatedAt: now, finishedAt: null },
+    });
+  await enqueueMove(ctx.env, ref.chatbotId);
+  return { ok: true };
+}
+
+/** Copies D1's chunks with ids above `after` (a page of them) into the shard; the last id copied, or null when none were left. */
+async function copyPage(ctx: Ctx, ref: ChatbotRef, after: number): Promise<{ last: number; n: number } | null> {
+  const { results } = await ctx.env.DB.prepare(
+    `SELECT c.id, c.source_id, s.type AS source_type, c.position, c.title, c.heading, c.url, c.text, c.features, c.created_at, v.model, v.vector
+     FROM chunks c JOIN knowledge_sources s ON s.id = c.source_id LEFT JOIN chunk_vectors v ON v.chunk_id = c.id
+     WHERE c.chatbot_id = ? AND c.org_id = ? AND c.id > ? ORDER BY c.id LIMIT ?`,
+  )
+    .bind(ref.chatbotId, ref.orgId, after, STEP_ROWS)
+    .all<Omit<MovedChunk, "vector"> & { vector: ArrayBuffer | number[] | null }>();
+  if (!results.length) return null;
+  const rows: MovedChunk[] = results.map((r) => ({ ...r, vector: r.vector ? new Uint8Array(r.vector as ArrayBuffer) : null }));
+  await shardKnowledgeStub(ctx.env, ref).importChunks(ref, rows);
+  return { last: rows[rows.length - 1].id, n: rows.length };
+}
+
+/**
+ * One bounded step of a chatbot's move; queues the next one unless it is done. Safe to run twice
+ * (a redelivered message): copies skip ids already there, and every phase starts from stored state.
+ */
+export async function runKnowledgeMoveStep(ctx: Ctx, chatbotId: string, opts: { enqueue?: boolean } = {}): Promise<{ phase: string; done: boolean }> {
+  const move = await ctx.db.select().from(knowledgeMoves).where(eq(knowledgeMoves.chatbotId, chatbotId)).get();
+  if (!move || move.phase === "done" || move.phase === "failed") return { phase: move?.phase ?? "missing", done: true };
+  const ref = { orgId: move.orgId, chatbotId };
+  const shard = shardKnowledgeStub(ctx.env, ref);
+  const patch: Partial<typeof knowledgeMoves.$inferInsert> = {};
+  let delay: number | undefined;
+
+  if (move.phase === "copy") {
+    const page = await copyPage(ctx, ref, move.cursor);
+    if (page) Object.assign(patch, { cursor: page.last, copied: move.copied + page.n });
+    if (!page || page.n < STEP_ROWS) patch.phase = "verify";
+  } else if (move.phase === "verify") {
+    const signature = await d1Signature(ctx, ref);
+    const [fromD1, inShard] = await Promise.all([chunkChecksums(ctx.env.DB, ref), shard.checksums(ref)]);
+    const differing = [...new Set([...Object.keys(fromD1), ...Object.keys(inShard)])].filter(
+      (id) => fromD1[id]?.count !== inShard[id]?.count || fromD1[id]?.hash !== inShard[id]?.hash,
+    );
+    if (differing.length === 0) Object.assign(patch, { phase: "switch", signature, total: Number(signature.split(":")[0]) });
+    else if (move.attempts + 1 >= MAX_ATTEMPTS)
+      Object.assign(patch, { phase: "failed", error: `The copy did not match D1 for ${differing.length} source(s) after ${MAX_ATTEMPTS} tries.` });
+    else {
+      // Written or deleted in D1 while copying: drop the shard's copy of those sources and copy again (ids already there are skipped).
+      for (const sourceId of differing) await shard.forgetSource(ref, sourceId);
+      Object.assign(patch, { phase: "copy", cursor: 0, copied: 0, attempts: move.attempts + 1 });
+    }
+  } else if (move.phase === "switch") {
+    // Atomic: only if D1's chunks are what was verified and no ingestion step is running.
+    const switched = await ctx.env.DB.prepare(
+      `UPDATE chatbots SET knowledge_store = 'shard' WHERE id = ? AND org_id = ? AND knowledge_store = 'moving'
+         AND NOT EXISTS (SELECT 1 FROM knowledge_sources WHERE chatbot_id = ? AND status IN ('queued', 'processing'))
+         AND (SELECT count(*) || ':' || coalesce(max(id), 0) FROM chunks WHERE chatbot_id = ? AND org_id = ?) = ?
+       RETURNING id`,
+    )
+      .bind(chatbotId, ref.orgId, chatbotId, chatbotId, ref.orgId, move.signature)
+      .first();
+    if (switched) patch.phase = "cleanup";
+    else if ((await d1Signature(ctx, ref)) !== move.signature) patch.phase = "verify";
+    else delay = BUSY_RETRY_S; // a source is being ingested: try again when it is done
+  } else if (move.phase === "cleanup") {
+    // D1's rows go without touching Vectorize: the shard's chunks keep those ids and vectors.
+    const { results } = await ctx.env.DB.prepare("SELECT id FROM chunks WHERE chatbot_id = ? AND org_id = ? LIMIT ?")
+      .bind(chatbotId, ref.orgId, DELETE_ROWS)
+      .all<{ id: number }>();
+    if (results.length) {
+      const ids = results.map((r) => r.id);
+      const statements = [];
+      for (let i = 0; i < ids.length; i += 90) {
+        const part = ids.slice(i, i + 90);
+        statements.push(ctx.env.DB.prepare(`DELETE FROM chunks WHERE id IN (${part.map(() => "?").join(",")})`).bind(...part));
+      }
+      await ctx.env.DB.batch(statements);
+    } else {
+      await ctx.env.DB.prepare("DELETE FROM term_stats WHERE chatbot_id = ?").bind(chatbotId).run();
+      Object.assign(patch, { phase: "done", finishedAt: Date.now() });
+    }
+  }
+
+  const phase = patch.phase ?? move.phase;
+  await ctx.db
+    .update(knowledgeMoves)
+    .set({ ...patch, updatedAt: Date.now() })
+    .where(eq(knowledgeMoves.chatbotId, chatbotId));
+  if (phase === "failed") {
+    // Back to D1, which never stopped serving; the shard's partial copy is dropped.
+    await ctx.db.update(chatbots).set({ knowledgeStore: "d1" }).where(eq(chatbots.id, chatbotId));
+    await shard.forgetAll(ref);
+  }
+  const done = phase === "done" || phase === "failed";
+  if (!done && opts.enqueue !== false) await enqueueMove(ctx.env, chatbotId, delay);
+  return { phase, done };
+}
+
+/** What an owner sees of the move: phase, chunks copied of how many, when. Null before any move. */
+export async function knowledgeMoveProgress(ctx: Pick<ServiceContext, "db">, ref: ChatbotRef) {
+  return (
+    (await ctx.db
+      .select({
+        phase: knowledgeMoves.phase,
+        copied: knowledgeMoves.copied,
+        total: knowledgeMoves.total,
+        error: knowledgeMoves.error,
+        startedAt: knowledgeMoves.startedAt,
+        finishedAt: knowledgeMoves.finishedAt,
+      })
+      .from(knowledgeMoves)
+      .where(and(eq(knowledgeMoves.chatbotId, ref.chatbotId), eq(knowledgeMoves.orgId, ref.orgId)))
+      .get()) ?? null
+  );
+}

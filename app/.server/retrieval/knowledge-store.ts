@@ -1,0 +1,115 @@
+import { and, eq } from "drizzle-orm";
+import type { ServiceContext } from "../context";
+import { chatbots } from "../db/schema";
+import type { Env } from "../env";
+import { countChatbotChunks, deleteChatbotVectors, deleteSourceChunks, indexChunks } from "./indexing";
+import { forgetChatbotStats, retrieve, type RetrieveOptions } from "./search";
+import type { ChatbotRef, ChunkInput, RetrievalResult } from "./types";
+import { createVectorStore } from "./vector-store";
+
+// A chatbot's knowledge, wherever it lives (issue #20, ADR 034): D1's shared tables, or the
+// chatbot's own KnowledgeShard object. Ingestion, the answer path, the inbox's suggestions, the
+// knowledge page's test search and the shop sync go through this interface, so which store a
+// chatbot uses is decided in one place (`chatbots.knowledge_store`). The shard runs the D1
+// implementation below over its own storage, so both stores are one piece of code.
+
+/** 'moving': on its way to the shard (knowledge-move.ts); D1 serves reads and writes until the switch. */
+export type KnowledgeStoreKind = "d1" | "moving" | "shard";
+/** Which of a source's chunks: all, those up to an id (an old generation), above one (a failed step's), or one page's. */
+export type ChunkSelection = { all: true } | { upTo: number } | { above: number } | { url: string };
+/** Retrieval options that can cross to the shard (no functions). */
+export type StoreRetrieveOptions = Omit<RetrieveOptions, "embeddingModel">;
+export type SourceOf = { sourceId: string; type: string };
+
+export interface KnowledgeStore {
+  readonly kind: "d1" | "shard";
+  retrieve(query: string, opts?: StoreRetrieveOptions): Promise<RetrievalResult>;
+  indexChunks(source: SourceOf, chunks: ChunkInput[]): Promise<{ chunkIds: number[] }>;
+  deleteChunks(sourceId: string, which: ChunkSelection): Promise<{ deleted: number }>;
+  /** The largest chunk id of a source (0 when it has none): ingestion's generation marks. */
+  maxChunkId(sourceId: string): Promise<number>;
+  countChunks(sourceId?: string): Promise<number>;
+  /** Before the chatbot is deleted: what its rows' cascade does not remove (vectors; a shard's whole storage). */
+  dropAll(): Promise<void>;
+}
+
+type StoreContext = Pick<ServiceContext, "env" | "db">;
+
+/** The chatbot's knowledge in D1 (`ctx.env.DB`) — or, run inside a shard, in the shard's storage. */
+export function d1KnowledgeStore(ctx: StoreContext, ref: ChatbotRef): KnowledgeStore {
+  const d1 = ctx.env.DB;
+  const scope = "source_id = ? AND chatbot_id = ? AND org_id = ?";
+  return {
+    kind: "d1",
+    retrieve: (query, opts) => retrieve(ctx, ref, query, opts),
+    indexChunks: (source, chunks) => indexChunks(ctx, { ...ref, sourceId: source.sourceId }, chunks),
+    async deleteChunks(sourceId, which) {
+      if ("all" in which) return deleteSourceChunks(ctx, { ...ref, sourceId });
+      const [cond, bound] = "upTo" in which ? ["id <= ?", which.upTo] : "above" in which ? ["id > ?", which.above] : ["url = ?", which.url];
+      const store = createVectorStore(ctx.env, ctx.db);
+      let deleted = 0;
+      for (;;) {
+        const { results } = await d1
+          .prepare(`SELECT id FROM chunks WHERE ${scope} AND ${cond} LIMIT 500`)
+          .bind(sourceId, ref.chatbotId, ref.orgId, bound)
+          .all<{ id: number }>();
+        if (!results.length) break;
+        const ids = results.map((r) => r.id);
+        await store.remove(ids); // vectors first: Vectorize has no cascade
+        for (let i = 0; i < ids.length; i += 90) {
+          const part = ids.slice(i, i + 90);
+          await d1
+            .prepare(`DELETE FROM chunks WHERE id IN (${part.map(() => "?").join(",")})`)
+            .bind(...part)
+            .run();
+        }
+        deleted += ids.length;
+      }
+      if (deleted) forgetChatbotStats(ref.chatbotId);
+      return { deleted };
+    },
+    async maxChunkId(sourceId) {
+      const r = await d1.prepare(`SELECT max(id) AS m FROM chunks WHERE ${scope}`).bind(sourceId, ref.chatbotId, ref.orgId).first<{ m: number | null }>();
+      return r?.m ?? 0;
+    },
+    async countChunks(sourceId) {
+      if (sourceId === undefined) return countChatbotChunks(ctx, ref);
+      const r = await d1.prepare(`SELECT count(*) AS n FROM chunks WHERE ${scope}`).bind(sourceId, ref.chatbotId, ref.orgId).first<{ n: number }>();
+      return r?.n ?? 0;
+    },
+    dropAll: () => deleteChatbotVectors(ctx, ref),
+  };
+}
+
+/** The chatbot's shard object, named by its id. Only for callers that checked the permission (this module, the move). */
+export const shardKnowledgeStub = (env: Pick<Env, "KNOWLEDGE_SHARD">, ref: ChatbotRef) =>
+  env.KNOWLEDGE_SHARD.get(env.KNOWLEDGE_SHARD.idFromName(ref.chatbotId));
+
+/** The chatbot's own shard. Reach it only through `knowledgeStore` after the permission check. */
+export function shardKnowledgeStore(env: Pick<Env, "KNOWLEDGE_SHARD">, ref: ChatbotRef): KnowledgeStore {
+  const shard = shardKnowledgeStub(env, ref);
+  return {
+    kind: "shard",
+    retrieve: (query, opts = {}) => shard.retrieve(ref, query, opts),
+    indexChunks: (source, chunks) => shard.indexChunks(ref, source, chunks),
+    deleteChunks: (sourceId, which) => shard.deleteChunks(ref, sourceId, which),
+    maxChunkId: (sourceId) => shard.maxChunkId(ref, sourceId),
+    countChunks: (sourceId) => shard.countChunks(ref, sourceId),
+    dropAll: () => shard.dropAll(ref),
+  };
+}
+
+/** The store the chatbot's row names; `kind` when the caller already holds the row. */
+export async function knowledgeStore(ctx: StoreContext, ref: ChatbotRef, kind?: KnowledgeStoreKind): Promise<KnowledgeStore> {
+  const where =
+    kind ??
+    (
+      await ctx.db
+        .select({ k: chatbots.knowledgeStore })
+        .from(chatbots)
+        .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)))
+        .get()
+    )?.k ??
+    "d1";
+  return where === "shard" ? shardKnowledgeStore(ctx.env, ref) : d1KnowledgeStore(ctx, ref);
+}

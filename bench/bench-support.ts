@@ -1,0 +1,60 @@
+import type { ChunkInput } from "~/.server/retrieval/types";
+
+// What the benchmarks that grow one chatbot's knowledge share (bench:chat, bench:shards): seeded
+// replicas of the corpus's chunks, percentiles.
+
+// ——— deterministic perturbation ———
+export function mulberry32(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+export function shuffled<T>(xs: T[], rnd: () => number) {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+const VARIANTS = ["Guide", "Notes", "Reference", "Handbook", "FAQ", "Overview", "Manual", "Primer", "Digest", "Companion"];
+/** Replica `r` (≥ 1) of a chunk: another title, URL and sentence order (seeded by r and position). */
+export function replica(c: ChunkInput, r: number, seed: number): ChunkInput {
+  const rnd = mulberry32(r * 1_000_003 + seed);
+  const sentences = c.text.split(/(?<=[.!?])\s+/);
+  const sep = c.url?.includes("?") ? "&" : "?";
+  return {
+    ...c,
+    title: `${c.title} — ${VARIANTS[r % VARIANTS.length]} ${r}`,
+    url: c.url ? `${c.url}${sep}replica=${r}` : c.url,
+    text: sentences.length > 1 ? shuffled(sentences, rnd).join(" ") : c.text,
+  };
+}
+
+/** A passage's URL without the replica marker replica() adds. */
+export const originalUrl = (url: string | null) => (url ?? "").replace(/[?&]replica=\d+/, "");
+
+// ——— stats ———
+export const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+};
+export const summary = (xs: number[]) => ({ p50: pct(xs, 50), p95: pct(xs, 95), max: Math.max(...xs), mean: xs.reduce((a, b) => a + b, 0) / xs.length });
+
+/** An organisation on the Scale plan with one chatbot, written straight to D1 (`<kind>` names them). */
+export async function makeBenchOrgAndBot(db: D1Database, kind: string, suffix: string) {
+  const orgId = `org_${kind}_${suffix}`;
+  const chatbotId = `cb_${kind}_${suffix}`;
+  await db.batch([
+    db
+      .prepare("INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (?, 'Bench', ?, 'scale', ?)")
+      .bind(orgId, `${kind}-${suffix}`, Date.now()),
+    db.prepare("INSERT INTO chatbots (id, org_id, name) VALUES (?, ?, 'Docs assistant')").bind(chatbotId, orgId),
+  ]);
+  return { orgId, chatbotId };
+}

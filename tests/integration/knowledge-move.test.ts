@@ -1,0 +1,134 @@
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { createServiceContext } from "~/.server/context";
+import { chatbots, knowledgeSources } from "~/.server/db/schema";
+import type { Env } from "~/.server/env";
+import { runIngestionUntilIdle } from "~/.server/kb/ingest";
+import { createTextSource, deleteSource } from "~/.server/kb/sources";
+import { chunkChecksums, knowledgeMoveProgress, runKnowledgeMoveStep, startKnowledgeMove } from "~/.server/retrieval/knowledge-move";
+import { knowledgeStore, shardKnowledgeStub } from "~/.server/retrieval/knowledge-store";
+import type { ChatbotRef } from "~/.server/retrieval/types";
+import { db, makeOrg, makeUser } from "../factories";
+
+// Moving a chatbot's knowledge from D1 into its shard (issue #20, ADR 034): a chatbot filled the
+// way every chatbot was before shards existed (D1), moved by the resumable job, must end with
+// exactly the same chunks (ids, texts, features, vectors), rank every question exactly as before,
+// keep answering during the move, pick up what was written meanwhile, and leave nothing in D1.
+
+const knowledge = import.meta.glob("/bench/answers/*/knowledge.md", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const questionSets = import.meta.glob("/bench/answers/*/questions.json", { import: "default", eager: true }) as Record<string, { question: string }[]>;
+const setText = (name: string) => knowledge[`/bench/answers/${name}/knowledge.md`];
+
+const sent: unknown[] = [];
+const queue = {
+  async send(m: unknown) {
+    sent.push(m);
+  },
+  async sendBatch() {},
+} as unknown as Queue;
+const ctx = createServiceContext({ ...(env as unknown as Env), INGEST_QUEUE: queue });
+
+async function d1Bot(name: string, sets: string[]) {
+  const owner = await makeUser();
+  const { org, bot } = await makeOrg(owner.id, name, { plan: "scale" });
+  const ref = { orgId: org.id, chatbotId: bot.id };
+  const sources: string[] = [];
+  for (const set of sets) sources.push(await addSource(ref, set));
+  return { ref, sources };
+}
+
+async function addSource(ref: ChatbotRef, set: string) {
+  const created = await createTextSource(ctx, ref, { title: set, text: setText(set) });
+  if (!created.ok) throw new Error(created.message);
+  expect((await runIngestionUntilIdle(ctx, created.source.id)).source?.status).toBe("ready");
+  return created.source.id;
+}
+
+const storeOf = async (ref: ChatbotRef) => (await db.select({ k: chatbots.knowledgeStore }).from(chatbots).where(eq(chatbots.id, ref.chatbotId)).get())?.k;
+const d1Count = async (table: "chunks" | "term_stats", ref: ChatbotRef) =>
+  (await ctx.env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE chatbot_id = ?`).bind(ref.chatbotId).first<{ n: number }>())!.n;
+
+async function rankings(ref: ChatbotRef, questions: string[]) {
+  const store = await knowledgeStore(ctx, ref);
+  const out = [];
+  for (const q of questions) {
+    const r = await store.retrieve(q, { k: 5 });
+    out.push({ q, answerable: r.answerable, floor: r.floor, passages: r.passages.map((p) => [p.chunkId, p.sourceId, p.score]) });
+  }
+  return out;
+}
+
+async function runUntil(ref: ChatbotRef, stop: (phase: string) => boolean = () => false, max = 200) {
+  for (let i = 0; i < max; i++) {
+    const step = await runKnowledgeMoveStep(ctx, ref.chatbotId, { enqueue: false });
+    if (step.done || stop(step.phase)) return step;
+  }
+  throw new Error("the move did not finish");
+}
+
+describe("moving a chatbot's knowledge into its shard", () => {
+  it("moves every chunk with its id, vector and checksum, ranks exactly as before, and empties D1", async () => {
+    const { ref } = await d1Bot("Mover", ["shop", "restaurant"]);
+    const questions = [...questionSets["/bench/answers/shop/questions.json"], ...questionSets["/bench/answers/restaurant/questions.json"]].map(
+      (q) => q.question,
+    );
+    const before = await rankings(ref, questions);
+    const checksums = await chunkChecksums(ctx.env.DB, ref);
+    const chunkTotal = await d1Count("chunks", ref);
+    expect(chunkTotal).toBeGreaterThan(10);
+
+    sent.length = 0;
+    expect(await startKnowledgeMove(ctx, ref)).toEqual({ ok: true });
+    expect(sent).toEqual([{ kind: "knowledge-move", chatbotId: ref.chatbotId }]);
+    expect(await startKnowledgeMove(ctx, ref)).toMatchObject({ ok: false });
+    expect(await storeOf(ref)).toBe("moving");
+    // D1 serves while the move runs.
+    expect((await knowledgeStore(ctx, ref)).kind).toBe("d1");
+
+    expect(await runUntil(ref)).toEqual({ phase: "done", done: true });
+    expect(await storeOf(ref)).toBe("shard");
+    expect(await d1Count("chunks", ref)).toBe(0);
+    expect(await d1Count("term_stats", ref)).toBe(0);
+    expect(await shardKnowledgeStub(ctx.env, ref).checksums(ref)).toEqual(checksums);
+    expect(await rankings(ref, questions)).toEqual(before);
+    expect(await knowledgeMoveProgress(ctx, ref)).toMatchObject({ phase: "done", copied: chunkTotal, total: chunkTotal });
+  });
+
+  it("picks up sources added and deleted during the move, and a redelivered step adds nothing twice", async () => {
+    const { ref, sources } = await d1Bot("Busy mover", ["plumber", "clinic"]);
+    await startKnowledgeMove(ctx, ref);
+    await runUntil(ref, (phase) => phase === "verify");
+    // A step delivered twice: the copy starts over from the beginning and skips what is there.
+    await ctx.env.DB.prepare("UPDATE knowledge_moves SET phase = 'copy', cursor = 0, copied = 0 WHERE chatbot_id = ?").bind(ref.chatbotId).run();
+    await runUntil(ref, (phase) => phase === "verify");
+    // Meanwhile the owner adds one source and deletes another; both land in D1, which still serves.
+    const added = await addSource(ref, "saas");
+    expect((await deleteSource(ctx, ref, sources[0])).ok).toBe(true);
+    expect((await (await knowledgeStore(ctx, ref)).retrieve("how much is the Team plan", { k: 3 })).passages.length).toBeGreaterThan(0);
+    const checksums = await chunkChecksums(ctx.env.DB, ref);
+    expect(Object.keys(checksums).sort()).toEqual([sources[1], added].sort());
+
+    expect(await runUntil(ref)).toEqual({ phase: "done", done: true });
+    expect(await shardKnowledgeStub(ctx.env, ref).checksums(ref)).toEqual(checksums);
+    expect(await d1Count("chunks", ref)).toBe(0);
+    const store = await knowledgeStore(ctx, ref);
+    expect(store.kind).toBe("shard");
+    const team = await store.retrieve("how much is the Team plan", { k: 3 });
+    expect(team.passages[0]?.sourceId).toBe(added);
+    // The deleted source's chunks did not come back.
+    expect(await store.countChunks(sources[0])).toBe(0);
+  });
+
+  it("switches only when no source is being ingested", async () => {
+    const { ref, sources } = await d1Bot("Patient mover", ["clinic"]);
+    await startKnowledgeMove(ctx, ref);
+    await runUntil(ref, (phase) => phase === "switch");
+    await db.update(knowledgeSources).set({ status: "processing" }).where(eq(knowledgeSources.id, sources[0]));
+    expect(await runKnowledgeMoveStep(ctx, ref.chatbotId, { enqueue: false })).toEqual({ phase: "switch", done: false });
+    expect(await storeOf(ref)).toBe("moving");
+    await db.update(knowledgeSources).set({ status: "ready" }).where(eq(knowledgeSources.id, sources[0]));
+    expect(await runUntil(ref)).toEqual({ phase: "done", done: true });
+    expect(await storeOf(ref)).toBe("shard");
+  });
+});
