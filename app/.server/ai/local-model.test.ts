@@ -318,6 +318,27 @@ describe("answers that start with the answer (issue #12)", () => {
     expect(ask("do you have non alcoholic drinks", passages).text).toMatch(/^We also serve beer/);
   });
 
+  it("a question about two things gets a sentence about each before other close matches", () => {
+    // Before: "Admins can manage members" counted as answering both, and close matches about owners
+    // filled the reply before "Members can track time…".
+    const passages: PromptPassage[] = [
+      {
+        id: 1,
+        title: "Roles",
+        heading: null,
+        url: null,
+        text:
+          "Admins can manage members, clients and billing. To transfer ownership, the owner opens Settings → Members and chooses an admin. " +
+          "A workspace has one owner. Members can track time and see their own reports only.",
+      },
+      { id: 2, title: "Security", heading: null, url: null, text: "Workspace owners can require two-factor login for every member." },
+      { id: 3, title: "Teams", heading: null, url: null, text: "Owners and admins can invite people by email." },
+    ];
+    const { text } = ask("whats the difference between an admin and a member", passages);
+    expect(text).toMatch(/^Admins can manage members/);
+    expect(text).toMatch(/Members can track time/);
+  });
+
   it("labels sentences with the heading-like line above them instead of quoting it", () => {
     const s = splitSentences("Refund policy\nMonthly payments are not refundable. Annual plans can be refunded within 30 days.");
     expect(s.map((x) => x.text)).toEqual(["Monthly payments are not refundable.", "Annual plans can be refunded within 30 days."]);

@@ -309,6 +309,16 @@ function questionSlots(question: string, weight: number): Slot[] {
     };
   });
 }
+/**
+ * How far a sentence answers each slot, for what the reply has covered: in full when the slot is
+ * what the sentence is about (one of its first two content words, its subject: "Members can track
+ * time"), half when the sentence only mentions it ("Admins can manage members"). A question about
+ * two things ("the difference between an admin and a member") then gets a sentence about each.
+ */
+function aboutShares(s: Sentence, slots: Slot[], held: number[]): number[] {
+  const subject = s.stems.slice(0, 2);
+  return slots.map((slot, i) => Math.min(1, held[i]) * (slotIn(slot, subject) > 0 ? 1 : 0.5));
+}
 /** The weighted share of the question's slots a sentence holds (0–1). */
 function wholeShare(held: number[], slots: Slot[], idf: number[]): number {
   let have = 0;
@@ -454,23 +464,29 @@ export function composeAnswer(parsed: ParsedPrompt): {
   const best = Math.max(0, ...ranked.map((s) => s.score));
   const covered = slots.map(() => 0);
   const totalWeight = slots.reduce((n, s, i) => n + s.weight * idf[i], 0) || 1;
-  for (const s of ranked) {
-    if (picked.length >= maxSentences) break;
-    if (s.score < best * 0.45) continue;
-    const dup = picked.some((p) => {
+  const isDup = (s: Sentence) =>
+    picked.some((p) => {
       const a = new Set(p.stems);
       const inter = s.stems.filter((x) => a.has(x)).length;
       return inter / Math.max(1, Math.min(a.size, s.stems.length)) > 0.85;
     });
-    if (dup) continue;
-    const held = holds(s);
-    const adds = slots.reduce((n, slot, i) => n + slot.weight * idf[i] * Math.max(0, Math.min(1, held[i]) - covered[i]), 0) / totalWeight;
-    const typed = types.length > 0 && types.some((t) => t.test(s.text)) && !picked.some((p) => types.some((t) => t.test(p.text)));
-    const step = continues.has(s) && picked.some((p) => p.passage === s.passage && p.position === s.position - 1);
-    const close = parsed.length !== "short" && s.score >= best * CLOSE_MATCH;
-    if (picked.length && !(adds >= MIN_ADDS || typed || step || close || parsed.length === "long")) continue;
-    picked.push(s);
-    held.forEach((h, i) => (covered[i] = Math.max(covered[i], Math.min(1, h))));
+  // Two passes: first the sentences that add to the lead (a part of the question not yet answered,
+  // the kind of answer asked for, the next step), then, while there is room, the other close matches.
+  for (const pass of ["adds", "close"] as const) {
+    for (const s of ranked) {
+      if (picked.length >= maxSentences) break;
+      if (picked.includes(s) || s.score < best * 0.45 || isDup(s)) continue;
+      const held = holds(s);
+      const about = aboutShares(s, slots, held);
+      const adds = slots.reduce((n, slot, i) => n + slot.weight * idf[i] * Math.max(0, about[i] - covered[i]), 0) / totalWeight;
+      const typed = types.length > 0 && types.some((t) => t.test(s.text)) && !picked.some((p) => types.some((t) => t.test(p.text)));
+      const step = continues.has(s) && picked.some((p) => p.passage === s.passage && p.position === s.position - 1);
+      const close = parsed.length !== "short" && s.score >= best * CLOSE_MATCH;
+      const ok = pass === "adds" ? !picked.length || adds >= MIN_ADDS || typed || step : close || parsed.length === "long";
+      if (!ok) continue;
+      picked.push(s);
+      about.forEach((h, i) => (covered[i] = Math.max(covered[i], h)));
+    }
   }
   if (!picked.length) {
     // Retrieval judged the passages relevant but no sentence shares a word with the question:
