@@ -87,6 +87,7 @@ it("answer benchmark", async () => {
           floor: r.floor,
           question: q.question,
           relevance: r.relevance,
+          passageScores: r.passages.map((p) => p.score),
           terms: terms.join(" "),
           reply: answer.text,
           missing,

@@ -278,6 +278,67 @@ describe("answers that start with the answer (issue #12)", () => {
     expect(snippets.get(1)).toMatch(/^Delivery within Ireland costs €6\./);
   });
 
+  it("leads with a later passage's sentence that holds the whole question over the first passage's partial match", () => {
+    // Before: "If something arrives damaged, send us a photo … including postage" (passage 1, the
+    // postage only) led over "Delivery to other EU countries costs €15" (passage 4: delivery and
+    // Germany → EU), so the reply never gave the price.
+    const passages: PromptPassage[] = [
+      {
+        id: 1,
+        title: "Damaged items",
+        heading: null,
+        url: null,
+        text: "If something arrives damaged, send us a photo within 14 days. We will replace the item or refund you in full, including postage.",
+      },
+      { id: 2, title: "Processing times", heading: null, url: null, text: "Orders placed before 1 pm are packed and dispatched the same day." },
+      { id: 3, title: "Payment", heading: null, url: null, text: "We accept Visa, Mastercard and PayPal. We do not offer cash on delivery." },
+      {
+        id: 4,
+        title: "Shipping to the rest of the world",
+        heading: null,
+        url: null,
+        text: "Delivery to other EU countries costs €15 and takes 4 to 7 working days.",
+      },
+    ];
+    expect(ask("whats the postage to germany", passages).text).toMatch(/^Delivery to other EU countries costs €15/);
+  });
+
+  it("a multi-word synonym written out in full counts as the question's word (“non alcoholic” ↔ “alcohol-free”)", () => {
+    // Before: the phrase's head alone ("free") counted half, and sentences with "drink" won.
+    const passages: PromptPassage[] = [
+      {
+        id: 1,
+        title: "Drinks",
+        heading: null,
+        url: null,
+        text: "Gift vouchers can be used for food and drink. A children's menu includes a drink and ice cream. We also serve beer from local breweries and alcohol-free cocktails.",
+      },
+    ];
+    expect(ask("do you have non alcoholic drinks", passages).text).toMatch(/alcohol-free cocktails/);
+    expect(ask("do you have non alcoholic drinks", passages).text).toMatch(/^We also serve beer/);
+  });
+
+  it("a question about two things gets a sentence about each before other close matches", () => {
+    // Before: "Admins can manage members" counted as answering both, and close matches about owners
+    // filled the reply before "Members can track time…".
+    const passages: PromptPassage[] = [
+      {
+        id: 1,
+        title: "Roles",
+        heading: null,
+        url: null,
+        text:
+          "Admins can manage members, clients and billing. To transfer ownership, the owner opens Settings → Members and chooses an admin. " +
+          "A workspace has one owner. Members can track time and see their own reports only.",
+      },
+      { id: 2, title: "Security", heading: null, url: null, text: "Workspace owners can require two-factor login for every member." },
+      { id: 3, title: "Teams", heading: null, url: null, text: "Owners and admins can invite people by email." },
+    ];
+    const { text } = ask("whats the difference between an admin and a member", passages);
+    expect(text).toMatch(/^Admins can manage members/);
+    expect(text).toMatch(/Members can track time/);
+  });
+
   it("labels sentences with the heading-like line above them instead of quoting it", () => {
     const s = splitSentences("Refund policy\nMonthly payments are not refundable. Annual plans can be refunded within 30 days.");
     expect(s.map((x) => x.text)).toEqual(["Monthly payments are not refundable.", "Annual plans can be refunded within 30 days."]);

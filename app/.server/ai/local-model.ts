@@ -147,7 +147,17 @@ function detectLanguage(text: string): string | null {
 const PROCEDURAL =
   /^(how (do|can|should|to|would)|what (are the )?steps|explain|comment (puis|faire|on)|wie (kann|mache|funktioniert)|c[oó]mo (puedo|se|hago)|jak (mog[eę]|zrobi[cć]|to))\b/i;
 
-type Sentence = { passage: number; rank: number; position: number; text: string; bullet: boolean; stems: string[]; headingStems: string[]; score: number };
+type Sentence = {
+  passage: number;
+  rank: number;
+  position: number;
+  text: string;
+  bullet: boolean;
+  stems: string[];
+  headingStems: string[];
+  score: number;
+  whole: number;
+};
 
 const STRUCTURAL_LINE = /^(#{1,6}\s|[-=*_]{3,}$|\|.*\|$|([-*•·]|\d{1,2}[.)])\s+)/;
 
@@ -280,19 +290,61 @@ const CLOSE_MATCH = 0.45;
 /** …or when it holds a part of the question the sentences before it do not (this share of its weight). */
 const MIN_ADDS = 0.05;
 
-type Slot = { forms: Map<string, number>; weight: number; own: string; phrase?: string[] };
+type Slot = { forms: Map<string, number>; weight: number; own: string; phrase?: string[]; phrases?: string[][] };
 const isLocalStop = (w: string) => STOPWORDS.has(w) || (w.length < 2 && !/\d/.test(w));
 
 /** The question as slots (lexicon.ts): its content words, each with the words that count as it. */
 function questionSlots(question: string, weight: number): Slot[] {
   return lexicalSlots(question, isLocalStop).map((s) => {
     const forms = new Map<string, number>([[stem(s.word), 1]]);
-    for (const a of s.alternatives) if (!forms.has(stem(a))) forms.set(stem(a), s.broader?.includes(a) ? 0.5 : 1);
-    return { forms, weight: weight * (isLightWord(s.word) ? 0.3 : 1), own: stem(s.word), ...(s.phrase ? { phrase: s.phrase.map(stem) } : {}) };
+    // The head of a multi-word synonym alone ("drink" of "soft drink" for "non alcoholic") is not the
+    // synonym: the phrase counts only written out in full (slotIn).
+    for (const a of s.alternatives) if (!forms.has(stem(a)) && !s.phraseHeads?.includes(a)) forms.set(stem(a), s.broader?.includes(a) ? 0.5 : 1);
+    return {
+      forms,
+      weight: weight * (isLightWord(s.word) ? 0.3 : 1),
+      own: stem(s.word),
+      ...(s.phrase ? { phrase: s.phrase.map(stem) } : {}),
+      ...(s.synonymPhrases?.length ? { phrases: s.synonymPhrases.map((p) => p.map(stem)) } : {}),
+    };
   });
+}
+/**
+ * How far a sentence answers each slot, for what the reply has covered: in full when the slot is
+ * what the sentence is about (one of its first two content words, its subject: "Members can track
+ * time"), half when the sentence only mentions it ("Admins can manage members"). A question about
+ * two things ("the difference between an admin and a member") then gets a sentence about each.
+ */
+function aboutShares(s: Sentence, slots: Slot[], held: number[]): number[] {
+  const subject = s.stems.slice(0, 2);
+  return slots.map((slot, i) => Math.min(1, held[i]) * (slotIn(slot, subject) > 0 ? 1 : 0.5));
+}
+/** The weighted share of the question's slots a sentence holds (0–1). */
+function wholeShare(held: number[], slots: Slot[], idf: number[]): number {
+  let have = 0;
+  let all = 0;
+  slots.forEach((slot, i) => {
+    all += slot.weight * idf[i];
+    have += slot.weight * idf[i] * Math.min(1, held[i]);
+  });
+  return all > 0 ? have / all : 0;
+}
+/**
+ * What orders the candidates for the lead: the score, times a coordination factor (Lucene's
+ * "coord"): a sentence that holds the whole question leads over one that holds a part of it more
+ * strongly than their summed weights say, such as a later passage's full answer over the first
+ * passage's passing mention. Whether a sentence may follow the lead still reads the plain score.
+ */
+const leadScore = (s: Sentence) => s.score * (0.5 + 0.5 * s.whole);
+/** Whether `stems` hold `phrase` as consecutive words. */
+function hasPhrase(stems: string[], phrase: string[]): boolean {
+  for (let i = 0; i + phrase.length <= stems.length; i++) if (phrase.every((p, j) => stemsMatch(stems[i + j], p))) return true;
+  return false;
 }
 /** How well `stems` hold the slot: the strength of its best form there, 0 when none. */
 function slotIn(slot: Slot, stems: string[]): number {
+  // A multi-word synonym written out in full ("alcohol-free" for "non alcoholic") is the word itself.
+  if (slot.phrases?.some((p) => hasPhrase(stems, p))) return 1;
   let best = 0;
   for (const [f, k] of slot.forms) {
     if (k <= best || !stems.some((x) => stemsMatch(x, f))) continue;
@@ -330,6 +382,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
         // passage, they sit under the passage's section heading. ADR 018.
         headingStems: s.heading ? contentStems(s.heading) : opening++ < OPENING_SENTENCES ? titleStemsOf : [],
         score: 0,
+        whole: 0,
       }),
     );
   });
@@ -363,6 +416,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
     if (match === 0) continue;
     const title = titleStems.get(s.passage) ?? [];
     slots.forEach((slot, i) => (match += 0.15 * slot.weight * idf[i] * slotIn(slot, title)));
+    s.whole = wholeShare(held, slots, idf);
     const lengthPenalty = 1 / (1 + 0.02 * Math.max(0, s.stems.length - 25));
     const rankWeight = 1 / (1 + 0.25 * s.rank);
     s.score = match * lengthPenalty * rankWeight;
@@ -403,28 +457,36 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // a part of the question the ones before do not (a two-part question), it is the next step of a
   // how-to, or it has the kind of answer asked for ("how long" → a duration) that they lack. A long
   // answer also takes the other close matches.
-  const ranked = sentences.filter((s) => s.score > 0 && !s.text.endsWith("?")).sort((a, b) => b.score - a.score || a.rank - b.rank || a.position - b.position);
+  const ranked = sentences
+    .filter((s) => s.score > 0 && !s.text.endsWith("?"))
+    .sort((a, b) => leadScore(b) - leadScore(a) || a.rank - b.rank || a.position - b.position);
   const picked: Sentence[] = [];
-  const best = ranked[0]?.score ?? 0;
+  const best = Math.max(0, ...ranked.map((s) => s.score));
   const covered = slots.map(() => 0);
   const totalWeight = slots.reduce((n, s, i) => n + s.weight * idf[i], 0) || 1;
-  for (const s of ranked) {
-    if (picked.length >= maxSentences) break;
-    if (s.score < best * 0.45) break;
-    const dup = picked.some((p) => {
+  const isDup = (s: Sentence) =>
+    picked.some((p) => {
       const a = new Set(p.stems);
       const inter = s.stems.filter((x) => a.has(x)).length;
       return inter / Math.max(1, Math.min(a.size, s.stems.length)) > 0.85;
     });
-    if (dup) continue;
-    const held = holds(s);
-    const adds = slots.reduce((n, slot, i) => n + slot.weight * idf[i] * Math.max(0, Math.min(1, held[i]) - covered[i]), 0) / totalWeight;
-    const typed = types.length > 0 && types.some((t) => t.test(s.text)) && !picked.some((p) => types.some((t) => t.test(p.text)));
-    const step = continues.has(s) && picked.some((p) => p.passage === s.passage && p.position === s.position - 1);
-    const close = parsed.length !== "short" && s.score >= best * CLOSE_MATCH;
-    if (picked.length && !(adds >= MIN_ADDS || typed || step || close || parsed.length === "long")) continue;
-    picked.push(s);
-    held.forEach((h, i) => (covered[i] = Math.max(covered[i], Math.min(1, h))));
+  // Two passes: first the sentences that add to the lead (a part of the question not yet answered,
+  // the kind of answer asked for, the next step), then, while there is room, the other close matches.
+  for (const pass of ["adds", "close"] as const) {
+    for (const s of ranked) {
+      if (picked.length >= maxSentences) break;
+      if (picked.includes(s) || s.score < best * 0.45 || isDup(s)) continue;
+      const held = holds(s);
+      const about = aboutShares(s, slots, held);
+      const adds = slots.reduce((n, slot, i) => n + slot.weight * idf[i] * Math.max(0, about[i] - covered[i]), 0) / totalWeight;
+      const typed = types.length > 0 && types.some((t) => t.test(s.text)) && !picked.some((p) => types.some((t) => t.test(p.text)));
+      const step = continues.has(s) && picked.some((p) => p.passage === s.passage && p.position === s.position - 1);
+      const close = parsed.length !== "short" && s.score >= best * CLOSE_MATCH;
+      const ok = pass === "adds" ? !picked.length || adds >= MIN_ADDS || typed || step : close || parsed.length === "long";
+      if (!ok) continue;
+      picked.push(s);
+      about.forEach((h, i) => (covered[i] = Math.max(covered[i], h)));
+    }
   }
   if (!picked.length) {
     // Retrieval judged the passages relevant but no sentence shares a word with the question:

@@ -48,6 +48,22 @@ describe("support lexicon", () => {
     expect(spellingVariants("cancelled")).toContain("canceled");
   });
 
+  it("general verbs and nouns of support: check is inspect, fix is repair, pick up is collect, a technician an engineer", () => {
+    // Before: "how long after you get my return do you check it" met no word of "We inspect returned
+    // items within 2 working days", and the reply quoted "check your spam folder".
+    expect(slotOf("how long after you get my return do you check it", "check")?.alternatives).toContain("inspect");
+    expect(slotOf("can you fix a dripping tap", "fix")?.alternatives).toContain("repair");
+    expect(slotOf("can i pick up my order", "pick")?.alternatives ?? slotOf("can i pick up my order", "up")?.alternatives).toContain("collect");
+    expect(slotOf("when will the technician arrive", "technician")?.alternatives).toContain("engineer");
+  });
+
+  it("a multi-word synonym is kept in full, and its head alone is marked as only a head", () => {
+    const drinks = slotOf("do you have non alcoholic drinks", "alcoholic");
+    expect(drinks?.synonymPhrases).toEqual(expect.arrayContaining([["alcohol", "free"]]));
+    expect(drinks?.phraseHeads).toContain("drink");
+    expect(slotOf("How much is delivery to England?", "england")?.phraseHeads ?? []).toEqual([]);
+  });
+
   it("a multi-word member is searched by its head word only", () => {
     // "non alcoholic" → the knowledge's "alcohol-free": searched as "free", weakly; never "gift" + "card" for vouchers
     const drinks = slotOf("do you have non alcoholic drinks", "alcoholic");

@@ -309,6 +309,20 @@ const SYNONYMS: string[][] = [
   ["braces", "aligners", "invisalign", "orthodontic", "straighten"],
   ["dentures", "false teeth"],
   ["sedation", "sedated", "sedative", "put to sleep", "knocked out"],
+  // verbs and nouns customers use for the owner's words, in any kind of business
+  ["repair", "repairs", "repaired", "fix", "fixed", "fixing", "mend", "mended", "sort out"],
+  ["inspect", "inspects", "inspected", "inspection", "check", "checks", "checked", "examine", "examined", "look over"],
+  ["start", "starts", "started", "begin", "begins", "began", "commence", "commences"],
+  ["buy", "buying", "bought", "purchase", "purchases", "purchased", "purchasing"],
+  ["collect", "collection", "pick up", "picked up", "click and collect"],
+  ["engineer", "engineers", "technician", "technicians", "tradesman", "tradesmen", "fitter", "fitters"],
+  ["call out", "call outs", "callout", "callouts", "come out", "come round", "home visit", "house call"],
+  ["available", "availability", "in stock", "stock", "sold out", "out of stock"],
+  ["reschedule", "rearrange", "rebook", "postpone", "move my appointment", "move my booking"],
+  ["no show", "no shows", "miss", "missed", "did not turn up", "do not turn up", "fail to attend"],
+  ["senior", "seniors", "pensioner", "pensioners", "oap", "oaps", "retired", "elderly"],
+  ["lost", "missing", "never arrived", "not arrived", "did not arrive", "has not arrived"],
+  ["sign up", "signup", "register", "registration", "create an account"],
   // UK ↔ US words
   ["jumper", "jumpers", "sweater", "sweaters", "pullover"],
   ["postcode", "zip code", "zipcode", "post code"],
@@ -458,7 +472,7 @@ const norm = (s: string) =>
  * `weak`: targets that are weaker evidence than a synonym — a wider thing (England → kingdom) or
  * the head word of a multi-word member ("send back" → "send", "alcohol-free" → "free").
  */
-type Entry = { phrase: string[]; targets: string[]; weak: Set<string> };
+type Entry = { phrase: string[]; targets: string[]; weak: Set<string>; phrases: string[][]; heads: Set<string> };
 /** First word → entries starting with it, longest phrase first. */
 const INDEX = new Map<string, Entry[]>();
 /** Question-shaped members ("how much") are matched in questions but never searched for. */
@@ -470,17 +484,29 @@ function add(phrase: string[], all: string[][], broader = false) {
   // find everything about any of them.
   const full = new Set<string>();
   const weak = new Set<string>();
+  const heads = new Set<string>();
   for (const t of all) {
     if (QUESTION_ONLY.has(t[0])) continue;
     const w = t.length > 1 ? headOf(t) : t[0];
     if (!w) continue;
     if (broader || t.length > 1) weak.add(w);
     else full.add(w);
+    if (!broader && t.length > 1) heads.add(w);
   }
-  for (const w of full) weak.delete(w);
+  for (const w of full) {
+    weak.delete(w);
+    heads.delete(w);
+  }
+  // Multi-word synonyms as written ("alcohol free" for "non alcoholic"): where the knowledge has the
+  // whole phrase, it is as good as the question's word; only its head alone is weak.
+  const phrases = broader ? [] : all.filter((t) => t.length > 1 && !QUESTION_ONLY.has(t[0])).map((t) => t.filter((w) => !FUNCTION_WORDS.has(w)));
   const list = INDEX.get(phrase[0]) ?? [];
   const same = list.find((e) => e.phrase.join(" ") === phrase.join(" "));
   if (same) {
+    for (const p of phrases) if (p.length > 1 && !same.phrases.some((x) => x.join(" ") === p.join(" "))) same.phrases.push(p);
+    for (const w of heads) if (!same.targets.includes(w) || same.heads.has(w)) same.heads.add(w);
+    for (const w of full) same.heads.delete(w);
+    for (const w of weak) if (!heads.has(w)) same.heads.delete(w);
     for (const w of full) {
       if (!same.targets.includes(w)) same.targets.push(w);
       same.weak.delete(w);
@@ -490,7 +516,7 @@ function add(phrase: string[], all: string[][], broader = false) {
       same.targets.push(w);
       same.weak.add(w);
     }
-  } else list.push({ phrase, targets: [...full, ...weak], weak });
+  } else list.push({ phrase, targets: [...full, ...weak], weak, phrases: phrases.filter((p) => p.length > 1), heads });
   list.sort((a, b) => b.phrase.length - a.phrase.length);
   INDEX.set(phrase[0], list);
 }
@@ -556,6 +582,10 @@ export type LexicalSlot = {
   broader?: string[];
   /** The content words of the phrase this slot was read from ("northern ireland"): the slot's own word alone is weak evidence. */
   phrase?: string[];
+  /** Multi-word synonyms in full ("alcohol free" for "non alcoholic"): the whole phrase counts as the word. */
+  synonymPhrases?: string[][];
+  /** Alternatives that are only the head of such a phrase ("drink" of "soft drink"), nothing else. */
+  phraseHeads?: string[];
 };
 
 /**
@@ -604,6 +634,9 @@ export function lexicalSlots(text: string, isStop: (w: string) => boolean): Lexi
           consumed: content.filter((w) => w !== head),
           broader,
           ...(content.length > 1 && alternatives.size ? { phrase: content } : {}),
+          ...(hit.phrases.length
+            ? { synonymPhrases: hit.phrases.filter((p) => p.join(" ") !== content.join(" ")), phraseHeads: [...alternatives].filter((w) => hit!.heads.has(w)) }
+            : {}),
         });
       } else if (alternatives.size && hit.phrase.length > 1) {
         // A phrase of function words only ("how much") still says what is asked.

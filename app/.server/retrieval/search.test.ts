@@ -143,6 +143,27 @@ describe("retrieve", () => {
     expect((await retrieve(bot.ctx, bot.ref, "refund shipping exchange annual", { k: 1 })).passages).toHaveLength(1);
   });
 
+  it("fills k from the sources already picked when fewer sources qualify (one text source of many chunks)", async () => {
+    // Before: with the default two passages per source, a knowledge base of one source handed the
+    // answer engine 2 of its chunks whatever k asked for, and the chunk that answers was often third.
+    const bot = await makeBot({ sources: ["policy"] });
+    const sections = ["Returns", "Refunds", "Exchanges", "Damaged items", "Payment"].map(
+      (h, i) =>
+        `## ${h}\n${"Our returns team reads every message about an order. ".repeat(12)}Section ${i} says what happens to returns of kind ${h.toLowerCase()}.`,
+    );
+    await indexChunks(
+      bot.ctx,
+      { ...bot.ref, sourceId: bot.sourceIds[0] },
+      chunkDocument({ title: "Policy", text: `# Policy\n${sections.join("\n")}`, format: "markdown" }),
+    );
+    expect(await countChatbotChunks(bot.ctx, bot.ref)).toBeGreaterThanOrEqual(4);
+    const res = await retrieve(bot.ctx, bot.ref, "returns", { k: 4 });
+    expect(res.passages).toHaveLength(4);
+    expect(new Set(res.passages.map((p) => p.chunkId)).size).toBe(4);
+    const scores = res.passages.map((p) => p.score);
+    expect(scores[2]).toBeLessThanOrEqual(scores[1]);
+  });
+
   it("falls back to vector similarity when full-text search finds nothing (typos)", async () => {
     const { bot, ids } = await kb();
     const res = await retrieve(bot.ctx, bot.ref, "refundz retrned itemz", { k: 2 });

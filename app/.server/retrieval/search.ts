@@ -669,6 +669,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     const about = t.noveltyOn === "topic" ? best.f.topicSet : best.f.termSet;
     for (const s of idf.keys()) if (hasTerm(about, s)) covered.add(s);
   }
+  fillFromSameSources(picked, pool, k, nearDuplicate);
 
   const passages: Passage[] = picked.map((c) => ({
     chunkId: c.id,
@@ -755,6 +756,25 @@ export function chooseMatchWords(candidates: { word: string; df: number }[], chu
   for (let b = 1; b < left.length; b++) pairs.push([left[0], left[b]]);
   const unknown = candidates.filter((x) => x.df <= 0).map((x) => x.word);
   return { words: [...words, ...unknown], pairs };
+}
+
+/**
+ * The per-source limit spreads the top k over sources; when fewer than k sources qualify (a small
+ * business with one text source of eight chunks), the remaining slots go to further chunks of the
+ * sources already picked, best score first, instead of staying empty. Without it the answer engine
+ * saw 2 of such a knowledge base's chunks, and the one that answers was often the third.
+ */
+export function fillFromSameSources<C extends { score: number; f: { termSet: Set<string> } }>(
+  picked: C[],
+  pool: readonly C[],
+  k: number,
+  duplicate: (a: Set<string>, b: Set<string>) => boolean,
+): void {
+  for (const c of pool) {
+    if (picked.length >= k) break;
+    if (picked.includes(c) || picked.some((p) => duplicate(p.f.termSet, c.f.termSet))) continue;
+    picked.push(c);
+  }
 }
 
 /** Jaccard similarity of term sets ≥ 0.9: the same text twice (re-crawled page, pasted twice). */
