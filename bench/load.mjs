@@ -31,6 +31,7 @@ import path from "node:path";
 import { build, ROOT } from "../scripts/lib/common.mjs";
 import { startDevWorker } from "../scripts/lib/dev-worker.mjs";
 import { groupRss, heapSampler } from "./isolate-inspector.mjs";
+import { KINDS, MESSAGES, prng } from "./load-messages.mjs";
 
 const LEVELS = (process.env.BENCH_LEVELS ?? "10x3,50x3,200x3,500x3").split(",").map((s) => {
   const [v, m] = s.trim().split("x").map(Number);
@@ -48,41 +49,6 @@ const RAMP_MS = Number(process.env.BENCH_RAMP_S ?? 10) * 1000;
 const [THINK_MIN_MS, THINK_MAX_MS] = (process.env.BENCH_THINK_S ?? "3-8").split("-").map((x, _, a) => Number(x ?? a[0]) * 1000);
 const RETRY = process.env.BENCH_RETRY !== "0";
 const RETRY_DELAY_MS = 700;
-
-// A mix like real traffic: questions about Parley (the demo bot's knowledge), small talk, and
-// questions the knowledge does not cover (the fallback path).
-const MESSAGES = {
-  question: [
-    "How do I add the widget to my website?",
-    "Which file types can I upload to the knowledge base?",
-    "How does Parley cite its sources?",
-    "Can I limit which websites may embed my chatbot?",
-    "How do I verify visitors' identity?",
-    "What happens when the monthly reply limit is reached?",
-    "How do I crawl my documentation site?",
-    "Can a visitor talk to a human instead of the bot?",
-  ],
-  smalltalk: ["hi", "Hello there!", "thanks!", "ok great, thank you", "good morning"],
-  fallback: [
-    "What is the boiling point of tungsten on Mars?",
-    "Who won the 1962 chess olympiad?",
-    "Recommend a pasta recipe with quinces",
-    "How many moons does Neptune have?",
-  ],
-};
-const KINDS = ["question", "question", "smalltalk", "fallback"]; // 50 % questions
-
-/** Deterministic PRNG (mulberry32) so every run sends the same messages in the same order. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
 const round = (x) => (x === null ? null : Math.round(x));
