@@ -9,6 +9,7 @@
 //         (50 % questions, 25 % small talk, 25 % fallbacks; visitors of 3 messages each)
 //   held: N visitor messages in conversations a person holds (bench:live's visitor → agent path:
 //         POST /api/chat, stream: false, the message goes to the conversation's live object)
+// BENCH_INSPECTOR=0: wrangler dev without its DevTools inspector (what the inspector costs: ADR 033).
 // BENCH_CPU_PROFILE=prefix: also a V8 CPU profile of the Worker isolate per path, over a second,
 // identical batch (prefix-bot.cpuprofile, prefix-held.cpuprofile, and the Worker bundle they refer to,
 // prefix-app.js): node bench/profile-summary.mjs prefix-bot.cpuprofile 30 --bundle prefix-app.js
@@ -27,7 +28,9 @@ import { KINDS, MESSAGES, prng } from "./load-messages.mjs";
 const PORT = Number(process.env.BENCH_PORT ?? 8861);
 const N = Number(process.env.BENCH_MESSAGES ?? 150);
 const HELD = Number(process.env.BENCH_HELD ?? 60);
-const PROFILE = process.env.BENCH_CPU_PROFILE;
+// BENCH_INSPECTOR=0: wrangler dev without its inspector (scripts/lib/wrangler-dev-quiet.mjs); no profile then.
+const INSPECTOR = process.env.BENCH_INSPECTOR !== "0";
+const PROFILE = INSPECTOR ? process.env.BENCH_CPU_PROFILE : undefined;
 const OUT = process.env.BENCH_OUT ?? path.join(ROOT, "bench", "results", "cpu.json");
 const BOT = "cb_demo";
 const HELD_BOT = "cb_cpu_bench";
@@ -53,7 +56,9 @@ function groupCpu(pgid) {
         const t = readStat(`/proc/${pid}/task/${tid}/stat`);
         threads[t.name] = (threads[t.name] ?? 0) + t.ms;
       }
-      out[pid] = { name: p.name, ms: p.ms, threads };
+      // wrangler's proxy workerd listens on the bench's port; the runtime's entry socket is on a random one.
+      const role = p.name === "workerd" ? (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(`:${PORT}\0`) ? "proxy" : "runtime") : undefined;
+      out[pid] = { name: role ? `workerd (${role})` : p.name, ms: p.ms, threads };
     } catch {
       /* gone */
     }
@@ -80,8 +85,8 @@ function cpuDelta(before, after, messages) {
   return {
     messages,
     processes: rows.map((r) => ({ ...r, msPerMessage: +(r.ms / messages).toFixed(2) })),
-    // The busiest workerd is the runtime (Worker + D1 + Durable Objects); the other is wrangler's proxy.
-    runtimeMsPerMessage: rows[0] ? +(rows.find((r) => r.name === "workerd")?.ms / messages).toFixed(2) : null,
+    // The runtime workerd runs the Worker, D1 and the Durable Objects; wrangler's proxy and node only relay.
+    runtimeMsPerMessage: +((rows.find((r) => r.name === "workerd (runtime)")?.ms ?? 0) / messages).toFixed(2),
     totalMsPerMessage: +(total / messages).toFixed(2),
   };
 }
@@ -122,6 +127,7 @@ async function main() {
     port: PORT,
     strictPort: true,
     inspectorPort: PORT + 1,
+    inspector: INSPECTOR,
     sql: [
       "UPDATE organisations SET plan = 'scale' WHERE id = 'org_demo'",
       `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES ('${HELD_BOT}', '${DEMO.orgId}', 'CPU bench', 'public', '${JSON.stringify({ ui: { humanHandoff: true, leadForm: { timing: "off" } } })}')`,
@@ -163,7 +169,7 @@ async function main() {
       // Conversations a person holds (bench:live's set-up), then visitor messages to them one at a time.
       const cookie = await signIn(base);
       const convs = [];
-      for (let i = 0; i < Math.min(HELD, 10); i++) {
+      for (let i = 0; i < Math.min(HELD, 20); i++) {
         const c = { visitorId: `v_cpu_${i}_${Date.now().toString(36)}`, ip: `10.78.0.${i}` };
         c.id = await handOff(base, HELD_BOT, c.visitorId, c.ip);
         c.visitor = await LiveSocket.open(base.replace(/^http/, "ws") + visitorPath(HELD_BOT, c.visitorId, c.id));
