@@ -19,7 +19,12 @@ const parent = new Map();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 // Sample time: timeDeltas[i] belongs to samples[i].
 const self = new Map();
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+// On a busy machine the sampled thread is sometimes descheduled, and the next sample carries the whole
+// gap (hundreds of ms on one function). Each sample's time is capped at 4× the median interval, so
+// the shares say where the thread ran, not where it happened to be waiting for a core.
+const sortedDeltas = [...profile.timeDeltas].sort((a, b) => a - b);
+const cap = 4 * (sortedDeltas[Math.floor(sortedDeltas.length / 2)] || 500);
+profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + Math.min(cap, Math.max(0, profile.timeDeltas[i] ?? 0))));
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 const label = (n) => `${n.callFrame.functionName || "(anonymous)"} ${String(n.callFrame.url).split("/").slice(-2).join("/")}:${n.callFrame.lineNumber + 1}`;
 const add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
