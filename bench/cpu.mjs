@@ -9,7 +9,7 @@
 //         (50 % questions, 25 % small talk, 25 % fallbacks; visitors of 3 messages each)
 //   held: N visitor messages in conversations a person holds (bench:live's visitor → agent path:
 //         POST /api/chat, stream: false, the message goes to the conversation's live object)
-// BENCH_INSPECTOR=0: wrangler dev without its DevTools inspector (what the inspector costs: ADR 033).
+// BENCH_INSPECTOR=0: wrangler dev without its DevTools inspector (what the inspector costs: ADR 036).
 // BENCH_CPU_PROFILE=prefix: also a V8 CPU profile of the Worker isolate per path, over a second,
 // identical batch (prefix-bot.cpuprofile, prefix-held.cpuprofile, and the Worker bundle they refer to,
 // prefix-app.js): node bench/profile-summary.mjs prefix-bot.cpuprofile 30 --bundle prefix-app.js

@@ -24,7 +24,7 @@
 //   BENCH_LEVELS=500x3 BENCH_SKIP_BUILD=1 npm run bench:load
 //   BENCH_MODEL=burst BENCH_RETRY=0 npm run bench:load   # the issue's measurement (no think time, no retry)
 //   BENCH_URL=http://127.0.0.1:8787 npm run bench:load   # against an already running `npm start`
-//   BENCH_INSPECTOR=0 npm run bench:load                # wrangler dev without its inspector (ADR 033; no heap figures)
+//   BENCH_INSPECTOR=0 npm run bench:load                # wrangler dev without its inspector (ADR 036; no heap figures)
 //   BENCH_PORT=8841 (default; devtools on BENCH_PORT+1) · BENCH_LEVEL_TIMEOUT_S=120 · BENCH_PAUSE_S=3 · BENCH_OUT=path
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -49,7 +49,7 @@ const MODEL = process.env.BENCH_MODEL === "burst" ? "burst" : "visitors";
 const RAMP_MS = Number(process.env.BENCH_RAMP_S ?? 10) * 1000;
 const [THINK_MIN_MS, THINK_MAX_MS] = (process.env.BENCH_THINK_S ?? "3-8").split("-").map((x, _, a) => Number(x ?? a[0]) * 1000);
 const RETRY = process.env.BENCH_RETRY !== "0";
-// BENCH_INSPECTOR=0: wrangler dev without its DevTools inspector (ADR 033): less CPU per message, no heap figures.
+// BENCH_INSPECTOR=0: wrangler dev without its DevTools inspector (ADR 036): less CPU per message, no heap figures.
 const INSPECTOR = process.env.BENCH_INSPECTOR !== "0";
 const RETRY_DELAY_MS = 700;
 

@@ -3,7 +3,7 @@
 // Local data persists between runs in wrangler's default state dir (.wrangler/state).
 // PORT (default 8787) chooses the port; IP (default localhost, i.e. 127.0.0.1) the address wrangler
 // binds — IP=0.0.0.0 makes it reachable from other machines. INSPECTOR=0 runs it without wrangler's
-// DevTools inspector (scripts/lib/wrangler-dev-quiet.mjs, ADR 033): much less CPU per chat message.
+// DevTools inspector (scripts/lib/wrangler-dev-quiet.mjs, ADR 036): much less CPU per chat message.
 import { performance } from "node:perf_hooks";
 import {
   applyMigrations,
@@ -63,7 +63,7 @@ async function main() {
 
   const wrangler = bin("wrangler");
   // INSPECTOR=0: without wrangler's DevTools inspector, which costs more CPU per chat message than
-  // the Worker itself (ADR 033); for trying Parley with many visitors at once.
+  // the Worker itself (ADR 036); for trying Parley with many visitors at once.
   const quiet = process.env.INSPECTOR === "0";
   const child = spawnInherited(
     quiet ? process.execPath : wrangler.cmd,

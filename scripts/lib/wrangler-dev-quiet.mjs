@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `wrangler dev` without its inspector (ADR 033): the Worker on the local runtime, started through
+// `wrangler dev` without its inspector (ADR 036): the Worker on the local runtime, started through
 // wrangler's API with `dev.inspector: false`. The CLI always connects its inspector proxy to the
 // runtime and turns on the DevTools Network domain, so every subrequest of the Worker (each D1 call,
 // each Durable Object call) becomes inspector events that wrangler's proxy workerd relays and its
