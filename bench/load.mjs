@@ -24,6 +24,7 @@
 //   BENCH_LEVELS=500x3 BENCH_SKIP_BUILD=1 npm run bench:load
 //   BENCH_MODEL=burst BENCH_RETRY=0 npm run bench:load   # the issue's measurement (no think time, no retry)
 //   BENCH_URL=http://127.0.0.1:8787 npm run bench:load   # against an already running `npm start`
+//   BENCH_INSPECTOR=0 npm run bench:load                # wrangler dev without its inspector (ADR 036; no heap figures)
 //   BENCH_PORT=8841 (default; devtools on BENCH_PORT+1) · BENCH_LEVEL_TIMEOUT_S=120 · BENCH_PAUSE_S=3 · BENCH_OUT=path
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -31,6 +32,7 @@ import path from "node:path";
 import { build, ROOT } from "../scripts/lib/common.mjs";
 import { startDevWorker } from "../scripts/lib/dev-worker.mjs";
 import { groupRss, heapSampler } from "./isolate-inspector.mjs";
+import { KINDS, MESSAGES, prng } from "./load-messages.mjs";
 
 const LEVELS = (process.env.BENCH_LEVELS ?? "10x3,50x3,200x3,500x3").split(",").map((s) => {
   const [v, m] = s.trim().split("x").map(Number);
@@ -47,42 +49,9 @@ const MODEL = process.env.BENCH_MODEL === "burst" ? "burst" : "visitors";
 const RAMP_MS = Number(process.env.BENCH_RAMP_S ?? 10) * 1000;
 const [THINK_MIN_MS, THINK_MAX_MS] = (process.env.BENCH_THINK_S ?? "3-8").split("-").map((x, _, a) => Number(x ?? a[0]) * 1000);
 const RETRY = process.env.BENCH_RETRY !== "0";
+// BENCH_INSPECTOR=0: wrangler dev without its DevTools inspector (ADR 036): less CPU per message, no heap figures.
+const INSPECTOR = process.env.BENCH_INSPECTOR !== "0";
 const RETRY_DELAY_MS = 700;
-
-// A mix like real traffic: questions about Parley (the demo bot's knowledge), small talk, and
-// questions the knowledge does not cover (the fallback path).
-const MESSAGES = {
-  question: [
-    "How do I add the widget to my website?",
-    "Which file types can I upload to the knowledge base?",
-    "How does Parley cite its sources?",
-    "Can I limit which websites may embed my chatbot?",
-    "How do I verify visitors' identity?",
-    "What happens when the monthly reply limit is reached?",
-    "How do I crawl my documentation site?",
-    "Can a visitor talk to a human instead of the bot?",
-  ],
-  smalltalk: ["hi", "Hello there!", "thanks!", "ok great, thank you", "good morning"],
-  fallback: [
-    "What is the boiling point of tungsten on Mars?",
-    "Who won the 1962 chess olympiad?",
-    "Recommend a pasta recipe with quinces",
-    "How many moons does Neptune have?",
-  ],
-};
-const KINDS = ["question", "question", "smalltalk", "fallback"]; // 50 % questions
-
-/** Deterministic PRNG (mulberry32) so every run sends the same messages in the same order. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
 const round = (x) => (x === null ? null : Math.round(x));
@@ -271,13 +240,14 @@ async function main() {
       port: PORT,
       strictPort: true,
       inspectorPort: PORT + 1,
+      inspector: INSPECTOR,
       // A plan whose reply allowance the bench cannot use up (the free plan has 100 a month).
       sql: "UPDATE organisations SET plan = 'scale' WHERE id = 'org_demo'",
     });
     baseURL = worker.baseURL;
   }
   const pgid = worker?.pid ?? null;
-  const heap = worker ? await heapSampler(PORT + 1).catch(() => null) : null;
+  const heap = worker && INSPECTOR ? await heapSampler(PORT + 1).catch(() => null) : null;
   const levels = [];
   const hardStop = setTimeout(
     () => {
@@ -318,6 +288,7 @@ async function main() {
     rampS: RAMP_MS / 1000,
     thinkS: [THINK_MIN_MS / 1000, THINK_MAX_MS / 1000],
     widgetRetry: RETRY,
+    inspector: INSPECTOR,
     target: process.env.BENCH_URL ? "BENCH_URL" : "wrangler dev (scripts/lib/dev-worker.mjs)",
     chatbot: CHATBOT,
     machine: machine(),

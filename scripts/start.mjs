@@ -2,7 +2,8 @@
 // `npm start`: install if needed → build → apply migrations → seed demo data → `wrangler dev`.
 // Local data persists between runs in wrangler's default state dir (.wrangler/state).
 // PORT (default 8787) chooses the port; IP (default localhost, i.e. 127.0.0.1) the address wrangler
-// binds — IP=0.0.0.0 makes it reachable from other machines.
+// binds — IP=0.0.0.0 makes it reachable from other machines. INSPECTOR=0 runs it without wrangler's
+// DevTools inspector (scripts/lib/wrangler-dev-quiet.mjs, ADR 036): much less CPU per chat message.
 import { performance } from "node:perf_hooks";
 import {
   applyMigrations,
@@ -61,10 +62,22 @@ async function main() {
   process.stdout.write(banner());
 
   const wrangler = bin("wrangler");
+  // INSPECTOR=0: without wrangler's DevTools inspector, which costs more CPU per chat message than
+  // the Worker itself (ADR 036); for trying Parley with many visitors at once.
+  const quiet = process.env.INSPECTOR === "0";
   const child = spawnInherited(
-    wrangler.cmd,
+    quiet ? process.execPath : wrangler.cmd,
     // --test-scheduled exposes /__scheduled so the ingestion sweep can be run right away below.
-    [...wrangler.pre, "dev", "--port", String(port), "--ip", host, "--var", "ENVIRONMENT:development", "--test-scheduled"],
+    [
+      ...(quiet ? ["scripts/lib/wrangler-dev-quiet.mjs"] : [...wrangler.pre, "dev"]),
+      "--port",
+      String(port),
+      "--ip",
+      host,
+      "--var",
+      "ENVIRONMENT:development",
+      "--test-scheduled",
+    ],
     { env: wranglerEnv() },
   );
   const probe = ["localhost", "0.0.0.0", "::", "127.0.0.1"].includes(host) ? "127.0.0.1" : host;

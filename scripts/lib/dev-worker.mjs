@@ -1,6 +1,7 @@
 // Starts the built Worker under `wrangler dev` on a fresh database (migrations + demo seed) and
 // waits for /api/health. Used by the end-to-end global setup and by `npm run bench:site`.
 import { spawn } from "node:child_process";
+import path from "node:path";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { applyMigrations, bin, freePort, portIsFree, ROOT, run, waitForHealth, wranglerEnv } from "./common.mjs";
 import { seed } from "../seed.mjs";
@@ -29,7 +30,9 @@ export function stopGroup(child) {
  * `sql`: statements run on the local D1 after the seed (e.g. a bigger plan for the demo organisation).
  * `inspectorPort`: where wrangler's devtools endpoint listens (default: wrangler's choice, 9229 or the next free one).
  * `keepState`: start on the state dir as it is (a restart: no wipe, no migrations, no seed, no `sql`).
- * @param {{ stateDir: string, logFile: string, port?: number, strictPort?: boolean, healthTimeoutMs?: number, vars?: Record<string, string>, sql?: string, inspectorPort?: number, keepState?: boolean }} options
+ * `inspector: false`: no DevTools inspector (wrangler-dev-quiet.mjs, ADR 035): far less CPU per request
+ *   on the machine, no isolate heap figures; `inspectorPort` is then ignored.
+ * @param {{ stateDir: string, logFile: string, port?: number, strictPort?: boolean, healthTimeoutMs?: number, vars?: Record<string, string>, sql?: string, inspectorPort?: number, keepState?: boolean, inspector?: boolean }} options
  * @returns {Promise<{ baseURL: string, pid: number, stop: () => Promise<void> }>}
  */
 export async function startDevWorker({
@@ -42,6 +45,7 @@ export async function startDevWorker({
   sql,
   inspectorPort,
   keepState = false,
+  inspector = true,
 }) {
   if (!(await portIsFree(port))) {
     if (strictPort) throw new Error(`Port ${port} is already in use; choose another.`);
@@ -67,11 +71,11 @@ export async function startDevWorker({
   let recent = "";
   const wrangler = bin("wrangler");
   const varArgs = Object.entries({ ENVIRONMENT: "development", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const [cmd, pre] = inspector ? [wrangler.cmd, [...wrangler.pre, "dev"]] : [process.execPath, [path.join(ROOT, "scripts/lib/wrangler-dev-quiet.mjs")]];
   const child = spawn(
-    wrangler.cmd,
+    cmd,
     [
-      ...wrangler.pre,
-      "dev",
+      ...pre,
       "--port",
       String(port),
       "--ip",
@@ -81,7 +85,7 @@ export async function startDevWorker({
       ...varArgs,
       "--show-interactive-dev-session=false",
       "--test-scheduled",
-      ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : []),
+      ...(inspectorPort && inspector ? ["--inspector-port", String(inspectorPort)] : []),
     ],
     { cwd: ROOT, env: wranglerEnv({ CI: "true", NO_COLOR: "1", FORCE_COLOR: "0" }), stdio: ["ignore", "pipe", "pipe"], detached: true },
   );

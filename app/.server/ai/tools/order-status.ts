@@ -2,7 +2,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import type { Fetcher } from "../../integrations/woocommerce/client";
 import { ORDER_STATUS_TOOL } from "~/lib/schemas/custom-tools";
-import { currencyOf, shopToolEnabled } from "../../integrations/woocommerce/connection";
+import { currencyOf, shopToolOfTurn } from "../../integrations/woocommerce/connection";
 import { LIMITED_REPLY, lookUpOrder, NO_MATCH_REPLY, orderReply, UNAVAILABLE_REPLY } from "../../integrations/woocommerce/orders";
 import type { BotTool, LocalToolReply, ToolTurn } from "./registry";
 
@@ -46,7 +46,7 @@ export function orderRequest(turn: Pick<ToolTurn, "text" | "history">): Ask | nu
 
 export function orderStatusTool(deps: { fetcher?: Fetcher } = {}): BotTool {
   const check = async (turn: ToolTurn, orderNumber: string, email: string) => {
-    const c = await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, ORDER_STATUS_TOOL);
+    const c = await shopToolOfTurn(turn, ORDER_STATUS_TOOL);
     if (!c) return { text: UNAVAILABLE_REPLY, found: false };
     // Without a visitor id (no channel identity) the conversation stands in for the visitor.
     const visitorId = turn.visitorId ?? `conversation:${turn.conversation.id}`;
@@ -56,7 +56,7 @@ export function orderStatusTool(deps: { fetcher?: Fetcher } = {}): BotTool {
   };
   return {
     name: ORDER_STATUS_TOOL,
-    enabled: async (turn) => !!(await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, ORDER_STATUS_TOOL)),
+    enabled: async (turn) => !!(await shopToolOfTurn(turn, ORDER_STATUS_TOOL)),
     async local(turn): Promise<LocalToolReply | null> {
       const ask = orderRequest(turn);
       if (!ask) return null;

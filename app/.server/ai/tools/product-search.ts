@@ -2,7 +2,7 @@ import { tool } from "ai";
 import { z } from "zod";
 import type { ProductCard } from "~/lib/product-cards";
 import { PRODUCT_SEARCH_TOOL } from "~/lib/schemas/custom-tools";
-import { currencyOf, shopToolEnabled } from "../../integrations/woocommerce/connection";
+import { currencyOf, shopToolOfTurn } from "../../integrations/woocommerce/connection";
 import {
   categoriesNamedIn,
   categoryKey,
@@ -96,7 +96,7 @@ function describe(p: ProductRow, currency: Currency): string {
 const cardsPart = (cards: ProductCard[]): ToolPart => ({ type: "data-products", id: `products-${crypto.randomUUID()}`, data: { products: cards } });
 
 async function run(turn: ToolTurn, q: ProductQuery, opts: { categoriesFrom?: string } = {}) {
-  const c = await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, PRODUCT_SEARCH_TOOL);
+  const c = await shopToolOfTurn(turn, PRODUCT_SEARCH_TOOL);
   if (!c) return null;
   const currency = currencyOf(c);
   // The built-in engine: a store category named in the message filters by it, and its words are
@@ -114,7 +114,7 @@ async function run(turn: ToolTurn, q: ProductQuery, opts: { categoriesFrom?: str
 
 export const productSearchTool: BotTool = {
   name: PRODUCT_SEARCH_TOOL,
-  enabled: async (turn) => !!(await shopToolEnabled(turn.ctx, turn.chatbot, turn.org, PRODUCT_SEARCH_TOOL)),
+  enabled: async (turn) => !!(await shopToolOfTurn(turn, PRODUCT_SEARCH_TOOL)),
   async local(turn): Promise<LocalToolReply | null> {
     const q = parseProductQuery(turn.text);
     if (!q || (!q.words.length && q.maxPrice == null && q.minPrice == null)) return null;

@@ -211,14 +211,21 @@ export async function disconnectStore(ctx: Ctx, ref: Ref, opts: { fetcher?: Fetc
   return { ok: true, webhooksLeft: left };
 }
 
-/** A shop tool answers when its switch is on, the plan includes WooCommerce and a store is connected. */
-export async function shopToolEnabled(
-  ctx: Pick<ServiceContext, "db">,
-  chatbot: { id: string; orgId: string; settings: Record<string, unknown> },
-  org: { plan: string },
+// Both shop tools ask whether they are on for every visitor message; the connection they need is
+// looked up once per turn, not once per tool (a D1 round trip each, issue #21).
+const connectionOfTurn = new WeakMap<object, Promise<WooConnection | null>>();
+
+/**
+ * A shop tool answers when its switch is on, the plan includes WooCommerce and a store is connected:
+ * the connection, or null. Per visitor turn (the tools' `turn` object) one look-up, whichever tools ask.
+ */
+export function shopToolOfTurn(
+  turn: { ctx: Pick<ServiceContext, "db">; chatbot: { id: string; orgId: string; settings: Record<string, unknown> }; org: { plan: string } },
   name: ShopToolName,
 ): Promise<WooConnection | null> {
   // The same switch the tools page writes (setBuiltInTool): chatbots.settings `tools.builtIn.<name>`.
-  if (!builtInToolOn(chatbot.settings, name) || !planExtras(org.plan).woocommerce) return null;
-  return getConnection(ctx, { orgId: chatbot.orgId, chatbotId: chatbot.id });
+  if (!builtInToolOn(turn.chatbot.settings, name) || !planExtras(turn.org.plan).woocommerce) return Promise.resolve(null);
+  let found = connectionOfTurn.get(turn);
+  if (!found) connectionOfTurn.set(turn, (found = getConnection(turn.ctx, { orgId: turn.chatbot.orgId, chatbotId: turn.chatbot.id })));
+  return found;
 }
