@@ -2,8 +2,9 @@
 // `npm start`: install if needed → build → apply migrations → seed demo data → `wrangler dev`.
 // Local data persists between runs in wrangler's default state dir (.wrangler/state).
 // PORT (default 8787) chooses the port; IP (default localhost, i.e. 127.0.0.1) the address wrangler
-// binds — IP=0.0.0.0 makes it reachable from other machines. INSPECTOR=0 runs it without wrangler's
-// DevTools inspector (scripts/lib/wrangler-dev-quiet.mjs, ADR 036): much less CPU per chat message.
+// binds — IP=0.0.0.0 makes it reachable from other machines. The Worker runs without wrangler's
+// DevTools inspector (scripts/lib/wrangler-dev-quiet.mjs, ADR 036), which costs more CPU per chat
+// message than the Worker itself; INSPECTOR=1 runs the plain `wrangler dev` CLI, DevTools included.
 import { performance } from "node:perf_hooks";
 import {
   applyMigrations,
@@ -62,9 +63,10 @@ async function main() {
   process.stdout.write(banner());
 
   const wrangler = bin("wrangler");
-  // INSPECTOR=0: without wrangler's DevTools inspector, which costs more CPU per chat message than
-  // the Worker itself (ADR 036); for trying Parley with many visitors at once.
-  const quiet = process.env.INSPECTOR === "0";
+  // Without wrangler's DevTools inspector unless INSPECTOR=1: with it, every D1 and Durable Object
+  // call of the Worker is relayed and logged by wrangler, more CPU per chat message than the Worker's
+  // own (ADR 036) — and people try Parley with many visitors at once.
+  const quiet = process.env.INSPECTOR !== "1";
   const child = spawnInherited(
     quiet ? process.execPath : wrangler.cmd,
     // --test-scheduled exposes /__scheduled so the ingestion sweep can be run right away below.
