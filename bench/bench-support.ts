@@ -1,19 +1,10 @@
 import type { ChunkInput } from "~/.server/retrieval/types";
+import { mulberry32 } from "./prng.mjs";
 
 // What the benchmarks that grow one chatbot's knowledge share (bench:chat, bench:shards): seeded
 // replicas of the corpus's chunks, percentiles.
 
 // ——— deterministic perturbation ———
-export function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 export function shuffled<T>(xs: T[], rnd: () => number) {
   const a = [...xs];
   for (let i = a.length - 1; i > 0; i--) {

@@ -26,6 +26,7 @@ import { DEMO } from "../scripts/lib/demo.mjs";
 import { startDevWorker } from "../scripts/lib/dev-worker.mjs";
 import { agentPath, handOff, LiveSocket, signIn, visitorPath, visitorSays } from "../scripts/lib/live-client.mjs";
 import { groupCpu, groupRss, heapSampler } from "./isolate-inspector.mjs";
+import { mulberry32 as prng } from "./prng.mjs";
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 500);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 6); // per conversation, alternating agent / visitor
@@ -44,18 +45,6 @@ const stats = (xs) => {
   return { n: s.length, p50: r(pct(s, 50)), p95: r(pct(s, 95)), p99: r(pct(s, 99)), max: r(s.at(-1) ?? null) };
 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Deterministic PRNG (mulberry32) so every run has the same pauses. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Runs `fn` over `items`, at most `n` at a time. */
 async function pool(items, n, fn) {

@@ -21,14 +21,5 @@ export const MESSAGES = {
 };
 export const KINDS = ["question", "question", "smalltalk", "fallback"]; // 50 % questions
 
-/** Deterministic PRNG (mulberry32) so every run sends the same messages in the same order. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG so every run sends the same messages in the same order. */
+export { mulberry32 as prng } from "./prng.mjs";

@@ -15,23 +15,10 @@ import { liveChatbot, liveRequests } from "./live-sockets";
 // conversation's Durable Object, the inbox object's presence, the conversation core refusing bot
 // turns while a person holds the conversation, storage before acknowledgement, catch-up by seq.
 
-const { worker, ip, post, open, socket } = liveRequests(30);
+const { worker, ip, post, open, socket, chat } = liveRequests(30);
 const visitor = () => `v_${newId().slice(0, 20)}`;
 
 const setup = () => liveChatbot();
-
-async function chat(botId: string, visitorId: string, message: string, conversationId?: string, clientMessageId = `c_${newId().slice(0, 16)}`) {
-  const res = await post(`/api/chat/${botId}`, {
-    visitorId,
-    message,
-    stream: false,
-    channel: "widget",
-    conversationId,
-    clientMessageId,
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as { conversationId: string; message: { id: string; content: string; kind?: string } | null };
-}
 
 describe("live chat", async () => {
   const s = await setup();

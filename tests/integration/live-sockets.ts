@@ -1,5 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
+import { expect } from "vitest";
+import { newId } from "~/.server/auth/crypto";
 import { chatbots } from "~/.server/db/schema";
 import { clientFrame, parseServerFrame, type ServerFrame } from "~/lib/live/protocol";
 import { addMember, db, makeOrg, makeUser, signedIn } from "../factories";
@@ -65,7 +67,13 @@ export function liveRequests(net: number) {
     if (res.status !== 101) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return new LiveClient(res.webSocket!);
   };
-  return { worker, ip, post, open, socket };
+  /** A visitor's widget message through POST /api/chat (non-streamed), which must succeed. */
+  const chat = async (botId: string, visitorId: string, message: string, conversationId?: string, clientMessageId = `c_${newId().slice(0, 16)}`) => {
+    const res = await post(`/api/chat/${botId}`, { visitorId, message, stream: false, channel: "widget", conversationId, clientMessageId });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return (await res.json()) as { conversationId: string; message: { id: string; content: string; kind?: string } | null };
+  };
+  return { worker, ip, post, open, socket, chat };
 }
 
 /**

@@ -16,22 +16,9 @@ import { liveChatbot, liveRequests } from "./live-sockets";
 // (counted once), within the HTTP path's length and the visitor gate's rate limits, and refused
 // while the bot (or the bot while a person is awaited) has the conversation.
 
-const { post, socket } = liveRequests(35);
+const { post, socket, chat } = liveRequests(35);
 const visitor = () => `v_${newId().slice(0, 20)}`;
 const session = (cid: string) => env.CHAT_SESSION.get(env.CHAT_SESSION.idFromName(cid));
-
-async function chat(botId: string, visitorId: string, message: string, conversationId?: string) {
-  const res = await post(`/api/chat/${botId}`, {
-    visitorId,
-    message,
-    stream: false,
-    channel: "widget",
-    conversationId,
-    clientMessageId: `c_${newId().slice(0, 16)}`,
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as { conversationId: string; message: { id: string; content: string } | null };
-}
 
 /** A conversation that waits for a person, with the visitor's socket open on it. */
 async function waiting(s: Awaited<ReturnType<typeof liveChatbot>>) {
