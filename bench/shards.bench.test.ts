@@ -6,6 +6,7 @@ import type { Env } from "~/.server/env";
 import { chunkDocument } from "~/.server/kb/chunking";
 import { countChatbotChunks, indexChunks } from "~/.server/retrieval/indexing";
 import { retrieve } from "~/.server/retrieval/search";
+import { shardKnowledgeStub } from "~/.server/retrieval/knowledge-store";
 import type { ChatbotRef, ChunkInput, RetrievalResult } from "~/.server/retrieval/types";
 import { originalUrl, replica, summary, makeBenchOrgAndBot } from "./bench-support";
 
@@ -19,7 +20,7 @@ type BenchEnv = Env &
   Record<"BENCH_CORPUS" | "BENCH_EVAL" | "BENCH_SIZES" | "BENCH_QUESTIONS" | "BENCH_WARMUP" | "BENCH_BOTS" | "BENCH_BOT_CHUNKS" | "BENCH_ROUNDS", string>;
 const benv = env as unknown as BenchEnv;
 const ctx = createServiceContext(benv, () => undefined, "http://localhost");
-const shardOf = (ref: ChatbotRef) => benv.KNOWLEDGE_SHARD.get(benv.KNOWLEDGE_SHARD.idFromName(ref.chatbotId));
+const shardOf = (ref: ChatbotRef) => shardKnowledgeStub(benv, ref);
 
 const makeOrgAndBot = (suffix: string) => makeBenchOrgAndBot(benv.DB, "shardbench", suffix);
 

@@ -8,7 +8,7 @@ export interface Env {
   /** One chatbot's live inbox per object: presence and "conversation changed" (workers/durable-objects/chatbot-inbox.ts). */
   CHATBOT_INBOX: DurableObjectNamespace;
   /** One chatbot's knowledge per object: chunks, FTS5, term statistics, offline vectors (workers/durable-objects/knowledge-shard.ts). */
-  KNOWLEDGE_SHARD: DurableObjectNamespace<import("../../workers/durable-objects/knowledge-shard").KnowledgeShard>;
+  KNOWLEDGE_SHARD: DurableObjectNamespace;
   INGEST_QUEUE: Queue;
   /** Notification deliveries (app/.server/notifications/queue.ts). */
   NOTIFY_QUEUE: Queue;

@@ -10,6 +10,7 @@ import type { Env } from "~/.server/env";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
 import { createTextSource, deleteSource } from "~/.server/kb/sources";
 import { retrieve } from "~/.server/retrieval/search";
+import { shardKnowledgeStub } from "~/.server/retrieval/knowledge-store";
 import type { ChatbotRef, ChunkInput, RetrievalResult } from "~/.server/retrieval/types";
 import { db, makeOrg, makeUser } from "../factories";
 
@@ -22,7 +23,7 @@ const questionSets = import.meta.glob("/bench/answers/*/questions.json", { impor
 
 const queue = { async send() {}, async sendBatch() {} } as unknown as Queue;
 const ctx = createServiceContext({ ...(env as unknown as Env), INGEST_QUEUE: queue });
-const shardOf = (ref: ChatbotRef) => ctx.env.KNOWLEDGE_SHARD.get(ctx.env.KNOWLEDGE_SHARD.idFromName(ref.chatbotId));
+const shardOf = (ref: ChatbotRef) => shardKnowledgeStub(ctx.env, ref);
 
 type ChunkRow = ChunkInput & { source_id: string };
 

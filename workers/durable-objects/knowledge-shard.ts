@@ -1,7 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../../app/.server/db/client";
 import type { Env } from "../../app/.server/env";
-import { d1KnowledgeStore, type ChunkSelection, type SourceOf, type StoreRetrieveOptions } from "../../app/.server/retrieval/knowledge-store";
+import {
+  d1KnowledgeStore,
+  type ChunkSelection,
+  type KnowledgeShardApi,
+  type SourceOf,
+  type StoreRetrieveOptions,
+} from "../../app/.server/retrieval/knowledge-store";
 import { SHARD_SCHEMA, SHARD_SCHEMA_VERSION } from "../../app/.server/retrieval/shard-schema";
 import { d1FromSqlStorage } from "../../app/.server/retrieval/sql-storage-d1";
 import type { ChatbotRef, ChunkInput, RetrievalResult } from "../../app/.server/retrieval/types";
@@ -15,7 +21,7 @@ import { shardVectorize } from "../../app/.server/retrieval/shard-vectorize";
 // object is named by the chatbot's id and reached only through `knowledgeStore()` after the
 // caller's permission check; every call also carries the chatbot's ref, which must match.
 
-export class KnowledgeShard extends DurableObject<Env> {
+export class KnowledgeShard extends DurableObject<Env> implements KnowledgeShardApi {
   private readonly shardEnv: Env;
   private ready = false;
 

@@ -5,6 +5,7 @@ import type { Env } from "../env";
 import { countChatbotChunks, deleteChatbotVectors, deleteSourceChunks, indexChunks } from "./indexing";
 import { forgetChatbotStats, retrieve, type RetrieveOptions } from "./search";
 import type { ChatbotRef, ChunkInput, RetrievalResult } from "./types";
+import type { MovedChunk, SourceChecksums } from "./knowledge-move";
 import { createVectorStore } from "./vector-store";
 
 // A chatbot's knowledge, wherever it lives (issue #20, ADR 034): D1's shared tables, or the
@@ -81,9 +82,27 @@ export function d1KnowledgeStore(ctx: StoreContext, ref: ChatbotRef): KnowledgeS
   };
 }
 
+/**
+ * What a chatbot's KnowledgeShard object answers (workers/durable-objects/knowledge-shard.ts
+ * implements it). Every call carries the chatbot's ref; the object serves only the chatbot it holds.
+ */
+export interface KnowledgeShardApi {
+  retrieve(ref: ChatbotRef, query: string, opts?: StoreRetrieveOptions): Promise<RetrievalResult>;
+  indexChunks(ref: ChatbotRef, source: SourceOf, chunks: ChunkInput[]): Promise<{ chunkIds: number[] }>;
+  deleteChunks(ref: ChatbotRef, sourceId: string, which: ChunkSelection): Promise<{ deleted: number }>;
+  maxChunkId(ref: ChatbotRef, sourceId: string): Promise<number>;
+  countChunks(ref: ChatbotRef, sourceId?: string): Promise<number>;
+  dropAll(ref: ChatbotRef): Promise<void>;
+  // The move from D1 (knowledge-move.ts).
+  importChunks(ref: ChatbotRef, rows: MovedChunk[]): Promise<{ imported: number }>;
+  checksums(ref: ChatbotRef): Promise<SourceChecksums>;
+  forgetSource(ref: ChatbotRef, sourceId: string): Promise<void>;
+  forgetAll(ref: ChatbotRef): Promise<void>;
+}
+
 /** The chatbot's shard object, named by its id. Only for callers that checked the permission (this module, the move). */
 export const shardKnowledgeStub = (env: Pick<Env, "KNOWLEDGE_SHARD">, ref: ChatbotRef) =>
-  env.KNOWLEDGE_SHARD.get(env.KNOWLEDGE_SHARD.idFromName(ref.chatbotId));
+  env.KNOWLEDGE_SHARD.get(env.KNOWLEDGE_SHARD.idFromName(ref.chatbotId)) as unknown as KnowledgeShardApi;
 
 /** The chatbot's own shard. Reach it only through `knowledgeStore` after the permission check. */
 export function shardKnowledgeStore(env: Pick<Env, "KNOWLEDGE_SHARD">, ref: ChatbotRef): KnowledgeStore {
