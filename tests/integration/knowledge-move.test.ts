@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { deleteChatbot } from "~/.server/chatbots/chatbots";
+import type { AppContext } from "~/.server/context";
 import { createServiceContext } from "~/.server/context";
 import { chatbots, knowledgeSources } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
@@ -130,5 +132,17 @@ describe("moving a chatbot's knowledge into its shard", () => {
     await db.update(knowledgeSources).set({ status: "ready" }).where(eq(knowledgeSources.id, sources[0]));
     expect(await runUntil(ref)).toEqual({ phase: "done", done: true });
     expect(await storeOf(ref)).toBe("shard");
+  });
+
+  it("deleting a chatbot mid-move leaves nothing in its shard", async () => {
+    const { ref } = await d1Bot("Deleted mover", ["restaurant"]);
+    await startKnowledgeMove(ctx, ref);
+    await runUntil(ref, (phase) => phase === "verify");
+    const shard = shardKnowledgeStub(ctx.env, ref);
+    expect(await shard.countChunks(ref)).toBeGreaterThan(0);
+    expect(await deleteChatbot(ctx as unknown as AppContext, ref)).toMatchObject({ id: ref.chatbotId });
+    expect(await shard.countChunks(ref)).toBe(0);
+    // The queued step finds no move any more.
+    expect(await runKnowledgeMoveStep(ctx, ref.chatbotId, { enqueue: false })).toEqual({ phase: "missing", done: true });
   });
 });

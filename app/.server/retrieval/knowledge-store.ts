@@ -130,5 +130,15 @@ export async function knowledgeStore(ctx: StoreContext, ref: ChatbotRef, kind?: 
         .get()
     )?.k ??
     "d1";
-  return where === "shard" ? shardKnowledgeStore(ctx.env, ref) : d1KnowledgeStore(ctx, ref);
+  if (where === "shard") return shardKnowledgeStore(ctx.env, ref);
+  const d1 = d1KnowledgeStore(ctx, ref);
+  if (where === "d1") return d1;
+  // Moving: D1 serves; deleting the chatbot also drops the shard's partial copy.
+  return {
+    ...d1,
+    async dropAll() {
+      await d1.dropAll();
+      await shardKnowledgeStub(ctx.env, ref).forgetAll(ref);
+    },
+  };
 }
