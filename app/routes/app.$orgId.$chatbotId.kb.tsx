@@ -16,7 +16,7 @@ import {
   setSchedule,
   type SourceSummary,
 } from "~/.server/kb/sources";
-import { knowledgeStore } from "~/.server/retrieval/knowledge-store";
+import { knowledgeStore, type KnowledgeStoreKind } from "~/.server/retrieval/knowledge-store";
 import type { RetrievalPreviewData } from "~/components/kb/retrieval-preview";
 import { KnowledgeScreen, type KbActionData } from "~/components/kb/knowledge-screen";
 import { useFormReply } from "~/components/ui/form-reply";
@@ -38,7 +38,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { org, chatbot } = await requireChatbot(ctx, request, params, "chatbot:edit");
   const ref = { orgId: org.id, chatbotId: chatbot.id };
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 500);
-  const [sources, usage, preview] = await Promise.all([listSources(ctx, ref), knowledgeUsage(ctx, org.id), previewRetrieval(ctx, ref, q)]);
+  const [sources, usage, preview] = await Promise.all([
+    listSources(ctx, ref),
+    knowledgeUsage(ctx, org.id),
+    previewRetrieval(ctx, ref, chatbot.knowledgeStore, q),
+  ]);
   const plan = getPlan(org.plan);
   return {
     orgId: org.id,
@@ -141,11 +145,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 async function previewRetrieval(
   ctx: Parameters<typeof knowledgeStore>[0],
   ref: { orgId: string; chatbotId: string },
+  kind: KnowledgeStoreKind,
   q: string,
 ): Promise<RetrievalPreviewData> {
   if (!q) return null;
   const started = Date.now();
-  const result = await (await knowledgeStore(ctx, ref)).retrieve(q, { k: 5 });
+  const result = await (await knowledgeStore(ctx, ref, kind)).retrieve(q, { k: 5 });
   return {
     query: q,
     answerable: result.answerable,

@@ -1,33 +1,18 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { rateLimits } from "../db/schema";
 
 export type Limit = { max: number; windowMs: number };
 
-// Fixed windows in D1 so the count holds across Worker instances. One upsert per limit.
-function upsert(db: Db, key: string, limit: Limit, now: number) {
-  const windowStart = now - (now % limit.windowMs);
-  return db
-    .insert(rateLimits)
-    .values({ key, windowStart, count: 1 })
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: {
-        count: sql`CASE WHEN ${rateLimits.windowStart} = ${windowStart} THEN ${rateLimits.count} + 1 ELSE 1 END`,
-        windowStart: sql`${windowStart}`,
-      },
-    })
-    .returning({ count: rateLimits.count });
-}
+// Fixed windows in D1 so the count holds across Worker instances.
+const windowOf = (limit: Limit, now: number) => now - (now % limit.windowMs);
 
 function verdict(count: number, limit: Limit, now: number) {
-  const windowStart = now - (now % limit.windowMs);
-  return { ok: count <= limit.max, retryAfterS: Math.ceil((windowStart + limit.windowMs - now) / 1000), count };
+  return { ok: count <= limit.max, retryAfterS: Math.ceil((windowOf(limit, now) + limit.windowMs - now) / 1000), count };
 }
 
 export async function hit(db: Db, key: string, limit: Limit, now = Date.now()): Promise<{ ok: boolean; retryAfterS: number; count: number }> {
-  const row = await upsert(db, key, limit, now).get();
-  return verdict(row?.count ?? 1, limit, now);
+  const counts = await upsertAll(db, [[key, limit]], now);
+  return verdict(counts.get(key) ?? 1, limit, now);
 }
 
 /**
@@ -45,9 +30,9 @@ export async function hitAll(db: Db, checks: [string, Limit][], now = Date.now()
   );
 }
 
-/** upsert() for several keys in one multi-row statement: each key's count in its own window. */
+/** Adds one to each key's count in its window (a new window starts at 1), in one multi-row statement. */
 async function upsertAll(db: Db, checks: [string, Limit][], now: number): Promise<Map<string, number>> {
-  const rows = checks.map(([key, limit]) => sql`(${key}, ${now - (now % limit.windowMs)}, 1)`);
+  const rows = checks.map(([key, limit]) => sql`(${key}, ${windowOf(limit, now)}, 1)`);
   const counted = await db.all<{ key: string; count: number }>(
     sql`INSERT INTO rate_limits (key, window_start, count) VALUES ${sql.join(rows, sql`, `)}
       ON CONFLICT (key) DO UPDATE SET
@@ -66,7 +51,7 @@ async function upsertAll(db: Db, checks: [string, Limit][], now: number): Promis
  */
 export function hitAllWith(count: (key: string, windowStart: number) => number, checks: [string, Limit][], now = Date.now()) {
   return verdicts(
-    checks.map(([key, limit]) => count(key, now - (now % limit.windowMs))),
+    checks.map(([key, limit]) => count(key, windowOf(limit, now))),
     checks,
     now,
   );

@@ -3,7 +3,7 @@ import type { ServiceContext } from "../../context";
 import { wooProducts } from "../../db/schema";
 import { chunkDocument } from "../../kb/chunking";
 import { extractHtml } from "../../kb/extract";
-import { knowledgeStore } from "../../retrieval/knowledge-store";
+import { knowledgeStore, type KnowledgeStore } from "../../retrieval/knowledge-store";
 import type { ChunkInput } from "../../retrieval/types";
 
 // A WooCommerce product as Parley keeps it: a row the shop tools search (price, stock, category,
@@ -173,9 +173,8 @@ export async function findProduct(ctx: Pick<ServiceContext, "db">, chatbotId: st
 }
 
 /** Removes one product's knowledge chunks (found by its link) with their vectors. */
-export async function deleteProductChunks(ctx: Pick<ServiceContext, "db" | "env">, ref: Ref & { sourceId: string }, url: string | null) {
-  if (!url) return;
-  await (await knowledgeStore(ctx, ref)).deleteChunks(ref.sourceId, { url });
+async function deleteProductChunks(store: KnowledgeStore, sourceId: string, url: string | null) {
+  if (url) await store.deleteChunks(sourceId, { url });
 }
 
 /** Replaces one product's row and knowledge document (a webhook's create or update). */
@@ -187,22 +186,21 @@ export async function replaceProduct(
   currency: Currency,
 ) {
   const before = await findProduct(ctx, ref.chatbotId, p.id);
-  await deleteProductChunks(ctx, ref, before?.permalink ?? p.permalink ?? null);
+  const store = await knowledgeStore(ctx, ref);
+  await deleteProductChunks(store, ref.sourceId, before?.permalink ?? p.permalink ?? null);
   if (p.status !== "publish") {
     await ctx.db.delete(wooProducts).where(and(eq(wooProducts.chatbotId, ref.chatbotId), eq(wooProducts.productId, p.id)));
     return;
   }
   await upsertProduct(ctx, productRecord(ref, p, variations, Date.now()));
   // Positions only order a source's chunks; a product's own block keeps them apart.
-  await (
-    await knowledgeStore(ctx, ref)
-  ).indexChunks({ sourceId: ref.sourceId, type: "woocommerce" }, productChunks(productDocument(p, variations, currency), p.id * 1000));
+  await store.indexChunks({ sourceId: ref.sourceId, type: "woocommerce" }, productChunks(productDocument(p, variations, currency), p.id * 1000));
 }
 
 export async function removeProduct(ctx: Pick<ServiceContext, "db" | "env">, ref: Ref & { sourceId: string }, productId: number) {
   const before = await findProduct(ctx, ref.chatbotId, productId);
   if (!before) return false;
-  await deleteProductChunks(ctx, ref, before.permalink);
+  await deleteProductChunks(await knowledgeStore(ctx, ref), ref.sourceId, before.permalink);
   await ctx.db.delete(wooProducts).where(and(eq(wooProducts.chatbotId, ref.chatbotId), eq(wooProducts.productId, productId)));
   return true;
 }
