@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull, lt, lte, ne, or } from "drizzle-orm";
 import { randomToken } from "../auth/crypto";
 import { knowledgeSources } from "../db/schema";
-import { knowledgeStore } from "../retrieval/knowledge-store";
+import { knowledgeStore, type KnowledgeStore } from "../retrieval/knowledge-store";
 import type { ChunkInput } from "../retrieval/types";
 import { chunkDocument } from "./chunking";
 import { crawlStep, fetchUrl, startCrawl, type CrawlOptions, type CrawlState, type Fetcher } from "./crawl";
@@ -173,9 +173,8 @@ async function save(ctx: KbContext, row: KnowledgeSource, leaseId: string, patch
 
 class LostJob extends Error {}
 
-async function fail(ctx: KbContext, row: KnowledgeSource, js: JobState | null, message: string) {
+async function fail(ctx: KbContext, store: KnowledgeStore, row: KnowledgeSource, js: JobState | null, message: string) {
   // A failed re-sync drops only what it added: the previous chunks keep serving.
-  const store = await knowledgeStore(ctx, { orgId: row.orgId, chatbotId: row.chatbotId });
   await store.deleteChunks(row.id, { above: js?.oldMaxChunkId ?? 0 });
   if (row.type === "site") await ctx.env.FILES.delete(crawlStateKey(row));
   const chunkCount = await store.countChunks(row.id);
@@ -366,7 +365,7 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
     if (e instanceof LostJob) return { sourceId, status: row.status, done: true };
     if (!current) return { sourceId, status: "missing", done: true };
     if (e instanceof IngestError || e instanceof ExtractError) {
-      await fail(ctx, current, js, e.message).catch((err) => {
+      await fail(ctx, store, current, js, e.message).catch((err) => {
         if (!(err instanceof LostJob)) throw err;
       });
       return { sourceId, status: "failed", done: true };
@@ -376,7 +375,13 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
     await store.deleteChunks(current.id, { above: Math.max(stepFloor, js.oldMaxChunkId) });
     const attempts = current.attempts + 1;
     if (attempts >= MAX_ATTEMPTS) {
-      await fail(ctx, current, js, `Something went wrong while processing this source (${attempts} attempts). Retry, and contact support if it keeps failing.`);
+      await fail(
+        ctx,
+        store,
+        current,
+        js,
+        `Something went wrong while processing this source (${attempts} attempts). Retry, and contact support if it keeps failing.`,
+      );
       return { sourceId, status: "failed", done: true };
     }
     await ctx.db
@@ -432,6 +437,7 @@ export async function sweepIngestion(ctx: KbContext, opts: { now?: number; limit
       if (attempts > MAX_ATTEMPTS) {
         await fail(
           ctx,
+          await knowledgeStore(ctx, { orgId: row.orgId, chatbotId: row.chatbotId }),
           row,
           js,
           `Processing stopped responding ${MAX_ATTEMPTS} times, so it was stopped. Retry to start again; contact support if it keeps happening.`,
