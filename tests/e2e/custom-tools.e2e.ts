@@ -4,7 +4,7 @@ import { startToolTestApi } from "../support/tool-test-api.mjs";
 import { axeViolations } from "./support/axe";
 import { closeBrowser, newPage } from "./support/browser";
 import { executeD1, sqlString } from "./support/d1";
-import { signInAsDemo, submitAndWait } from "./support/flows";
+import { followLink, signInAsDemo, submitAndWait } from "./support/flows";
 
 // Custom HTTP tools in Chromium: the owner adds a booking tool on …/tools (secret header, JSON-schema
 // parameters, "ask first", a reply template), tries it with the test runner, then a visitor on the
@@ -115,8 +115,7 @@ describe("custom HTTP tools", () => {
       await p.goto(tools);
       const link = p.getByRole("link", { name: "Conversation", exact: true });
       await link.first().waitFor();
-      await link.first().click();
-      await p.waitForURL(/\?c=/);
+      await followLink(p, link.first(), /\?c=/);
       await p.getByText("Booked: B-2001 for 4 people, Anna Smith.").first().waitFor();
       expect(await p.content()).not.toContain(SECRET);
       // The refused post answers 400 (the browser logs that); nothing else may fail.

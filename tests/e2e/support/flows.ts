@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Cookie, Page, Route } from "playwright-core";
+import type { Cookie, Locator, Page, Route } from "playwright-core";
 import { expect } from "vitest";
 import { baseURL } from "./browser";
 import { ROOT } from "../../../scripts/lib/common.mjs";
@@ -22,6 +22,22 @@ export async function submitAndWait(page: Page, buttonName: string | RegExp, url
   else {
     await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), button.click()]);
     await page.waitForLoadState("networkidle");
+  }
+}
+
+/**
+ * Clicks a link and waits for the URL it leads to. A click that lands while React is still hydrating
+ * the page can be dropped on a loaded machine (seen once in CI: the URL never changed), so a click
+ * that has not navigated within a few seconds is repeated, up to three times.
+ */
+export async function followLink(page: Page, link: Locator, urlPattern: RegExp) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await Promise.all([page.waitForURL(urlPattern, { timeout: attempt < 3 ? 8_000 : 30_000 }), link.click()]);
+      return;
+    } catch (err) {
+      if (attempt >= 3 || urlPattern.test(page.url())) throw err;
+    }
   }
 }
 
