@@ -148,7 +148,8 @@ export const chatbots = sqliteTable(
       .notNull()
       .default(sql`(unixepoch() * 1000)`),
   },
-  (t) => [index("chatbots_org_idx").on(t.orgId)],
+  // The knowledge-move sweep (ADR 034) reads chatbots still in D1, oldest first, a few per run.
+  (t) => [index("chatbots_org_idx").on(t.orgId), index("chatbots_knowledge_store_idx").on(t.knowledgeStore, t.createdAt)],
 );
 
 /**
