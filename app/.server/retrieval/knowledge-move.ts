@@ -2,7 +2,7 @@ import { and, asc, count, eq, lt, notInArray, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { chatbots, knowledgeMoves, knowledgeSources } from "../db/schema";
 import type { Env } from "../env";
-import { shardKnowledgeStub } from "./knowledge-store";
+import { shardKnowledgeStub, type KnowledgeStoreKind } from "./knowledge-store";
 import type { ChatbotRef } from "./types";
 
 // Moving a chatbot's knowledge from D1 into its shard (issue #20, ADR 034). A resumable job: one
@@ -216,11 +216,38 @@ export async function knowledgeMoveProgress(ctx: Pick<ServiceContext, "db">, ref
         error: knowledgeMoves.error,
         startedAt: knowledgeMoves.startedAt,
         finishedAt: knowledgeMoves.finishedAt,
+        updatedAt: knowledgeMoves.updatedAt,
       })
       .from(knowledgeMoves)
       .where(and(eq(knowledgeMoves.chatbotId, ref.chatbotId), eq(knowledgeMoves.orgId, ref.orgId)))
       .get()) ?? null
   );
+}
+
+/**
+ * What the knowledge page says about a move (null: nothing). Owners and admins see how far it is,
+ * or why it failed; other editors only that it runs. Nothing once the chatbot is in its shard (the
+ * cleanup of D1's rows after the switch does not concern them).
+ */
+export type MoveNotice =
+  | { state: "moving"; detail: { phase: "copy" | "verify" | "switch" | "cleanup"; copied: number; total: number } | null }
+  | { state: "failed"; error: string; retryAfter: number };
+
+export async function knowledgeMoveNotice(
+  ctx: Pick<ServiceContext, "db">,
+  ref: ChatbotRef,
+  store: KnowledgeStoreKind,
+  detailed: boolean,
+): Promise<MoveNotice | null> {
+  if (store === "shard") return null;
+  const move = await knowledgeMoveProgress(ctx, ref);
+  if (!move || move.phase === "done") return null;
+  if (move.phase === "failed") {
+    if (!detailed || store !== "d1") return null;
+    return { state: "failed", error: move.error ?? "The move stopped.", retryAfter: move.updatedAt + RETRY_FAILED_AFTER_MS };
+  }
+  if (store !== "moving") return null;
+  return { state: "moving", detail: detailed ? { phase: move.phase, copied: move.copied, total: Math.max(move.total, move.copied) } : null };
 }
 
 export type MoveSweepResult = { started: string[]; resumed: string[] };
