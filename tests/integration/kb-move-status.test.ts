@@ -67,10 +67,10 @@ describe("the knowledge page during a move", async () => {
   });
 
   it("shows a failed move's error to owners, with where answers come from, and nothing to editors", async () => {
-    await setMove("d1", { phase: "failed", error: "The copy did not match D1 for 2 source(s) after 5 tries.", updatedAt: now });
+    await setMove("d1", { phase: "failed", error: "The copy of 2 sources still differed from the original after 5 tries.", updatedAt: now });
     const text = await moveNotice(kb, owner.cookie);
     expect(text).toContain("did not finish");
-    expect(text).toContain("The copy did not match D1 for 2 source(s) after 5 tries.");
+    expect(text).toContain("The copy of 2 sources still differed from the original after 5 tries.");
     expect(text).toContain("answers from its current storage as before");
     expect(text).toContain("tried again automatically after");
     expect(await moveNotice(kb, editor.cookie)).toBeNull();

@@ -139,13 +139,13 @@ describe("the knowledge-move sweep", () => {
       chatbotId: bot.id,
       orgId: org.id,
       phase: "failed",
-      error: "The copy did not match D1 for 1 source(s) after 5 tries.",
+      error: "The copy of one source still differed from the original after 5 tries.",
       startedAt: now - 3_600_000,
       updatedAt: now - 3_600_000,
       finishedAt: null,
     });
     expect((await sweepKnowledgeMoves(ctx, { now })).started).not.toContain(bot.id);
-    expect(await knowledgeMoveProgress(ctx, ref)).toMatchObject({ phase: "failed", error: expect.stringContaining("did not match") });
+    expect(await knowledgeMoveProgress(ctx, ref)).toMatchObject({ phase: "failed", error: expect.stringContaining("still differed") });
     expect((await sweepKnowledgeMoves(ctx, { now: now + 24 * 3_600_000 })).started).toContain(bot.id);
     expect(await knowledgeMoveProgress(ctx, ref)).toMatchObject({ phase: "copy", error: null });
   });

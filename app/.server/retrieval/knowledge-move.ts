@@ -147,7 +147,11 @@ export async function runKnowledgeMoveStep(ctx: Ctx, chatbotId: string, opts: { 
     );
     if (differing.length === 0) Object.assign(patch, { phase: "switch", signature, total: Number(signature.split(":")[0]) });
     else if (move.attempts + 1 >= MAX_ATTEMPTS)
-      Object.assign(patch, { phase: "failed", error: `The copy did not match D1 for ${differing.length} source(s) after ${MAX_ATTEMPTS} tries.` });
+      // Shown to owners on the knowledge page: plain words, no storage names.
+      Object.assign(patch, {
+        phase: "failed",
+        error: `The copy of ${differing.length === 1 ? "one source" : `${differing.length} sources`} still differed from the original after ${MAX_ATTEMPTS} tries.`,
+      });
     else {
       // Written or deleted in D1 while copying: drop the shard's copy of those sources and copy again (ids already there are skipped).
       for (const sourceId of differing) await shard.forgetSource(ref, sourceId);
