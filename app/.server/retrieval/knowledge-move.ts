@@ -1,4 +1,4 @@
-import { and, asc, count, eq, lt, notInArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, lt, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { chatbots, knowledgeMoves, knowledgeSources } from "../db/schema";
 import type { Env } from "../env";
@@ -41,7 +41,8 @@ const SWEEP_RUNNING = 10;
 const STALLED_AFTER_MS = 15 * 60_000;
 /** A failed move is tried again after a day; until then its error stays on the knowledge page. */
 const RETRY_FAILED_AFTER_MS = 24 * 3_600_000;
-const FINISHED = ["done", "failed"] as const;
+/** Phases of a move under way (IN, not NOT IN: the phase index finds them without a scan). */
+const RUNNING = ["copy", "verify", "switch", "cleanup"] as const;
 
 export function isMoveMessage(body: unknown): body is MoveMessage {
   return !!body && typeof body === "object" && (body as MoveMessage).kind === "knowledge-move" && typeof (body as MoveMessage).chatbotId === "string";
@@ -269,7 +270,7 @@ export async function sweepKnowledgeMoves(ctx: Ctx, opts: { now?: number; start?
   const stalled = await ctx.db
     .select({ chatbotId: knowledgeMoves.chatbotId, updatedAt: knowledgeMoves.updatedAt })
     .from(knowledgeMoves)
-    .where(and(notInArray(knowledgeMoves.phase, [...FINISHED]), lt(knowledgeMoves.updatedAt, now - STALLED_AFTER_MS)))
+    .where(and(inArray(knowledgeMoves.phase, [...RUNNING]), lt(knowledgeMoves.updatedAt, now - STALLED_AFTER_MS)))
     .limit(opts.running ?? SWEEP_RUNNING)
     .all();
   for (const move of stalled) {
@@ -290,7 +291,7 @@ export async function sweepKnowledgeMoves(ctx: Ctx, opts: { now?: number; start?
       await ctx.db
         .select({ n: count() })
         .from(knowledgeMoves)
-        .where(notInArray(knowledgeMoves.phase, [...FINISHED]))
+        .where(inArray(knowledgeMoves.phase, [...RUNNING]))
         .get()
     )?.n ?? 0;
   const slots = Math.min(opts.start ?? SWEEP_START, (opts.running ?? SWEEP_RUNNING) - running);
