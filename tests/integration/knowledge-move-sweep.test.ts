@@ -9,6 +9,7 @@ import { createTextSource } from "~/.server/kb/sources";
 import { knowledgeMoveProgress, runKnowledgeMoveStep, sweepKnowledgeMoves } from "~/.server/retrieval/knowledge-move";
 import { knowledgeStore } from "~/.server/retrieval/knowledge-store";
 import type { ChatbotRef } from "~/.server/retrieval/types";
+import { handleScheduled } from "../../workers/scheduled";
 import { db, makeChatbot, makeOrg, makeUser } from "../factories";
 
 // What starts the moves (issue #20, ADR 034): the cron's sweep picks chatbots still in D1, oldest
@@ -148,5 +149,17 @@ describe("the knowledge-move sweep", () => {
     expect(await knowledgeMoveProgress(ctx, ref)).toMatchObject({ phase: "failed", error: expect.stringContaining("still differed") });
     expect((await sweepKnowledgeMoves(ctx, { now: now + 24 * 3_600_000 })).started).toContain(bot.id);
     expect(await knowledgeMoveProgress(ctx, ref)).toMatchObject({ phase: "copy", error: null });
+  });
+
+  it("runs on the cron trigger", async () => {
+    const owner = await makeUser();
+    const { bot } = await makeOrg(owner.id, "Cron");
+    await db.update(chatbots).set({ createdAt: 0 }).where(eq(chatbots.id, bot.id));
+    const pending: Promise<unknown>[] = [];
+    sent.length = 0;
+    await handleScheduled({} as ScheduledController, ctx.env as Env, { waitUntil: (p: Promise<unknown>) => pending.push(p) } as unknown as ExecutionContext);
+    await Promise.all(pending);
+    expect(await storeOf(bot.id)).toBe("moving");
+    expect(moveMessages()).toContain(bot.id);
   });
 });
