@@ -4,11 +4,13 @@ import { sweepIngestion } from "../app/.server/kb/ingest";
 import { reindexForEmbeddingModel } from "../app/.server/kb/reindex";
 import { pruneDeliveries } from "../app/.server/notifications/delivery";
 import { sendDueDigests } from "../app/.server/notifications/digest";
+import { sweepKnowledgeMoves } from "../app/.server/retrieval/knowledge-move";
 
 /**
  * Cron trigger (wrangler.toml [triggers], every 5 minutes): re-indexes chatbots whose embedding
- * model changed, resumes stalled ingestion and starts due re-syncs; sends due daily notification
- * digests and drops notification deliveries past their retention.
+ * model changed, resumes stalled ingestion and starts due re-syncs; starts moving a few chatbots'
+ * knowledge from D1 into their shards and resumes stalled moves (ADR 034); sends due daily
+ * notification digests and drops notification deliveries past their retention.
  */
 export async function handleScheduled(_controller: ScheduledController, env: Env, execution: ExecutionContext) {
   const ctx = createServiceContext(env, (p) => execution.waitUntil(p));
@@ -23,6 +25,14 @@ export async function handleScheduled(_controller: ScheduledController, env: Env
         if (r.resumed.length || r.failed.length || r.scheduled.length) console.log("[cron] ingestion sweep", JSON.stringify(r));
       },
       (e) => console.error("[cron] ingestion sweep failed", e),
+    ),
+  );
+  ctx.waitUntil(
+    sweepKnowledgeMoves(ctx).then(
+      (r) => {
+        if (r.started.length || r.resumed.length) console.log("[cron] knowledge moves", JSON.stringify(r));
+      },
+      (e) => console.error("[cron] knowledge-move sweep failed", e),
     ),
   );
   ctx.waitUntil(

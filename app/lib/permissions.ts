@@ -25,6 +25,8 @@ const PERMISSIONS = {
   "chatbot:create": ["owner", "admin", "editor"],
   "chatbot:edit": ["owner", "admin", "editor"],
   "chatbot:delete": ["owner", "admin"],
+  /** Where a chatbot's data is stored and how its move to new storage goes (knowledge page). */
+  "storage:view": ["owner", "admin"],
   "chatbot:view": ALL,
   "inbox:work": ALL,
   "leads:work": ALL,

@@ -16,11 +16,13 @@ import {
   setSchedule,
   type SourceSummary,
 } from "~/.server/kb/sources";
+import { knowledgeMoveNotice } from "~/.server/retrieval/knowledge-move";
 import { knowledgeStore, type KnowledgeStoreKind } from "~/.server/retrieval/knowledge-store";
 import type { RetrievalPreviewData } from "~/components/kb/retrieval-preview";
 import { KnowledgeScreen, type KbActionData } from "~/components/kb/knowledge-screen";
 import { useFormReply } from "~/components/ui/form-reply";
 import { parseForm } from "~/lib/forms";
+import { can } from "~/lib/permissions";
 import { getPlan, raiseLimitHint } from "~/lib/plans";
 import { kbActionSchema } from "~/lib/schemas/kb";
 import { formReply } from "~/.server/http/form-reply";
@@ -35,13 +37,14 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? 
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const ctx = context.app;
-  const { org, chatbot } = await requireChatbot(ctx, request, params, "chatbot:edit");
+  const { org, chatbot, role } = await requireChatbot(ctx, request, params, "chatbot:edit");
   const ref = { orgId: org.id, chatbotId: chatbot.id };
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 500);
-  const [sources, usage, preview] = await Promise.all([
+  const [sources, usage, preview, move] = await Promise.all([
     listSources(ctx, ref),
     knowledgeUsage(ctx, org.id),
     previewRetrieval(ctx, ref, chatbot.knowledgeStore, q),
+    knowledgeMoveNotice(ctx, ref, chatbot.knowledgeStore, can(role, "storage:view")),
   ]);
   const plan = getPlan(org.plan);
   return {
@@ -50,6 +53,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     sources,
     usage,
     preview,
+    move,
     plan: {
       id: plan.id,
       name: plan.name,

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { makeOrgOnly, makeUser, okResult, testContext } from "../../../tests/factories";
+import { makeOrgOnly, makeUser, okResult, recordingContext, testContext } from "../../../tests/factories";
+import { runIngestionUntilIdle } from "../kb/ingest";
+import { createTextSource } from "../kb/sources";
+import { knowledgeStore } from "../retrieval/knowledge-store";
 import { createChatbot, deleteChatbot, getChatbot, listChatbots, renameChatbot } from "./chatbots";
 
 async function twoOrgs() {
@@ -54,6 +57,25 @@ describe("chatbots", () => {
         "The Free plan allows 1 chatbot and this organisation has 1. An owner can raise it by moving to the Starter plan (3 chatbots) on the Plans page.",
     });
     expect(await listChatbots(ctx, theirs.id)).toHaveLength(1);
+  });
+
+  it("keeps a new chatbot's knowledge in its own shard from the start (D1 without the binding)", async () => {
+    const { ctx: recording } = recordingContext();
+    const { mine } = await twoOrgs();
+    const { chatbot: bot } = okResult(await createChatbot(recording, mine.id, { name: "Sharded" }));
+    expect(bot.knowledgeStore).toBe("shard");
+    const ref = { orgId: mine.id, chatbotId: bot.id };
+    const created = await createTextSource(recording, ref, { title: "Hours", text: "The shop opens at nine in the morning and closes at six." });
+    if (!created.ok) throw new Error(created.message);
+    expect((await runIngestionUntilIdle(recording, created.source.id)).source?.status).toBe("ready");
+    const inD1 = await recording.env.DB.prepare("SELECT count(*) AS n FROM chunks WHERE chatbot_id = ?").bind(bot.id).first<{ n: number }>();
+    expect(inD1?.n).toBe(0);
+    const store = await knowledgeStore(recording, ref);
+    expect(await store.countChunks()).toBeGreaterThan(0);
+    expect((await store.retrieve("when does the shop open?", { k: 1 })).passages[0]?.sourceId).toBe(created.source.id);
+
+    const withoutShards = { ...testContext(), env: { ...testContext().env, KNOWLEDGE_SHARD: undefined as unknown as DurableObjectNamespace } };
+    expect(okResult(await createChatbot(withoutShards, mine.id, { name: "In D1" })).chatbot.knowledgeStore).toBe("d1");
   });
 
   it("never passes the limit when creations race", async () => {

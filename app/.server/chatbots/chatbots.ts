@@ -5,6 +5,7 @@ import { belowChatbotLimit, checkChatbotLimit } from "../billing/limits";
 import { deleteChatbotKnowledgeStorage } from "../kb/sources";
 import type { AppContext } from "../context";
 import { chatbots, organisations, termStats } from "../db/schema";
+import type { KnowledgeStoreKind } from "../retrieval/knowledge-store";
 
 // Every function is scoped by organisation: a chatbot id of another organisation is simply not found.
 
@@ -39,10 +40,12 @@ export type CreateChatbotResult = { ok: true; chatbot: Chatbot } | { ok: false; 
 
 /**
  * Creates a chatbot unless the organisation's plan limit is reached (one statement: the count is
- * checked inside the INSERT, so two concurrent creations cannot pass the limit together).
+ * checked inside the INSERT, so two concurrent creations cannot pass the limit together). Its
+ * knowledge lives in its own shard from the start when the binding is there (ADR 034); the
+ * column's default stays 'd1' for rows from before, which the cron's sweep moves.
  */
 export async function createChatbot(
-  ctx: Pick<AppContext, "db">,
+  ctx: Pick<AppContext, "db" | "env">,
   orgId: string,
   input: { name: string; visibility?: Chatbot["visibility"]; settings?: Record<string, unknown> },
 ): Promise<CreateChatbotResult> {
@@ -50,9 +53,10 @@ export async function createChatbot(
   if (!org) return { ok: false, message: "That organisation no longer exists." };
   const now = Date.now();
   const id = newId("cb_");
+  const store: KnowledgeStoreKind = ctx.env.KNOWLEDGE_SHARD ? "shard" : "d1";
   const result = await ctx.db.run(sql`
-    INSERT INTO ${chatbots} (id, org_id, name, visibility, settings, created_at, updated_at)
-    SELECT ${id}, ${org.id}, ${input.name.trim()}, ${input.visibility ?? "public"}, ${JSON.stringify(input.settings ?? {})}, ${now}, ${now}
+    INSERT INTO ${chatbots} (id, org_id, name, visibility, settings, knowledge_store, created_at, updated_at)
+    SELECT ${id}, ${org.id}, ${input.name.trim()}, ${input.visibility ?? "public"}, ${JSON.stringify(input.settings ?? {})}, ${store}, ${now}, ${now}
     WHERE ${belowChatbotLimit(org)}`);
   if (!result.meta.changes) {
     const refusal = await checkChatbotLimit(ctx, org);

@@ -9,7 +9,7 @@ import { chatbots, type organisations } from "../db/schema";
 
 // The settings/general screen's writes. Scoped by organisation like every chatbot function.
 
-type Ctx = Pick<AppContext, "db">;
+type Ctx = Pick<AppContext, "db" | "env">;
 
 /**
  * Saves the name and the "general" settings section in one statement. Only `$.general` is replaced

@@ -148,7 +148,8 @@ export const chatbots = sqliteTable(
       .notNull()
       .default(sql`(unixepoch() * 1000)`),
   },
-  (t) => [index("chatbots_org_idx").on(t.orgId)],
+  // The knowledge-move sweep (ADR 034) reads chatbots still in D1, oldest first, a few per run.
+  (t) => [index("chatbots_org_idx").on(t.orgId), index("chatbots_knowledge_store_idx").on(t.knowledgeStore, t.createdAt)],
 );
 
 /**
@@ -156,22 +157,27 @@ export const chatbots = sqliteTable(
  * resumable, one bounded step per queue message. `cursor` is the last chunk id copied; `signature`
  * the D1 side's "count:max id" the last verification saw, so the switch happens only if nothing changed.
  */
-export const knowledgeMoves = sqliteTable("knowledge_moves", {
-  chatbotId: text("chatbot_id")
-    .primaryKey()
-    .references(() => chatbots.id, { onDelete: "cascade" }),
-  orgId: text("org_id").notNull(),
-  phase: text("phase", { enum: ["copy", "verify", "switch", "cleanup", "done", "failed"] }).notNull(),
-  cursor: integer("cursor").notNull().default(0),
-  copied: integer("copied").notNull().default(0),
-  total: integer("total").notNull().default(0),
-  signature: text("signature"),
-  attempts: integer("attempts").notNull().default(0),
-  error: text("error"),
-  startedAt: integer("started_at").notNull(),
-  updatedAt: integer("updated_at").notNull(),
-  finishedAt: integer("finished_at"),
-});
+export const knowledgeMoves = sqliteTable(
+  "knowledge_moves",
+  {
+    chatbotId: text("chatbot_id")
+      .primaryKey()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    phase: text("phase", { enum: ["copy", "verify", "switch", "cleanup", "done", "failed"] }).notNull(),
+    cursor: integer("cursor").notNull().default(0),
+    copied: integer("copied").notNull().default(0),
+    total: integer("total").notNull().default(0),
+    signature: text("signature"),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    startedAt: integer("started_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    finishedAt: integer("finished_at"),
+  },
+  // The sweep counts running moves and finds stalled ones by phase and last step.
+  (t) => [index("knowledge_moves_phase_idx").on(t.phase, t.updatedAt)],
+);
 
 // Fixed-window counters for throttling (login, signup, reset…) that hold across Worker instances.
 export const rateLimits = sqliteTable("rate_limits", {

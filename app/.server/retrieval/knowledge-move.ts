@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, count, eq, inArray, lt, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
-import { chatbots, knowledgeMoves } from "../db/schema";
+import { chatbots, knowledgeMoves, knowledgeSources } from "../db/schema";
 import type { Env } from "../env";
-import { shardKnowledgeStub } from "./knowledge-store";
+import { shardKnowledgeStub, type KnowledgeStoreKind } from "./knowledge-store";
 import type { ChatbotRef } from "./types";
 
 // Moving a chatbot's knowledge from D1 into its shard (issue #20, ADR 034). A resumable job: one
@@ -34,6 +34,15 @@ const STEP_ROWS = 200;
 const DELETE_ROWS = 500;
 const MAX_ATTEMPTS = 5;
 const BUSY_RETRY_S = 30;
+/** The sweep (cron, every 5 minutes): moves it starts per run, and moves running at once over all chatbots. */
+const SWEEP_START = 5;
+const SWEEP_RUNNING = 10;
+/** A move whose last step is older than this lost its chain of queue messages (retries used up): resume it. */
+const STALLED_AFTER_MS = 15 * 60_000;
+/** A failed move is tried again after a day; until then its error stays on the knowledge page. */
+const RETRY_FAILED_AFTER_MS = 24 * 3_600_000;
+/** Phases of a move under way (IN, not NOT IN: the phase index finds them without a scan). */
+const RUNNING = ["copy", "verify", "switch", "cleanup"] as const;
 
 export function isMoveMessage(body: unknown): body is MoveMessage {
   return !!body && typeof body === "object" && (body as MoveMessage).kind === "knowledge-move" && typeof (body as MoveMessage).chatbotId === "string";
@@ -139,7 +148,11 @@ export async function runKnowledgeMoveStep(ctx: Ctx, chatbotId: string, opts: { 
     );
     if (differing.length === 0) Object.assign(patch, { phase: "switch", signature, total: Number(signature.split(":")[0]) });
     else if (move.attempts + 1 >= MAX_ATTEMPTS)
-      Object.assign(patch, { phase: "failed", error: `The copy did not match D1 for ${differing.length} source(s) after ${MAX_ATTEMPTS} tries.` });
+      // Shown to owners on the knowledge page: plain words, no storage names.
+      Object.assign(patch, {
+        phase: "failed",
+        error: `The copy of ${differing.length === 1 ? "one source" : `${differing.length} sources`} still differed from the original after ${MAX_ATTEMPTS} tries.`,
+      });
     else {
       // Written or deleted in D1 while copying: drop the shard's copy of those sources and copy again (ids already there are skipped).
       for (const sourceId of differing) await shard.forgetSource(ref, sourceId);
@@ -178,10 +191,15 @@ export async function runKnowledgeMoveStep(ctx: Ctx, chatbotId: string, opts: { 
   }
 
   const phase = patch.phase ?? move.phase;
-  await ctx.db
+  // Only if no other step wrote since this one read: when the sweep resumed a move whose chain was
+  // only slow, two chains run, and the one that loses here stops instead of queuing a next step.
+  const written = await ctx.db
     .update(knowledgeMoves)
-    .set({ ...patch, updatedAt: Date.now() })
-    .where(eq(knowledgeMoves.chatbotId, chatbotId));
+    .set({ ...patch, updatedAt: Math.max(Date.now(), move.updatedAt + 1) })
+    .where(and(eq(knowledgeMoves.chatbotId, chatbotId), eq(knowledgeMoves.updatedAt, move.updatedAt)))
+    .returning({ id: knowledgeMoves.chatbotId })
+    .get();
+  if (!written) return { phase: move.phase, done: false };
   if (phase === "failed") {
     // Back to D1, which never stopped serving; the shard's partial copy is dropped.
     await ctx.db.update(chatbots).set({ knowledgeStore: "d1" }).where(eq(chatbots.id, chatbotId));
@@ -203,9 +221,94 @@ export async function knowledgeMoveProgress(ctx: Pick<ServiceContext, "db">, ref
         error: knowledgeMoves.error,
         startedAt: knowledgeMoves.startedAt,
         finishedAt: knowledgeMoves.finishedAt,
+        updatedAt: knowledgeMoves.updatedAt,
       })
       .from(knowledgeMoves)
       .where(and(eq(knowledgeMoves.chatbotId, ref.chatbotId), eq(knowledgeMoves.orgId, ref.orgId)))
       .get()) ?? null
   );
+}
+
+/**
+ * What the knowledge page says about a move (null: nothing). Owners and admins see how far it is,
+ * or why it failed; other editors only that it runs. Nothing once the chatbot is in its shard (the
+ * cleanup of D1's rows after the switch does not concern them).
+ */
+export type MoveNotice =
+  | { state: "moving"; detail: { phase: "copy" | "verify" | "switch" | "cleanup"; copied: number; total: number } | null }
+  | { state: "failed"; error: string; retryAfter: number };
+
+export async function knowledgeMoveNotice(
+  ctx: Pick<ServiceContext, "db">,
+  ref: ChatbotRef,
+  store: KnowledgeStoreKind,
+  detailed: boolean,
+): Promise<MoveNotice | null> {
+  if (store === "shard") return null;
+  const move = await knowledgeMoveProgress(ctx, ref);
+  if (!move || move.phase === "done") return null;
+  if (move.phase === "failed") {
+    if (!detailed || store !== "d1") return null;
+    return { state: "failed", error: move.error ?? "The move stopped.", retryAfter: move.updatedAt + RETRY_FAILED_AFTER_MS };
+  }
+  if (store !== "moving") return null;
+  return { state: "moving", detail: detailed ? { phase: move.phase, copied: move.copied, total: Math.max(move.total, move.copied) } : null };
+}
+
+export type MoveSweepResult = { started: string[]; resumed: string[] };
+
+/**
+ * What starts and keeps moves going (cron, workers/scheduled.ts): resumes moves whose last step is
+ * old, then starts moves for a few chatbots still in D1, oldest first — at most `start` per run and
+ * `running` under way at once, so D1 and the queue are never flooded. A chatbot with a source being
+ * ingested waits for a later run; one whose move failed waits a day. Nothing without the shard binding.
+ */
+export async function sweepKnowledgeMoves(ctx: Ctx, opts: { now?: number; start?: number; running?: number } = {}): Promise<MoveSweepResult> {
+  const out: MoveSweepResult = { started: [], resumed: [] };
+  if (!ctx.env.KNOWLEDGE_SHARD) return out;
+  const now = opts.now ?? Date.now();
+  const stalled = await ctx.db
+    .select({ chatbotId: knowledgeMoves.chatbotId, updatedAt: knowledgeMoves.updatedAt })
+    .from(knowledgeMoves)
+    .where(and(inArray(knowledgeMoves.phase, [...RUNNING]), lt(knowledgeMoves.updatedAt, now - STALLED_AFTER_MS)))
+    .limit(opts.running ?? SWEEP_RUNNING)
+    .all();
+  for (const move of stalled) {
+    // Touched first, so the next run does not queue it again while this message waits.
+    const claimed = await ctx.db
+      .update(knowledgeMoves)
+      .set({ updatedAt: now })
+      .where(and(eq(knowledgeMoves.chatbotId, move.chatbotId), eq(knowledgeMoves.updatedAt, move.updatedAt)))
+      .returning({ id: knowledgeMoves.chatbotId })
+      .get();
+    if (!claimed) continue;
+    await enqueueMove(ctx.env, move.chatbotId);
+    out.resumed.push(move.chatbotId);
+  }
+
+  const running =
+    (
+      await ctx.db
+        .select({ n: count() })
+        .from(knowledgeMoves)
+        .where(inArray(knowledgeMoves.phase, [...RUNNING]))
+        .get()
+    )?.n ?? 0;
+  const slots = Math.min(opts.start ?? SWEEP_START, (opts.running ?? SWEEP_RUNNING) - running);
+  if (slots <= 0) return out;
+  const due = await ctx.db
+    .select({ orgId: chatbots.orgId, chatbotId: chatbots.id })
+    .from(chatbots)
+    .where(
+      and(
+        eq(chatbots.knowledgeStore, "d1"),
+        sql`NOT EXISTS (SELECT 1 FROM ${knowledgeSources} WHERE ${knowledgeSources.chatbotId} = ${chatbots.id} AND ${knowledgeSources.status} IN ('queued', 'processing'))`,
+        sql`NOT EXISTS (SELECT 1 FROM ${knowledgeMoves} WHERE ${knowledgeMoves.chatbotId} = ${chatbots.id} AND ${knowledgeMoves.phase} = 'failed' AND ${knowledgeMoves.updatedAt} > ${now - RETRY_FAILED_AFTER_MS})`,
+      ),
+    )
+    .orderBy(asc(chatbots.createdAt), asc(chatbots.id))
+    .limit(slots)
+    .all();
+  for (const ref of due) if ((await startKnowledgeMove(ctx, ref)).ok) out.started.push(ref.chatbotId);
+  return out;
 }

@@ -51,12 +51,22 @@ export type KbSource = {
   config: Record<string, unknown>;
 };
 
+/**
+ * The move of the chatbot's knowledge into its own storage (ADR 034), as the loader tells it:
+ * `detail` only for owners and admins; a failed move only for them.
+ */
+export type KbMoveNotice =
+  | { state: "moving"; detail: { phase: "copy" | "verify" | "switch" | "cleanup"; copied: number; total: number } | null }
+  | { state: "failed"; error: string; retryAfter: number }
+  | null;
+
 export type KnowledgeScreenData = {
   orgId: string;
   chatbot: { id: string; name: string };
   sources: KbSource[];
   usage: { used: number; limit: number; planName: string };
   preview: RetrievalPreviewData;
+  move: KbMoveNotice;
   plan: { crawlPages: number; fileSize: number; charsHint: string };
 };
 
@@ -89,6 +99,34 @@ function progressLabel(s: KbSource): string | null {
   if (!s.progressTotal) return s.status === "queued" ? null : "starting…";
   const unit = s.type === "site" ? "pages" : "chunks";
   return `${formatCount(s.progressDone)} / ${formatCount(s.progressTotal)} ${unit}`;
+}
+
+function MoveStatus({ move }: { move: NonNullable<KbMoveNotice> }) {
+  if (move.state === "failed")
+    return (
+      <Alert tone="warning" title="Moving this chatbot's knowledge to its own storage did not finish" data-testid="knowledge-move">
+        {`${move.error} The chatbot answers from its current storage as before, and nothing was lost. The move is tried again automatically after ${dateTime.format(move.retryAfter)} UTC.`}
+      </Alert>
+    );
+  const meanwhile = "The chatbot keeps answering from its current storage meanwhile, and you can keep changing its sources.";
+  if (!move.detail)
+    return (
+      <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="knowledge-move">
+        This chatbot&apos;s knowledge is being moved to its own storage; it keeps answering meanwhile.
+      </p>
+    );
+  const { phase, copied, total } = move.detail;
+  const where =
+    phase === "copy"
+      ? `${formatCount(copied)} of ${formatCount(total)} chunks copied.`
+      : phase === "verify"
+        ? `${formatCount(copied)} chunks copied; checking the copy against the original.`
+        : "The copy is checked; switching over as soon as no source is being processed.";
+  return (
+    <Alert tone="info" title="Moving this chatbot's knowledge to its own storage" data-testid="knowledge-move">
+      {`${where} ${meanwhile}`}
+    </Alert>
+  );
 }
 
 function QaRows({ initial, error }: { initial: { question: string; answer: string }[]; error?: string[] }) {
@@ -374,7 +412,7 @@ function SourceRow({ source, base }: { source: KbSource; base: string }) {
 }
 
 export function KnowledgeScreen({ data, result }: { data: KnowledgeScreenData; result: KbActionData | undefined }) {
-  const { chatbot, sources, usage, plan, preview } = data;
+  const { chatbot, sources, usage, plan, preview, move } = data;
   const [params] = useSearchParams();
   const revalidator = useRevalidator();
   const fromResult = result?.intent?.startsWith("add-") && !result.addedId ? (result.intent.slice(4) as TabKey) : null;
@@ -392,9 +430,21 @@ export function KnowledgeScreen({ data, result }: { data: KnowledgeScreenData; r
     return () => clearInterval(timer);
   }, [active, revalidator]);
 
+  // A move takes minutes: its progress line refreshes every 10 seconds while it runs.
+  const moving = move?.state === "moving";
+  useEffect(() => {
+    if (!moving || active) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
+    }, 10_000);
+    return () => clearInterval(timer);
+  }, [moving, active, revalidator]);
+
   return (
     <div className="space-y-6">
       <PageHeader title="Knowledge" description={`What ${chatbot.name} answers from: text, questions and answers, files and websites.`} />
+
+      {move ? <MoveStatus move={move} /> : null}
 
       <RetrievalPreview preview={preview} />
 
