@@ -323,6 +323,14 @@ const SYNONYMS: string[][] = [
   ["senior", "seniors", "pensioner", "pensioners", "oap", "oaps", "retired", "elderly"],
   ["lost", "missing", "never arrived", "not arrived", "did not arrive", "has not arrived"],
   ["sign up", "signup", "register", "registration", "create an account"],
+  // files, messages and apps: the words people use for what a help page names
+  ["folder", "folders", "directory", "directories", "subfolder", "subfolders"],
+  ["multiple", "several", "more than one"],
+  ["strikethrough", "strike through", "strikeout", "cross out", "crossed out", "cross through"],
+  ["oldest", "earliest", "first ever", "very first"],
+  ["thread", "threads", "threaded", "threading", "conversation", "conversations"],
+  ["executable", "executables", "exe"],
+  ["autoplay", "auto play", "autoplays", "play automatically", "plays automatically"],
   // UK ↔ US words
   ["jumper", "jumpers", "sweater", "sweaters", "pullover"],
   ["postcode", "zip code", "zipcode", "post code"],
