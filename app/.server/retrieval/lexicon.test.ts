@@ -83,5 +83,10 @@ describe("support lexicon", () => {
     expect(forms("Finding the first ever mail that given person has sent to you on gmail.")).toContain("oldest");
     expect(forms("Gmail groups my mails into conversations, how does this work?")).toContain("thread");
     expect(forms("Can I somehow mask an exe file so that gmail doesn't remove it")).toContain("executable");
+    // …and ranked 2nd before: "get rid of it" for "delete entries", "can undo this?" for "retrieve a
+    // message I accidentally archived", "punctuation chars" for "a keyword with special characters".
+    expect(forms("what are my options to get rid of it?")).toContain("delete");
+    expect(forms("I archived a gmail mail by mistake, can undo this?")).toContain("retrieve");
+    expect(forms("Why doesn't google work when I enter punctuation chars and such?")).toContain("characters");
   });
 });

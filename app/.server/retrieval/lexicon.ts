@@ -278,7 +278,7 @@ const SYNONYMS: string[][] = [
   ["password", "passwords", "passcode"],
   ["forgot", "forgotten", "reset", "recover", "lost"],
   ["two factor", "two-factor", "2fa", "mfa", "two step", "two-step", "authenticator", "authentication"],
-  ["delete", "deleted", "deleting", "remove", "erase", "erased", "close my account", "deletion"],
+  ["delete", "deleted", "deleting", "remove", "erase", "erased", "close my account", "deletion", "get rid of"],
   ["export", "exports", "download", "downloads", "backup", "backups", "extract"],
   ["owner", "ownership", "admin", "admins", "administrator"],
   ["gdpr", "data protection", "privacy", "dpa", "data processing agreement"],
@@ -331,6 +331,8 @@ const SYNONYMS: string[][] = [
   ["thread", "threads", "threaded", "threading", "conversation", "conversations"],
   ["executable", "executables", "exe"],
   ["autoplay", "auto play", "autoplays", "play automatically", "plays automatically"],
+  ["undo", "restore", "restored", "retrieve", "retrieved", "recover", "recovered", "undelete"],
+  ["punctuation", "special characters", "special character", "symbols"],
   // UK ↔ US words
   ["jumper", "jumpers", "sweater", "sweaters", "pullover"],
   ["postcode", "zip code", "zipcode", "post code"],
