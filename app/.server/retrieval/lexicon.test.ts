@@ -88,5 +88,7 @@ describe("support lexicon", () => {
     expect(forms("what are my options to get rid of it?")).toContain("delete");
     expect(forms("I archived a gmail mail by mistake, can undo this?")).toContain("retrieve");
     expect(forms("Why doesn't google work when I enter punctuation chars and such?")).toContain("characters");
+    expect(forms("Getting rid of all mails in gmail quickly.")).toContain("delete");
+    expect(forms("Can I have both my and my sisters dropbox account simultaneously on our family computer.")).toContain("pc");
   });
 });

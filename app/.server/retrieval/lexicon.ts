@@ -278,7 +278,7 @@ const SYNONYMS: string[][] = [
   ["password", "passwords", "passcode"],
   ["forgot", "forgotten", "reset", "recover", "lost"],
   ["two factor", "two-factor", "2fa", "mfa", "two step", "two-step", "authenticator", "authentication"],
-  ["delete", "deleted", "deleting", "remove", "erase", "erased", "close my account", "deletion", "get rid of"],
+  ["delete", "deleted", "deleting", "remove", "erase", "erased", "close my account", "deletion", "get rid of", "getting rid of", "got rid of"],
   ["export", "exports", "download", "downloads", "backup", "backups", "extract"],
   ["owner", "ownership", "admin", "admins", "administrator"],
   ["gdpr", "data protection", "privacy", "dpa", "data processing agreement"],
@@ -333,6 +333,7 @@ const SYNONYMS: string[][] = [
   ["autoplay", "auto play", "autoplays", "play automatically", "plays automatically"],
   ["undo", "restore", "restored", "retrieve", "retrieved", "recover", "recovered", "undelete"],
   ["punctuation", "special characters", "special character", "symbols"],
+  ["computer", "computers", "pc", "laptop", "laptops", "desktop"],
   // UK ↔ US words
   ["jumper", "jumpers", "sweater", "sweaters", "pullover"],
   ["postcode", "zip code", "zipcode", "post code"],
