@@ -90,5 +90,8 @@ describe("support lexicon", () => {
     expect(forms("Why doesn't google work when I enter punctuation chars and such?")).toContain("characters");
     expect(forms("Getting rid of all mails in gmail quickly.")).toContain("delete");
     expect(forms("Can I have both my and my sisters dropbox account simultaneously on our family computer.")).toContain("pc");
+    // "How could I save a youtube video locally?" ranked "download a YouTube video" 2nd: keeping a copy
+    // on one's own machine is downloading it (a broader, weaker match).
+    expect(slotOf("How could I save a youtube video locally?", "locally")?.broader).toContain("download");
   });
 });

@@ -464,6 +464,11 @@ const BROADER: [string[], string[]][] = [
     ["worldwide", "internationally", "international", "abroad", "overseas"],
     ["countries", "world"],
   ],
+  // Keeping a copy on one's own machine is downloading it ("save a video locally", "for offline viewing").
+  [
+    ["locally", "offline", "to my disk", "to my computer"],
+    ["download", "downloads"],
+  ],
   [["upfront", "up front"], ["deposit"]],
   [["two factor", "2fa"], ["two-factor"]],
   [["money back", "refund"], ["refunds"]],
