@@ -93,5 +93,9 @@ describe("support lexicon", () => {
     // "How could I save a youtube video locally?" ranked "download a YouTube video" 2nd: keeping a copy
     // on one's own machine is downloading it (a broader, weaker match).
     expect(slotOf("How could I save a youtube video locally?", "locally")?.broader).toContain("download");
+    // Out of the top 3 before: "I know the exact time when I received a message, can I include this into
+    // gmail search" for "search for messages on a particular date"; "in case of urgency" for "send urgent mail".
+    expect(slotOf("I know the exact time when I received a message, can I include this into gmail search.", "time")?.broader).toContain("date");
+    expect(forms("Why doesn't gmail allow me to assign a special tag to mails in case of urgency.")).toContain("urgent");
   });
 });

@@ -263,7 +263,7 @@ const SYNONYMS: string[][] = [
   ["vegan", "vegans", "plant based", "dairy free", "vegetarian"],
   ["nervous", "anxious", "scared", "afraid", "fear", "frightened", "phobia", "worried"],
   ["pain", "toothache", "ache", "aching", "hurts", "hurting", "sore", "painful"],
-  ["emergency", "emergencies", "urgent", "urgently", "out of hours"],
+  ["emergency", "emergencies", "urgent", "urgently", "urgency", "out of hours"],
   ["complaint", "complaints", "complain", "unhappy", "dissatisfied", "not happy"],
   ["guarantee", "guarantees", "guaranteed", "warranty", "warranties"],
   ["quote", "quotes", "quotation", "estimate", "estimates"],
@@ -468,6 +468,10 @@ const BROADER: [string[], string[]][] = [
   [
     ["locally", "offline", "to my disk", "to my computer"],
     ["download", "downloads"],
+  ],
+  [
+    ["time", "times", "time period", "period"],
+    ["date", "dates"],
   ],
   [["upfront", "up front"], ["deposit"]],
   [["two factor", "2fa"], ["two-factor"]],
