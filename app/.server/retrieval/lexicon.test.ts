@@ -97,5 +97,7 @@ describe("support lexicon", () => {
     // gmail search" for "search for messages on a particular date"; "in case of urgency" for "send urgent mail".
     expect(slotOf("I know the exact time when I received a message, can I include this into gmail search.", "time")?.broader).toContain("date");
     expect(forms("Why doesn't gmail allow me to assign a special tag to mails in case of urgency.")).toContain("urgent");
+    // "Can I link to a specific location within a google document?" missed "create a link to a particular …".
+    expect(forms("Can I link to a specific location within a google document?")).toContain("particular");
   });
 });

@@ -334,6 +334,7 @@ const SYNONYMS: string[][] = [
   ["undo", "restore", "restored", "retrieve", "retrieved", "recover", "recovered", "undelete"],
   ["punctuation", "special characters", "special character", "symbols"],
   ["computer", "computers", "pc", "laptop", "laptops", "desktop"],
+  ["specific", "particular", "certain"],
   // UK ↔ US words
   ["jumper", "jumpers", "sweater", "sweaters", "pullover"],
   ["postcode", "zip code", "zipcode", "post code"],
