@@ -283,7 +283,7 @@ const SYNONYMS: string[][] = [
   ["owner", "ownership", "admin", "admins", "administrator"],
   ["gdpr", "data protection", "privacy", "dpa", "data processing agreement"],
   ["encrypted", "encryption", "secure", "security"],
-  ["stored", "store", "storage", "hosted", "hosting", "servers", "data centre"],
+  ["stored", "store", "storage", "hosted", "hosting", "servers", "data centre", "deploy", "deployment", "self host", "self hosted"],
   ["upgrade", "upgrading", "upgraded"],
   ["downgrade", "downgrading", "downgraded"],
   // products and care
@@ -335,6 +335,7 @@ const SYNONYMS: string[][] = [
   ["punctuation", "special characters", "special character", "symbols"],
   ["computer", "computers", "pc", "laptop", "laptops", "desktop"],
   ["specific", "particular", "certain"],
+  ["analyse", "analyze", "analysis", "analyses", "analysing", "analyzing"],
   // UK ↔ US words
   ["jumper", "jumpers", "sweater", "sweaters", "pullover"],
   ["postcode", "zip code", "zipcode", "post code"],
