@@ -104,5 +104,9 @@ describe("support lexicon", () => {
     // "can I have a trello deployment locally" ("host my own instance").
     expect(forms("Does dropbox provide some kind of storage space analysis utility?")).toContain("analyze");
     expect(forms("I don't like my data being in the trello cloud, can I have a trello deployment locally.")).toContain("host");
+    // Out of the top 3 before: "Sending programs over gmail." ("send a Windows executable") and "Can I use
+    // conjunctions and disjunctions on search constraints" ("specify OR conditions").
+    expect(forms("Sending programs over gmail.")).toContain("executable");
+    expect(forms("Can I use conjunctions and disjunctions on search constraints when searching gmail?")).toContain("conditions");
   });
 });
