@@ -108,5 +108,7 @@ describe("support lexicon", () => {
     // conjunctions and disjunctions on search constraints" ("specify OR conditions").
     expect(forms("Sending programs over gmail.")).toContain("executable");
     expect(forms("Can I use conjunctions and disjunctions on search constraints when searching gmail?")).toContain("conditions");
+    // "Finding unreplied mails in gmail." missed "search the mails without a reply".
+    expect(forms("Finding unreplied mails in gmail.")).toContain("reply");
   });
 });

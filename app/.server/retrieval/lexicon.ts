@@ -335,6 +335,7 @@ const SYNONYMS: string[][] = [
   ["punctuation", "special characters", "special character", "symbols"],
   ["computer", "computers", "pc", "laptop", "laptops", "desktop"],
   ["specific", "particular", "certain"],
+  ["unreplied", "unanswered", "not replied", "no reply", "without reply", "without a reply", "without replies"],
   ["condition", "conditions", "criteria", "criterion", "constraint", "constraints"],
   ["analyse", "analyze", "analysis", "analyses", "analysing", "analyzing"],
   // UK ↔ US words
