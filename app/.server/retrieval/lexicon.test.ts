@@ -110,5 +110,7 @@ describe("support lexicon", () => {
     expect(forms("Can I use conjunctions and disjunctions on search constraints when searching gmail?")).toContain("conditions");
     // "Finding unreplied mails in gmail." missed "search the mails without a reply".
     expect(forms("Finding unreplied mails in gmail.")).toContain("reply");
+    // "who can change the billing" → "Admins can manage … billing" (local-model.test.ts has the reply).
+    expect(slotOf("who can change the billing", "change")?.broader).toContain("manage");
   });
 });

@@ -477,6 +477,11 @@ const BROADER: [string[], string[]][] = [
     ["time", "times", "time period", "period"],
     ["date", "dates"],
   ],
+  // Whoever manages something may change it ("who can change the billing" → "Admins can manage … billing").
+  [
+    ["change", "changes", "modify", "amend", "edit", "update", "alter"],
+    ["manage", "manages"],
+  ],
   [["upfront", "up front"], ["deposit"]],
   [["two factor", "2fa"], ["two-factor"]],
   [["money back", "refund"], ["refunds"]],
