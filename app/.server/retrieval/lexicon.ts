@@ -328,7 +328,6 @@ const SYNONYMS: string[][] = [
   ["multiple", "several", "more than one"],
   ["strikethrough", "strike through", "strikeout", "cross out", "crossed out", "cross through"],
   ["oldest", "earliest", "first ever", "very first"],
-  ["thread", "threads", "threaded", "threading", "conversation", "conversations"],
   ["executable", "executables", "exe", "program", "programs", "software"],
   ["autoplay", "auto play", "autoplays", "play automatically", "plays automatically"],
   ["undo", "restore", "restored", "retrieve", "retrieved", "recover", "recovered", "undelete"],
