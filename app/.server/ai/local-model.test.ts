@@ -339,6 +339,31 @@ describe("answers that start with the answer (issue #12)", () => {
     expect(text).toMatch(/Members can track time/);
   });
 
+  it("a “who can…” question gets the sentence that names who, and whoever manages a thing may change it", () => {
+    // Before: "who can change the billing" quoted the billing-details sentence and the upgrade rules,
+    // never "Admins can manage … billing" (bench:answers saas dev).
+    const passages: PromptPassage[] = [
+      {
+        id: 1,
+        title: "Billing",
+        heading: null,
+        url: null,
+        text:
+          "To add your company name, address or VAT number to invoices, edit the billing details on the same page; the change applies to future invoices only. " +
+          "You can upgrade at any time; the difference is charged straight away, pro-rated for the rest of the billing period.",
+      },
+      {
+        id: 2,
+        title: "Roles",
+        heading: null,
+        url: null,
+        text: "A workspace has one owner. Admins can manage members, clients and billing. Members can track time and see their own reports only.",
+      },
+    ];
+    const { text } = ask("who can change the billing", passages);
+    expect(text).toMatch(/Admins can manage members, clients and billing/);
+  });
+
   it("labels sentences with the heading-like line above them instead of quoting it", () => {
     const s = splitSentences("Refund policy\nMonthly payments are not refundable. Annual plans can be refunded within 30 days.");
     expect(s.map((x) => x.text)).toEqual(["Monthly payments are not refundable.", "Annual plans can be refunded within 30 days."]);

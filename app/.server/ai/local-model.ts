@@ -277,6 +277,13 @@ const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
   { ask: /\b(phone|call|ring|telephone|number)\b/, has: /(\+?\d[\d ]{7,}\d)/ },
   { ask: /\b(e-?mail|write to|contact)\b/, has: /[\w.+-]+@[\w-]+\.[\w.]+/ },
   { ask: /\bwhen (was|were|did)\b/, has: /\b(1[89]|20)\d\d\b/ },
+  // "Who can change the billing?" wants the people: a sentence whose subject is a role or a name
+  // with "can"/"may"/"must" ("Admins can manage members, clients and billing"), not "you can…" nor
+  // a thing ("Two-factor authentication can be turned on").
+  {
+    ask: /\bwho (can|could|may|is allowed|are allowed|should|must|has to|gets to)\b/,
+    has: /^(?:(?:the|only|all|every|each|any)\s+)?(?!(?:you|we|it|this|that|there|they|i|he|she|your|our|their)\b)[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?\s+(?:can|may|must|are allowed to|is allowed to)\s+(?!be\b)/iu,
+  },
 ];
 function wantedTypes(question: string): RegExp[] {
   const q = question.toLowerCase();

@@ -263,7 +263,7 @@ const SYNONYMS: string[][] = [
   ["vegan", "vegans", "plant based", "dairy free", "vegetarian"],
   ["nervous", "anxious", "scared", "afraid", "fear", "frightened", "phobia", "worried"],
   ["pain", "toothache", "ache", "aching", "hurts", "hurting", "sore", "painful"],
-  ["emergency", "emergencies", "urgent", "urgently", "out of hours"],
+  ["emergency", "emergencies", "urgent", "urgently", "urgency", "out of hours"],
   ["complaint", "complaints", "complain", "unhappy", "dissatisfied", "not happy"],
   ["guarantee", "guarantees", "guaranteed", "warranty", "warranties"],
   ["quote", "quotes", "quotation", "estimate", "estimates"],
@@ -278,12 +278,12 @@ const SYNONYMS: string[][] = [
   ["password", "passwords", "passcode"],
   ["forgot", "forgotten", "reset", "recover", "lost"],
   ["two factor", "two-factor", "2fa", "mfa", "two step", "two-step", "authenticator", "authentication"],
-  ["delete", "deleted", "deleting", "remove", "erase", "erased", "close my account", "deletion"],
+  ["delete", "deleted", "deleting", "remove", "erase", "erased", "close my account", "deletion", "get rid of", "getting rid of", "got rid of"],
   ["export", "exports", "download", "downloads", "backup", "backups", "extract"],
   ["owner", "ownership", "admin", "admins", "administrator"],
   ["gdpr", "data protection", "privacy", "dpa", "data processing agreement"],
   ["encrypted", "encryption", "secure", "security"],
-  ["stored", "store", "storage", "hosted", "hosting", "servers", "data centre"],
+  ["stored", "store", "storage", "hosted", "hosting", "servers", "data centre", "deploy", "deployment", "self host", "self hosted"],
   ["upgrade", "upgrading", "upgraded"],
   ["downgrade", "downgrading", "downgraded"],
   // products and care
@@ -323,6 +323,20 @@ const SYNONYMS: string[][] = [
   ["senior", "seniors", "pensioner", "pensioners", "oap", "oaps", "retired", "elderly"],
   ["lost", "missing", "never arrived", "not arrived", "did not arrive", "has not arrived"],
   ["sign up", "signup", "register", "registration", "create an account"],
+  // files, messages and apps: the words people use for what a help page names
+  ["folder", "folders", "directory", "directories", "subfolder", "subfolders"],
+  ["multiple", "several", "more than one"],
+  ["strikethrough", "strike through", "strikeout", "cross out", "crossed out", "cross through"],
+  ["oldest", "earliest", "first ever", "very first"],
+  ["executable", "executables", "exe", "program", "programs", "software"],
+  ["autoplay", "auto play", "autoplays", "play automatically", "plays automatically"],
+  ["undo", "restore", "restored", "retrieve", "retrieved", "recover", "recovered", "undelete"],
+  ["punctuation", "special characters", "special character", "symbols"],
+  ["computer", "computers", "pc", "laptop", "laptops", "desktop"],
+  ["specific", "particular", "certain"],
+  ["unreplied", "unanswered", "not replied", "no reply", "without reply", "without a reply", "without replies"],
+  ["condition", "conditions", "criteria", "criterion", "constraint", "constraints"],
+  ["analyse", "analyze", "analysis", "analyses", "analysing", "analyzing"],
   // UK ↔ US words
   ["jumper", "jumpers", "sweater", "sweaters", "pullover"],
   ["postcode", "zip code", "zipcode", "post code"],
@@ -452,6 +466,20 @@ const BROADER: [string[], string[]][] = [
   [
     ["worldwide", "internationally", "international", "abroad", "overseas"],
     ["countries", "world"],
+  ],
+  // Keeping a copy on one's own machine is downloading it ("save a video locally", "for offline viewing").
+  [
+    ["locally", "offline", "to my disk", "to my computer"],
+    ["download", "downloads"],
+  ],
+  [
+    ["time", "times", "time period", "period"],
+    ["date", "dates"],
+  ],
+  // Whoever manages something may change it ("who can change the billing" → "Admins can manage … billing").
+  [
+    ["change", "changes", "modify", "amend", "edit", "update", "alter"],
+    ["manage", "manages"],
   ],
   [["upfront", "up front"], ["deposit"]],
   [["two factor", "2fa"], ["two-factor"]],
