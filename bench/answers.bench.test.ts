@@ -6,7 +6,7 @@ import { createServiceContext } from "~/.server/context";
 import type { Env } from "~/.server/env";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
 import { createTextSource } from "~/.server/kb/sources";
-import { countChatbotChunks } from "~/.server/retrieval/indexing";
+import { knowledgeStore } from "~/.server/retrieval/knowledge-store";
 import { queryTerms, retrieve } from "~/.server/retrieval/search";
 import { stem } from "~/.server/retrieval/text";
 
@@ -17,7 +17,7 @@ import { stem } from "~/.server/retrieval/text";
 // visitor per question, with the chatbot's default settings (only from knowledge, default fallback).
 type Question = { id: string; question: string; kind: "answerable" | "unanswerable" | "offtopic"; facts: string[]; half: "dev" | "test" | "demo" };
 type AnswerSet = { name: string; documents: { title: string; text: string }[]; questions: Question[] };
-type BenchEnv = Env & { BENCH_ANSWER_SETS: string; BENCH_MODEL: string; BENCH_DEBUG: string };
+type BenchEnv = Env & { BENCH_ANSWER_SETS: string; BENCH_MODEL: string; BENCH_DEBUG: string; BENCH_STORE: string };
 const benv = env as unknown as BenchEnv;
 const pending: Promise<unknown>[] = [];
 // Ingestion runs its steps inline here, so the queue only has to accept messages.
@@ -33,6 +33,8 @@ export function hasFact(reply: string, fact: string) {
 }
 
 it("answer benchmark", async () => {
+  // Where each set's knowledge is kept (issue #20): "d1", or "shard" (the chatbot's KnowledgeShard).
+  const store = benv.BENCH_STORE === "shard" ? "shard" : "d1";
   const sets = JSON.parse(benv.BENCH_ANSWER_SETS) as AnswerSet[];
   const suffix = Date.now().toString(36);
   const out = [];
@@ -46,7 +48,12 @@ it("answer benchmark", async () => {
         `ans-${set.name}-${suffix}`,
         Date.now(),
       ),
-      benv.DB.prepare("INSERT INTO chatbots (id, org_id, name, settings) VALUES (?, ?, 'Assistant', ?)").bind(chatbotId, orgId, settings),
+      benv.DB.prepare("INSERT INTO chatbots (id, org_id, name, settings, knowledge_store) VALUES (?, ?, 'Assistant', ?, ?)").bind(
+        chatbotId,
+        orgId,
+        settings,
+        store,
+      ),
     ]);
     const ref = { orgId, chatbotId };
     const t0 = performance.now();
@@ -57,7 +64,7 @@ it("answer benchmark", async () => {
       expect(done.source?.status).toBe("ready");
     }
     const ingestMs = performance.now() - t0;
-    const chunks = await countChatbotChunks(ctx, ref);
+    const chunks = await (await knowledgeStore(ctx, ref)).countChunks();
     const chatbot = (await db.query.chatbots.findFirst({ where: (c, { eq }) => eq(c.id, chatbotId) }))!;
     const org = (await db.query.organisations.findFirst({ where: (o, { eq }) => eq(o.id, orgId) }))!;
 
@@ -71,7 +78,8 @@ it("answer benchmark", async () => {
       const missing = q.facts.filter((f) => !hasFact(answer.text, f));
       const outcome = q.kind !== "answerable" ? (refused ? "refused" : "answered") : refused ? "false-refusal" : missing.length === 0 ? "correct" : "wrong";
       let debug = {};
-      if (q.half !== "test" && benv.BENCH_DEBUG === "1") {
+      // The diagnostics read D1's term statistics and retrieval: only for knowledge kept in D1.
+      if (q.half !== "test" && benv.BENCH_DEBUG === "1" && store === "d1") {
         // Which of the question's terms (or their lexicon alternatives) the knowledge has, and in how many chunks.
         const df = async (w: string) =>
           (await benv.DB.prepare("SELECT df FROM term_stats WHERE chatbot_id = ? AND term = ?").bind(chatbotId, stem(w)).first<{ df: number }>())?.df ?? 0;
@@ -116,5 +124,5 @@ it("answer benchmark", async () => {
     out.push({ name: set.name, documents: set.documents.length, chunks, ingestMs, ...summary, rows });
   }
   await Promise.allSettled(pending);
-  console.log("BENCH_RESULT " + JSON.stringify({ model: benv.BENCH_MODEL || "local", sets: out }));
+  console.log("BENCH_RESULT " + JSON.stringify({ model: benv.BENCH_MODEL || "local", store, sets: out }));
 });

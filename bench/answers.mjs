@@ -2,7 +2,8 @@
 // `npm run bench:answers` — runs bench/answers.bench.test.ts inside workerd (vitest-pool-workers),
 // prints one table per half (dev, test) and writes bench/results/answers.json.
 // Knobs (environment): BENCH_SETS=shop,saas (only these sets), BENCH_DEBUG=1 (per-question replies of
-// the dev halves in the result file), BENCH_MODEL=gpt-4o-mini (a real model; needs its key), BENCH_OUT.
+// the dev halves in the result file), BENCH_MODEL=gpt-4o-mini (a real model; needs its key),
+// BENCH_STORE=shard (the knowledge in each chatbot's KnowledgeShard instead of D1), BENCH_OUT.
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,7 +15,7 @@ const wallMs = Date.now() - started;
 const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(0)}%`.padStart(5) : "    —");
 const GOALS = { correct: 0.9, falseRefusal: 0.03, offtopic: 0.95, unanswerable: 0.7 };
 
-console.log(`\nAnswer benchmark (model: ${result.model}), wall time ${(wallMs / 1000).toFixed(0)} s`);
+console.log(`\nAnswer benchmark (model: ${result.model}, knowledge in ${result.store ?? "d1"}), wall time ${(wallMs / 1000).toFixed(0)} s`);
 for (const half of ["dev", "test"]) {
   console.log(`\n${half} half${half === "test" ? " (never tuned on)" : " (tuning)"}`);
   console.log("set          chunks  answerable  correct  wrong  false refusal   unanswerable refused   off-topic refused");

@@ -39,15 +39,21 @@ const sets = readdirSync(dir)
 const modelEnv: Record<string, string> = {};
 for (const k of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_COMPAT_MODEL", "OPENAI_EMBEDDING_MODEL"]) if (process.env[k]) modelEnv[k] = process.env[k]!;
 
+// BENCH_STORE=shard keeps each set's knowledge in its chatbot's KnowledgeShard (issue #20): the Worker
+// entry is then the shard's class (bench/shard-entry.ts), as in bench:shards.
+const shard = process.env.BENCH_STORE === "shard";
+
 export default benchConfig({
   spec: "bench/answers.bench.test.ts",
   r2Buckets: ["FILES"],
+  ...(shard ? { main: "./bench/shard-entry.ts", durableObjects: { KNOWLEDGE_SHARD: { className: "KnowledgeShard", useSQLite: true } } } : {}),
   testTimeout: 1_800_000,
   bindings: {
     BENCH_ANSWER_SETS: JSON.stringify(sets),
     BENCH_MODEL: process.env.BENCH_MODEL ?? "local",
     // Per-question lines of the dev halves (never the test halves) go to the result file when "1".
     BENCH_DEBUG: process.env.BENCH_DEBUG ?? "0",
+    BENCH_STORE: shard ? "shard" : "d1",
     ...modelEnv,
   },
 });

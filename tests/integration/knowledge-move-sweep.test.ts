@@ -7,9 +7,8 @@ import type { Env } from "~/.server/env";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
 import { createTextSource } from "~/.server/kb/sources";
 import { knowledgeMoveProgress, runKnowledgeMoveStep, sweepKnowledgeMoves } from "~/.server/retrieval/knowledge-move";
-import { knowledgeStore } from "~/.server/retrieval/knowledge-store";
-import type { ChatbotRef } from "~/.server/retrieval/types";
 import { handleScheduled } from "../../workers/scheduled";
+import { knowledgeRankings } from "./knowledge-rankings";
 import { db, makeChatbot, makeOrg, makeUser } from "../factories";
 
 // What starts the moves (issue #20, ADR 034): the cron's sweep picks chatbots still in D1, oldest
@@ -44,16 +43,6 @@ async function runUntil(chatbotId: string, stop: (phase: string) => boolean = ()
     if (step.done || stop(step.phase)) return step;
   }
   throw new Error("the move did not finish");
-}
-
-async function rankings(ref: ChatbotRef, questions: string[]) {
-  const store = await knowledgeStore(ctx, ref);
-  const out = [];
-  for (const q of questions) {
-    const r = await store.retrieve(q, { k: 5 });
-    out.push({ q, answerable: r.answerable, floor: r.floor, passages: r.passages.map((p) => [p.chunkId, p.sourceId, p.score]) });
-  }
-  return out;
 }
 
 describe("the knowledge-move sweep", () => {
@@ -97,7 +86,7 @@ describe("the knowledge-move sweep", () => {
     if (!created.ok) throw new Error(created.message);
     expect((await runIngestionUntilIdle(ctx, created.source.id)).source?.status).toBe("ready");
     const questions = questionSets["/bench/answers/shop/questions.json"].map((q) => q.question);
-    const before = await rankings(ref, questions);
+    const before = await knowledgeRankings(ctx, ref, questions);
 
     expect((await sweepKnowledgeMoves(ctx)).started).toContain(bot.id);
     await runUntil(bot.id, (phase) => phase === "verify");
@@ -113,7 +102,7 @@ describe("the knowledge-move sweep", () => {
 
     expect(await runUntil(bot.id)).toEqual({ phase: "done", done: true });
     expect(await storeOf(bot.id)).toBe("shard");
-    expect(await rankings(ref, questions)).toEqual(before);
+    expect(await knowledgeRankings(ctx, ref, questions)).toEqual(before);
   });
 
   it("when a resumed chain and the old one both run, only one goes on", async () => {

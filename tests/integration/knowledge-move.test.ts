@@ -11,6 +11,7 @@ import { createTextSource, deleteSource } from "~/.server/kb/sources";
 import { chunkChecksums, knowledgeMoveProgress, runKnowledgeMoveStep, startKnowledgeMove } from "~/.server/retrieval/knowledge-move";
 import { knowledgeStore, shardKnowledgeStub } from "~/.server/retrieval/knowledge-store";
 import type { ChatbotRef } from "~/.server/retrieval/types";
+import { knowledgeRankings } from "./knowledge-rankings";
 import { db, makeOrg, makeUser } from "../factories";
 
 // Moving a chatbot's knowledge from D1 into its shard (issue #20, ADR 034): a chatbot filled the
@@ -51,16 +52,6 @@ const storeOf = async (ref: ChatbotRef) => (await db.select({ k: chatbots.knowle
 const d1Count = async (table: "chunks" | "term_stats", ref: ChatbotRef) =>
   (await ctx.env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE chatbot_id = ?`).bind(ref.chatbotId).first<{ n: number }>())!.n;
 
-async function rankings(ref: ChatbotRef, questions: string[]) {
-  const store = await knowledgeStore(ctx, ref);
-  const out = [];
-  for (const q of questions) {
-    const r = await store.retrieve(q, { k: 5 });
-    out.push({ q, answerable: r.answerable, floor: r.floor, passages: r.passages.map((p) => [p.chunkId, p.sourceId, p.score]) });
-  }
-  return out;
-}
-
 async function runUntil(ref: ChatbotRef, stop: (phase: string) => boolean = () => false, max = 200) {
   for (let i = 0; i < max; i++) {
     const step = await runKnowledgeMoveStep(ctx, ref.chatbotId, { enqueue: false });
@@ -75,7 +66,7 @@ describe("moving a chatbot's knowledge into its shard", () => {
     const questions = [...questionSets["/bench/answers/shop/questions.json"], ...questionSets["/bench/answers/restaurant/questions.json"]].map(
       (q) => q.question,
     );
-    const before = await rankings(ref, questions);
+    const before = await knowledgeRankings(ctx, ref, questions);
     const checksums = await chunkChecksums(ctx.env.DB, ref);
     const chunkTotal = await d1Count("chunks", ref);
     expect(chunkTotal).toBeGreaterThan(10);
@@ -93,7 +84,7 @@ describe("moving a chatbot's knowledge into its shard", () => {
     expect(await d1Count("chunks", ref)).toBe(0);
     expect(await d1Count("term_stats", ref)).toBe(0);
     expect(await shardKnowledgeStub(ctx.env, ref).checksums(ref)).toEqual(checksums);
-    expect(await rankings(ref, questions)).toEqual(before);
+    expect(await knowledgeRankings(ctx, ref, questions)).toEqual(before);
     expect(await knowledgeMoveProgress(ctx, ref)).toMatchObject({ phase: "done", copied: chunkTotal, total: chunkTotal });
   });
 
