@@ -136,4 +136,23 @@ describe("moving a chatbot's knowledge into its shard", () => {
     // The queued step finds no move any more.
     expect(await runKnowledgeMoveStep(ctx, ref.chatbotId, { enqueue: false })).toEqual({ phase: "missing", done: true });
   });
+
+  it("a start that cannot write its move row leaves the chatbot in D1 (never 'moving' without a row)", async () => {
+    const { ref } = await d1Bot("Unlucky mover", ["clinic"]);
+    // The move row's write fails (as a failing D1 call would), for this chatbot only.
+    const trigger = `refuse_move_${ref.chatbotId}`;
+    await ctx.env.DB.exec(
+      `CREATE TRIGGER ${trigger} BEFORE INSERT ON knowledge_moves WHEN NEW.chatbot_id = '${ref.chatbotId}' BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+    );
+    try {
+      sent.length = 0;
+      await expect(startKnowledgeMove(ctx, ref)).rejects.toThrow(/refused/);
+      expect(await storeOf(ref)).toBe("d1");
+      expect(sent).toEqual([]);
+    } finally {
+      await ctx.env.DB.exec(`DROP TRIGGER ${trigger}`);
+    }
+    expect(await startKnowledgeMove(ctx, ref)).toEqual({ ok: true });
+    expect(await storeOf(ref)).toBe("moving");
+  });
 });

@@ -90,21 +90,19 @@ async function d1Signature(ctx: Ctx, ref: ChatbotRef): Promise<string> {
 /** Starts moving a chatbot's knowledge into its shard. Only from 'd1'; a move under way is left alone. */
 export async function startKnowledgeMove(ctx: Ctx, ref: ChatbotRef): Promise<{ ok: true } | { ok: false; message: string }> {
   const now = Date.now();
-  const marked = await ctx.db
-    .update(chatbots)
-    .set({ knowledgeStore: "moving" })
-    .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId), eq(chatbots.knowledgeStore, "d1")))
-    .returning({ id: chatbots.id })
-    .get();
-  if (!marked) return { ok: false, message: "This chatbot's knowledge is already moving or moved." };
   const total = Number((await d1Signature(ctx, ref)).split(":")[0]);
-  await ctx.db
-    .insert(knowledgeMoves)
-    .values({ chatbotId: ref.chatbotId, orgId: ref.orgId, phase: "copy", total, startedAt: now, updatedAt: now })
-    .onConflictDoUpdate({
-      target: knowledgeMoves.chatbotId,
-      set: { phase: "copy", cursor: 0, copied: 0, total, signature: null, attempts: 0, error: null, startedAt: now, updatedAt: now, finishedAt: null },
-    });
+  // One transaction marks the chatbot and writes its move row, both only while it is still in D1:
+  // a chatbot is never 'moving' without a row the steps and the sweep can find.
+  const [, marked] = await ctx.env.DB.batch([
+    ctx.env.DB.prepare(
+      `INSERT INTO knowledge_moves (chatbot_id, org_id, phase, total, started_at, updated_at)
+       SELECT id, org_id, 'copy', ?, ?, ? FROM chatbots WHERE id = ? AND org_id = ? AND knowledge_store = 'd1'
+       ON CONFLICT (chatbot_id) DO UPDATE SET phase = 'copy', cursor = 0, copied = 0, total = excluded.total, signature = NULL,
+         attempts = 0, error = NULL, started_at = excluded.started_at, updated_at = excluded.updated_at, finished_at = NULL`,
+    ).bind(total, now, now, ref.chatbotId, ref.orgId),
+    ctx.env.DB.prepare("UPDATE chatbots SET knowledge_store = 'moving' WHERE id = ? AND org_id = ? AND knowledge_store = 'd1'").bind(ref.chatbotId, ref.orgId),
+  ]);
+  if (!marked.meta.changes) return { ok: false, message: "This chatbot's knowledge is already moving or moved." };
   await enqueueMove(ctx.env, ref.chatbotId);
   return { ok: true };
 }
