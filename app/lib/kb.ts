@@ -36,3 +36,14 @@ export const ACCEPTED_FILE_TYPES = Object.values(FILE_KINDS)
 export type SourceType = "text" | "qa" | "file" | "url" | "site" | "woocommerce";
 /** Only sources that can change by themselves are re-synced on a schedule. */
 export const SCHEDULABLE_TYPES: readonly SourceType[] = ["url", "site"];
+
+/** Phases of a move of a chatbot's knowledge into its own storage that is still under way (ADR 034). */
+export const KNOWLEDGE_MOVE_RUNNING = ["copy", "verify", "switch", "cleanup"] as const;
+
+/**
+ * What the knowledge page says about such a move (null: nothing): how far it is (`detail`, owners
+ * and admins only), or why it failed (owners and admins only).
+ */
+export type KnowledgeMoveNotice =
+  | { state: "moving"; detail: { phase: (typeof KNOWLEDGE_MOVE_RUNNING)[number]; copied: number; total: number } | null }
+  | { state: "failed"; error: string; retryAfter: number };

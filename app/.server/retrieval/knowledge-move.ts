@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, lt, sql } from "drizzle-orm";
+import { KNOWLEDGE_MOVE_RUNNING, type KnowledgeMoveNotice } from "~/lib/kb";
 import type { ServiceContext } from "../context";
 import { chatbots, knowledgeMoves, knowledgeSources } from "../db/schema";
 import type { Env } from "../env";
@@ -41,8 +42,6 @@ const SWEEP_RUNNING = 10;
 const STALLED_AFTER_MS = 15 * 60_000;
 /** A failed move is tried again after a day; until then its error stays on the knowledge page. */
 const RETRY_FAILED_AFTER_MS = 24 * 3_600_000;
-/** Phases of a move under way (IN, not NOT IN: the phase index finds them without a scan). */
-const RUNNING = ["copy", "verify", "switch", "cleanup"] as const;
 
 export function isMoveMessage(body: unknown): body is MoveMessage {
   return !!body && typeof body === "object" && (body as MoveMessage).kind === "knowledge-move" && typeof (body as MoveMessage).chatbotId === "string";
@@ -232,16 +231,12 @@ export async function knowledgeMoveProgress(ctx: Pick<ServiceContext, "db">, ref
  * or why it failed; other editors only that it runs. Nothing once the chatbot is in its shard (the
  * cleanup of D1's rows after the switch does not concern them).
  */
-export type MoveNotice =
-  | { state: "moving"; detail: { phase: "copy" | "verify" | "switch" | "cleanup"; copied: number; total: number } | null }
-  | { state: "failed"; error: string; retryAfter: number };
-
 export async function knowledgeMoveNotice(
   ctx: Pick<ServiceContext, "db">,
   ref: ChatbotRef,
   store: KnowledgeStoreKind,
   detailed: boolean,
-): Promise<MoveNotice | null> {
+): Promise<KnowledgeMoveNotice | null> {
   if (store === "shard") return null;
   const move = await knowledgeMoveProgress(ctx, ref);
   if (!move || move.phase === "done") return null;
@@ -265,10 +260,11 @@ export async function sweepKnowledgeMoves(ctx: Ctx, opts: { now?: number; start?
   const out: MoveSweepResult = { started: [], resumed: [] };
   if (!ctx.env.KNOWLEDGE_SHARD) return out;
   const now = opts.now ?? Date.now();
+  // Running phases by IN, not NOT IN: the phase index finds them without a scan of finished moves.
   const stalled = await ctx.db
     .select({ chatbotId: knowledgeMoves.chatbotId, updatedAt: knowledgeMoves.updatedAt })
     .from(knowledgeMoves)
-    .where(and(inArray(knowledgeMoves.phase, [...RUNNING]), lt(knowledgeMoves.updatedAt, now - STALLED_AFTER_MS)))
+    .where(and(inArray(knowledgeMoves.phase, [...KNOWLEDGE_MOVE_RUNNING]), lt(knowledgeMoves.updatedAt, now - STALLED_AFTER_MS)))
     .limit(opts.running ?? SWEEP_RUNNING)
     .all();
   for (const move of stalled) {
@@ -289,7 +285,7 @@ export async function sweepKnowledgeMoves(ctx: Ctx, opts: { now?: number; start?
       await ctx.db
         .select({ n: count() })
         .from(knowledgeMoves)
-        .where(inArray(knowledgeMoves.phase, [...RUNNING]))
+        .where(inArray(knowledgeMoves.phase, [...KNOWLEDGE_MOVE_RUNNING]))
         .get()
     )?.n ?? 0;
   const slots = Math.min(opts.start ?? SWEEP_START, (opts.running ?? SWEEP_RUNNING) - running);

@@ -29,7 +29,7 @@ import {
 } from "~/components/ui";
 import { RetrievalPreview, type RetrievalPreviewData } from "~/components/kb/retrieval-preview";
 import { cn } from "~/lib/cn";
-import { ACCEPTED_FILE_TYPES, FILE_ACCEPT, SCHEDULABLE_TYPES, type SourceType } from "~/lib/kb";
+import { ACCEPTED_FILE_TYPES, FILE_ACCEPT, SCHEDULABLE_TYPES, type KnowledgeMoveNotice, type SourceType } from "~/lib/kb";
 import type { FormReply } from "~/lib/forms";
 import { formatBytes, formatCount } from "~/lib/plans";
 
@@ -51,22 +51,13 @@ export type KbSource = {
   config: Record<string, unknown>;
 };
 
-/**
- * The move of the chatbot's knowledge into its own storage (ADR 034), as the loader tells it:
- * `detail` only for owners and admins; a failed move only for them.
- */
-export type KbMoveNotice =
-  | { state: "moving"; detail: { phase: "copy" | "verify" | "switch" | "cleanup"; copied: number; total: number } | null }
-  | { state: "failed"; error: string; retryAfter: number }
-  | null;
-
 export type KnowledgeScreenData = {
   orgId: string;
   chatbot: { id: string; name: string };
   sources: KbSource[];
   usage: { used: number; limit: number; planName: string };
   preview: RetrievalPreviewData;
-  move: KbMoveNotice;
+  move: KnowledgeMoveNotice | null;
   plan: { crawlPages: number; fileSize: number; charsHint: string };
 };
 
@@ -101,7 +92,7 @@ function progressLabel(s: KbSource): string | null {
   return `${formatCount(s.progressDone)} / ${formatCount(s.progressTotal)} ${unit}`;
 }
 
-function MoveStatus({ move }: { move: NonNullable<KbMoveNotice> }) {
+function MoveStatus({ move }: { move: KnowledgeMoveNotice }) {
   if (move.state === "failed")
     return (
       <Alert tone="warning" title="Moving this chatbot's knowledge to its own storage did not finish" data-testid="knowledge-move">
