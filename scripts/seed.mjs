@@ -38,12 +38,16 @@ function demoKnowledgeSql(now) {
   return demoDocs()
     .map((doc) => {
       const id = `ks_demo_${doc.slug.replace(/[^a-z0-9]+/gi, "_")}`;
-      return `INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title, content, status, char_count, created_at, updated_at)
-  SELECT ${q(id)}, ${q(DEMO.orgId)}, ${q(DEMO.chatbotId)}, 'text', ${q(doc.title)}, ${q(doc.body)}, 'queued', 0, ${now}, ${now}
+      // The source is re-queued when the stored text differs (compared before the text is replaced).
+      return `INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title, status, char_count, created_at, updated_at)
+  SELECT ${q(id)}, ${q(DEMO.orgId)}, ${q(DEMO.chatbotId)}, 'text', ${q(doc.title)}, 'queued', 0, ${now}, ${now}
   WHERE EXISTS (SELECT 1 FROM chatbots WHERE id = ${q(DEMO.chatbotId)})
-  ON CONFLICT(id) DO UPDATE SET title = excluded.title, content = excluded.content, status = 'queued', progress_done = 0,
+  ON CONFLICT(id) DO UPDATE SET title = excluded.title, status = 'queued', progress_done = 0,
     error = NULL, attempts = 0, job_state = NULL, heartbeat_at = NULL, updated_at = excluded.updated_at
-  WHERE knowledge_sources.content IS NOT excluded.content;`;
+  WHERE NOT EXISTS (SELECT 1 FROM knowledge_source_contents c WHERE c.source_id = knowledge_sources.id AND c.content = ${q(doc.body)});
+INSERT INTO knowledge_source_contents (source_id, content)
+  SELECT ${q(id)}, ${q(doc.body)} WHERE EXISTS (SELECT 1 FROM knowledge_sources WHERE id = ${q(id)})
+  ON CONFLICT(source_id) DO UPDATE SET content = excluded.content WHERE knowledge_source_contents.content IS NOT excluded.content;`;
     })
     .join("\n");
 }

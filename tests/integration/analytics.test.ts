@@ -2,7 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
-import { knowledgeSources, organisations } from "~/.server/db/schema";
+import { knowledgeSourceContents, knowledgeSources, organisations } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
@@ -115,7 +115,10 @@ describe("analytics page", async () => {
       .from(knowledgeSources)
       .where(and(eq(knowledgeSources.chatbotId, s.bot.id), eq(knowledgeSources.type, "qa")))
       .get();
-    expect(JSON.parse(qa!.content!)).toEqual([{ question: "Do you repair bicycles on site?", answer: "Yes, our workshop repairs bicycles while you wait." }]);
+    const content = await db.select().from(knowledgeSourceContents).where(eq(knowledgeSourceContents.sourceId, qa!.id)).get();
+    expect(JSON.parse(content!.content)).toEqual([
+      { question: "Do you repair bicycles on site?", answer: "Yes, our workshop repairs bicycles while you wait." },
+    ]);
     const after = text(await (await request(s.page, { cookie: s.editor.cookie })).text());
     expect(after).toContain("No unanswered questions in this range.");
   });

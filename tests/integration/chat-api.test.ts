@@ -63,7 +63,6 @@ async function botWithKnowledge(opts: { visibility?: "public" | "private"; fallb
     chatbotId: bot.id,
     type: "text",
     title: "Store FAQ",
-    content: KNOWLEDGE.map((k) => k.text).join("\n\n"),
     status: "ready",
   });
   await indexChunks(

@@ -14,7 +14,7 @@ describe("KB retrieval preview", async () => {
   const other = await makeOrg(owner.id, "PreviewOther");
   const add = async (chatbotId: string, title: string, text: string) => {
     const sourceId = newId("ks_");
-    await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId, type: "text", title, content: text, status: "ready" });
+    await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId, type: "text", title, status: "ready" });
     await indexChunks({ env: env as unknown as Env, db }, { orgId: org.id, chatbotId, sourceId }, [{ title, heading: null, url: null, text, position: 0 }]);
   };
   await add(bot.id, "Shipping times", "Orders ship within two working days. Express delivery arrives the next day.");

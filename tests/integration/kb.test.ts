@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { knowledgeSources } from "~/.server/db/schema";
+import { knowledgeSourceContents, knowledgeSources } from "~/.server/db/schema";
 import { minimalPdf } from "~/.server/kb/fixtures/files";
 import { addMember, db, makeOrg, makeUser } from "../factories";
 import { BASE, request } from "./helpers";
@@ -28,6 +28,10 @@ async function waitForStatus(sourceId: string, statuses: string[], timeoutMs = 2
 
 async function sourcesOf(chatbotId: string) {
   return db.select().from(knowledgeSources).where(eq(knowledgeSources.chatbotId, chatbotId)).all();
+}
+
+async function contentOf(sourceId: string) {
+  return (await db.select().from(knowledgeSourceContents).where(eq(knowledgeSourceContents.sourceId, sourceId)).get())?.content;
 }
 
 describe("knowledge screen", async () => {
@@ -58,6 +62,7 @@ describe("knowledge screen", async () => {
     const ready = await waitForStatus(source.id, ["ready", "failed"]);
     expect(ready.status).toBe("ready");
     expect(ready.chunkCount).toBeGreaterThan(0);
+    expect(await contentOf(source.id)).toBe("We are open from 9 to 5 on weekdays.");
     const page = await (await request(path, { cookie: owner.cookie })).text();
     expect(page).toContain("Opening hours");
     expect(page).toContain("Ready");
@@ -75,7 +80,7 @@ describe("knowledge screen", async () => {
     const res = await post(path, owner.cookie, body);
     expect(res.status).toBe(200);
     const [source] = (await sourcesOf(bot.id)).filter((s) => s.title === "Shipping FAQ");
-    expect(JSON.parse(source.content!)).toEqual([
+    expect(JSON.parse((await contentOf(source.id))!)).toEqual([
       { question: "Do you ship abroad?", answer: "Yes, to 30 countries." },
       { question: "How fast?", answer: "Two to five days." },
     ]);
@@ -182,6 +187,7 @@ describe("knowledge screen", async () => {
     expect(del.status).toBe(200);
     expect(await del.text()).toContain("was deleted");
     expect((await sourcesOf(bot.id)).some((s) => s.id === text.id)).toBe(false);
+    expect(await contentOf(text.id)).toBeUndefined(); // the text goes with its source
     const n = await env.DB.prepare("SELECT count(*) AS n FROM chunks WHERE source_id = ?").bind(text.id).first<{ n: number }>();
     expect(n?.n).toBe(0);
   });

@@ -212,10 +212,8 @@ export const knowledgeSources = sqliteTable(
       .references(() => chatbots.id, { onDelete: "cascade" }),
     type: text("type", { enum: SOURCE_TYPES }).notNull(),
     title: text("title").notNull(),
-    /** URL for url/site, R2 key for file, null for text/qa (their content lives in `content`). */
+    /** URL for url/site, R2 key for file, null for text/qa (their content is in knowledge_source_contents). */
     location: text("location"),
-    /** Text sources: the text; Q&A sources: JSON [{question, answer}]. */
-    content: text("content"),
     /** Type-specific options as JSON (file name/size/mime; crawl include/exclude/page cap). */
     config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
     status: text("status", { enum: SOURCE_STATUSES }).notNull().default("queued"),
@@ -242,6 +240,18 @@ export const knowledgeSources = sqliteTable(
   },
   (t) => [index("knowledge_sources_chatbot_idx").on(t.chatbotId), index("knowledge_sources_status_idx").on(t.status, t.heartbeatAt)],
 );
+
+/**
+ * What a text or Q&A source says (text sources: the text; Q&A sources: JSON [{question, answer}]).
+ * Apart from `knowledge_sources` because that row is read and rewritten at every ingestion step and
+ * listed on every knowledge page: with up to 2 MB of text inline, each of those moved the text too.
+ */
+export const knowledgeSourceContents = sqliteTable("knowledge_source_contents", {
+  sourceId: text("source_id")
+    .primaryKey()
+    .references(() => knowledgeSources.id, { onDelete: "cascade" }),
+  content: text("content").notNull(),
+});
 
 // Integer rowid so the FTS5 index (migrations/0002) can use it as its content rowid.
 export const chunks = sqliteTable(

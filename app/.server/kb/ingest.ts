@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, isNull, lt, lte, ne, or } from "drizzle-orm";
 import { randomToken } from "../auth/crypto";
-import { knowledgeSources } from "../db/schema";
+import { knowledgeSourceContents, knowledgeSources } from "../db/schema";
 import { knowledgeStore, type KnowledgeStore } from "../retrieval/knowledge-store";
 import type { ChunkInput } from "../retrieval/types";
 import { chunkDocument } from "./chunking";
@@ -91,6 +91,16 @@ const stored = (js: JobState): JobState => {
 
 // ——— documents of the non-crawl types ———
 
+/** A text or Q&A source's content ("" when there is none). */
+async function sourceContent(ctx: KbContext, sourceId: string): Promise<string> {
+  const row = await ctx.db
+    .select({ content: knowledgeSourceContents.content })
+    .from(knowledgeSourceContents)
+    .where(eq(knowledgeSourceContents.sourceId, sourceId))
+    .get();
+  return row?.content ?? "";
+}
+
 async function loadDocuments(
   ctx: KbContext,
   row: KnowledgeSource,
@@ -98,14 +108,14 @@ async function loadDocuments(
 ): Promise<(ExtractedDocument & { url: string | null; qa?: QaPair[] })[]> {
   switch (row.type) {
     case "text": {
-      const text = (row.content ?? "").trim();
+      const text = (await sourceContent(ctx, row.id)).trim();
       if (!text) throw new IngestError("This text source is empty.");
       return [{ title: row.title, text, format: "markdown", url: null }];
     }
     case "qa": {
       let pairs: QaPair[] = [];
       try {
-        pairs = JSON.parse(row.content ?? "[]") as QaPair[];
+        pairs = JSON.parse((await sourceContent(ctx, row.id)) || "[]") as QaPair[];
       } catch {
         throw new IngestError("The questions and answers of this source could not be read.");
       }

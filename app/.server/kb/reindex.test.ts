@@ -12,7 +12,7 @@ describe("re-index when the embedding model changes", () => {
   it("re-queues a chatbot's sources whose vectors came from another model, then records the model", async () => {
     const owner = await makeUser();
     const { org, bot } = await makeOrg(owner.id, "Reindex");
-    await db.insert(knowledgeSources).values({ id: "ks_reidx", orgId: org.id, chatbotId: bot.id, type: "text", title: "T", content: "x", status: "ready" });
+    await db.insert(knowledgeSources).values({ id: "ks_reidx", orgId: org.id, chatbotId: bot.id, type: "text", title: "T", status: "ready" });
     const [chunk] = await db.insert(chunks).values({ sourceId: "ks_reidx", chatbotId: bot.id, orgId: org.id, position: 0, title: "T", text: "x" }).returning();
     await db
       .insert(chunkVectors)

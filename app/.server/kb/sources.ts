@@ -4,7 +4,7 @@ import { formatBytes, formatCount, getPlan, planLimits, raiseLimitHint } from "~
 export { ACCEPTED_FILE_TYPES, SCHEDULABLE_TYPES };
 import { newId } from "../auth/crypto";
 import type { ServiceContext } from "../context";
-import { knowledgeSources, organisations } from "../db/schema";
+import { knowledgeSourceContents, knowledgeSources, organisations } from "../db/schema";
 import { knowledgeStore } from "../retrieval/knowledge-store";
 import { normaliseUrl } from "./crawl";
 import { FILE_KINDS, fileKind } from "./extract";
@@ -139,16 +139,16 @@ async function insertAndEnqueue(
   },
 ): Promise<Result<{ source: SourceSummary }>> {
   const now = Date.now();
-  const source = await ctx.db
+  const id = values.id ?? newId("ks_");
+  const insertSource = ctx.db
     .insert(knowledgeSources)
     .values({
-      id: values.id ?? newId("ks_"),
+      id,
       orgId: ref.orgId,
       chatbotId: ref.chatbotId,
       type: values.type,
       title: values.title,
       location: values.location ?? null,
-      content: values.content ?? null,
       config: values.config ?? {},
       charCount: values.charCount ?? 0,
       status: "queued",
@@ -157,8 +157,12 @@ async function insertAndEnqueue(
       createdAt: now,
       updatedAt: now,
     })
-    .returning(summaryColumns)
-    .get();
+    .returning(summaryColumns);
+  // One batch (one transaction): a source row never exists without the content it is to learn.
+  const source =
+    values.content == null
+      ? (await insertSource)[0]
+      : (await ctx.db.batch([insertSource, ctx.db.insert(knowledgeSourceContents).values({ sourceId: id, content: values.content })]))[0][0];
   await enqueueIngest(ctx.env, source.id);
   return { ok: true, source };
 }
