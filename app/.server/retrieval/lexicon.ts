@@ -337,6 +337,10 @@ const SYNONYMS: string[][] = [
   ["unreplied", "unanswered", "not replied", "no reply", "without reply", "without a reply", "without replies"],
   ["condition", "conditions", "criteria", "criterion", "constraint", "constraints"],
   ["analyse", "analyze", "analysis", "analyses", "analysing", "analyzing"],
+  // meals and stays (hotels, B&Bs, cafés)
+  ["dinner", "dinners", "evening meal", "evening meals", "supper"],
+  ["food", "meal", "meals", "dishes"],
+  ["arrive", "arrives", "arriving", "arrival", "get there", "get to you", "reach you"],
   // UK ↔ US words
   ["jumper", "jumpers", "sweater", "sweaters", "pullover"],
   ["postcode", "zip code", "zipcode", "post code"],
@@ -482,6 +486,24 @@ const BROADER: [string[], string[]][] = [
     ["manage", "manages"],
   ],
   [["upfront", "up front"], ["deposit"]],
+  // A sandwich for the day is a packed lunch; a hike is a walk; "on my own" is a single room or ticket.
+  [
+    ["sandwich", "sandwiches", "picnic"],
+    ["packed lunch", "lunch"],
+  ],
+  [
+    ["hike", "hikes", "hiking", "hiker", "hikers", "trek", "trekking"],
+    ["walk", "walking", "walkers"],
+  ],
+  [["alone", "on my own", "by myself", "just me"], ["single"]],
+  // "my 2 year old": a child.
+  [["year old"], ["child", "children"]],
+  // Coming is arriving ("if I cancel a week before we come"); a week is counted in days.
+  [
+    ["come", "coming"],
+    ["arrival", "arrive"],
+  ],
+  [["week", "weeks", "fortnight"], ["days"]],
   [["two factor", "2fa"], ["two-factor"]],
   [["money back", "refund"], ["refunds"]],
   [["work", "working", "open"], ["open"]],
