@@ -172,9 +172,14 @@ export type QueryTerm = {
   word: string;
   stem: string;
   /** `compound`: the head of a closed compound split at query time ("highchair" → "chair"), a guess. */
-  alts: { word: string; stem: string; strength?: number; compound?: boolean }[];
+  alts: { word: string; stem: string; strength?: number; compound?: boolean; head?: boolean }[];
   /** Stems of the phrase the term was read from ("northern ireland"): its own word alone counts half. */
   phrase?: string[];
+  /**
+   * Multi-word synonyms as written ("gift card" for "vouchers"); an alt marked `head` is only such a
+   * phrase's last word ("card"), which alone does not name the thing.
+   */
+  synonymPhrases?: string[][];
 };
 /** How much a broader term (England → United Kingdom) counts, against 1 for the word or a synonym. */
 const BROADER_STRENGTH = 0.5;
@@ -196,15 +201,22 @@ export function queryTerms(query: string): QueryTerm[] {
     seen.add(s);
     const alts: QueryTerm["alts"] = [];
     const broader = new Set(slot.broader ?? []);
+    const heads = new Set(slot.phraseHeads ?? []);
     const altSeen = new Set([s]);
     for (const a of slot.alternatives) {
       if (isQueryStop(a)) continue;
       const as = stem(a);
       if (altSeen.has(as)) continue;
       altSeen.add(as);
-      alts.push({ word: a, stem: as, ...(broader.has(a) ? { strength: BROADER_STRENGTH } : {}) });
+      alts.push({ word: a, stem: as, ...(broader.has(a) ? { strength: BROADER_STRENGTH } : {}), ...(heads.has(a) ? { head: true } : {}) });
     }
-    out.push({ word: slot.word, stem: s, alts: alts.slice(0, MAX_ALTERNATIVES), ...(slot.phrase ? { phrase: slot.phrase.map(stem) } : {}) });
+    out.push({
+      word: slot.word,
+      stem: s,
+      alts: alts.slice(0, MAX_ALTERNATIVES),
+      ...(slot.phrase ? { phrase: slot.phrase.map(stem) } : {}),
+      ...(slot.synonymPhrases?.length ? { synonymPhrases: slot.synonymPhrases } : {}),
+    });
     if (out.length >= MAX_QUERY_TERMS) break;
   }
   return out;
@@ -603,11 +615,20 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // names (nor any word of the lexicon for it) — whatever else of the question it covers. Only in
   // knowledge bases below FLOOR_LARGE_KB chunks, like the raised floors: on StackFAQ (362 chunks of
   // how-to answers) it refused three answerable "is there any …" questions.
+  // Whether the knowledge names what term q stands for: its word, or an alternative it uses. The head
+  // of a multi-word synonym ("card" of "gift card" for "vouchers") counts only where a candidate
+  // writes the whole phrase: "handwritten card" and "debit cards" are not gift vouchers.
+  const namesTerm = (q: QueryTerm) =>
+    dfOf(q.stem) > 0 ||
+    q.alts.some(
+      (a) =>
+        !a.compound && dfOf(a.stem) > 0 && (!a.head || (q.synonymPhrases ?? []).some((p) => p.at(-1) === a.word && list.some((c) => writesPhrase(c.text, p)))),
+    );
   const missingObject =
     total < FLOOR_LARGE_KB &&
     availabilityObject(query).some((w) => {
       const q = qTerms.find((x) => x.word === w || x.phrase?.includes(stem(w)));
-      return q !== undefined && !isLightWord(q.word) && dfOf(q.stem) === 0 && q.alts.every((a) => a.compound || dfOf(a.stem) === 0);
+      return q !== undefined && !isLightWord(q.word) && !namesTerm(q);
     });
   // "Are you DBS checked?": in a short question a name the customer capitalises (DBS, Botox, DHL) is
   // what the question is about; when the knowledge never uses it nor any word for it, the rest of
@@ -618,7 +639,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     longShare === 1 &&
     namedWords(query).some((w) => {
       const q = qTerms.find((x) => x.word === w);
-      return q !== undefined && !isLightWord(q.word) && dfOf(q.stem) === 0 && q.alts.every((a) => a.compound || dfOf(a.stem) === 0);
+      return q !== undefined && !isLightWord(q.word) && !namesTerm(q);
     });
   // A question that falls a little short of the floor in words but whose wording is close to a
   // chunk's ("Are there legal problems with hosting a for profit web site on github?") is answered:
@@ -925,6 +946,15 @@ const PERSON = new Set("i me my mine myself we us our ours you your yours yourse
  */
 export function isPersonal(query: string): boolean {
   return questionWords(query).some((w) => PERSON.has(w));
+}
+
+/**
+ * Whether `text` writes the phrase's words consecutively ("gift card", "Gift-cards"), each word
+ * possibly inflected.
+ */
+export function writesPhrase(text: string, phrase: string[]): boolean {
+  const esc = phrase.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`(?<![\\p{L}\\p{N}])${esc.join("\\p{L}*[\\s-]+")}\\p{L}*`, "iu").test(text);
 }
 
 /** True when a and b differ by one insertion, deletion, substitution or swap of neighbours. */
