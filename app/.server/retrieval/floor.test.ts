@@ -107,6 +107,24 @@ describe("the relevance floor", () => {
     expect((await retrieve(withCards.ctx, withCards.ref, "Do you sell gift vouchers?")).answerable).toBe(true);
     expect(writesPhrase("Gift-cards from €20", ["gift", "card"])).toBe(true);
     expect(writesPhrase("Gift wrapping with a handwritten card", ["gift", "card"])).toBe(false);
+    expect(writesPhrase("There is no call-out charge.", ["call", "outs"])).toBe(true);
+  });
+
+  it("does not take a phrase's words apart for the phrase: home trays and hygienist visits are not home visits (ADR 038)", async () => {
+    // Before: "do you do home visits" (clinic dev, on-topic unanswerable) was answered from "home trays"
+    // and "two hygienist visits a year".
+    const text = "# Dental\n## Fees\nTeeth whitening with home trays costs £350.\n## Plan\nThe plan covers two hygienist visits a year.";
+    const bot = await makeBot({ sources: ["policy"] });
+    await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[0] }, chunkDocument({ title: "Dental", text, format: "markdown", url: null }));
+    expect((await retrieve(bot.ctx, bot.ref, "do you do home visits")).answerable).toBe(false);
+    expect((await retrieve(bot.ctx, bot.ref, "do you do whitening")).answerable).toBe(true);
+    const visits = await makeBot({ sources: ["policy"] });
+    await indexChunks(
+      visits.ctx,
+      { ...visits.ref, sourceId: visits.sourceIds[0] },
+      chunkDocument({ title: "Dental", text: text + "\n## Home visits\nWe make home visits for housebound patients.", format: "markdown", url: null }),
+    );
+    expect((await retrieve(visits.ctx, visits.ref, "do you do home visits")).answerable).toBe(true);
   });
 
   it("refuses a question about a name the knowledge never uses (ADR 018)", async () => {

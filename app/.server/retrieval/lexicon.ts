@@ -316,7 +316,7 @@ const SYNONYMS: string[][] = [
   ["buy", "buying", "bought", "purchase", "purchases", "purchased", "purchasing"],
   ["collect", "collection", "pick up", "picked up", "click and collect"],
   ["engineer", "engineers", "technician", "technicians", "tradesman", "tradesmen", "fitter", "fitters"],
-  ["call out", "call outs", "callout", "callouts", "come out", "come round", "home visit", "house call"],
+  ["call out", "call outs", "callout", "callouts", "come out", "come round", "home visit", "home visits", "house call", "house calls"],
   ["available", "availability", "in stock", "stock", "sold out", "out of stock"],
   ["reschedule", "rearrange", "rebook", "postpone", "move my appointment", "move my booking"],
   ["no show", "no shows", "miss", "missed", "did not turn up", "do not turn up", "fail to attend"],

@@ -175,6 +175,8 @@ export type QueryTerm = {
   alts: { word: string; stem: string; strength?: number; compound?: boolean; head?: boolean }[];
   /** Stems of the phrase the term was read from ("northern ireland"): its own word alone counts half. */
   phrase?: string[];
+  /** That phrase's words as the question writes them. */
+  phraseWords?: string[];
   /**
    * Multi-word synonyms as written ("gift card" for "vouchers"); an alt marked `head` is only such a
    * phrase's last word ("card"), which alone does not name the thing.
@@ -214,7 +216,7 @@ export function queryTerms(query: string): QueryTerm[] {
       word: slot.word,
       stem: s,
       alts: alts.slice(0, MAX_ALTERNATIVES),
-      ...(slot.phrase ? { phrase: slot.phrase.map(stem) } : {}),
+      ...(slot.phrase ? { phrase: slot.phrase.map(stem), phraseWords: slot.phrase } : {}),
       ...(slot.synonymPhrases?.length ? { synonymPhrases: slot.synonymPhrases } : {}),
     });
     if (out.length >= MAX_QUERY_TERMS) break;
@@ -618,8 +620,10 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // Whether the knowledge names what term q stands for: its word, or an alternative it uses. The head
   // of a multi-word synonym ("card" of "gift card" for "vouchers") counts only where a candidate
   // writes the whole phrase: "handwritten card" and "debit cards" are not gift vouchers.
+  // Likewise a term read from a phrase ("home visits") is named where a candidate writes the phrase:
+  // "home trays" and "hygienist visits" are not home visits.
   const namesTerm = (q: QueryTerm) =>
-    dfOf(q.stem) > 0 ||
+    (q.phraseWords ? list.some((c) => writesPhrase(c.text, q.phraseWords!)) : dfOf(q.stem) > 0) ||
     q.alts.some(
       (a) =>
         !a.compound && dfOf(a.stem) > 0 && (!a.head || (q.synonymPhrases ?? []).some((p) => p.at(-1) === a.word && list.some((c) => writesPhrase(c.text, p)))),
@@ -953,7 +957,14 @@ export function isPersonal(query: string): boolean {
  * possibly inflected.
  */
 export function writesPhrase(text: string, phrase: string[]): boolean {
-  const esc = phrase.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  // Each word from the part it shares with its stem on: "outs" → "out", "company" → "compan".
+  const roots = phrase.map((w) => {
+    const st = stem(w);
+    let i = 0;
+    while (i < w.length && w[i] === st[i]) i++;
+    return w.slice(0, Math.max(i, Math.min(3, w.length)));
+  });
+  const esc = roots.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   return new RegExp(`(?<![\\p{L}\\p{N}])${esc.join("\\p{L}*[\\s-]+")}\\p{L}*`, "iu").test(text);
 }
 
