@@ -139,6 +139,25 @@ describe("the relevance floor", () => {
     expect(namedWords("Are you DBS checked? Can invoices be sent in Spanish? I'm in Cork")).toEqual(["dbs", "spanish", "cork"]);
   });
 
+  it("reads a capital inside a word as a name wherever it stands: iPhone, PayPal (ADR 038)", async () => {
+    // Before: "how do I reset my iPhone" (an off-topic probe) was answered from the password-reset
+    // sentence of a SaaS's help text: "iPhone" starts lower-case, so it was not taken for a name.
+    const bot = await makeBot({ sources: ["help"] });
+    const text = [
+      "# Help",
+      "## Password",
+      "To reset a forgotten password, click Forgot password on the sign-in page and follow the link we email you. The link is valid for 60 minutes. If the email does not arrive, check your spam folder, then ask support. Two-factor authentication can be turned on under Settings, Security, with any authenticator app.",
+      "## Billing",
+      "We accept Visa, Mastercard and American Express cards. Invoices are emailed to the billing contact on the first day of each month and can be downloaded as PDF from the billing page. Annual plans can also be paid by bank transfer; ask us for the account details before you order.",
+      "## Export",
+      "You can export your time entries, clients and invoices as CSV or Excel files at any time, on every plan. Exports include archived projects. Large exports are prepared in the background and we email you a download link when the file is ready, usually within a few minutes.",
+    ].join("\n");
+    await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[0] }, chunkDocument({ title: "Help", text, format: "markdown", url: null }));
+    expect((await retrieve(bot.ctx, bot.ref, "how do I reset my iPhone")).answerable).toBe(false);
+    expect((await retrieve(bot.ctx, bot.ref, "how do I reset my password")).answerable).toBe(true);
+    expect(namedWords("PayPal accepted? how do I reset my iPhone")).toEqual(["paypal", "iphone"]);
+  });
+
   it("does not let a light word decide: “whats ur returns policy” is about returns", async () => {
     const bot = await shop();
     const r = await retrieve(bot.ctx, bot.ref, "whats ur returns policy");

@@ -934,9 +934,13 @@ export function namedWords(query: string): string[] {
   const out: string[] = [];
   for (const m of query.matchAll(/[\p{L}\p{N}'’]+/gu)) {
     const w = m[0];
-    if (!/^\p{Lu}/u.test(w) || w === "I" || /^I['’]/.test(w)) continue;
-    const before = query.slice(0, m.index).trimEnd();
-    if (!before || /[.!?:;"“(]$/.test(before)) continue;
+    // A capital inside a lower-case word ("iPhone", "PayPal", "eBay") marks a name wherever it stands.
+    const mixed = /^[\p{L}]+$/u.test(w) && /\p{Ll}/u.test(w) && /^.+\p{Lu}/u.test(w);
+    if (!mixed) {
+      if (!/^\p{Lu}/u.test(w) || w === "I" || /^I['’]/.test(w)) continue;
+      const before = query.slice(0, m.index).trimEnd();
+      if (!before || /[.!?:;"“(]$/.test(before)) continue;
+    }
     out.push(w.toLowerCase().replace(/['’].*$/, ""));
   }
   return out;
