@@ -141,6 +141,8 @@ const QUESTION_SHAPES = [
   "what days",
   "how early",
   "how late",
+  "how old",
+  "what age",
 ].map((p) => p.split(" "));
 
 const MODALS = new Set(["can", "could", "should", "may", "must"]);
@@ -337,6 +339,8 @@ const SYNONYMS: string[][] = [
   ["unreplied", "unanswered", "not replied", "no reply", "without reply", "without a reply", "without replies"],
   ["condition", "conditions", "criteria", "criterion", "constraint", "constraints"],
   ["analyse", "analyze", "analysis", "analyses", "analysing", "analyzing"],
+  // pets and medicines
+  ["medicine", "medicines", "medication", "medications", "tablets", "pills", "drugs"],
   // meals and stays (hotels, B&Bs, cafés)
   ["dinner", "dinners", "evening meal", "evening meals", "supper"],
   ["food", "meal", "meals", "dishes"],
@@ -504,6 +508,11 @@ const BROADER: [string[], string[]][] = [
     ["arrival", "arrive"],
   ],
   [["week", "weeks", "fortnight"], ["days"]],
+  // Spaying and castrating are kinds of neutering.
+  [
+    ["spay", "spayed", "spaying", "spays", "castrate", "castrated", "castration"],
+    ["neuter", "neutered", "neutering"],
+  ],
   [["two factor", "2fa"], ["two-factor"]],
   [["money back", "refund"], ["refunds"]],
   [["work", "working", "open"], ["open"]],
