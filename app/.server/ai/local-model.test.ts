@@ -364,6 +364,26 @@ describe("answers that start with the answer (issue #12)", () => {
     expect(text).toMatch(/Admins can manage members, clients and billing/);
   });
 
+  it("a “how old” question quotes the sentence that gives an age; spaying is neutering (ADR 038)", () => {
+    // Before: "how old does my cat have to be to get spayed" answered only "Cat spays cost £120 and
+    // castrations £90" (bench:answers vet dev): "old" was a light word, and no sentence says "spay" with an age.
+    const passages: PromptPassage[] = [
+      {
+        id: 1,
+        title: "Neutering",
+        heading: null,
+        url: null,
+        text:
+          "We neuter cats and dogs from 6 months of age. Cat spays cost £120 and castrations £90. " +
+          "Dog neutering costs from £250 to £420 depending on the dog's weight.",
+      },
+    ];
+    const { text } = ask("how old does my cat have to be to get spayed", passages);
+    // It follows the price sentence: that one holds the question's words in full, the age sentence
+    // holds "spayed" only as the weaker "neuter". It does not lead yet.
+    expect(text).toContain("We neuter cats and dogs from 6 months of age");
+  });
+
   it("labels sentences with the heading-like line above them instead of quoting it", () => {
     const s = splitSentences("Refund policy\nMonthly payments are not refundable. Annual plans can be refunded within 30 days.");
     expect(s.map((x) => x.text)).toEqual(["Monthly payments are not refundable.", "Annual plans can be refunded within 30 days."]);

@@ -277,6 +277,11 @@ const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
   { ask: /\b(phone|call|ring|telephone|number)\b/, has: /(\+?\d[\d ]{7,}\d)/ },
   { ask: /\b(e-?mail|write to|contact)\b/, has: /[\w.+-]+@[\w-]+\.[\w.]+/ },
   { ask: /\bwhen (was|were|did)\b/, has: /\b(1[89]|20)\d\d\b/ },
+  // "How old does my cat have to be…" wants an age: "from 6 months of age", "under 18", "aged 5".
+  {
+    ask: /\bhow old\b|\bwhat age\b|\b(minimum|maximum) age\b/,
+    has: /\b\d+\s*(months?|weeks?|years?)\s+(of age|old)\b|\b(aged?|under|over|from the age of)\s+\d+|\b\d+(st|nd|rd|th) birthday\b|\bfirst birthday\b/i,
+  },
   // "Who can change the billing?" wants the people: a sentence whose subject is a role or a name
   // with "can"/"may"/"must" ("Admins can manage members, clients and billing"), not "you can…" nor
   // a thing ("Two-factor authentication can be turned on").

@@ -112,4 +112,35 @@ describe("support lexicon", () => {
     // "who can change the billing" → "Admins can manage … billing" (local-model.test.ts has the reply).
     expect(slotOf("who can change the billing", "change")?.broader).toContain("manage");
   });
+
+  it("words of meals and stays: dinner is an evening meal, food is meals, getting there is arriving", () => {
+    // Refused before on the guest house's dev half (bench/answers/guesthouse): "do you do dinner" met no
+    // word of "We do not serve evening meals"; "what time can we get there" had no slot at all;
+    // "can i get gluten free food" lost the floor on "food" ("Vegetarian, vegan and gluten-free options").
+    const forms = (q: string) => lexicalSlots(q, stop).flatMap((s) => [s.word, ...s.alternatives]);
+    expect(forms("do you do dinner")).toContain("meals");
+    expect(slotOf("do you do dinner", "dinner")?.synonymPhrases).toEqual(expect.arrayContaining([["evening", "meals"]]));
+    expect(forms("what time can we get there")).toContain("arrive");
+    expect(forms("can i get gluten free food")).toContain("meals");
+    // Refused before (vet dev half): "can i buy my dogs tablets cheaper online" met no word of
+    // "If you prefer to buy medicines elsewhere, a written prescription costs £18".
+    expect(forms("can i buy my dogs tablets cheaper online")).toContain("medicines");
+    // "how old" asks for an age, like "how long" for a duration: it makes no slot.
+    expect(lexicalSlots("how old does my cat have to be to get spayed", stop).map((s) => s.word)).toEqual(["cat", "spayed"]);
+  });
+
+  it("one-way, weaker: sandwiches are a packed lunch, a hike a walk, on my own single, a 2 year old a child, coming is arriving", () => {
+    // Refused or answered wrongly before (guest house dev half): "can you make us sandwiches for a day of
+    // hiking" (packed lunch), "how much if im travelling on my own" (single occupancy), "do i pay for my 2
+    // year old" (children under 3), "what happens if I cancel a week before we come" (within 14 days
+    // before arrival).
+    expect(slotOf("can you make us sandwiches for a day of hiking", "sandwiches")?.broader).toContain("lunch");
+    expect(slotOf("can you make us sandwiches for a day of hiking", "hiking")?.broader).toContain("walk");
+    expect(lexicalSlots("how much if im travelling on my own", stop).map((s) => s.word)).toContain("single");
+    expect(slotOf("do i pay for my 2 year old", "year")?.broader).toContain("child");
+    expect(slotOf("what happens if I cancel a week before we come", "come")?.broader).toContain("arrival");
+    expect(slotOf("what happens if I cancel a week before we come", "week")?.broader).toContain("days");
+    // The other way round is not implied: a walk is not a hike, a single room is not "on my own".
+    expect(slotOf("is it walking distance", "walking")?.alternatives ?? []).not.toContain("hiking");
+  });
 });

@@ -141,6 +141,8 @@ const QUESTION_SHAPES = [
   "what days",
   "how early",
   "how late",
+  "how old",
+  "what age",
 ].map((p) => p.split(" "));
 
 const MODALS = new Set(["can", "could", "should", "may", "must"]);
@@ -316,7 +318,7 @@ const SYNONYMS: string[][] = [
   ["buy", "buying", "bought", "purchase", "purchases", "purchased", "purchasing"],
   ["collect", "collection", "pick up", "picked up", "click and collect"],
   ["engineer", "engineers", "technician", "technicians", "tradesman", "tradesmen", "fitter", "fitters"],
-  ["call out", "call outs", "callout", "callouts", "come out", "come round", "home visit", "house call"],
+  ["call out", "call outs", "callout", "callouts", "come out", "come round", "home visit", "home visits", "house call", "house calls"],
   ["available", "availability", "in stock", "stock", "sold out", "out of stock"],
   ["reschedule", "rearrange", "rebook", "postpone", "move my appointment", "move my booking"],
   ["no show", "no shows", "miss", "missed", "did not turn up", "do not turn up", "fail to attend"],
@@ -337,6 +339,12 @@ const SYNONYMS: string[][] = [
   ["unreplied", "unanswered", "not replied", "no reply", "without reply", "without a reply", "without replies"],
   ["condition", "conditions", "criteria", "criterion", "constraint", "constraints"],
   ["analyse", "analyze", "analysis", "analyses", "analysing", "analyzing"],
+  // pets and medicines
+  ["medicine", "medicines", "medication", "medications", "tablets", "pills", "drugs"],
+  // meals and stays (hotels, B&Bs, cafés)
+  ["dinner", "dinners", "evening meal", "evening meals", "supper"],
+  ["food", "meal", "meals", "dishes"],
+  ["arrive", "arrives", "arriving", "arrival", "get there", "get to you", "reach you"],
   // UK ↔ US words
   ["jumper", "jumpers", "sweater", "sweaters", "pullover"],
   ["postcode", "zip code", "zipcode", "post code"],
@@ -482,6 +490,29 @@ const BROADER: [string[], string[]][] = [
     ["manage", "manages"],
   ],
   [["upfront", "up front"], ["deposit"]],
+  // A sandwich for the day is a packed lunch; a hike is a walk; "on my own" is a single room or ticket.
+  [
+    ["sandwich", "sandwiches", "picnic"],
+    ["packed lunch", "lunch"],
+  ],
+  [
+    ["hike", "hikes", "hiking", "hiker", "hikers", "trek", "trekking"],
+    ["walk", "walking", "walkers"],
+  ],
+  [["alone", "on my own", "by myself", "just me"], ["single"]],
+  // "my 2 year old": a child.
+  [["year old"], ["child", "children"]],
+  // Coming is arriving ("if I cancel a week before we come"); a week is counted in days.
+  [
+    ["come", "coming"],
+    ["arrival", "arrive"],
+  ],
+  [["week", "weeks", "fortnight"], ["days"]],
+  // Spaying and castrating are kinds of neutering.
+  [
+    ["spay", "spayed", "spaying", "spays", "castrate", "castrated", "castration"],
+    ["neuter", "neutered", "neutering"],
+  ],
   [["two factor", "2fa"], ["two-factor"]],
   [["money back", "refund"], ["refunds"]],
   [["work", "working", "open"], ["open"]],

@@ -172,9 +172,16 @@ export type QueryTerm = {
   word: string;
   stem: string;
   /** `compound`: the head of a closed compound split at query time ("highchair" → "chair"), a guess. */
-  alts: { word: string; stem: string; strength?: number; compound?: boolean }[];
+  alts: { word: string; stem: string; strength?: number; compound?: boolean; head?: boolean }[];
   /** Stems of the phrase the term was read from ("northern ireland"): its own word alone counts half. */
   phrase?: string[];
+  /** That phrase's words as the question writes them. */
+  phraseWords?: string[];
+  /**
+   * Multi-word synonyms as written ("gift card" for "vouchers"); an alt marked `head` is only such a
+   * phrase's last word ("card"), which alone does not name the thing.
+   */
+  synonymPhrases?: string[][];
 };
 /** How much a broader term (England → United Kingdom) counts, against 1 for the word or a synonym. */
 const BROADER_STRENGTH = 0.5;
@@ -196,15 +203,22 @@ export function queryTerms(query: string): QueryTerm[] {
     seen.add(s);
     const alts: QueryTerm["alts"] = [];
     const broader = new Set(slot.broader ?? []);
+    const heads = new Set(slot.phraseHeads ?? []);
     const altSeen = new Set([s]);
     for (const a of slot.alternatives) {
       if (isQueryStop(a)) continue;
       const as = stem(a);
       if (altSeen.has(as)) continue;
       altSeen.add(as);
-      alts.push({ word: a, stem: as, ...(broader.has(a) ? { strength: BROADER_STRENGTH } : {}) });
+      alts.push({ word: a, stem: as, ...(broader.has(a) ? { strength: BROADER_STRENGTH } : {}), ...(heads.has(a) ? { head: true } : {}) });
     }
-    out.push({ word: slot.word, stem: s, alts: alts.slice(0, MAX_ALTERNATIVES), ...(slot.phrase ? { phrase: slot.phrase.map(stem) } : {}) });
+    out.push({
+      word: slot.word,
+      stem: s,
+      alts: alts.slice(0, MAX_ALTERNATIVES),
+      ...(slot.phrase ? { phrase: slot.phrase.map(stem), phraseWords: slot.phrase } : {}),
+      ...(slot.synonymPhrases?.length ? { synonymPhrases: slot.synonymPhrases } : {}),
+    });
     if (out.length >= MAX_QUERY_TERMS) break;
   }
   return out;
@@ -603,11 +617,22 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // names (nor any word of the lexicon for it) — whatever else of the question it covers. Only in
   // knowledge bases below FLOOR_LARGE_KB chunks, like the raised floors: on StackFAQ (362 chunks of
   // how-to answers) it refused three answerable "is there any …" questions.
+  // Whether the knowledge names what term q stands for: its word, or an alternative it uses. The head
+  // of a multi-word synonym ("card" of "gift card" for "vouchers") counts only where a candidate
+  // writes the whole phrase: "handwritten card" and "debit cards" are not gift vouchers.
+  // Likewise a term read from a phrase ("home visits") is named where a candidate writes the phrase:
+  // "home trays" and "hygienist visits" are not home visits.
+  const namesTerm = (q: QueryTerm) =>
+    (q.phraseWords ? list.some((c) => writesPhrase(c.text, q.phraseWords!)) : dfOf(q.stem) > 0) ||
+    q.alts.some(
+      (a) =>
+        !a.compound && dfOf(a.stem) > 0 && (!a.head || (q.synonymPhrases ?? []).some((p) => p.at(-1) === a.word && list.some((c) => writesPhrase(c.text, p)))),
+    );
   const missingObject =
     total < FLOOR_LARGE_KB &&
     availabilityObject(query).some((w) => {
       const q = qTerms.find((x) => x.word === w || x.phrase?.includes(stem(w)));
-      return q !== undefined && !isLightWord(q.word) && dfOf(q.stem) === 0 && q.alts.every((a) => a.compound || dfOf(a.stem) === 0);
+      return q !== undefined && !isLightWord(q.word) && !namesTerm(q);
     });
   // "Are you DBS checked?": in a short question a name the customer capitalises (DBS, Botox, DHL) is
   // what the question is about; when the knowledge never uses it nor any word for it, the rest of
@@ -618,7 +643,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     longShare === 1 &&
     namedWords(query).some((w) => {
       const q = qTerms.find((x) => x.word === w);
-      return q !== undefined && !isLightWord(q.word) && dfOf(q.stem) === 0 && q.alts.every((a) => a.compound || dfOf(a.stem) === 0);
+      return q !== undefined && !isLightWord(q.word) && !namesTerm(q);
     });
   // A question that falls a little short of the floor in words but whose wording is close to a
   // chunk's ("Are there legal problems with hosting a for profit web site on github?") is answered:
@@ -909,9 +934,13 @@ export function namedWords(query: string): string[] {
   const out: string[] = [];
   for (const m of query.matchAll(/[\p{L}\p{N}'’]+/gu)) {
     const w = m[0];
-    if (!/^\p{Lu}/u.test(w) || w === "I" || /^I['’]/.test(w)) continue;
-    const before = query.slice(0, m.index).trimEnd();
-    if (!before || /[.!?:;"“(]$/.test(before)) continue;
+    // A capital inside a lower-case word ("iPhone", "PayPal", "eBay") marks a name wherever it stands.
+    const mixed = /^[\p{L}]+$/u.test(w) && /\p{Ll}/u.test(w) && /^.+\p{Lu}/u.test(w);
+    if (!mixed) {
+      if (!/^\p{Lu}/u.test(w) || w === "I" || /^I['’]/.test(w)) continue;
+      const before = query.slice(0, m.index).trimEnd();
+      if (!before || /[.!?:;"“(]$/.test(before)) continue;
+    }
     out.push(w.toLowerCase().replace(/['’].*$/, ""));
   }
   return out;
@@ -925,6 +954,22 @@ const PERSON = new Set("i me my mine myself we us our ours you your yours yourse
  */
 export function isPersonal(query: string): boolean {
   return questionWords(query).some((w) => PERSON.has(w));
+}
+
+/**
+ * Whether `text` writes the phrase's words consecutively ("gift card", "Gift-cards"), each word
+ * possibly inflected.
+ */
+export function writesPhrase(text: string, phrase: string[]): boolean {
+  // Each word from the part it shares with its stem on: "outs" → "out", "company" → "compan".
+  const roots = phrase.map((w) => {
+    const st = stem(w);
+    let i = 0;
+    while (i < w.length && w[i] === st[i]) i++;
+    return w.slice(0, Math.max(i, Math.min(3, w.length)));
+  });
+  const esc = roots.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`(?<![\\p{L}\\p{N}])${esc.join("\\p{L}*[\\s-]+")}\\p{L}*`, "iu").test(text);
 }
 
 /** True when a and b differ by one insertion, deletion, substitution or swap of neighbours. */
