@@ -21,6 +21,7 @@ import {
   waitForHealth,
   wranglerEnv,
 } from "./lib/common.mjs";
+import { tickOnClockMarks } from "./lib/clock-ticker.mjs";
 
 const port = Number(process.env.PORT || 8787);
 const host = process.env.IP || "localhost";
@@ -86,9 +87,12 @@ async function main() {
   waitForHealth(`http://${probe}:${port}`, { timeoutMs: 120_000, child }).then(
     async () => {
       log(`Parley is up: ${url}  (login ${DEMO.email} / ${DEMO.password})`);
-      // Run the cron's ingestion sweep once now: it queues the demo chatbot's knowledge (seeded as
-      // "queued" sources) instead of waiting up to 5 minutes for the first cron tick.
-      await fetch(`http://${probe}:${port}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`).catch(() => {});
+      // `wrangler dev` never fires cron triggers by itself, so this process does, as Cloudflare would
+      // (wrangler.toml: every 5 minutes): once now, which queues the demo chatbot's knowledge (seeded
+      // as "queued" sources), then on every 5-minute mark. Without it, a local run would never resume
+      // an ingestion cut short (e.g. by wrangler reloading on a file change), start a scheduled
+      // re-sync, move knowledge into its shard or send a daily digest.
+      tickOnClockMarks(5 * 60_000, () => fetch(`http://${probe}:${port}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`).catch(() => {}));
     },
     (err) => log(`Still waiting for ${url}/api/health: ${err.message}`),
   );
