@@ -18,8 +18,16 @@ import { localToolReply, modelTools } from "../ai/tools";
 import type { ToolTurn } from "../ai/tools/registry";
 import { knowledgeStore } from "../retrieval/knowledge-store";
 import type { Passage } from "../retrieval/types";
-import { isDuplicateClientMessage, numberedSources, recentMessages, recordExchange, type Conversation, type StoredExchange } from "./conversations";
-import { refundReply, tryConsumeReply } from "./usage";
+import {
+  isDuplicateClientMessage,
+  numberedSources,
+  recentMessages,
+  recordExchange,
+  type Conversation,
+  type Message,
+  type StoredExchange,
+} from "./conversations";
+import { refundReply, tryConsumeReply, type ConsumeResult } from "./usage";
 
 // The answer engine for one visitor message: quota → retrieve → decide → prompt → stream → persist.
 //
@@ -126,6 +134,10 @@ export async function answerMessage(
      * retrieval and the quota update start alongside it (every round trip here is before the first byte).
      */
     conversation: (Conversation & { isNew?: boolean }) | Promise<Conversation & { isNew?: boolean }>;
+    /** The conversation's last HISTORY_MESSAGES messages when the caller read them already (chat/turn.ts, in its first round trip). */
+    history?: Pick<Message, "role" | "content">[];
+    /** The reply's credit when the caller counted it already (chat/turn.ts, in the same round trip). */
+    quota?: Promise<ConsumeResult>;
     text: string;
     org?: Org;
     startedAt?: number;
@@ -198,9 +210,9 @@ export async function answerMessage(
           )
         : search(text)
       : null;
-  const quotaDone = tryConsumeReply(ctx, org, askedAt);
+  const quotaDone = input.quota ?? tryConsumeReply(ctx, org, askedAt);
   // A conversation created by this request has no history to read.
-  const historyDone = Promise.resolve(input.conversation).then((c) => (c.isNew ? [] : recentMessages(ctx, c.id, HISTORY_MESSAGES)));
+  const historyDone = input.history ?? Promise.resolve(input.conversation).then((c) => (c.isNew ? [] : recentMessages(ctx, c.id, HISTORY_MESSAGES)));
   const [quota, history, conversation] = await Promise.all([quotaDone, historyDone, input.conversation]);
   const meta = (extra: Partial<ChatMessageMetadata> = {}): ChatMessageMetadata => ({ conversationId: conversation.id, messageId, ...extra });
   // Stores the exchange once: if the same client message id was stored meanwhile (a retry racing the
