@@ -63,20 +63,30 @@ const notCounted = (conversationId: string) => sql`not exists (select 1 from ana
 /**
  * A conversation is counted once, on the day of its first message (or handoff request): the day's
  * conversations, its channel and country. Must run before anything else of the same batch that
- * counts the conversation; `extra` rides along on the day's row.
+ * counts the conversation; `extra` rides along on the day's row, and `latencyBucket` (a reply's
+ * answer time) on the splits' statement: one upsert per table, since under load each statement of
+ * a message's batch is CPU on the one local runtime (issue #21).
  */
-function countConversation(db: Db, ref: Ref, conversationId: string, day: string, extra: Partial<Record<Counter, number>> = {}): AnalyticsStatement[] {
-  const split = (dim: "channel" | "country", column: SQL) =>
+function countConversation(
+  db: Db,
+  ref: Ref,
+  conversationId: string,
+  day: string,
+  extra: Partial<Record<Counter, number | SQL>> = {},
+  latencyBucket?: string,
+): AnalyticsStatement[] {
+  const once = (dim: "channel" | "country", column: SQL) =>
+    sql`select chatbot_id, ${day}, ${dim}, ${column}, 1 from conversations where id = ${conversationId} and ${notCounted(conversationId)}`;
+  // The upsert's SELECT ends in a WHERE clause (SQLite's rule for INSERT … SELECT … ON CONFLICT).
+  const latency = latencyBucket === undefined ? sql`` : sql` union all select ${ref.chatbotId}, ${day}, 'latency', ${latencyBucket}, 1 where true`;
+  return [
+    bump(db, ref, day, { conversations: sql`(${notCounted(conversationId)})`, ...extra }),
     statement(
       db,
       sql`insert into analytics_splits (chatbot_id, day, dim, key, count)
-      select chatbot_id, ${day}, ${dim}, ${column}, 1 from conversations where id = ${conversationId} and ${notCounted(conversationId)}
+      ${once("channel", sql`channel`)} union all ${once("country", sql`coalesce(country, '')`)}${latency}
       on conflict (chatbot_id, day, dim, key) do update set count = count + 1`,
-    );
-  return [
-    bump(db, ref, day, { conversations: sql`(${notCounted(conversationId)})`, ...extra }),
-    split("channel", sql`channel`),
-    split("country", sql`coalesce(country, '')`),
+    ),
     statement(
       db,
       sql`insert or ignore into analytics_conversations (conversation_id, chatbot_id, day, problem)
@@ -125,11 +135,14 @@ export function exchangeStatements(db: Db, conversation: Ref & { id: string }, f
   const bot = facts.bot;
   const question = !!bot && (bot.answered || facts.unanswered);
   const gap = !!bot && !bot.answered && facts.unanswered && bot.credits > 0;
-  const out = countConversation(db, ref, conversation.id, day, {
-    messages: bot ? 2 : 1,
-    questions: question ? 1 : 0,
-    unanswered: gap ? 1 : 0,
-  });
+  const out = countConversation(
+    db,
+    ref,
+    conversation.id,
+    day,
+    { messages: bot ? 2 : 1, questions: question ? 1 : 0, unanswered: gap ? 1 : 0 },
+    bot?.latencyMs != null ? String(answerTimeBucket(bot.latencyMs)) : undefined,
+  );
   out.push(
     statement(
       db,
@@ -137,15 +150,6 @@ export function exchangeStatements(db: Db, conversation: Ref & { id: string }, f
       select chatbot_id, ${day}, visitor_id from conversations where id = ${conversation.id}`,
     ),
   );
-  if (bot?.latencyMs != null) {
-    out.push(
-      statement(
-        db,
-        sql`insert into analytics_splits (chatbot_id, day, dim, key, count) values (${ref.chatbotId}, ${day}, 'latency', ${String(answerTimeBucket(bot.latencyMs))}, 1)
-        on conflict (chatbot_id, day, dim, key) do update set count = count + 1`,
-      ),
-    );
-  }
   if (question) {
     const key = questionKey(facts.visitorText);
     const text = questionSample(facts.visitorText);
@@ -190,8 +194,7 @@ export function liveMessageStatements(
   const day = dayIn(m.timeZone, m.createdAt);
   const sameClient = m.clientMessageId ? sql` or (conversation_id = ${conversation.id} and client_message_id = ${m.clientMessageId})` : sql``;
   const fresh = sql`(not exists (select 1 from messages where id = ${m.id}${sameClient}))`;
-  const out = countConversation(db, ref, conversation.id, day);
-  out.push(bump(db, ref, day, { messages: fresh }));
+  const out = countConversation(db, ref, conversation.id, day, { messages: fresh });
   if (m.role === "visitor") {
     out.push(
       statement(

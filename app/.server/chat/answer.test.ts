@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { UIMessageChunk } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -7,6 +8,7 @@ import { newId } from "../auth/crypto";
 import { chatbots, knowledgeSources, messages, usageCounters } from "../db/schema";
 import type { Env } from "../env";
 import { makeUser, testContext } from "../../../tests/factories";
+import { LOCAL_MODEL_ID, textPieces } from "../ai/local-model";
 import { createOrganisation } from "../orgs/organisations";
 import { indexChunks } from "../retrieval/indexing";
 import { answerMessage, collectAnswer } from "./answer";
@@ -120,5 +122,33 @@ describe("answerMessage with a real-model stand-in", () => {
       .where(and(eq(usageCounters.orgId, org.id), eq(usageCounters.period, currentPeriod(org.periodStart).start)))
       .get();
     expect(counter?.replies).toBe(0);
+  });
+});
+
+describe("answerMessage with the built-in engine", () => {
+  it("streams its reply in the model stream's shape: a step, the text in textPieces' pieces, the finish", async () => {
+    const { ctx, org, bot, conversation } = await setup();
+    const answer = await answerMessage(ctx, { chatbot: bot, org, conversation, text: "Combien coûte la livraison express ?" });
+    const chunks: UIMessageChunk[] = [];
+    const reader = answer.stream.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+    const text = chunks.map((c) => (c.type === "text-delta" ? c.delta : "")).join("");
+    expect(text).toContain("9 euros");
+    expect(chunks.map((c) => c.type)).toEqual([
+      "start",
+      "data-sources",
+      "start-step",
+      "text-start",
+      ...textPieces(text).map(() => "text-delta"),
+      "text-end",
+      "finish-step",
+      "finish",
+    ]);
+    expect(chunks.filter((c) => c.type === "text-delta").map((c) => c.delta)).toEqual(textPieces(text));
+    expect(chunks.find((c) => c.type === "text-start")).toEqual({ type: "text-start", id: "t0" });
+    expect(chunks.at(-1)).toMatchObject({ type: "finish", finishReason: "stop", messageMetadata: { answered: true, kind: "answer" } });
+    await answer.done;
+    const stored = await ctx.db.select().from(messages).where(eq(messages.conversationId, conversation.id)).all();
+    expect(stored.find((m) => m.role === "bot")).toMatchObject({ content: text.trim(), model: LOCAL_MODEL_ID, credits: 1, answered: true });
   });
 });

@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV3Message, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { createUIMessageStream, stepCountIs, streamText, type ModelMessage, type UIMessageChunk, type UIMessageStreamWriter } from "ai";
 import { readCollectLeadStep, type CollectLeadStep } from "~/lib/collect-lead";
 import type { ChatMessageMetadata, ChatSource } from "~/lib/schemas/chat";
@@ -9,7 +9,7 @@ import { newId } from "../auth/crypto";
 import type { ServiceContext } from "../context";
 import type { chatbots, MessageSource, organisations } from "../db/schema";
 import { buyingIntentReply, detectBuyingIntent } from "../ai/buying-intent";
-import { citedSnippets, LOCAL_MODEL_ID, textPieces } from "../ai/local-model";
+import { citedSnippets, LOCAL_MODEL_ID, localReply, textPieces } from "../ai/local-model";
 import { buildSystemPrompt, type PromptPassage } from "../ai/prompts";
 import { resolveChatModel } from "../ai/providers";
 import { detectSmallTalk } from "../ai/small-talk";
@@ -18,8 +18,16 @@ import { localToolReply, modelTools } from "../ai/tools";
 import type { ToolTurn } from "../ai/tools/registry";
 import { knowledgeStore } from "../retrieval/knowledge-store";
 import type { Passage } from "../retrieval/types";
-import { isDuplicateClientMessage, numberedSources, recentMessages, recordExchange, type Conversation, type StoredExchange } from "./conversations";
-import { refundReply, tryConsumeReply } from "./usage";
+import {
+  isDuplicateClientMessage,
+  numberedSources,
+  recentMessages,
+  recordExchange,
+  type Conversation,
+  type Message,
+  type StoredExchange,
+} from "./conversations";
+import { refundReply, tryConsumeReply, type ConsumeResult } from "./usage";
 
 // The answer engine for one visitor message: quota → retrieve → decide → prompt → stream → persist.
 //
@@ -126,6 +134,10 @@ export async function answerMessage(
      * retrieval and the quota update start alongside it (every round trip here is before the first byte).
      */
     conversation: (Conversation & { isNew?: boolean }) | Promise<Conversation & { isNew?: boolean }>;
+    /** The conversation's last HISTORY_MESSAGES messages when the caller read them already (chat/turn.ts, in its first round trip). */
+    history?: Pick<Message, "role" | "content">[];
+    /** The reply's credit when the caller counted it already (chat/turn.ts, in the same round trip). */
+    quota?: Promise<ConsumeResult>;
     text: string;
     org?: Org;
     startedAt?: number;
@@ -198,9 +210,9 @@ export async function answerMessage(
           )
         : search(text)
       : null;
-  const quotaDone = tryConsumeReply(ctx, org, askedAt);
+  const quotaDone = input.quota ?? tryConsumeReply(ctx, org, askedAt);
   // A conversation created by this request has no history to read.
-  const historyDone = Promise.resolve(input.conversation).then((c) => (c.isNew ? [] : recentMessages(ctx, c.id, HISTORY_MESSAGES)));
+  const historyDone = input.history ?? Promise.resolve(input.conversation).then((c) => (c.isNew ? [] : recentMessages(ctx, c.id, HISTORY_MESSAGES)));
   const [quota, history, conversation] = await Promise.all([quotaDone, historyDone, input.conversation]);
   const meta = (extra: Partial<ChatMessageMetadata> = {}): ChatMessageMetadata => ({ conversationId: conversation.id, messageId, ...extra });
   // Stores the exchange once: if the same client message id was stored meanwhile (a retry racing the
@@ -369,34 +381,59 @@ export async function answerMessage(
       { role: "user", content: text },
     ];
     let failed: unknown = null;
-    const result = streamText({
-      model,
-      system,
-      messages,
-      temperature: settings.temperature,
-      maxOutputTokens: MAX_TOKENS[settings.answerLength],
-      maxRetries: 1,
-      // After calling a tool, the model gets more steps: to call another, then to say its answer.
-      ...(tools ? { tools, stopWhen: stepCountIs(3) } : {}),
-      onError: ({ error }) => {
+    let firstTokenMs: number | null = null;
+    let reply = "";
+    if (local) {
+      // The built-in engine works its whole reply out at once (ai/local-model.ts). It gets the prompt
+      // the AI SDK would give it and its reply goes out in the same chunks (a step, the text in
+      // textPieces' pieces), written directly: the SDK's streaming pipeline, several transform
+      // streams per piece, was most of a message's stream CPU under load (issue #21, ADR 039).
+      const prompt: LanguageModelV3Prompt = [
+        { role: "system", content: system },
+        ...messages.map((m) => ({ role: m.role, content: [{ type: "text" as const, text: String(m.content) }] }) as LanguageModelV3Message),
+      ];
+      writer.write({ type: "start-step" });
+      try {
+        const pieces = textPieces(localReply(prompt));
+        writer.write({ type: "text-start", id: "t0" });
+        if (pieces.length) firstTokenMs = Date.now() - askedAt;
+        for (const delta of pieces) writer.write({ type: "text-delta", id: "t0", delta });
+        writer.write({ type: "text-end", id: "t0" });
+        reply = pieces.join("");
+      } catch (error) {
         failed = error;
         console.error("[chat] model error", error);
-      },
-    });
-    let firstTokenMs: number | null = null;
-    const toolNameOf = new Map<string, string>();
-    let reply = "";
-    for await (const chunk of result.toUIMessageStream({ sendStart: false, sendFinish: false, onError: () => ERROR_REPLY })) {
-      if (chunk.type === "text-delta") {
-        firstTokenMs ??= Date.now() - askedAt;
-        reply += chunk.delta;
+        writer.write({ type: "error", errorText: ERROR_REPLY });
       }
-      if (chunk.type === "error") failed ??= chunk.errorText;
-      if (chunk.type === "tool-output-available" && chunk.toolCallId && botTools[toolNameOf.get(chunk.toolCallId) ?? ""]) toolAnswered = true;
-      if (chunk.type === "tool-input-available") toolNameOf.set(chunk.toolCallId, chunk.toolName);
-      // The tool's own parts stay on the server: the step goes out as one data-collect-lead part.
-      if (chunk.type.startsWith("tool-")) continue;
-      writer.write(chunk);
+      writer.write({ type: "finish-step" });
+    } else {
+      const result = streamText({
+        model,
+        system,
+        messages,
+        temperature: settings.temperature,
+        maxOutputTokens: MAX_TOKENS[settings.answerLength],
+        maxRetries: 1,
+        // After calling a tool, the model gets more steps: to call another, then to say its answer.
+        ...(tools ? { tools, stopWhen: stepCountIs(3) } : {}),
+        onError: ({ error }) => {
+          failed = error;
+          console.error("[chat] model error", error);
+        },
+      });
+      const toolNameOf = new Map<string, string>();
+      for await (const chunk of result.toUIMessageStream({ sendStart: false, sendFinish: false, onError: () => ERROR_REPLY })) {
+        if (chunk.type === "text-delta") {
+          firstTokenMs ??= Date.now() - askedAt;
+          reply += chunk.delta;
+        }
+        if (chunk.type === "error") failed ??= chunk.errorText;
+        if (chunk.type === "tool-output-available" && chunk.toolCallId && botTools[toolNameOf.get(chunk.toolCallId) ?? ""]) toolAnswered = true;
+        if (chunk.type === "tool-input-available") toolNameOf.set(chunk.toolCallId, chunk.toolName);
+        // The tool's own parts stay on the server: the step goes out as one data-collect-lead part.
+        if (chunk.type.startsWith("tool-")) continue;
+        writer.write(chunk);
+      }
     }
     reply = reply.trim();
     if (!failed && !reply && called.step) {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
 import type { ChatSource } from "~/lib/schemas/chat";
@@ -27,57 +27,108 @@ type Channel = Conversation["channel"];
 export async function getOrCreateConversation(
   ctx: Ctx,
   ref: ChatbotRef,
-  input: { visitorId: string; channel: Channel; conversationId?: string | null; fresh?: boolean; country?: string | null; pageUrl?: string | null },
+  input: ConversationInput & { fresh?: boolean },
 ): Promise<Conversation & { isNew?: boolean }> {
-  const mine = and(eq(conversations.chatbotId, ref.chatbotId), eq(conversations.orgId, ref.orgId), eq(conversations.visitorId, input.visitorId));
-  if (input.conversationId) {
-    const named = await ctx.db
-      .select()
-      .from(conversations)
-      .where(and(mine, eq(conversations.id, input.conversationId), ne(conversations.status, "closed")))
-      .get();
-    if (named) return named;
-  }
+  if (input.fresh) return createConversation(ctx, ref, input);
+  return (await openTurn(ctx, ref, input)).conversation;
+}
+
+type ConversationInput = { visitorId: string; channel: Channel; conversationId?: string | null; country?: string | null; pageUrl?: string | null };
+type HistoryMessage = Pick<Message, "role" | "content">;
+
+/** A new conversation, whatever the visitor already has ("New conversation"). */
+export async function createConversation(ctx: Ctx, ref: ChatbotRef, input: ConversationInput): Promise<Conversation & { isNew: true }> {
+  const now = Date.now();
+  const lead = visitorLead(ref, input.visitorId);
+  const created = await ctx.db
+    .insert(conversations)
+    .values({
+      id: newId("cv_"),
+      orgId: ref.orgId,
+      chatbotId: ref.chatbotId,
+      visitorId: input.visitorId,
+      channel: input.channel,
+      country: input.country ?? null,
+      pageUrl: input.pageUrl ?? null,
+      createdAt: now,
+      lastMessageAt: now,
+      hasLead: lead.has,
+      leadName: lead.name,
+      leadEmail: lead.email,
+    })
+    .returning()
+    .get();
+  return { ...created, isNew: true };
+}
+
+/**
+ * What a visitor turn reads before it answers, in ONE round trip (it sits before the first byte of
+ * every answer, and under load each round trip is CPU on the one local runtime, issue #21): the
+ * message already stored under this client message id (a retried send), the visitor's conversation
+ * — the one named by `conversationId` when it is theirs and open, else their open one on this
+ * channel, else a new one — and, with `historyLimit`, that conversation's last messages (oldest
+ * first, as recentMessages gives them). A batch is one transaction, so two requests of the same
+ * visitor cannot both insert; the insert is skipped when the named conversation is open.
+ */
+export async function openTurn(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  input: ConversationInput & { clientMessageId?: string; historyLimit?: number },
+  /** One more statement for the same round trip (the reply's credit, chat/turn.ts); its result comes back as `also`. */
+  also?: BatchItem | null,
+): Promise<{ conversation: Conversation & { isNew?: boolean }; sent: SentMessage | null; history: HistoryMessage[] | null; also: unknown }> {
   const now = Date.now();
   const id = newId("cv_");
   const lead = visitorLead(ref, input.visitorId);
-  if (input.fresh) {
-    const created = await ctx.db
-      .insert(conversations)
-      .values({
-        id,
-        orgId: ref.orgId,
-        chatbotId: ref.chatbotId,
-        visitorId: input.visitorId,
-        channel: input.channel,
-        country: input.country ?? null,
-        pageUrl: input.pageUrl ?? null,
-        createdAt: now,
-        lastMessageAt: now,
-        hasLead: lead.has,
-        leadName: lead.name,
-        leadEmail: lead.email,
-      })
-      .returning()
-      .get();
-    return { ...created, isNew: true };
-  }
-  // One round trip (it sits before the first byte of every answer): insert a conversation unless the
-  // visitor has an open one on this channel, then read the open one. A batch is one transaction, so
-  // two requests of the same visitor cannot both insert.
+  const mine = and(eq(conversations.chatbotId, ref.chatbotId), eq(conversations.orgId, ref.orgId), eq(conversations.visitorId, input.visitorId));
   const openOnChannel = and(mine, eq(conversations.channel, input.channel), ne(conversations.status, "closed"));
-  const [, rows] = await ctx.db.batch([
+  const named = input.conversationId ? and(mine, eq(conversations.id, input.conversationId), ne(conversations.status, "closed")) : undefined;
+  const namedOpen = named ? sql` AND NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${named})` : sql``;
+  const statements = [
     // Every column, in the table's order (drizzle's insert…select names them all).
     ctx.db.insert(conversations).select(
       sql`SELECT ${id}, ${ref.orgId}, ${ref.chatbotId}, ${input.visitorId}, ${input.channel}, 'bot', 0, ${input.country ?? null}, NULL, NULL, 0, ${now}, ${now},
           0, 0, ${lead.has}, ${lead.name}, ${lead.email}, ${input.pageUrl ?? null}
-        WHERE NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${openOnChannel})`,
+        WHERE NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${openOnChannel})${namedOpen}`,
     ),
     ctx.db.select().from(conversations).where(openOnChannel).orderBy(desc(conversations.lastMessageAt)).limit(1),
-  ]);
-  const open = rows[0];
-  if (!open) throw new Error("conversation insert did not take");
-  return open.id === id ? { ...open, isNew: true } : open;
+    named ? ctx.db.select().from(conversations).where(named).limit(1) : null,
+    input.clientMessageId ? sentQuery(ctx, ref, input.visitorId, input.clientMessageId) : null,
+    input.historyLimit
+      ? recentQuery(
+          ctx,
+          // The conversation this turn resolves to, as below: the named one when open, else the open one on the channel.
+          sql`coalesce(${named ? sql`(SELECT id FROM ${conversations} WHERE ${named})` : sql`NULL`},
+            (SELECT id FROM ${conversations} WHERE ${openOnChannel} ORDER BY ${conversations.lastMessageAt} DESC LIMIT 1))`,
+          input.historyLimit,
+        )
+      : null,
+    also ?? null,
+  ] as const;
+  const present = statements.filter((q) => q !== null);
+  const results = (await ctx.db.batch(present as unknown as [BatchItem, ...BatchItem[]])) as unknown[];
+  const out = statements.map((q) => (q === null ? null : results[present.indexOf(q)]));
+  const [, openRows, namedRows, sentRows, historyRows, alsoResult] = out as [
+    unknown,
+    Conversation[],
+    Conversation[] | null,
+    SentMessage[] | null,
+    RecentRow[] | null,
+    unknown,
+  ];
+  const found = namedRows?.[0];
+  const open = openRows[0];
+  const conversation = found ?? (open ? (open.id === id ? { ...open, isNew: true } : open) : null);
+  if (!conversation) throw new Error("conversation insert did not take");
+  return { conversation, sent: sentRows?.[0] ?? null, history: historyRows ? historyFrom(historyRows) : null, also: alsoResult };
+}
+
+export type BatchItem = Parameters<Ctx["db"]["batch"]>[0][number];
+
+/** True (in SQL) when the visitor already sent a message with this client message id on this chatbot. */
+export function clientMessageStored(ctx: Ctx, ref: ChatbotRef, visitorId: string, clientMessageId: string): SQL {
+  // drizzle puts the subquery in parentheses itself.
+  return sql`exists ${sentQuery(ctx, ref, visitorId, clientMessageId)}`;
 }
 
 /**
@@ -98,16 +149,23 @@ export async function markConversationVerified(ctx: Ctx, conversationId: string)
   await ctx.db.update(conversations).set({ verified: true }).where(eq(conversations.id, conversationId));
 }
 
-/** The last `limit` visitor/bot/human messages of a conversation, oldest first (prompt history). */
-export async function recentMessages(ctx: Ctx, conversationId: string, limit = 10): Promise<Pick<Message, "role" | "content">[]> {
-  const rows = await ctx.db
+type RecentRow = { role: Message["role"]; content: string; createdAt: number; id: string };
+
+/** The last `limit` visitor/bot/human messages of a conversation (newest first; historyFrom orders them). */
+function recentQuery(ctx: Ctx, conversationId: string | SQL, limit: number) {
+  return ctx.db
     .select({ role: messages.role, content: messages.content, createdAt: messages.createdAt, id: messages.id })
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), or(eq(messages.role, "visitor"), eq(messages.role, "bot"), eq(messages.role, "human"))))
     .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(limit)
-    .all();
-  return rows.reverse().map(({ role, content }) => ({ role, content }));
+    .limit(limit);
+}
+
+const historyFrom = (rows: RecentRow[]): HistoryMessage[] => rows.reverse().map(({ role, content }) => ({ role, content }));
+
+/** The last `limit` visitor/bot/human messages of a conversation, oldest first (prompt history). */
+export async function recentMessages(ctx: Ctx, conversationId: string, limit = 10): Promise<HistoryMessage[]> {
+  return historyFrom(await recentQuery(ctx, conversationId, limit).all());
 }
 
 export type NewBotMessage = {
@@ -203,12 +261,12 @@ export type StoredExchange = {
   held: boolean;
 };
 
-/**
- * The exchange a visitor already sent with this client message id on this chatbot (in any of their
- * conversations), so a retried send is answered from what was stored instead of being stored again.
- */
-export async function findClientMessage(ctx: Ctx, ref: ChatbotRef, visitorId: string, clientMessageId: string): Promise<StoredExchange | null> {
-  const sent = await ctx.db
+/** The visitor message stored under a client message id (sentQuery), the start of a StoredExchange. */
+export type SentMessage = { id: string; conversationId: string; createdAt: number; status: Conversation["status"] };
+
+/** The visitor's message with this client message id on this chatbot, in any of their conversations. */
+function sentQuery(ctx: Ctx, ref: ChatbotRef, visitorId: string, clientMessageId: string) {
+  return ctx.db
     .select({ id: messages.id, conversationId: messages.conversationId, createdAt: messages.createdAt, status: conversations.status })
     .from(messages)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
@@ -221,9 +279,20 @@ export async function findClientMessage(ctx: Ctx, ref: ChatbotRef, visitorId: st
         eq(messages.role, "visitor"),
       ),
     )
-    .limit(1)
-    .get();
-  if (!sent) return null;
+    .limit(1);
+}
+
+/**
+ * The exchange a visitor already sent with this client message id on this chatbot (in any of their
+ * conversations), so a retried send is answered from what was stored instead of being stored again.
+ */
+export async function findClientMessage(ctx: Ctx, ref: ChatbotRef, visitorId: string, clientMessageId: string): Promise<StoredExchange | null> {
+  const sent = await sentQuery(ctx, ref, visitorId, clientMessageId).get();
+  return sent ? storedExchange(ctx, sent) : null;
+}
+
+/** What was stored after a visitor message found by its client message id: its reply, or that a person held the conversation. */
+export async function storedExchange(ctx: Ctx, sent: SentMessage): Promise<StoredExchange> {
   const after = and(eq(messages.conversationId, sent.conversationId), sql`${messages.createdAt} > ${sent.createdAt}`);
   // The reply is the bot's message that came next — not a bot answer to a later message, which a
   // conversation handed back to the bot after this one was held would otherwise be taken for.

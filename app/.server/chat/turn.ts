@@ -3,8 +3,18 @@ import type { ChatSource } from "~/lib/schemas/chat";
 import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
 import { fail, type Result } from "../failure";
-import { answerMessage, collectAnswer, replayExchange, type AnswerKind, type AnswerStream } from "./answer";
-import { findClientMessage, getOrCreateConversation, markConversationVerified, type Conversation } from "./conversations";
+import { answerMessage, collectAnswer, HISTORY_MESSAGES, replayExchange, type AnswerKind, type AnswerStream } from "./answer";
+import { sql } from "drizzle-orm";
+import {
+  clientMessageStored,
+  createConversation,
+  findClientMessage,
+  markConversationVerified,
+  openTurn,
+  storedExchange,
+  type Conversation,
+} from "./conversations";
+import { consumeReply, type ConsumeResult } from "./usage";
 import { asksForHuman } from "../ai/human-request";
 import { builtInToolOn } from "~/lib/schemas/custom-tools";
 import { handoffTurn, offersHuman, postHeldMessage, showExchangeLive } from "../inbox/core-hooks";
@@ -49,32 +59,49 @@ export function botMayAnswer(conversation: Pick<Conversation, "status">): boolea
 export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<AnswerStream> {
   const startedAt = turn.startedAt ?? Date.now();
   const ref = { orgId: turn.target.org.id, chatbotId: turn.target.chatbot.id };
-  const findConversation = () =>
-    getOrCreateConversation(ctx, ref, {
-      visitorId: turn.visitorId,
-      channel: turn.channel,
-      conversationId: turn.conversationId,
-      fresh: turn.fresh,
-      country: turn.country,
-      pageUrl: turn.pageUrl,
-    }).then(async (c) => {
-      if (turn.verified && !c.verified) {
-        await markConversationVerified(ctx, c.id);
-        c.verified = true;
-      }
-      return c;
-    });
-  // A retried send (same client message id) is answered with what was stored. The look-up overlaps
-  // the conversation's, except for "new conversation", which must not create one for a retry.
-  const storedDone = turn.clientMessageId ? findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId) : null;
-  const early = storedDone && turn.fresh ? null : findConversation();
-  early?.catch(() => {}); // settled here if unused, so its failure is not an unhandled rejection
-  const stored = storedDone ? await storedDone : null;
-  if (stored) return replayExchange(stored);
-  // Unresolved on purpose: retrieval and the quota start alongside the lookup (answerMessage awaits it).
-  const conversation = early ?? findConversation();
+  const where = {
+    visitorId: turn.visitorId,
+    channel: turn.channel,
+    conversationId: turn.conversationId,
+    country: turn.country,
+    pageUrl: turn.pageUrl,
+  };
+  const markVerified = async (c: Conversation & { isNew?: boolean }) => {
+    if (turn.verified && !c.verified) {
+      await markConversationVerified(ctx, c.id);
+      c.verified = true;
+    }
+    return c;
+  };
   // "Can I talk to a human?": handed to a person (live chat) instead of answered, once per conversation.
-  if (asksForHuman(turn.text) && offersHuman(turn.target) && builtInToolOn(turn.target.chatbot.settings, "hand_to_human")) {
+  const handsOver = asksForHuman(turn.text) && offersHuman(turn.target) && builtInToolOn(turn.target.chatbot.settings, "hand_to_human");
+  let opened: Pick<Awaited<ReturnType<typeof openTurn>>, "conversation" | "history">;
+  let quota: Promise<ConsumeResult> | undefined;
+  if (turn.fresh) {
+    // "New conversation" must not create one for a retry: the client message id is looked up first.
+    const stored = turn.clientMessageId ? await findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId) : null;
+    if (stored) return replayExchange(stored);
+    opened = { conversation: await createConversation(ctx, ref, where), history: [] };
+  } else {
+    // One round trip: a retried send's stored message (same client message id), the conversation
+    // (found or created) and its recent messages for the prompt.
+    // The reply's credit rides along, counted only when the message is not a retry of a stored one
+    // (a visitor handed to a person in words pays none: answerMessage counts it if it answers after all).
+    const notStored = turn.clientMessageId ? sql`NOT ${clientMessageStored(ctx, ref, turn.visitorId, turn.clientMessageId)}` : undefined;
+    const consume = handsOver ? null : consumeReply(ctx, turn.target.org, startedAt, notStored);
+    const { sent, also, ...rest } = await openTurn(
+      ctx,
+      ref,
+      { ...where, clientMessageId: turn.clientMessageId, historyLimit: HISTORY_MESSAGES },
+      consume?.query,
+    );
+    if (sent) return replayExchange(await storedExchange(ctx, sent));
+    opened = rest;
+    quota = consume?.settle((also as { replies: number }[] | null)?.[0]);
+  }
+  // Unresolved on purpose when a verified visitor's conversation is marked: retrieval and the quota start alongside.
+  const conversation = markVerified(opened.conversation);
+  if (handsOver) {
     const c = await conversation;
     if (c.status === "bot") return handoffTurn(ctx, turn.target, c, { text: turn.text.trim(), askedAt: startedAt, clientMessageId: turn.clientMessageId });
   }
@@ -82,6 +109,8 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
     chatbot: turn.target.chatbot,
     org: turn.target.org,
     conversation,
+    history: opened.history ?? undefined,
+    quota,
     text: turn.text,
     startedAt,
     botMayAnswer,

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { planLimits, raiseLimitHint } from "~/lib/plans";
 import type { AppContext } from "../context";
 import { organisations, usageCounters } from "../db/schema";
@@ -49,30 +49,46 @@ export type ConsumeResult = { ok: true; period: number; replies: number; limit: 
  * Counts one reply against the plan, atomically: a single upsert increments the counter only while
  * it is below the limit, so concurrent requests can never overshoot it.
  */
-export async function tryConsumeReply(ctx: Ctx, org: Org, now = Date.now()): Promise<ConsumeResult> {
+export async function tryConsumeReply(ctx: Ctx & object, org: Org, now = Date.now()): Promise<ConsumeResult> {
+  const consume = consumeReply(ctx, org, now);
+  return consume.settle(consume.query ? await consume.query.get() : undefined);
+}
+
+/**
+ * tryConsumeReply in two halves, for a caller that runs the upsert in a batch of its own (chat/turn.ts,
+ * with the turn's first reads): `query` (null when the plan allows no replies at all), optionally
+ * guarded by `onlyIf` (the reply is not counted when it is false), then `settle` with its row.
+ */
+export function consumeReply(ctx: Ctx & object, org: Org, now = Date.now(), onlyIf?: SQL) {
   const { start } = currentPeriod(org.periodStart, now);
   const limit = planLimits(org.plan).repliesPerMonth;
-  const refused = () => ({
-    ok: false as const,
-    period: start,
-    limit,
-    message: `This organisation has used all ${limit} bot replies of its plan this month. ${raiseLimitHint(org.plan, "repliesPerMonth")}`,
-  });
-  if (limit <= 0) return refused();
-  const row = await ctx.db
-    .insert(usageCounters)
-    .values({ orgId: org.id, period: start, replies: 1 })
-    .onConflictDoUpdate({
-      target: [usageCounters.orgId, usageCounters.period],
-      set: { replies: sql`${usageCounters.replies} + 1` },
-      setWhere: sql`${usageCounters.replies} < ${limit}`,
-    })
-    .returning({ replies: usageCounters.replies })
-    .get();
-  if (!row) return refused();
-  // Reaching 80 % or 100 % of the plan's replies notifies (once per period each).
-  await notifyReplyUsage(ctx, org, { period: start, replies: row.replies, limit });
-  return { ok: true, period: start, replies: row.replies, limit };
+  const query =
+    limit <= 0
+      ? null
+      : (onlyIf
+          ? // An upsert from a SELECT needs the WHERE (SQLite's parsing rule), which is the guard here.
+            ctx.db.insert(usageCounters).select(sql`SELECT ${org.id}, ${start}, 1 WHERE ${onlyIf}`)
+          : ctx.db.insert(usageCounters).values({ orgId: org.id, period: start, replies: 1 })
+        )
+          .onConflictDoUpdate({
+            target: [usageCounters.orgId, usageCounters.period],
+            set: { replies: sql`${usageCounters.replies} + 1` },
+            setWhere: sql`${usageCounters.replies} < ${limit}`,
+          })
+          .returning({ replies: usageCounters.replies });
+  const settle = async (row: { replies: number } | undefined): Promise<ConsumeResult> => {
+    if (!row)
+      return {
+        ok: false as const,
+        period: start,
+        limit,
+        message: `This organisation has used all ${limit} bot replies of its plan this month. ${raiseLimitHint(org.plan, "repliesPerMonth")}`,
+      };
+    // Reaching 80 % or 100 % of the plan's replies notifies (once per period each).
+    await notifyReplyUsage(ctx, org, { period: start, replies: row.replies, limit });
+    return { ok: true, period: start, replies: row.replies, limit };
+  };
+  return { query, settle };
 }
 
 /** Gives back a reply counted by tryConsumeReply when no reply was produced after all (model error). */

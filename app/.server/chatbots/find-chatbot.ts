@@ -1,8 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { can, type Permission, type Role } from "~/lib/permissions";
 import { PLANS, PLAN_IDS, planExtras } from "~/lib/plans";
 import { authenticateApiKey, type ApiKeyAuth } from "../api-keys/api-keys";
 import type { AppContext, ServiceContext } from "../context";
+import type { Db } from "../db/client";
 import { chatbots, memberships, organisations } from "../db/schema";
 import { fail, type Result } from "../failure";
 
@@ -19,16 +20,25 @@ export type ChatbotWithOrg = { chatbot: Chatbot; org: Organisation };
 /** Ids longer than this are not ours; refused before any query. */
 const MAX_ID_LENGTH = 64;
 
+/**
+ * The chatbot with its organisation, the first read of every visitor message: built once per D1
+ * client with a placeholder (drizzle's prepared query), so a message does not pay for building the
+ * two-table select again (it showed in CPU profiles under load, issue #21).
+ */
+const prepareLoad = (db: Db) =>
+  db
+    .select({ chatbot: chatbots, org: organisations })
+    .from(chatbots)
+    .innerJoin(organisations, eq(organisations.id, chatbots.orgId))
+    .where(eq(chatbots.id, sql.placeholder("id")))
+    .prepare();
+const loads = new WeakMap<Db, ReturnType<typeof prepareLoad>>();
+
 async function loadChatbot(ctx: Pick<ServiceContext, "db">, chatbotId: string | undefined): Promise<ChatbotWithOrg | null> {
   if (!chatbotId || chatbotId.length > MAX_ID_LENGTH) return null;
-  return (
-    (await ctx.db
-      .select({ chatbot: chatbots, org: organisations })
-      .from(chatbots)
-      .innerJoin(organisations, eq(organisations.id, chatbots.orgId))
-      .where(eq(chatbots.id, chatbotId))
-      .get()) ?? null
-  );
+  let load = loads.get(ctx.db);
+  if (!load) loads.set(ctx.db, (load = prepareLoad(ctx.db)));
+  return (await load.get({ id: chatbotId })) ?? null;
 }
 
 async function roleIn(ctx: Pick<ServiceContext, "db">, orgId: string, userId: string): Promise<Role | null> {
