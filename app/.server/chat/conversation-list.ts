@@ -1,8 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { ConversationCursor, ConversationFilter, ConversationListParams } from "~/lib/schemas/conversation-list";
 import type { AppContext } from "../context";
-import { ftsChatbotToken } from "../retrieval/search";
 import type { ChatbotRef, Conversation, ConversationRow, Message } from "./conversations";
+import { conversationSearchMatch, searchWords } from "./message-store";
 
 // The chatbot home's conversation list: filters, search and keyset pages that stay fast at 100k
 // conversations. Every filter is a flag or column on the conversation (kept up to date where
@@ -46,22 +46,6 @@ const FILTER_SQL: Record<ConversationFilter, SQL> = {
   waiting: sql.raw(`c.status = 'waiting'`),
   lead: sql.raw(`c.has_lead = 1`),
 };
-
-/** Letters and digits of a search, as FTS5 sees words (unicode61); at most 8. */
-function searchWords(q: string): string[] {
-  return (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8);
-}
-
-const ftsString = (s: string) => `"${s.replaceAll('"', '""')}"`;
-
-/**
- * MATCH expression for visitor messages of one chatbot containing every word, the last one as a
- * prefix (a search typed halfway still finds). Words are quoted and confined to the body column.
- */
-export function conversationSearchMatch(chatbotId: string, words: string[]): string {
-  const terms = words.map((w, i) => (i === words.length - 1 ? `${ftsString(w)}*` : ftsString(w)));
-  return `chatbot_id:${ftsString(ftsChatbotToken(chatbotId))} AND body:(${terms.join(" AND ")})`;
-}
 
 // Upper bound of a prefix range: any text starting with the prefix sorts below prefix + U+10FFFF.
 const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;
@@ -221,11 +205,4 @@ export async function findConversations(
     older: last && (cursor?.dir === "newer" || more) ? at(last) : null,
     newer: first && (cursor?.dir === "older" || (cursor?.dir === "newer" && more)) ? at(first) : null,
   };
-}
-
-/** Drops a deleted chatbot's rows of the list's search index (its conversations went by cascade). */
-export async function forgetConversationSearch(ctx: Ctx, chatbotId: string) {
-  await ctx.db.run(
-    sql`delete from conversation_search where rowid in (select rowid from conversation_search where conversation_search match ${`chatbot_id:${ftsString(ftsChatbotToken(chatbotId))}`})`,
-  );
 }

@@ -143,6 +143,10 @@ export const chatbots = sqliteTable(
     knowledgeStore: text("knowledge_store", { enum: ["d1", "moving", "shard"] })
       .notNull()
       .default("d1"),
+    /** Where the chatbot's messages live (ADR 040): D1's messages table, on their way to its conversation shard (D1 still serves), or the shard. */
+    messageStore: text("message_store", { enum: ["d1", "moving", "shard"] })
+      .notNull()
+      .default("d1"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at")
       .notNull()
