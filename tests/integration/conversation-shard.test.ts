@@ -134,6 +134,9 @@ describe("conversation shard", () => {
 
   it("is picked by the chatbot's message_store flag; a chatbot's deletion empties its shard", async () => {
     const { ref, conversation } = await botWithConversation("Deleted with its messages");
+    await db.update(chatbots).set({ messageStore: "d1" }).where(eq(chatbots.id, ref.chatbotId));
+    expect((await messageStore(ctx, ref)).kind).toBe("d1");
+    await db.update(chatbots).set({ messageStore: "moving" }).where(eq(chatbots.id, ref.chatbotId));
     expect((await messageStore(ctx, ref)).kind).toBe("d1");
     await db.update(chatbots).set({ messageStore: "shard" }).where(eq(chatbots.id, ref.chatbotId));
     const store = await messageStore(ctx, ref);

@@ -10,6 +10,7 @@ import {
   type Message,
   type MessageRole,
   type NewMessage,
+  type ReportedAnswer,
   type SearchHits,
 } from "../../app/.server/chat/message-store";
 import { d1FromSqlStorage } from "../../app/.server/retrieval/sql-storage-d1";
@@ -108,6 +109,21 @@ export class ConversationShard extends DurableObject<Env> implements Conversatio
   async search(ref: ChatbotRef, words: string[], cap: number): Promise<SearchHits> {
     if (!this.owns(ref)) return { conversationIds: [], capped: false };
     return this.store(ref).search(words, cap);
+  }
+
+  async ofConversations(ref: ChatbotRef, conversationIds: string[], roles: MessageRole[]): Promise<Message[]> {
+    if (!this.owns(ref)) return [];
+    return this.store(ref).ofConversations(conversationIds, roles);
+  }
+
+  async reported(ref: ChatbotRef, messageIds: string[]): Promise<Record<string, ReportedAnswer>> {
+    if (!this.owns(ref)) return {};
+    return this.store(ref).reported(messageIds);
+  }
+
+  async digestCounts(ref: ChatbotRef, start: number, end: number, handoffNote: string): Promise<{ handoffs: number; ratedDown: number }> {
+    if (!this.owns(ref)) return { handoffs: 0, ratedDown: 0 };
+    return this.store(ref).digestCounts(start, end, handoffNote);
   }
 
   async count(ref: ChatbotRef): Promise<number> {

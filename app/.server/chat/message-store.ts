@@ -50,6 +50,8 @@ export type SearchHits = {
   capped: boolean;
 };
 
+export type ReportedAnswer = { answer: string; feedback: number | null; question: string | null };
+
 export interface MessageStore {
   readonly kind: "d1" | "shard";
   append(rows: NewMessage[]): Promise<AppendResult>;
@@ -67,6 +69,12 @@ export interface MessageStore {
   /** Sets a bot message's feedback; the conversation's rating after it (-1 when any is down), or undefined when no such message. */
   setFeedback(messageId: string, value: -1 | 1 | null): Promise<{ conversationId: string; rating: number | null } | undefined>;
   search(words: string[], cap: number): Promise<SearchHits>;
+  /** The messages with one of `roles` of several conversations, by conversation then time (the call log's transcripts). */
+  ofConversations(conversationIds: string[], roles: MessageRole[]): Promise<Message[]>;
+  /** Reported bot answers: each one's text, thumb and the visitor question before it (the bug reports page). */
+  reported(messageIds: string[]): Promise<Record<string, ReportedAnswer>>;
+  /** Handoff notes and thumbs-down written in [start, end) (the daily digest). */
+  digestCounts(start: number, end: number, handoffNote: string): Promise<{ handoffs: number; ratedDown: number }>;
   count(): Promise<number>;
   /** Before the chatbot is deleted: what the conversations' cascade does not remove (the search rows; a shard's whole storage). */
   dropAll(): Promise<void>;
@@ -91,8 +99,17 @@ export function conversationSearchMatch(chatbotId: string, words: string[]): str
 /** MATCH expression for every search row of one chatbot. */
 export const chatbotSearchRows = (chatbotId: string) => `chatbot_id:${ftsString(ftsChatbotToken(chatbotId))}`;
 
+/** A visitor message whose client message id the chatbot's shard already holds in that conversation (a retried send). */
+export class DuplicateClientMessage extends Error {
+  constructor() {
+    super("UNIQUE constraint failed: messages.conversation_id, messages.client_message_id");
+    this.name = "DuplicateClientMessage";
+  }
+}
+
 /** True when a write failed on the (conversation, client message id) unique index: the message is already stored. */
 export function isDuplicateClientMessage(error: unknown): boolean {
+  if (error instanceof DuplicateClientMessage) return true;
   const text = String((error as { cause?: unknown })?.cause ?? "") + String((error as Error)?.message ?? error);
   return /UNIQUE constraint failed: messages\.conversation_id, messages\.client_message_id/.test(text);
 }
@@ -248,6 +265,44 @@ export function d1MessageStore(ctx: { db: Database }, ref: ChatbotRef): MessageS
       ]);
       return { conversationIds: [...new Set(hits.map((h) => h.id))], capped: (n?.n ?? 0) > cap };
     },
+    ofConversations: (conversationIds, roles) =>
+      conversationIds.length
+        ? db
+            .select()
+            .from(messages)
+            .where(
+              and(mine, sql`${messages.conversationId} in (select value from json_each(${JSON.stringify(conversationIds)}))`, inArray(messages.role, roles)),
+            )
+            .orderBy(asc(messages.conversationId), asc(messages.createdAt), asc(messages.id))
+            .all()
+        : Promise.resolve([]),
+    async reported(messageIds) {
+      const out: Record<string, ReportedAnswer> = {};
+      if (!messageIds.length) return out;
+      const rows = await db.all<{ id: string; answer: string; feedback: number | null; question: string | null }>(
+        sql`select m.id, m.content as answer, m.feedback,
+          (select v.content from messages v where v.conversation_id = m.conversation_id and v.role = 'visitor' and v.created_at <= m.created_at order by v.created_at desc limit 1) as question
+          from messages m where m.id in (select value from json_each(${JSON.stringify(messageIds)})) and m.chatbot_id = ${ref.chatbotId}`,
+      );
+      for (const r of rows) out[r.id] = { answer: r.answer, feedback: r.feedback, question: r.question };
+      return out;
+    },
+    async digestCounts(start, end, handoffNote) {
+      const window = and(mine, sql`${messages.createdAt} >= ${start}`, sql`${messages.createdAt} < ${end}`);
+      const [handoffs, down] = await Promise.all([
+        db
+          .select({ n: sql<number>`count(*)` })
+          .from(messages)
+          .where(and(window, eq(messages.role, "system"), eq(messages.content, handoffNote)))
+          .get(),
+        db
+          .select({ n: sql<number>`count(*)` })
+          .from(messages)
+          .where(and(window, eq(messages.role, "bot"), eq(messages.feedback, -1)))
+          .get(),
+      ]);
+      return { handoffs: Number(handoffs?.n ?? 0), ratedDown: Number(down?.n ?? 0) };
+    },
     async count() {
       return (
         (
@@ -295,6 +350,9 @@ export function shardMessageStore(env: Pick<Env, "CONVERSATION_SHARD">, ref: Cha
     get: (id) => shard.get(ref, id),
     setFeedback: (id, value) => shard.setFeedback(ref, id, value),
     search: (words, cap) => shard.search(ref, words, cap),
+    ofConversations: (ids, roles) => shard.ofConversations(ref, ids, roles),
+    reported: (ids) => shard.reported(ref, ids),
+    digestCounts: (start, end, note) => shard.digestCounts(ref, start, end, note),
     count: () => shard.count(ref),
     dropAll: () => shard.dropAll(ref),
   };
@@ -302,18 +360,32 @@ export function shardMessageStore(env: Pick<Env, "CONVERSATION_SHARD">, ref: Cha
 
 type StoreContext = Pick<ServiceContext, "env" | "db">;
 
+/** Where the chatbot's row says its messages are ('d1' for a chatbot not found). */
+export async function messageStoreKind(ctx: { db: Database }, ref: ChatbotRef): Promise<MessageStoreKind> {
+  const row = await ctx.db
+    .select({ k: chatbots.messageStore })
+    .from(chatbots)
+    .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)))
+    .get();
+  return row?.k ?? "d1";
+}
+
+/**
+ * The chatbot's shard store, or null when its messages are (still) in D1 — for callers that keep
+ * their own D1 statements (one batch with counters) and branch only for the shard. `env` reaches
+ * the shard; a caller without it (tests, D1-only tools) is refused for a chatbot in its shard
+ * rather than answered from D1.
+ */
+export async function messageShard(ctx: { db: Database; env?: Env }, ref: ChatbotRef, kind?: MessageStoreKind): Promise<MessageStore | null> {
+  const where = kind ?? (await messageStoreKind(ctx, ref));
+  if (where !== "shard") return null;
+  if (!ctx.env) throw new Error("this chatbot's messages are in its shard: the caller needs env");
+  return shardMessageStore(ctx.env, ref);
+}
+
 /** The store the chatbot's row names; `kind` when the caller already holds the row. 'moving' reads and writes D1 until the switch. */
 export async function messageStore(ctx: StoreContext, ref: ChatbotRef, kind?: MessageStoreKind): Promise<MessageStore> {
-  const where =
-    kind ??
-    (
-      await ctx.db
-        .select({ k: chatbots.messageStore })
-        .from(chatbots)
-        .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)))
-        .get()
-    )?.k ??
-    "d1";
+  const where = kind ?? (await messageStoreKind(ctx, ref));
   if (where === "shard") return shardMessageStore(ctx.env, ref);
   const d1 = d1MessageStore(ctx, ref);
   if (where === "d1") return d1;

@@ -66,7 +66,7 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
     });
   // A retried send (same client message id) is answered with what was stored. The look-up overlaps
   // the conversation's, except for "new conversation", which must not create one for a retry.
-  const storedDone = turn.clientMessageId ? findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId) : null;
+  const storedDone = turn.clientMessageId ? findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId, turn.target.chatbot.messageStore) : null;
   const early = storedDone && turn.fresh ? null : findConversation();
   early?.catch(() => {}); // settled here if unused, so its failure is not an unhandled rejection
   const stored = storedDone ? await storedDone : null;

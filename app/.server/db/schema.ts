@@ -537,7 +537,10 @@ export const bugReports = sqliteTable(
       .notNull()
       .references(() => chatbots.id, { onDelete: "cascade" }),
     conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    /** The reported message while it is a row of D1's messages (set null when that row goes, e.g. moved to its shard). */
     messageId: text("message_id").references(() => messages.id, { onDelete: "set null" }),
+    /** The reported message's id wherever its chatbot's messages are (ADR 040): no foreign key, a shard's message has no D1 row. */
+    messageRef: text("message_ref"),
     /** visitor | member */
     reporter: text("reporter").notNull().default("visitor"),
     visitorId: text("visitor_id"),
