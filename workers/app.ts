@@ -64,3 +64,4 @@ export default {
 export { ChatSession } from "./durable-objects/chat-session";
 export { ChatbotInbox } from "./durable-objects/chatbot-inbox";
 export { KnowledgeShard } from "./durable-objects/knowledge-shard";
+export { ConversationShard } from "./durable-objects/conversation-shard";

@@ -9,6 +9,8 @@ export interface Env {
   CHATBOT_INBOX: DurableObjectNamespace;
   /** One chatbot's knowledge per object: chunks, FTS5, term statistics, offline vectors (workers/durable-objects/knowledge-shard.ts). */
   KNOWLEDGE_SHARD: DurableObjectNamespace;
+  /** One chatbot's messages per object: message rows and their FTS5 search index (workers/durable-objects/conversation-shard.ts, ADR 040). */
+  CONVERSATION_SHARD: DurableObjectNamespace;
   INGEST_QUEUE: Queue;
   /** Notification deliveries (app/.server/notifications/queue.ts). */
   NOTIFY_QUEUE: Queue;

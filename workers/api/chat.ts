@@ -129,6 +129,7 @@ chat.get("/:chatbotId/history", async (c) => {
   const history = await getVisitorHistory(ctx, ref, visitorId.data, {
     channel: channel === "test" || channel === "widget" ? channel : undefined,
     limit: 100,
+    messageStore: target.chatbot.messageStore,
   });
   c.header("Cache-Control", "no-store");
   // Lets the widget stop offering its lead form even where it cannot keep that in storage.

@@ -187,13 +187,21 @@ export function exchangeStatements(db: Db, conversation: Ref & { id: string }, f
 export function liveMessageStatements(
   db: Db,
   conversation: Ref & { id: string },
-  m: { id: string; role: "visitor" | "human" | "system"; createdAt: number; clientMessageId?: string | null; timeZone: string },
+  m: {
+    id: string;
+    role: "visitor" | "human" | "system";
+    createdAt: number;
+    clientMessageId?: string | null;
+    timeZone: string;
+    /** Whether the message was new, when the caller stored it elsewhere first (a chatbot's message shard, ADR 040). */
+    fresh?: boolean;
+  },
 ): AnalyticsStatement[] {
   if (m.role === "system") return [];
   const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   const day = dayIn(m.timeZone, m.createdAt);
   const sameClient = m.clientMessageId ? sql` or (conversation_id = ${conversation.id} and client_message_id = ${m.clientMessageId})` : sql``;
-  const fresh = sql`(not exists (select 1 from messages where id = ${m.id}${sameClient}))`;
+  const fresh = m.fresh === undefined ? sql`(not exists (select 1 from messages where id = ${m.id}${sameClient}))` : m.fresh ? 1 : 0;
   const out = countConversation(db, ref, conversation.id, day, { messages: fresh });
   if (m.role === "visitor") {
     out.push(

@@ -14,6 +14,7 @@ import { orgTimeZone, reportStatements } from "../analytics/record";
 import type { ServiceContext } from "../context";
 import { bugReports, conversations, knowledgeSources, messages, users } from "../db/schema";
 import { fail, type Failure } from "../failure";
+import { messageShard } from "../chat/message-store";
 import { createQaSource, deleteSource } from "../kb/sources";
 
 // Bug reports of one chatbot (…/settings/bug). Visitors report from the widget (widget/visitor-actions.ts
@@ -43,7 +44,8 @@ function selectRows(ctx: Ctx) {
       expectedAnswer: bugReports.expectedAnswer,
       createdAt: bugReports.createdAt,
       conversationId: bugReports.conversationId,
-      messageId: bugReports.messageId,
+      // message_ref: the id wherever the message is (ADR 040); message_id only while it is a D1 row.
+      messageId: sql<string | null>`coalesce(${bugReports.messageRef}, ${bugReports.messageId})`,
       question: sql<
         string | null
       >`(select v.content from messages v where v.conversation_id = ${messages.conversationId} and v.role = 'visitor' and v.created_at <= ${messages.createdAt} order by v.created_at desc limit 1)`,
@@ -67,6 +69,16 @@ const toRow = (r: Awaited<ReturnType<ReturnType<typeof selectRows>["all"]>>[numb
   source: r.source === "member" ? "member" : "visitor",
 });
 
+/** Reported answers whose messages are in the chatbot's shard (not joined from D1): their text, thumb and question from there. */
+async function withShardAnswers(ctx: Ctx, ref: Ref, rows: BugReportRow[]): Promise<BugReportRow[]> {
+  const missing = rows.filter((r) => r.messageId && r.answer === null).map((r) => r.messageId!);
+  if (!missing.length) return rows;
+  const shard = await messageShard(ctx, ref);
+  if (!shard) return rows;
+  const found = await shard.reported(missing);
+  return rows.map((r) => (r.messageId && found[r.messageId] ? { ...r, ...found[r.messageId] } : r));
+}
+
 /** One page of reports, newest first, in (created_at, id) order; `older` is where the next page starts. */
 export async function listBugReports(ctx: Ctx, ref: Ref, params: BugReportListParams): Promise<{ rows: BugReportRow[]; older: BugReportCursor | null }> {
   const where: (SQL | undefined)[] = [scope(ref)];
@@ -83,7 +95,7 @@ export async function listBugReports(ctx: Ctx, ref: Ref, params: BugReportListPa
     .limit(BUG_REPORT_PAGE_SIZE + 1)
     .all();
   const more = rows.length > BUG_REPORT_PAGE_SIZE;
-  const page = rows.slice(0, BUG_REPORT_PAGE_SIZE).map(toRow);
+  const page = await withShardAnswers(ctx, ref, rows.slice(0, BUG_REPORT_PAGE_SIZE).map(toRow));
   const last = page[page.length - 1];
   return { rows: page, older: more && last ? { at: last.createdAt, id: last.id } : null };
 }
@@ -102,7 +114,7 @@ export async function getBugReport(ctx: Ctx, ref: Ref, reportId: string): Promis
   const row = await selectRows(ctx)
     .where(and(scope(ref), eq(bugReports.id, reportId)))
     .get();
-  return row ? toRow(row) : null;
+  return row ? ((await withShardAnswers(ctx, ref, [toRow(row)]))[0] ?? null) : null;
 }
 
 /**
@@ -115,11 +127,14 @@ export async function reportMessage(
   ref: Ref,
   input: { messageId: string; comment: string; expectedAnswer: string | null; userId: string },
 ): Promise<{ ok: true; id: string; conversationId: string } | ({ ok: false } & Failure)> {
-  const message = await ctx.db
-    .select({ id: messages.id, role: messages.role, conversationId: messages.conversationId, content: messages.content })
-    .from(messages)
-    .where(and(eq(messages.id, input.messageId), eq(messages.orgId, ref.orgId), eq(messages.chatbotId, ref.chatbotId)))
-    .get();
+  const shard = await messageShard(ctx, ref);
+  const message = shard
+    ? await shard.get(input.messageId)
+    : await ctx.db
+        .select({ id: messages.id, role: messages.role, conversationId: messages.conversationId, content: messages.content })
+        .from(messages)
+        .where(and(eq(messages.id, input.messageId), eq(messages.orgId, ref.orgId), eq(messages.chatbotId, ref.chatbotId)))
+        .get();
   if (!message) return fail("not_found", "That message no longer exists.");
   if (message.role !== "bot") return fail("invalid_input", "Only the bot's answers can be reported.");
   const id = newId("bug_");
@@ -131,7 +146,8 @@ export async function reportMessage(
       orgId: ref.orgId,
       chatbotId: ref.chatbotId,
       conversationId: message.conversationId,
-      messageId: message.id,
+      messageId: shard ? null : message.id,
+      messageRef: message.id,
       reporter: "member",
       reporterUserId: input.userId,
       comment: input.comment,

@@ -212,7 +212,8 @@ export async function answerMessage(
       : null;
   const quotaDone = input.quota ?? tryConsumeReply(ctx, org, askedAt);
   // A conversation created by this request has no history to read.
-  const historyDone = input.history ?? Promise.resolve(input.conversation).then((c) => (c.isNew ? [] : recentMessages(ctx, c.id, HISTORY_MESSAGES)));
+  const historyDone =
+    input.history ?? Promise.resolve(input.conversation).then((c) => (c.isNew ? [] : recentMessages(ctx, c, HISTORY_MESSAGES, chatbot.messageStore)));
   const [quota, history, conversation] = await Promise.all([quotaDone, historyDone, input.conversation]);
   const meta = (extra: Partial<ChatMessageMetadata> = {}): ChatMessageMetadata => ({ conversationId: conversation.id, messageId, ...extra });
   // Stores the exchange once: if the same client message id was stored meanwhile (a retry racing the
@@ -224,6 +225,7 @@ export async function answerMessage(
         clientMessageId: input.clientMessageId,
         timeZone: org.timeZone,
         pageUrl: input.pageUrl,
+        messageStore: chatbot.messageStore,
       });
       const bot = exchange.bot
         ? { id: exchange.bot.id, content: exchange.bot.content, at: Math.max(exchange.bot.at, exchange.askedAt + 1), sources: exchange.bot.sources }

@@ -1,8 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { ConversationCursor, ConversationFilter, ConversationListParams } from "~/lib/schemas/conversation-list";
 import type { AppContext } from "../context";
-import { ftsChatbotToken } from "../retrieval/search";
 import type { ChatbotRef, Conversation, ConversationRow, Message } from "./conversations";
+import { conversationSearchMatch, messageStore, messageStoreKind, searchWords, type MessageStoreKind } from "./message-store";
 
 // The chatbot home's conversation list: filters, search and keyset pages that stay fast at 100k
 // conversations. Every filter is a flag or column on the conversation (kept up to date where
@@ -11,7 +11,8 @@ import type { ChatbotRef, Conversation, ConversationRow, Message } from "./conve
 // gathers the matching conversation ids first (message text through FTS5, visitor id and lead
 // email through index ranges), then reads only those rows. Routes see rows and cursors, never SQL.
 
-type Ctx = Pick<AppContext, "db">;
+// `env` reaches a chatbot's message shard (ADR 040); without it a chatbot in its shard is refused.
+type Ctx = Pick<AppContext, "db"> & Partial<Pick<AppContext, "env">>;
 
 export const CONVERSATION_PAGE_SIZE = 50;
 
@@ -47,22 +48,6 @@ const FILTER_SQL: Record<ConversationFilter, SQL> = {
   lead: sql.raw(`c.has_lead = 1`),
 };
 
-/** Letters and digits of a search, as FTS5 sees words (unicode61); at most 8. */
-function searchWords(q: string): string[] {
-  return (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8);
-}
-
-const ftsString = (s: string) => `"${s.replaceAll('"', '""')}"`;
-
-/**
- * MATCH expression for visitor messages of one chatbot containing every word, the last one as a
- * prefix (a search typed halfway still finds). Words are quoted and confined to the body column.
- */
-export function conversationSearchMatch(chatbotId: string, words: string[]): string {
-  const terms = words.map((w, i) => (i === words.length - 1 ? `${ftsString(w)}*` : ftsString(w)));
-  return `chatbot_id:${ftsString(ftsChatbotToken(chatbotId))} AND body:(${terms.join(" AND ")})`;
-}
-
 // Upper bound of a prefix range: any text starting with the prefix sorts below prefix + U+10FFFF.
 const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;
 
@@ -73,11 +58,18 @@ const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;
  */
 export const SEARCH_MESSAGE_CAP = 2_000;
 
+/**
+ * Where the message half of a search comes from: D1's FTS5 table (null), or the conversation ids the
+ * chatbot's message shard found (ADR 040), handed to D1 as one JSON parameter.
+ */
+export type ShardHits = { ids: string[] } | null;
+
 /** The ids a search matches: message text, visitor id prefix, lead email prefix (each indexed). */
-function searchIds(ref: ChatbotRef, q: string): SQL {
+function searchIds(ref: ChatbotRef, q: string, hits: ShardHits): SQL {
   const parts: SQL[] = [];
   const words = searchWords(q);
-  if (words.length) {
+  if (words.length && hits) parts.push(sql`select value as id from json_each(${JSON.stringify(hits.ids)})`);
+  else if (words.length) {
     const match = conversationSearchMatch(ref.chatbotId, words);
     parts.push(
       sql`select conversation_id as id from (select conversation_id from conversation_search where conversation_search match ${match} order by rowid desc limit ${SEARCH_MESSAGE_CAP})`,
@@ -104,7 +96,12 @@ type Direction = "older" | "newer";
  * The FROM and WHERE of a list query. With a search, the matching ids drive (CROSS JOIN keeps them
  * the outer loop) and are read by primary key; without one, the filter's partial index does.
  */
-function listFrom(ref: ChatbotRef, params: Pick<ConversationListParams, "q" | "filters">, cursor: { dir: Direction; at: ConversationCursor } | null): SQL {
+function listFrom(
+  ref: ChatbotRef,
+  params: Pick<ConversationListParams, "q" | "filters">,
+  cursor: { dir: Direction; at: ConversationCursor } | null,
+  hits: ShardHits = null,
+): SQL {
   const where: SQL[] = [sql`c.org_id = ${ref.orgId}`, sql`c.chatbot_id = ${ref.chatbotId}`, sql.raw(`c.message_count > 0`)];
   for (const f of params.filters) where.push(FILTER_SQL[f]);
   if (cursor) {
@@ -114,7 +111,7 @@ function listFrom(ref: ChatbotRef, params: Pick<ConversationListParams, "q" | "f
         : sql`(c.last_message_at, c.id) > (${cursor.at.at}, ${cursor.at.id})`,
     );
   }
-  const from = params.q ? sql`(${searchIds(ref, params.q)}) hits cross join conversations c on c.id = hits.id` : sql`conversations c`;
+  const from = params.q ? sql`(${searchIds(ref, params.q, hits)}) hits cross join conversations c on c.id = hits.id` : sql`conversations c`;
   return sql`from ${from} where ${sql.join(where, sql` and `)}`;
 }
 
@@ -143,9 +140,12 @@ export function conversationPageQuery(
   params: Pick<ConversationListParams, "q" | "filters">,
   cursor: { dir: Direction; at: ConversationCursor } | null,
   limit: number,
+  /** Set when the chatbot's messages are in its shard: the search's message hits, and no last-message lookup in D1. */
+  shard?: { hits: ShardHits },
 ): SQL {
   const order = cursor?.dir === "newer" ? sql.raw(`c.last_message_at asc, c.id asc`) : sql.raw(`c.last_message_at desc, c.id desc`);
-  const last = (col: string) => sql.raw(`(select m.${col} from messages m where m.conversation_id = p.id order by m.created_at desc, m.rowid desc limit 1)`);
+  const last = (col: string) =>
+    shard ? sql.raw(`null`) : sql.raw(`(select m.${col} from messages m where m.conversation_id = p.id order by m.created_at desc, m.rowid desc limit 1)`);
   // A search reads all its (capped) matches anyway to sort them, so it counts them in the same pass;
   // a list without one walks an index in order and stops after the page (its count is separate).
   const total = params.q ? sql`, count(*) over () as total` : sql``;
@@ -153,13 +153,13 @@ export function conversationPageQuery(
   // would otherwise compute those lookups for every match. Rows come back in any order (sortPage).
   return sql`with p as materialized (select c.id, c.visitor_id, c.channel, c.status, c.message_count, c.created_at, c.last_message_at, c.title,
       c.lead_name, c.lead_email, c.has_lead, c.unanswered, c.rating, c.reported${total}
-    ${listFrom(ref, params, cursor)} order by ${order} limit ${limit + 1})
+    ${listFrom(ref, params, cursor, shard?.hits ?? null)} order by ${order} limit ${limit + 1})
     select p.*, ${last("content")} as last_message, ${last("role")} as last_role from p`;
 }
 
 /** The count query of a list state (exported for the EXPLAIN QUERY PLAN tests). */
-export function conversationCountQuery(ref: ChatbotRef, params: Pick<ConversationListParams, "q" | "filters">): SQL {
-  return sql`select count(*) as n ${listFrom(ref, params, null)}`;
+export function conversationCountQuery(ref: ChatbotRef, params: Pick<ConversationListParams, "q" | "filters">, hits: ShardHits = null): SQL {
+  return sql`select count(*) as n ${listFrom(ref, params, null, hits)}`;
 }
 
 function toRow(r: RawRow): ConversationListRow {
@@ -193,17 +193,30 @@ export async function findConversations(
   ctx: Ctx,
   ref: ChatbotRef,
   params: ConversationListParams,
-  opts: { limit?: number } = {},
+  opts: { limit?: number; /** Where the chatbot's messages are (its row's `messageStore`); looked up when not given. */ messageStore?: MessageStoreKind } = {},
 ): Promise<ConversationListPage> {
   const limit = Math.min(Math.max(opts.limit ?? CONVERSATION_PAGE_SIZE, 1), 200);
   const cursor = params.older ? { dir: "older" as const, at: params.older } : params.newer ? { dir: "newer" as const, at: params.newer } : null;
-  const capped = params.q ? searchCappedQuery(ref, params.q) : null;
+  const kind = opts.messageStore ?? (await messageStoreKind(ctx, ref));
+  if (kind === "shard" && !ctx.env) throw new Error("this chatbot's messages are in its shard: the caller needs env");
+  const store = kind === "shard" && ctx.env ? await messageStore({ db: ctx.db, env: ctx.env }, ref, kind) : null;
+  // In a shard, its FTS5 finds the conversations first; D1 then reads only those rows.
+  const found = store && params.q && searchWords(params.q).length ? await store.search(searchWords(params.q), SEARCH_MESSAGE_CAP) : null;
+  const shard = store ? { hits: found ? { ids: found.conversationIds } : null } : undefined;
+  const capped = params.q && !store ? searchCappedQuery(ref, params.q) : null;
   const [raw, counted, cappedCount] = await Promise.all([
-    ctx.db.all<RawRow & { total?: number }>(conversationPageQuery(ref, params, cursor, limit)),
+    ctx.db.all<RawRow & { total?: number }>(conversationPageQuery(ref, params, cursor, limit, shard)),
     // With a search and a page position, the window count only sees the rows past the cursor.
-    params.q && !cursor ? null : ctx.db.get<{ n: number }>(conversationCountQuery(ref, params)),
+    params.q && !cursor ? null : ctx.db.get<{ n: number }>(conversationCountQuery(ref, params, shard?.hits ?? null)),
     capped ? ctx.db.get<{ n: number }>(capped) : null,
   ]);
+  if (store && raw.length) {
+    const last = await store.lastOf(raw.map((r) => r.id));
+    for (const r of raw) {
+      r.last_message = last[r.id]?.content ?? null;
+      r.last_role = last[r.id]?.role ?? null;
+    }
+  }
   // Nearest the cursor first (the query's own order), then the page in the list's order.
   const newer = cursor?.dir === "newer";
   raw.sort((a, b) => (a.last_message_at - b.last_message_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) * (newer ? 1 : -1));
@@ -216,16 +229,9 @@ export async function findConversations(
   return {
     rows: page,
     total: counted?.n ?? raw[0]?.total ?? 0,
-    searchCapped: (cappedCount?.n ?? 0) > SEARCH_MESSAGE_CAP,
+    searchCapped: found ? found.capped : (cappedCount?.n ?? 0) > SEARCH_MESSAGE_CAP,
     // Going back (newer), there are older rows: the ones this page came from.
     older: last && (cursor?.dir === "newer" || more) ? at(last) : null,
     newer: first && (cursor?.dir === "older" || (cursor?.dir === "newer" && more)) ? at(first) : null,
   };
-}
-
-/** Drops a deleted chatbot's rows of the list's search index (its conversations went by cascade). */
-export async function forgetConversationSearch(ctx: Ctx, chatbotId: string) {
-  await ctx.db.run(
-    sql`delete from conversation_search where rowid in (select rowid from conversation_search where conversation_search match ${`chatbot_id:${ftsString(ftsChatbotToken(chatbotId))}`})`,
-  );
 }

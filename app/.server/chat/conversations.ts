@@ -4,12 +4,31 @@ import type { AppContext } from "../context";
 import type { ChatSource } from "~/lib/schemas/chat";
 import { conversations, leads, messages, type MessageSource } from "../db/schema";
 import { exchangeStatements, liveMessageStatements, orgTimeZone } from "../analytics/record";
-import { conversationSearch } from "./search-index";
+import {
+  DuplicateClientMessage,
+  isDuplicateClientMessage,
+  messageInsert,
+  messageShard,
+  searchInsert,
+  type MessageStore,
+  type MessageStoreKind,
+  type NewMessage,
+} from "./message-store";
+
+export { isDuplicateClientMessage };
 
 // Conversations and their messages. Dashboard reads are scoped by organisation and chatbot; visitor
-// reads by chatbot and visitor id (the visitor id is a random secret the browser keeps).
+// reads by chatbot and visitor id (the visitor id is a random secret the browser keeps). The
+// conversation rows are D1's; the messages are wherever the chatbot's message store is (ADR 040):
+// D1's own queries below when it is D1 (one batch with the counters, as before), the chatbot's
+// shard through `message-store.ts` when it is there. Callers holding the chatbot's row pass its
+// `messageStore` so no look-up is added to the answer path.
 
-type Ctx = Pick<AppContext, "db">;
+type Ctx = Pick<AppContext, "db"> & Partial<Pick<AppContext, "env">>;
+type Where = MessageStoreKind | undefined;
+
+const shardStore = (ctx: Ctx, ref: ChatbotRef, kind: Where) => messageShard(ctx, ref, kind);
+
 export type Conversation = typeof conversations.$inferSelect;
 export type Message = typeof messages.$inferSelect;
 export type ChatbotRef = { orgId: string; chatbotId: string };
@@ -151,7 +170,7 @@ export async function markConversationVerified(ctx: Ctx, conversationId: string)
 
 type RecentRow = { role: Message["role"]; content: string; createdAt: number; id: string };
 
-/** The last `limit` visitor/bot/human messages of a conversation (newest first; historyFrom orders them). */
+/** The last `limit` visitor/bot/human messages of a conversation in D1 (newest first; historyFrom orders them). */
 function recentQuery(ctx: Ctx, conversationId: string | SQL, limit: number) {
   return ctx.db
     .select({ role: messages.role, content: messages.content, createdAt: messages.createdAt, id: messages.id })
@@ -164,8 +183,15 @@ function recentQuery(ctx: Ctx, conversationId: string | SQL, limit: number) {
 const historyFrom = (rows: RecentRow[]): HistoryMessage[] => rows.reverse().map(({ role, content }) => ({ role, content }));
 
 /** The last `limit` visitor/bot/human messages of a conversation, oldest first (prompt history). */
-export async function recentMessages(ctx: Ctx, conversationId: string, limit = 10): Promise<HistoryMessage[]> {
-  return historyFrom(await recentQuery(ctx, conversationId, limit).all());
+export async function recentMessages(
+  ctx: Ctx,
+  conversation: Pick<Conversation, "id" | "orgId" | "chatbotId">,
+  limit = 10,
+  kind?: MessageStoreKind,
+): Promise<HistoryMessage[]> {
+  const shard = await shardStore(ctx, { orgId: conversation.orgId, chatbotId: conversation.chatbotId }, kind);
+  if (shard) return (await shard.latest(conversation.id, ["visitor", "bot", "human"], limit)).map(({ role, content }) => ({ role, content }));
+  return historyFrom(await recentQuery(ctx, conversation.id, limit).all());
 }
 
 export type NewBotMessage = {
@@ -180,7 +206,8 @@ export type NewBotMessage = {
 
 /**
  * Stores one exchange (the visitor's message, and the bot's reply when there is one) and bumps the
- * conversation's counters, in one batch: either all of it is saved or none.
+ * conversation's counters, in one batch: either all of it is saved or none. With the chatbot's
+ * messages in its shard, the messages are stored there first, then the counters (ADR 040).
  */
 export async function recordExchange(
   ctx: Ctx,
@@ -196,16 +223,27 @@ export async function recordExchange(
     timeZone?: string;
     /** The page the visitor wrote from (the widget sends it), kept as the conversation's latest. */
     pageUrl?: string | null;
+    /** Where the chatbot's messages are (its row's `messageStore`); looked up when not given. */
+    messageStore?: MessageStoreKind;
   },
 ) {
-  const base = { conversationId: conversation.id, orgId: conversation.orgId, chatbotId: conversation.chatbotId };
+  const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   const visitorId = newId("msg_");
   const added = input.bot ? 2 : 1;
   const last = input.bot?.at ?? input.askedAt;
   const title = conversation.title ?? input.visitorText.slice(0, 140);
-  const visitorInsert = ctx.db
-    .insert(messages)
-    .values({ ...base, id: visitorId, role: "visitor", content: input.visitorText, clientMessageId: input.clientMessageId ?? null, createdAt: input.askedAt });
+  const visitor: NewMessage = {
+    id: visitorId,
+    conversationId: conversation.id,
+    role: "visitor",
+    content: input.visitorText,
+    clientMessageId: input.clientMessageId ?? null,
+    createdAt: input.askedAt,
+  };
+  // A bot reply always sorts after the question it answers, even within the same millisecond.
+  const bot: NewMessage | null = input.bot
+    ? (({ id, at, ...rest }) => ({ ...rest, id, conversationId: conversation.id, role: "bot" as const, createdAt: Math.max(at, input.askedAt + 1) }))(input.bot)
+    : null;
   const update = ctx.db
     .update(conversations)
     .set({
@@ -216,7 +254,6 @@ export async function recordExchange(
       ...(input.pageUrl ? { pageUrl: input.pageUrl } : {}),
     })
     .where(eq(conversations.id, conversation.id));
-  const searchable = indexVisitorText(ctx, conversation, input.visitorText);
   // The daily analytics rows, counted in the same batch (analytics/record.ts; they run first: a new
   // conversation is recognised before this exchange is stored).
   const [counted, ...counting] = exchangeStatements(ctx.db, conversation, {
@@ -226,30 +263,19 @@ export async function recordExchange(
     bot: input.bot,
     unanswered: !!input.unanswered,
   });
-  if (input.bot) {
-    const { id, at, ...bot } = input.bot;
-    // A bot reply always sorts after the question it answers, even within the same millisecond.
-    const botInsert = ctx.db.insert(messages).values({ ...base, id, role: "bot", createdAt: Math.max(at, input.askedAt + 1), ...bot });
-    await ctx.db.batch([counted, ...counting, visitorInsert, botInsert, update, searchable]);
-  } else {
-    await ctx.db.batch([counted, ...counting, visitorInsert, update, searchable]);
+  const shard = await shardStore(ctx, ref, input.messageStore);
+  if (shard) {
+    // Messages first: a failure after this leaves them stored and uncounted, never counted and lost.
+    const written = await shard.append(bot ? [visitor, bot] : [visitor]);
+    if (written.duplicate) throw new DuplicateClientMessage();
+    await ctx.db.batch([counted, ...counting, update]);
+    return { visitorMessageId: visitorId };
   }
+  const visitorInsert = messageInsert(ctx.db, ref, visitor);
+  const searchable = searchInsert(ctx.db, ref, conversation.id, input.visitorText);
+  if (bot) await ctx.db.batch([counted, ...counting, visitorInsert, messageInsert(ctx.db, ref, bot), update, searchable]);
+  else await ctx.db.batch([counted, ...counting, visitorInsert, update, searchable]);
   return { visitorMessageId: visitorId };
-}
-
-/**
- * The statement that makes a visitor message findable by the conversation list's search (migration
- * 0010's conversation_search; the chatbot id as one token, as in chunks_fts). Batched with the
- * message's own insert, so both are stored or neither.
- */
-function indexVisitorText(ctx: Ctx, conversation: Pick<Conversation, "id" | "chatbotId">, text: string) {
-  return ctx.db.insert(conversationSearch).values({ chatbotId: sql`lower(hex(${conversation.chatbotId}))`, body: text, conversationId: conversation.id });
-}
-
-/** True when a write failed on the (conversation, client message id) unique index: the message is already stored. */
-export function isDuplicateClientMessage(error: unknown): boolean {
-  const text = String((error as { cause?: unknown })?.cause ?? "") + String((error as Error)?.message ?? error);
-  return /UNIQUE constraint failed: messages\.conversation_id, messages\.client_message_id/.test(text);
 }
 
 export type StoredExchange = {
@@ -264,7 +290,7 @@ export type StoredExchange = {
 /** The visitor message stored under a client message id (sentQuery), the start of a StoredExchange. */
 export type SentMessage = { id: string; conversationId: string; createdAt: number; status: Conversation["status"] };
 
-/** The visitor's message with this client message id on this chatbot, in any of their conversations. */
+/** The visitor's message with this client message id on this chatbot, in any of their conversations (D1). */
 function sentQuery(ctx: Ctx, ref: ChatbotRef, visitorId: string, clientMessageId: string) {
   return ctx.db
     .select({ id: messages.id, conversationId: messages.conversationId, createdAt: messages.createdAt, status: conversations.status })
@@ -286,7 +312,15 @@ function sentQuery(ctx: Ctx, ref: ChatbotRef, visitorId: string, clientMessageId
  * The exchange a visitor already sent with this client message id on this chatbot (in any of their
  * conversations), so a retried send is answered from what was stored instead of being stored again.
  */
-export async function findClientMessage(ctx: Ctx, ref: ChatbotRef, visitorId: string, clientMessageId: string): Promise<StoredExchange | null> {
+export async function findClientMessage(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  visitorId: string,
+  clientMessageId: string,
+  kind?: MessageStoreKind,
+): Promise<StoredExchange | null> {
+  const shard = await shardStore(ctx, ref, kind);
+  if (shard) return findClientMessageInShard(ctx, shard, ref, visitorId, clientMessageId);
   const sent = await sentQuery(ctx, ref, visitorId, clientMessageId).get();
   return sent ? storedExchange(ctx, sent) : null;
 }
@@ -318,6 +352,41 @@ export async function storedExchange(ctx: Ctx, sent: SentMessage): Promise<Store
   return { conversationId: sent.conversationId, visitorMessageId: sent.id, reply, held };
 }
 
+/** findClientMessage for a chatbot whose messages are in its shard: the sent message there, its conversation (the visitor's?) in D1. */
+async function findClientMessageInShard(
+  ctx: Ctx,
+  shard: MessageStore,
+  ref: ChatbotRef,
+  visitorId: string,
+  clientMessageId: string,
+): Promise<StoredExchange | null> {
+  const candidates = await shard.byClientMessageId(clientMessageId);
+  if (!candidates.length) return null;
+  const theirs = await ctx.db
+    .select({ id: conversations.id, status: conversations.status })
+    .from(conversations)
+    .where(
+      and(
+        inArray(
+          conversations.id,
+          candidates.map((m) => m.conversationId),
+        ),
+        eq(conversations.chatbotId, ref.chatbotId),
+        eq(conversations.orgId, ref.orgId),
+        eq(conversations.visitorId, visitorId),
+      ),
+    )
+    .all();
+  const sent = candidates.find((m) => theirs.some((c) => c.id === m.conversationId));
+  if (!sent) return null;
+  const status = theirs.find((c) => c.id === sent.conversationId)!.status;
+  // As in D1: the reply is the bot's message that came next, not an answer to a later message.
+  const [next] = await shard.after(sent.conversationId, sent.createdAt, ["bot", "visitor"], 1);
+  const reply = next?.role === "bot" ? { id: next.id, content: next.content, sources: next.sources, answered: next.answered } : null;
+  const held = !reply && (status === "human" || (await shard.after(sent.conversationId, sent.createdAt, ["human", "system"], 1)).length > 0);
+  return { conversationId: sent.conversationId, visitorMessageId: sent.id, reply, held };
+}
+
 export type ConversationRow = {
   id: string;
   visitorId: string;
@@ -332,15 +401,21 @@ export type ConversationRow = {
 };
 
 /** The chatbot's conversations, most recent activity first, with their first question and last message. */
-export async function listConversations(ctx: Ctx, ref: ChatbotRef, opts: { limit?: number; before?: number } = {}): Promise<ConversationRow[]> {
+export async function listConversations(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  opts: { limit?: number; before?: number; messageStore?: MessageStoreKind } = {},
+): Promise<ConversationRow[]> {
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
+  const shard = await shardStore(ctx, ref, opts.messageStore);
+  // In a shard the last messages are asked of it for the page's rows only (one call).
   const lastMessage = sql<
     string | null
   >`(select m.content from messages m where m.conversation_id = ${conversations.id} order by m.created_at desc, m.id desc limit 1)`;
   const lastRole = sql<
     Message["role"] | null
   >`(select m.role from messages m where m.conversation_id = ${conversations.id} order by m.created_at desc, m.id desc limit 1)`;
-  return ctx.db
+  const rows = await ctx.db
     .select({
       id: conversations.id,
       visitorId: conversations.visitorId,
@@ -350,8 +425,8 @@ export async function listConversations(ctx: Ctx, ref: ChatbotRef, opts: { limit
       createdAt: conversations.createdAt,
       lastMessageAt: conversations.lastMessageAt,
       firstQuestion: conversations.title,
-      lastMessage,
-      lastRole,
+      lastMessage: shard ? sql<string | null>`null` : lastMessage,
+      lastRole: shard ? sql<Message["role"] | null>`null` : lastRole,
     })
     .from(conversations)
     .where(
@@ -365,16 +440,26 @@ export async function listConversations(ctx: Ctx, ref: ChatbotRef, opts: { limit
     .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
     .limit(limit)
     .all();
+  if (!shard || !rows.length) return rows;
+  const last = await shard.lastOf(rows.map((r) => r.id));
+  return rows.map((r) => ({ ...r, lastMessage: last[r.id]?.content ?? null, lastRole: last[r.id]?.role ?? null }));
 }
 
 /** One conversation with all its messages, or null when it is not this organisation's chatbot's. */
-export async function getTranscript(ctx: Ctx, ref: ChatbotRef, conversationId: string): Promise<{ conversation: Conversation; messages: Message[] } | null> {
+export async function getTranscript(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  conversationId: string,
+  kind?: MessageStoreKind,
+): Promise<{ conversation: Conversation; messages: Message[] } | null> {
+  const shard = await shardStore(ctx, ref, kind);
   const conversation = await ctx.db
     .select()
     .from(conversations)
     .where(and(eq(conversations.id, conversationId), eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId)))
     .get();
   if (!conversation) return null;
+  if (shard) return { conversation, messages: await shard.transcript(conversation.id) };
   const rows = await ctx.db
     .select()
     .from(messages)
@@ -389,8 +474,9 @@ export async function getVisitorHistory(
   ctx: Ctx,
   ref: ChatbotRef,
   visitorId: string,
-  opts: { channel?: Channel; limit?: number } = {},
+  opts: { channel?: Channel; limit?: number; messageStore?: MessageStoreKind } = {},
 ): Promise<{ conversation: Conversation; messages: Message[] } | null> {
+  const shard = await shardStore(ctx, ref, opts.messageStore);
   const conversation = await ctx.db
     .select()
     .from(conversations)
@@ -407,6 +493,7 @@ export async function getVisitorHistory(
     .limit(1)
     .get();
   if (!conversation) return null;
+  if (shard) return { conversation, messages: await shard.latest(conversation.id, ["visitor", "bot", "human"], opts.limit ?? 100) };
   const rows = await ctx.db
     .select()
     .from(messages)
@@ -422,14 +509,21 @@ export async function getVisitorHistory(
  * id and time) into D1, so the transcript, the list, search and analytics see it. Inserting twice
  * is harmless: the id is the key, the count is recounted, and the daily analytics rows (ADR 020,
  * counted in the same batch) add nothing for a message already stored, so the object may retry a
- * mirror.
+ * mirror. With the chatbot's messages in its shard the message goes there first; the count is the
+ * shard's and the analytics count only a message the shard did not hold yet (ADR 040).
  */
 export async function recordLiveMessage(
   ctx: Ctx,
   conversation: Pick<Conversation, "id" | "orgId" | "chatbotId">,
   m: { id: string; role: "visitor" | "human" | "system"; content: string; createdAt: number; clientMessageId?: string | null },
-  opts: { retry?: boolean; /** The organisation's time zone (the analytics day); looked up when not given. */ timeZone?: string } = {},
+  opts: {
+    retry?: boolean;
+    /** The organisation's time zone (the analytics day); looked up when not given. */ timeZone?: string;
+    /** Where the chatbot's messages are; looked up when not given. */ messageStore?: MessageStoreKind;
+  } = {},
 ) {
+  const shard = await shardStore(ctx, { orgId: conversation.orgId, chatbotId: conversation.chatbotId }, opts.messageStore);
+  if (shard) return mirrorToShard(ctx, shard, conversation, m, opts);
   if (opts.retry && (await ctx.db.select({ id: messages.id }).from(messages).where(eq(messages.id, m.id)).get())) return;
   const insert = ctx.db
     .insert(messages)
@@ -452,11 +546,39 @@ export async function recordLiveMessage(
       ...(m.role === "visitor" ? { title: sql`coalesce(${conversations.title}, ${m.content.slice(0, 140)})` } : {}),
     })
     .where(eq(conversations.id, conversation.id));
-  const search = m.role === "visitor" ? [indexVisitorText(ctx, conversation, m.content)] : [];
+  const search = m.role === "visitor" ? [searchInsert(ctx.db, conversation, conversation.id, m.content)] : [];
   // The daily analytics rows (ADR 020), first in the same batch: the count asks whether the message
   // is already stored, so a repeated mirror counts nothing. System notes are not counted.
   const [counted, ...counting] =
     m.role === "system" ? [] : liveMessageStatements(ctx.db, conversation, { ...m, timeZone: opts.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)) });
   if (counted) await ctx.db.batch([counted, ...counting, insert, update, ...search]);
   else await ctx.db.batch([insert, update, ...search]);
+}
+
+/** recordLiveMessage for a chatbot whose messages are in its shard: the message there, then the counters and analytics in D1. */
+async function mirrorToShard(
+  ctx: Ctx,
+  shard: MessageStore,
+  conversation: Pick<Conversation, "id" | "orgId" | "chatbotId">,
+  m: { id: string; role: "visitor" | "human" | "system"; content: string; createdAt: number; clientMessageId?: string | null },
+  opts: { timeZone?: string },
+) {
+  const written = await shard.append([{ ...m, conversationId: conversation.id, clientMessageId: m.clientMessageId ?? null }]);
+  const fresh = written.inserted.length > 0;
+  const count = written.counts[conversation.id] ?? 0;
+  // A repeated mirror (or one whose D1 half failed before) writes the same values again: harmless.
+  const update = ctx.db
+    .update(conversations)
+    .set({
+      messageCount: sql`max(${conversations.messageCount}, ${count})`,
+      lastMessageAt: sql`max(${conversations.lastMessageAt}, ${m.createdAt})`,
+      ...(m.role === "visitor" ? { title: sql`coalesce(${conversations.title}, ${m.content.slice(0, 140)})` } : {}),
+    })
+    .where(eq(conversations.id, conversation.id));
+  const [counted, ...counting] =
+    m.role === "system"
+      ? []
+      : liveMessageStatements(ctx.db, conversation, { ...m, fresh, timeZone: opts.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)) });
+  if (counted) await ctx.db.batch([counted, ...counting, update]);
+  else await ctx.db.batch([update]);
 }

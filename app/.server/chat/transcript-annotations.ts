@@ -63,7 +63,8 @@ export async function getTranscriptAnnotations(
     ctx.db
       .select({
         id: bugReports.id,
-        messageId: bugReports.messageId,
+        // Wherever the message is (ADR 040); message_id only while it is a D1 row.
+        messageId: sql<string | null>`coalesce(${bugReports.messageRef}, ${bugReports.messageId})`,
         comment: bugReports.comment,
         expectedAnswer: bugReports.expectedAnswer,
         reporter: bugReports.reporter,

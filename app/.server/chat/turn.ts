@@ -9,6 +9,7 @@ import {
   clientMessageStored,
   createConversation,
   findClientMessage,
+  getOrCreateConversation,
   markConversationVerified,
   openTurn,
   storedExchange,
@@ -77,11 +78,15 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
   const handsOver = asksForHuman(turn.text) && offersHuman(turn.target) && builtInToolOn(turn.target.chatbot.settings, "hand_to_human");
   let opened: Pick<Awaited<ReturnType<typeof openTurn>>, "conversation" | "history">;
   let quota: Promise<ConsumeResult> | undefined;
-  if (turn.fresh) {
+  const store = turn.target.chatbot.messageStore;
+  if (turn.fresh || store === "shard") {
     // "New conversation" must not create one for a retry: the client message id is looked up first.
-    const stored = turn.clientMessageId ? await findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId) : null;
+    // A chatbot whose messages are in its shard (ADR 040) has them looked up there, not in D1's batch.
+    const stored = turn.clientMessageId ? await findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId, store) : null;
     if (stored) return replayExchange(stored);
-    opened = { conversation: await createConversation(ctx, ref, where), history: [] };
+    opened = turn.fresh
+      ? { conversation: await createConversation(ctx, ref, where), history: [] }
+      : { conversation: await getOrCreateConversation(ctx, ref, where), history: null };
   } else {
     // One round trip: a retried send's stored message (same client message id), the conversation
     // (found or created) and its recent messages for the prompt.

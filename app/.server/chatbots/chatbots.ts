@@ -1,4 +1,4 @@
-import { forgetConversationSearch } from "../chat/conversation-list";
+import { messageStore } from "../chat/message-store";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import { belowChatbotLimit, checkChatbotLimit } from "../billing/limits";
@@ -20,7 +20,7 @@ const summary = {
   createdAt: chatbots.createdAt,
   updatedAt: chatbots.updatedAt,
 };
-export type ChatbotSummary = Omit<Chatbot, "settings" | "identitySecret" | "knowledgeStore">;
+export type ChatbotSummary = Omit<Chatbot, "settings" | "identitySecret" | "knowledgeStore" | "messageStore">;
 
 /** The organisation's chatbots, newest first (settings left out: list screens do not need them). */
 export async function listChatbots(ctx: AppContext, orgId: string): Promise<ChatbotSummary[]> {
@@ -85,6 +85,9 @@ export async function renameChatbot(ctx: AppContext, ref: ChatbotRef, name: stri
 export async function deleteChatbot(ctx: AppContext, ref: ChatbotRef): Promise<{ id: string; name: string } | null> {
   if (!(await getChatbot(ctx, ref))) return null;
   await deleteChatbotKnowledgeStorage(ctx, ref);
+  // A shard's messages go first, as the knowledge does: a failure leaves the chatbot to delete again.
+  const messagesOf = await messageStore(ctx, ref);
+  if (messagesOf.kind === "shard") await messagesOf.dropAll();
   const row = await ctx.db
     .delete(chatbots)
     .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)))
@@ -92,7 +95,7 @@ export async function deleteChatbot(ctx: AppContext, ref: ChatbotRef): Promise<{
     .get();
   // Its chunks went by cascade and their triggers left the retrieval statistics at zero: drop the rows.
   if (row) await ctx.db.delete(termStats).where(eq(termStats.chatbotId, row.id));
-  // Its conversations went too; the conversation list's search index is not a table with a foreign key.
-  if (row) await forgetConversationSearch(ctx, row.id);
+  // Its conversations and D1's messages went too; the conversation list's search index is not a table with a foreign key.
+  if (row && messagesOf.kind === "d1") await messagesOf.dropAll();
   return row ?? null;
 }

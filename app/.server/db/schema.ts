@@ -143,6 +143,10 @@ export const chatbots = sqliteTable(
     knowledgeStore: text("knowledge_store", { enum: ["d1", "moving", "shard"] })
       .notNull()
       .default("d1"),
+    /** Where the chatbot's messages live (ADR 040): D1's messages table, on their way to its conversation shard (D1 still serves), or the shard. */
+    messageStore: text("message_store", { enum: ["d1", "moving", "shard"] })
+      .notNull()
+      .default("d1"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at")
       .notNull()
@@ -543,7 +547,10 @@ export const bugReports = sqliteTable(
       .notNull()
       .references(() => chatbots.id, { onDelete: "cascade" }),
     conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    /** The reported message while it is a row of D1's messages (set null when that row goes, e.g. moved to its shard). */
     messageId: text("message_id").references(() => messages.id, { onDelete: "set null" }),
+    /** The reported message's id wherever its chatbot's messages are (ADR 040): no foreign key, a shard's message has no D1 row. */
+    messageRef: text("message_ref"),
     /** visitor | member */
     reporter: text("reporter").notNull().default("visitor"),
     visitorId: text("visitor_id"),

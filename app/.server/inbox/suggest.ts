@@ -1,10 +1,11 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { readGeneralSettings } from "~/lib/schemas/chatbot-settings";
 import { localReply } from "../ai/local-model";
 import { buildSystemPrompt } from "../ai/prompts";
 import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
-import { conversations, messages } from "../db/schema";
+import { conversations } from "../db/schema";
+import { messageStore } from "../chat/message-store";
 import { fail, type Result } from "../failure";
 import { knowledgeStore } from "../retrieval/knowledge-store";
 
@@ -27,13 +28,7 @@ export async function suggestReply(ctx: Ctx, target: Pick<ChatbotWithOrg, "chatb
     .where(and(eq(conversations.id, conversationId), eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId)))
     .get();
   if (!c) return fail("not_found", "No conversation with this id.");
-  const last = await ctx.db
-    .select({ content: messages.content })
-    .from(messages)
-    .where(and(eq(messages.conversationId, c.id), eq(messages.role, "visitor")))
-    .orderBy(desc(messages.createdAt))
-    .limit(1)
-    .get();
+  const [last] = await (await messageStore(ctx, ref, target.chatbot.messageStore)).latest(c.id, ["visitor"], 1);
   if (!last) return { ok: true, question: null, draft: null, sources: [] };
   const found = await (await knowledgeStore(ctx, ref, target.chatbot.knowledgeStore)).retrieve(last.content, { k: PASSAGES_K });
   if (!found.answerable || !found.passages.length) return { ok: true, question: last.content, draft: null, sources: [] };

@@ -1,6 +1,7 @@
 import { and, eq, gte, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import { bugReports, chatbots, conversations, leads, messages, notificationDestinations, notificationMarks, organisations } from "../db/schema";
 import { HANDOFF_NOTE } from "../inbox/rules";
+import { messageShard } from "../chat/message-store";
 import { dashboardUrl, emit, type NotifyContext } from "./events";
 
 // The daily digest: each morning (DIGEST_HOUR, the organisation's time zone) the cron sends
@@ -68,12 +69,14 @@ export type DigestNumbers = { conversations: number; leads: number; handoffs: nu
 
 /** A chatbot's numbers for [start, end). Each count is a range on an index of its table. */
 export async function digestNumbers(
-  ctx: Pick<NotifyContext, "db">,
+  ctx: Pick<NotifyContext, "db"> & Partial<Pick<NotifyContext, "env">>,
   ref: { orgId: string; chatbotId: string },
   start: number,
   end: number,
 ): Promise<DigestNumbers> {
   const db = ctx.db;
+  // Handoff notes and thumbs-down are messages: the chatbot's shard counts them when they are there (ADR 040).
+  const shard = await messageShard(ctx, ref);
   // Conversations of the day have had activity since its start: a range of conversations_list_idx.
   const active = and(
     eq(conversations.orgId, ref.orgId),
@@ -81,6 +84,12 @@ export async function digestNumbers(
     sql`${conversations.messageCount} > 0`,
     gte(conversations.lastMessageAt, start),
   );
+  const counted = shard ? await shard.digestCounts(start, end, HANDOFF_NOTE) : null;
+  // In a shard, D1's two message counts become constant queries (the batch keeps its shape).
+  const none = db
+    .select({ n: sql<number>`0` })
+    .from(conversations)
+    .limit(1);
   const [conv, lead, handoff, down, bug] = await db.batch([
     db
       .select({ n: sql<number>`count(*)` })
@@ -90,23 +99,33 @@ export async function digestNumbers(
       .select({ n: sql<number>`count(*)` })
       .from(leads)
       .where(and(eq(leads.chatbotId, ref.chatbotId), eq(leads.orgId, ref.orgId), gte(leads.createdAt, start), lt(leads.createdAt, end))),
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(messages)
-      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-      .where(and(active, eq(messages.role, "system"), eq(messages.content, HANDOFF_NOTE), gte(messages.createdAt, start), lt(messages.createdAt, end))),
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(messages)
-      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-      .where(and(active, eq(messages.role, "bot"), eq(messages.feedback, -1), gte(messages.createdAt, start), lt(messages.createdAt, end))),
+    shard
+      ? none
+      : db
+          .select({ n: sql<number>`count(*)` })
+          .from(messages)
+          .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+          .where(and(active, eq(messages.role, "system"), eq(messages.content, HANDOFF_NOTE), gte(messages.createdAt, start), lt(messages.createdAt, end))),
+    shard
+      ? none
+      : db
+          .select({ n: sql<number>`count(*)` })
+          .from(messages)
+          .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+          .where(and(active, eq(messages.role, "bot"), eq(messages.feedback, -1), gte(messages.createdAt, start), lt(messages.createdAt, end))),
     db
       .select({ n: sql<number>`count(*)` })
       .from(bugReports)
       .where(and(eq(bugReports.chatbotId, ref.chatbotId), eq(bugReports.orgId, ref.orgId), gte(bugReports.createdAt, start), lt(bugReports.createdAt, end))),
   ]);
   const n = (r: { n: number }[]) => Number(r[0]?.n ?? 0);
-  return { conversations: n(conv), leads: n(lead), handoffs: n(handoff), ratedDown: n(down), bugReports: n(bug) };
+  return {
+    conversations: n(conv),
+    leads: n(lead),
+    handoffs: counted ? counted.handoffs : n(handoff),
+    ratedDown: counted ? counted.ratedDown : n(down),
+    bugReports: n(bug),
+  };
 }
 
 /** Sends every digest that is due at `now` and not sent yet. Returns the chatbots sent for. */

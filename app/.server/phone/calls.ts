@@ -192,6 +192,7 @@ export async function continueCall(
         visitorText: speech,
         askedAt: at,
         bot: { id: newId("msg_"), at: at + 1, content: said, sources: [], answered: false, model: null, latencyMs: 1, firstTokenMs: null, credits: 0 },
+        messageStore: found.target.chatbot.messageStore,
       });
     }
     if (fallback) {

@@ -4,6 +4,7 @@ import { CALL_TRANSCRIPT_LINES, type CallLogEntry, type CallTurn } from "~/lib/s
 import type { Organisation } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
 import { calls, chatbots, memberships, messages, organisations, phoneNumbers } from "../db/schema";
+import { messageShard, type MessageStoreKind } from "../chat/message-store";
 import { accountNumbers, getPhoneAccount, phoneAllowed, phonePlanHint } from "./accounts";
 
 // What /app/phone shows for one organisation of the signed-in user: the connected account (never
@@ -26,17 +27,35 @@ export async function phoneOrgChoice(ctx: Pick<ServiceContext, "db">, user: { id
   return { orgs: orgs.map(({ id, name }) => ({ id, name })), current, unknown: !!wanted && !orgs.some((o) => o.id === wanted) };
 }
 
-/** What was said on these calls' conversations (caller and bot lines, in order), by conversation id. */
-async function callTranscripts(ctx: Pick<ServiceContext, "db">, orgId: string, conversationIds: string[]): Promise<Map<string, CallTurn[]>> {
+type CallCtx = Pick<ServiceContext, "db"> & Partial<Pick<ServiceContext, "env">>;
+type CallConversation = { conversationId: string; chatbotId: string; messageStore: MessageStoreKind };
+
+/**
+ * What was said on these calls' conversations (caller and bot lines, in order), by conversation id:
+ * one D1 query for the chatbots whose messages are in D1, one call per chatbot whose messages are in
+ * its shard (ADR 040).
+ */
+async function callTranscripts(ctx: CallCtx, orgId: string, said: CallConversation[]): Promise<Map<string, CallTurn[]>> {
   const byConversation = new Map<string, CallTurn[]>();
-  if (!conversationIds.length) return byConversation;
-  const rows = await ctx.db
-    .select({ conversationId: messages.conversationId, role: messages.role, content: messages.content })
-    .from(messages)
-    .where(and(eq(messages.orgId, orgId), inArray(messages.conversationId, conversationIds), inArray(messages.role, ["visitor", "bot"])))
-    .orderBy(asc(messages.conversationId), asc(messages.createdAt), asc(messages.id))
-    .all();
-  for (const row of rows) {
+  if (!said.length) return byConversation;
+  const inD1 = said.filter((c) => c.messageStore !== "shard").map((c) => c.conversationId);
+  const sharded = new Map<string, string[]>();
+  for (const c of said) if (c.messageStore === "shard") sharded.set(c.chatbotId, [...(sharded.get(c.chatbotId) ?? []), c.conversationId]);
+  const [fromD1, ...fromShards] = await Promise.all([
+    inD1.length
+      ? ctx.db
+          .select({ conversationId: messages.conversationId, role: messages.role, content: messages.content })
+          .from(messages)
+          .where(and(eq(messages.orgId, orgId), inArray(messages.conversationId, inD1), inArray(messages.role, ["visitor", "bot"])))
+          .orderBy(asc(messages.conversationId), asc(messages.createdAt), asc(messages.id))
+          .all()
+      : [],
+    ...[...sharded].map(async ([chatbotId, ids]) => {
+      const shard = await messageShard(ctx, { orgId, chatbotId }, "shard");
+      return shard ? shard.ofConversations(ids, ["visitor", "bot"]) : [];
+    }),
+  ]);
+  for (const row of [...fromD1, ...fromShards.flat()]) {
     const lines = byConversation.get(row.conversationId) ?? [];
     if (lines.length < CALL_TRANSCRIPT_LINES) lines.push({ speaker: row.role === "visitor" ? "caller" : "bot", text: row.content });
     byConversation.set(row.conversationId, lines);
@@ -44,9 +63,9 @@ async function callTranscripts(ctx: Pick<ServiceContext, "db">, orgId: string, c
   return byConversation;
 }
 
-export async function callLog(ctx: Pick<ServiceContext, "db">, orgId: string): Promise<CallLogEntry[]> {
+export async function callLog(ctx: CallCtx, orgId: string): Promise<CallLogEntry[]> {
   const rows = await ctx.db
-    .select({ call: calls, chatbotName: chatbots.name, number: phoneNumbers.number })
+    .select({ call: calls, chatbotName: chatbots.name, messageStore: chatbots.messageStore, number: phoneNumbers.number })
     .from(calls)
     .innerJoin(chatbots, eq(chatbots.id, calls.chatbotId))
     .leftJoin(phoneNumbers, eq(phoneNumbers.id, calls.phoneNumberId))
@@ -57,7 +76,9 @@ export async function callLog(ctx: Pick<ServiceContext, "db">, orgId: string): P
   const said = await callTranscripts(
     ctx,
     orgId,
-    rows.flatMap(({ call }) => (call.conversationId && call.turns > 0 ? [call.conversationId] : [])),
+    rows.flatMap(({ call, messageStore }) =>
+      call.conversationId && call.turns > 0 ? [{ conversationId: call.conversationId, chatbotId: call.chatbotId, messageStore }] : [],
+    ),
   );
   return rows.map(({ call, chatbotName, number }) => ({
     id: call.id,

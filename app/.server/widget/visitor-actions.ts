@@ -3,6 +3,7 @@ import type { LeadFormSettings } from "~/lib/schemas/widget-settings";
 import type { LeadInput } from "~/lib/schemas/widget-api";
 import { newId } from "../auth/crypto";
 import { getOrCreateConversation, type ChatbotRef, type Conversation, type Message } from "../chat/conversations";
+import { messageShard } from "../chat/message-store";
 import type { AppContext } from "../context";
 import { bugReports, chatbots, conversations, leads, messages, organisations } from "../db/schema";
 import { createLead, visitorContact, type Lead } from "../leads/leads";
@@ -14,7 +15,8 @@ import { notifyBugReport } from "../notifications/notify";
 // problem, ask for a human. A visitor only ever reaches their own conversations on this chatbot:
 // the visitor id (a random secret their browser keeps) must own the conversation or message.
 
-type Ctx = Pick<AppContext, "db">;
+// `env` reaches the chatbot's message shard (ADR 040).
+type Ctx = Pick<AppContext, "db"> & Partial<Pick<AppContext, "env">>;
 
 /** The named conversation when it is this visitor's, otherwise their latest open one; null when they have none. */
 async function findVisitorConversation(ctx: Ctx, ref: ChatbotRef, visitorId: string, conversationId?: string | null): Promise<Conversation | null> {
@@ -44,7 +46,25 @@ async function findVisitorMessage(
   ref: ChatbotRef,
   visitorId: string,
   messageId: string,
-): Promise<{ message: Message; conversation: Conversation } | null> {
+): Promise<{ message: Message; conversation: Conversation; inShard?: true } | null> {
+  const shard = await messageShard(ctx, ref);
+  if (shard) {
+    const message = await shard.get(messageId);
+    if (!message) return null;
+    const conversation = await ctx.db
+      .select()
+      .from(conversations)
+      .where(
+        and(
+          eq(conversations.id, message.conversationId),
+          eq(conversations.orgId, ref.orgId),
+          eq(conversations.chatbotId, ref.chatbotId),
+          eq(conversations.visitorId, visitorId),
+        ),
+      )
+      .get();
+    return conversation ? { message, conversation, inShard: true } : null;
+  }
   const row = await ctx.db
     .select({ message: messages, conversation: conversations })
     .from(messages)
@@ -94,6 +114,23 @@ export async function setMessageFeedback(
   const found = await findVisitorMessage(ctx, ref, visitorId, messageId);
   if (!found || found.message.role !== "bot") return null;
   const conversationId = found.conversation.id;
+  const shard = await messageShard(ctx, ref);
+  if (shard) {
+    // The thumb in the shard first (it gives the conversation's rating), then D1's flag and counts.
+    const set = await shard.setFeedback(messageId, value);
+    if (!set) return null;
+    await ctx.db.batch([
+      ctx.db.update(conversations).set({ rating: set.rating }).where(eq(conversations.id, conversationId)),
+      ...feedbackStatements(ctx.db, ref, {
+        timeZone: await orgTimeZone(ctx, ref.orgId),
+        conversationId,
+        repliedAt: found.message.createdAt,
+        from: found.message.feedback,
+        to: value,
+      }),
+    ]);
+    return { conversationId, rating: set.rating };
+  }
   const rating = sql`(select case when min(m.feedback) < 0 then -1 when max(m.feedback) > 0 then 1 else null end from messages m where m.conversation_id = ${conversationId} and m.feedback is not null)`;
   const counted = feedbackStatements(ctx.db, ref, {
     timeZone: await orgTimeZone(ctx, ref.orgId),
@@ -120,12 +157,14 @@ export async function reportProblem(
   let conversationId: string | null = null;
   let messageId: string | null = null;
   let answer: string | null = null;
+  let inShard = false;
   if (input.messageId) {
     const found = await findVisitorMessage(ctx, ref, input.visitorId, input.messageId);
     if (!found) return null;
     conversationId = found.conversation.id;
     messageId = found.message.id;
     answer = found.message.content;
+    inShard = !!found.inShard;
   } else {
     conversationId = (await findVisitorConversation(ctx, ref, input.visitorId))?.id ?? null;
   }
@@ -137,7 +176,9 @@ export async function reportProblem(
     orgId: ref.orgId,
     chatbotId: ref.chatbotId,
     conversationId,
-    messageId,
+    // message_id references D1's messages: only for a message that is a D1 row (ADR 040).
+    messageId: inShard ? null : messageId,
+    messageRef: messageId,
     reporter: "visitor",
     visitorId: input.visitorId,
     comment: input.comment,
