@@ -101,15 +101,42 @@ export async function heapSampler(inspectorPort, { networkEvents = true } = {}) 
   // (workers-sdk issue 14191; bench/README.md "Live chat").
   if (!networkEvents) await call("Network.disable");
   const timer = setInterval(() => ws.readyState === 1 && ws.send(JSON.stringify({ id: ++id, method: "Runtime.getHeapUsage" })), 250);
+  // `usedSize` counts garbage not yet collected, and V8 lets it grow when the heap has no limit (local
+  // workerd sets none). What a 128 MB limit is about is what stays reachable: `liveSampling` forces a
+  // full collection every so often and records the heap right after it. A full GC stops the isolate,
+  // so only measurements of memory use it, never those of time.
+  let live = [];
+  let liveTimer = null;
   return {
+    /** From now on, every `everyMs`, the heap right after a forced full GC (0: stop). */
+    liveSampling(everyMs) {
+      if (liveTimer) clearInterval(liveTimer);
+      liveTimer =
+        everyMs > 0
+          ? setInterval(async () => {
+              if (ws.readyState !== 1) return;
+              await call("HeapProfiler.collectGarbage");
+              const r = await call("Runtime.getHeapUsage");
+              if (typeof r?.usedSize === "number") live.push(r.usedSize / 2 ** 20);
+            }, everyMs)
+          : null;
+    },
     reset() {
       used = [];
+      live = [];
       total = 0;
     },
     summary() {
       if (!used.length) return null;
       const sorted = [...used].sort((a, b) => a - b);
-      return { samples: used.length, usedP50: +pct(sorted, 50).toFixed(1), usedMax: +sorted.at(-1).toFixed(1), heapTotalMax: +total.toFixed(1) };
+      const liveSorted = [...live].sort((a, b) => a - b);
+      return {
+        samples: used.length,
+        usedP50: +pct(sorted, 50).toFixed(1),
+        usedMax: +sorted.at(-1).toFixed(1),
+        heapTotalMax: +total.toFixed(1),
+        ...(liveSorted.length ? { liveSamples: liveSorted.length, liveP50: +pct(liveSorted, 50).toFixed(1), liveMax: +liveSorted.at(-1).toFixed(1) } : {}),
+      };
     },
     /** A V8 CPU profile of the Worker isolate (BENCH_CPU_PROFILE): where its time goes under load. */
     async startProfile() {
@@ -122,6 +149,7 @@ export async function heapSampler(inspectorPort, { networkEvents = true } = {}) 
     },
     close() {
       clearInterval(timer);
+      if (liveTimer) clearInterval(liveTimer);
       ws.close();
     },
   };

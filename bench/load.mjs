@@ -32,6 +32,7 @@ import path from "node:path";
 import { build, ROOT } from "../scripts/lib/common.mjs";
 import { startDevWorker } from "../scripts/lib/dev-worker.mjs";
 import { groupRss, heapSampler } from "./isolate-inspector.mjs";
+import { benchApiKey, growKnowledge } from "./load-knowledge.mjs";
 import { KINDS, MESSAGES, prng } from "./load-messages.mjs";
 
 const LEVELS = (process.env.BENCH_LEVELS ?? "10x3,50x3,200x3,500x3").split(",").map((s) => {
@@ -52,6 +53,12 @@ const RETRY = process.env.BENCH_RETRY !== "0";
 // BENCH_INSPECTOR=0: wrangler dev without its DevTools inspector (ADR 036): less CPU per message, no heap figures.
 const INSPECTOR = process.env.BENCH_INSPECTOR !== "0";
 const RETRY_DELAY_MS = 700;
+// BENCH_KNOWLEDGE_CHUNKS=100000: grow the demo bot's knowledge to about that many chunks first
+// (bench/load-knowledge.mjs); the isolate's heap during ingestion is reported too.
+const KNOWLEDGE_CHUNKS = Number(process.env.BENCH_KNOWLEDGE_CHUNKS ?? 0);
+// BENCH_LIVE_HEAP_MS=2000: during the levels, also the heap right after a forced full GC, that often
+// (what stays reachable; bench/isolate-inspector.mjs). The GC stops the isolate: not for timing runs.
+const LIVE_HEAP_MS = Number(process.env.BENCH_LIVE_HEAP_MS ?? 0);
 
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
 const round = (x) => (x === null ? null : Math.round(x));
@@ -231,6 +238,7 @@ async function main() {
   let worker = null;
   const dir = path.join(ROOT, ".bench");
   const logFile = path.join(dir, "load-wrangler.log");
+  const apiKey = KNOWLEDGE_CHUNKS > 0 ? benchApiKey("org_demo", CHATBOT) : null;
   if (!baseURL) {
     if (process.env.BENCH_SKIP_BUILD !== "1") await build();
     mkdirSync(dir, { recursive: true });
@@ -242,7 +250,7 @@ async function main() {
       inspectorPort: PORT + 1,
       inspector: INSPECTOR,
       // A plan whose reply allowance the bench cannot use up (the free plan has 100 a month).
-      sql: "UPDATE organisations SET plan = 'scale' WHERE id = 'org_demo'",
+      sql: "UPDATE organisations SET plan = 'scale' WHERE id = 'org_demo'" + (apiKey ? `; ${apiKey.sql}` : ""),
     });
     baseURL = worker.baseURL;
   }
@@ -254,10 +262,19 @@ async function main() {
       console.error("[bench:load] overall time limit reached; stopping");
       worker?.stop().finally(() => process.exit(2));
     },
-    LEVELS.length * (LEVEL_TIMEOUT_MS + PAUSE_MS + 30_000) + 60_000,
+    LEVELS.length * (LEVEL_TIMEOUT_MS + PAUSE_MS + 30_000) + 60_000 + (KNOWLEDGE_CHUNKS > 0 ? 60 * 60_000 : 0),
   );
   hardStop.unref();
+  let knowledge = null;
   try {
+    if (apiKey) {
+      heap?.reset();
+      knowledge = await growKnowledge(baseURL, apiKey.key, KNOWLEDGE_CHUNKS);
+      knowledge.isolateHeapMb = heap ? heap.summary() : null;
+      knowledge.peakRssMb = Object.fromEntries(Object.entries(groupRss(pgid)).map(([k, v]) => [k, Math.round(v)]));
+      console.error(`[bench:load] knowledge: ${JSON.stringify(knowledge)}`);
+    }
+    if (LIVE_HEAP_MS > 0) heap?.liveSampling(LIVE_HEAP_MS);
     // Warm-up: a few messages so the first level does not measure the isolate's start.
     await runLevel(baseURL, { visitors: 3, messages: 1 }, 99, null);
     if (process.env.BENCH_CPU_PROFILE && heap) await heap.startProfile();
@@ -291,6 +308,7 @@ async function main() {
     inspector: INSPECTOR,
     target: process.env.BENCH_URL ? "BENCH_URL" : "wrangler dev (scripts/lib/dev-worker.mjs)",
     chatbot: CHATBOT,
+    knowledge,
     machine: machine(),
     levels,
   };
