@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { ShardMeta } from "./shard-meta";
 import { createDb } from "../../app/.server/db/client";
 import type { Env } from "../../app/.server/env";
 import {
@@ -23,57 +24,19 @@ import { shardVectorize } from "../../app/.server/retrieval/shard-vectorize";
 
 export class KnowledgeShard extends DurableObject<Env> implements KnowledgeShardApi {
   private readonly shardEnv: Env;
-  private ready = false;
+  private readonly shard = new ShardMeta(this.ctx.storage.sql, { sql: SHARD_SCHEMA, version: SHARD_SCHEMA_VERSION, label: "knowledge shard" });
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     // The domain code reads `env.DB`: inside the shard that is this object's storage. Vectorize,
     // when bound (production), stays the vector index; offline the vectors live here too.
-    const plainUpTo = () => Number(this.meta("moved_max_id") ?? 0);
+    const plainUpTo = () => Number(this.shard.get("moved_max_id") ?? 0);
     this.shardEnv = { ...env, DB: d1FromSqlStorage(ctx.storage) };
     if (env.VECTORIZE) this.shardEnv.VECTORIZE = shardVectorize(env.VECTORIZE, ctx.id.toString(), plainUpTo);
   }
 
-  private meta(key: string): string | undefined {
-    return this.ctx.storage.sql.exec<{ value: string }>("SELECT value FROM shard_meta WHERE key = ?", key).toArray()[0]?.value;
-  }
-
-  private setMeta(key: string, value: string) {
-    this.ctx.storage.sql.exec("INSERT INTO shard_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
-  }
-
-  /** Creates the tables on first use (and again after `destroy` emptied the storage). */
-  private ensureSchema() {
-    if (this.ready) return;
-    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS shard_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)");
-    if (this.meta("schema") !== String(SHARD_SCHEMA_VERSION)) {
-      this.ctx.storage.sql.exec(SHARD_SCHEMA);
-      this.setMeta("schema", String(SHARD_SCHEMA_VERSION));
-    }
-    this.ready = true;
-  }
-
   private context() {
     return { env: this.shardEnv, db: createDb(this.shardEnv.DB) };
-  }
-
-  /**
-   * Whether `ref` is the chatbot this object holds (fixed by its first call). A call for another
-   * chatbot gets nothing and writes nothing: callers name the object by the chatbot's id after the
-   * permission check, so a mismatch is a bug, logged, never a way into another tenant's knowledge.
-   * (Refusals are results, not exceptions: a rejected RPC also surfaces as an unhandled rejection
-   * under the test pool, workers-sdk #14736.)
-   */
-  private owns(ref: ChatbotRef): boolean {
-    this.ensureSchema();
-    const owner = `${ref.orgId}/${ref.chatbotId}`;
-    const held = this.meta("owner");
-    if (!held) this.setMeta("owner", owner);
-    else if (held !== owner) {
-      console.error(`knowledge shard of ${held} refused a call for ${owner}`);
-      return false;
-    }
-    return true;
   }
 
   /** The D1 implementation of the chatbot's knowledge, run over this object's storage. */
@@ -82,7 +45,7 @@ export class KnowledgeShard extends DurableObject<Env> implements KnowledgeShard
   }
 
   async indexChunks(ref: ChatbotRef, source: SourceOf, chunks: ChunkInput[]): Promise<{ chunkIds: number[] }> {
-    if (!this.owns(ref)) return { chunkIds: [] };
+    if (!this.shard.owns(ref)) return { chunkIds: [] };
     this.ctx.storage.sql.exec(
       "INSERT INTO knowledge_sources (id, type) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET type = excluded.type",
       source.sourceId,
@@ -92,40 +55,40 @@ export class KnowledgeShard extends DurableObject<Env> implements KnowledgeShard
   }
 
   async deleteChunks(ref: ChatbotRef, sourceId: string, which: ChunkSelection): Promise<{ deleted: number }> {
-    if (!this.owns(ref)) return { deleted: 0 };
+    if (!this.shard.owns(ref)) return { deleted: 0 };
     const r = await this.store(ref).deleteChunks(sourceId, which);
     if ("all" in which) this.ctx.storage.sql.exec("DELETE FROM knowledge_sources WHERE id = ?", sourceId);
     return r;
   }
 
   async retrieve(ref: ChatbotRef, query: string, opts: StoreRetrieveOptions = {}): Promise<RetrievalResult> {
-    if (!this.owns(ref)) return { passages: [], answerable: false };
+    if (!this.shard.owns(ref)) return { passages: [], answerable: false };
     return this.store(ref).retrieve(query, opts);
   }
 
   async maxChunkId(ref: ChatbotRef, sourceId: string): Promise<number> {
-    if (!this.owns(ref)) return 0;
+    if (!this.shard.owns(ref)) return 0;
     return this.store(ref).maxChunkId(sourceId);
   }
 
   async countChunks(ref: ChatbotRef, sourceId?: string): Promise<number> {
-    if (!this.owns(ref)) return 0;
+    if (!this.shard.owns(ref)) return 0;
     return this.store(ref).countChunks(sourceId);
   }
 
   /** Deleting the chatbot: its vectors where they live outside (Vectorize), then the object's whole storage. */
   async dropAll(ref: ChatbotRef): Promise<void> {
-    if (!this.owns(ref)) return;
+    if (!this.shard.owns(ref)) return;
     await this.store(ref).dropAll();
     await this.ctx.storage.deleteAll();
-    this.ready = false;
+    this.shard.forget();
   }
 
   // ——— the move from D1 (app/.server/retrieval/knowledge-move.ts) ———
 
   /** Chunks copied from D1 with their ids (and offline vectors); an id already here is skipped, so a re-run step adds nothing twice. */
   async importChunks(ref: ChatbotRef, rows: MovedChunk[]): Promise<{ imported: number }> {
-    if (!this.owns(ref)) return { imported: 0 };
+    if (!this.shard.owns(ref)) return { imported: 0 };
     const sql = this.ctx.storage.sql;
     let imported = 0;
     this.ctx.storage.transactionSync(() => {
@@ -157,29 +120,29 @@ export class KnowledgeShard extends DurableObject<Env> implements KnowledgeShard
             r.vector.buffer.slice(r.vector.byteOffset, r.vector.byteOffset + r.vector.byteLength),
           );
       }
-      const max = rows.reduce((m, r) => Math.max(m, r.id), Number(this.meta("moved_max_id") ?? 0));
-      this.setMeta("moved_max_id", String(max));
+      const max = rows.reduce((m, r) => Math.max(m, r.id), Number(this.shard.get("moved_max_id") ?? 0));
+      this.shard.set("moved_max_id", String(max));
     });
     forgetChatbotStats(ref.chatbotId);
     return { imported };
   }
 
   async checksums(ref: ChatbotRef): Promise<SourceChecksums> {
-    if (!this.owns(ref)) return {};
+    if (!this.shard.owns(ref)) return {};
     return chunkChecksums(this.shardEnv.DB, ref);
   }
 
   /** Drops a source's rows here without touching Vectorize (D1's rows, still serving, share those vectors). */
   async forgetSource(ref: ChatbotRef, sourceId: string): Promise<void> {
-    if (!this.owns(ref)) return;
+    if (!this.shard.owns(ref)) return;
     this.ctx.storage.sql.exec("DELETE FROM chunks WHERE source_id = ?", sourceId);
     forgetChatbotStats(ref.chatbotId);
   }
 
   /** A failed move: the partial copy goes, Vectorize untouched (D1 serves on). */
   async forgetAll(ref: ChatbotRef): Promise<void> {
-    if (!this.owns(ref)) return;
+    if (!this.shard.owns(ref)) return;
     await this.ctx.storage.deleteAll();
-    this.ready = false;
+    this.shard.forget();
   }
 }

@@ -1,4 +1,4 @@
-import { and, eq, gte, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, gte, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { bugReports, chatbots, conversations, leads, messages, notificationDestinations, notificationMarks, organisations } from "../db/schema";
 import { HANDOFF_NOTE } from "../inbox/rules";
 import { messageShard } from "../chat/message-store";
@@ -90,6 +90,15 @@ export async function digestNumbers(
     .select({ n: sql<number>`0` })
     .from(conversations)
     .limit(1);
+  // Messages of the day's active conversations matching `which`, counted in D1.
+  const messagesOfDay = (which: SQL | undefined) =>
+    shard
+      ? none
+      : db
+          .select({ n: sql<number>`count(*)` })
+          .from(messages)
+          .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+          .where(and(active, which, gte(messages.createdAt, start), lt(messages.createdAt, end)));
   const [conv, lead, handoff, down, bug] = await db.batch([
     db
       .select({ n: sql<number>`count(*)` })
@@ -99,20 +108,8 @@ export async function digestNumbers(
       .select({ n: sql<number>`count(*)` })
       .from(leads)
       .where(and(eq(leads.chatbotId, ref.chatbotId), eq(leads.orgId, ref.orgId), gte(leads.createdAt, start), lt(leads.createdAt, end))),
-    shard
-      ? none
-      : db
-          .select({ n: sql<number>`count(*)` })
-          .from(messages)
-          .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-          .where(and(active, eq(messages.role, "system"), eq(messages.content, HANDOFF_NOTE), gte(messages.createdAt, start), lt(messages.createdAt, end))),
-    shard
-      ? none
-      : db
-          .select({ n: sql<number>`count(*)` })
-          .from(messages)
-          .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-          .where(and(active, eq(messages.role, "bot"), eq(messages.feedback, -1), gte(messages.createdAt, start), lt(messages.createdAt, end))),
+    messagesOfDay(and(eq(messages.role, "system"), eq(messages.content, HANDOFF_NOTE))),
+    messagesOfDay(and(eq(messages.role, "bot"), eq(messages.feedback, -1))),
     db
       .select({ n: sql<number>`count(*)` })
       .from(bugReports)
