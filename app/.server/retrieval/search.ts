@@ -313,7 +313,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const eager = model !== null && (t.vector !== "auto" || !localModel);
   const eagerVector = eager ? vectorSearch() : Promise.resolve(null);
   let ftsRows: (Row & { score: number })[] = [];
-  const searchWords = [...new Set(qTerms.flatMap((q) => [q.word, ...q.alts.map((a) => a.word)]))];
+  // A thesaurus word (ADR 041) ranks the candidates the other words find; it is not searched for.
+  const searchWords = [...new Set(qTerms.flatMap((q) => [q.word, ...q.alts.filter((a) => !a.general).map((a) => a.word)]))];
   if (oneTrip) statStatements.unshift(ftsStatement(searchWords, ftsLimitFor(cachedTotal, t.ftsLimit)));
   if (statStatements.length) {
     const results = await d1.batch(statStatements);
@@ -342,7 +343,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     // question's words).
     const forms = qTerms.flatMap((q) => [
       { word: q.word, df: dfOf(q.stem) },
-      ...(dfOf(q.stem) > 0 ? [] : q.alts.map((a) => ({ word: a.word, df: dfOf(a.stem) }))),
+      ...(dfOf(q.stem) > 0 ? [] : q.alts.filter((a) => !a.general).map((a) => ({ word: a.word, df: dfOf(a.stem) }))),
     ]);
     const chosen =
       counted <= MATCH_BUDGET
