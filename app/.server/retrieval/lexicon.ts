@@ -9,6 +9,10 @@
 // British/American spellings. Nothing names a knowledge base's own terms. ADR 013 says how it is
 // kept and where it stops. The question is expanded, never the index: knowledge is stored as
 // written, so adding a word here needs no re-indexing.
+//
+// A word the lexicon does not know falls back on a general English thesaurus (thesaurus.ts, from
+// WordNet): its synonyms count as weak alternatives, like a broader term (ADR 041).
+import { thesaurusEntry } from "./thesaurus";
 
 /** Words customers type for other words (chat spelling, contractions without the apostrophe). */
 const CHAT_SPELLING: Record<string, string> = {
@@ -645,7 +649,20 @@ export type LexicalSlot = {
   synonymPhrases?: string[][];
   /** Alternatives that are only the head of such a phrase ("drink" of "soft drink"), nothing else. */
   phraseHeads?: string[];
+  /** Alternatives from the general thesaurus (the lexicon does not know the word): weak, listed in `broader` too. */
+  thesaurus?: string[];
 };
+
+/** A slot for a word the lexicon does not know: its spelling variants, and the thesaurus's words for it as weak alternatives. */
+function plainSlot(w: string, isStop: (w: string) => boolean): LexicalSlot {
+  const alternatives = spellingVariants(w);
+  const entry = isLightWord(w) ? undefined : thesaurusEntry(w);
+  if (!entry) return { word: w, alternatives, consumed: [] };
+  const thesaurus = [...entry.synonyms, ...entry.broader].filter((a) => a !== w && !isStop(a) && !isLightWord(a) && !alternatives.includes(a));
+  return thesaurus.length
+    ? { word: w, alternatives: [...alternatives, ...thesaurus], consumed: [], broader: thesaurus, thesaurus }
+    : { word: w, alternatives, consumed: [] };
+}
 
 /**
  * The question as slots: one per content word, each with the words that may stand for it in the
@@ -672,7 +689,7 @@ export function lexicalSlots(text: string, isStop: (w: string) => boolean): Lexi
         if (at !== undefined) {
           // Words in the gap are the object ("the jumper"); "something", "stuff", "it" say nothing.
           const between = ws.slice(i + 1, i + at).filter((w) => !isStop(w) && !isLightWord(w));
-          slots.push(...between.map((w) => ({ word: w, alternatives: spellingVariants(w), consumed: [] })));
+          slots.push(...between.map((w) => plainSlot(w, isStop)));
           ws.splice(i + 1, at - 1);
           hit = e;
           break;
@@ -706,7 +723,7 @@ export function lexicalSlots(text: string, isStop: (w: string) => boolean): Lexi
       continue;
     }
     const w = ws[i];
-    if (!isStop(w)) slots.push({ word: w, alternatives: spellingVariants(w), consumed: [] });
+    if (!isStop(w)) slots.push(plainSlot(w, isStop));
     i++;
   }
   // One slot per word: a repeated word (or a synonym of an earlier slot's word) adds nothing.

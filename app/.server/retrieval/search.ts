@@ -172,7 +172,7 @@ export type QueryTerm = {
   word: string;
   stem: string;
   /** `compound`: the head of a closed compound split at query time ("highchair" → "chair"), a guess. */
-  alts: { word: string; stem: string; strength?: number; compound?: boolean; head?: boolean }[];
+  alts: { word: string; stem: string; strength?: number; compound?: boolean; head?: boolean; general?: boolean }[];
   /** Stems of the phrase the term was read from ("northern ireland"): its own word alone counts half. */
   phrase?: string[];
   /** That phrase's words as the question writes them. */
@@ -185,6 +185,10 @@ export type QueryTerm = {
 };
 /** How much a broader term (England → United Kingdom) counts, against 1 for the word or a synonym. */
 const BROADER_STRENGTH = 0.5;
+/** How much a general-thesaurus synonym counts (ADR 041): the lexicon's own words are surer. */
+const THESAURUS_STRENGTH = 0.5;
+/** Whether a general-thesaurus synonym counts in the relevance floor and names a thing asked about. */
+const THESAURUS_IN_FLOOR = false;
 
 const isQueryStop = (w: string) => STOP_WORDS.has(w) || QUESTION_FILLERS.has(w) || (w.length < 2 && !/\d/.test(w));
 
@@ -204,13 +208,21 @@ export function queryTerms(query: string): QueryTerm[] {
     const alts: QueryTerm["alts"] = [];
     const broader = new Set(slot.broader ?? []);
     const heads = new Set(slot.phraseHeads ?? []);
+    const general = new Set(slot.thesaurus ?? []);
     const altSeen = new Set([s]);
     for (const a of slot.alternatives) {
       if (isQueryStop(a)) continue;
       const as = stem(a);
       if (altSeen.has(as)) continue;
       altSeen.add(as);
-      alts.push({ word: a, stem: as, ...(broader.has(a) ? { strength: BROADER_STRENGTH } : {}), ...(heads.has(a) ? { head: true } : {}) });
+      const strength = general.has(a) ? THESAURUS_STRENGTH : broader.has(a) ? BROADER_STRENGTH : 1;
+      alts.push({
+        word: a,
+        stem: as,
+        ...(strength < 1 ? { strength } : {}),
+        ...(heads.has(a) ? { head: true } : {}),
+        ...(general.has(a) ? { general: true } : {}),
+      });
     }
     out.push({
       word: slot.word,
@@ -301,7 +313,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const eager = model !== null && (t.vector !== "auto" || !localModel);
   const eagerVector = eager ? vectorSearch() : Promise.resolve(null);
   let ftsRows: (Row & { score: number })[] = [];
-  const searchWords = [...new Set(qTerms.flatMap((q) => [q.word, ...q.alts.map((a) => a.word)]))];
+  // A thesaurus word (ADR 041) ranks the candidates the other words find; it is not searched for.
+  const searchWords = [...new Set(qTerms.flatMap((q) => [q.word, ...q.alts.filter((a) => !a.general).map((a) => a.word)]))];
   if (oneTrip) statStatements.unshift(ftsStatement(searchWords, ftsLimitFor(cachedTotal, t.ftsLimit)));
   if (statStatements.length) {
     const results = await d1.batch(statStatements);
@@ -330,7 +343,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     // question's words).
     const forms = qTerms.flatMap((q) => [
       { word: q.word, df: dfOf(q.stem) },
-      ...(dfOf(q.stem) > 0 ? [] : q.alts.map((a) => ({ word: a.word, df: dfOf(a.stem) }))),
+      ...(dfOf(q.stem) > 0 ? [] : q.alts.filter((a) => !a.general).map((a) => ({ word: a.word, df: dfOf(a.stem) }))),
     ]);
     const chosen =
       counted <= MATCH_BUDGET
@@ -459,7 +472,12 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     floorW.set(q.stem, light * everywhere * Math.log(1 + (floorTotal - df + 0.5) / (df + 0.5)));
   }
   const floorSum = [...floorW.values()].reduce((a, b) => a + b, 0) || 1;
-  const strengthOf = new Map(qTerms.map((q) => [q.stem, new Map([[q.stem, 1], ...q.alts.map((a): [string, number] => [a.stem, a.strength ?? 1])])]));
+  const strengthOf = new Map(
+    qTerms.map((q) => [
+      q.stem,
+      new Map([[q.stem, 1], ...q.alts.filter((a) => THESAURUS_IN_FLOOR || !a.general).map((a): [string, number] => [a.stem, a.strength ?? 1])]),
+    ]),
+  );
   const floorCoverage = (terms: Set<string>) => {
     let w = 0;
     for (const [s, v] of floorW) {
@@ -626,7 +644,10 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     (q.phraseWords ? list.some((c) => writesPhrase(c.text, q.phraseWords!)) : dfOf(q.stem) > 0) ||
     q.alts.some(
       (a) =>
-        !a.compound && dfOf(a.stem) > 0 && (!a.head || (q.synonymPhrases ?? []).some((p) => p.at(-1) === a.word && list.some((c) => writesPhrase(c.text, p)))),
+        !a.compound &&
+        (THESAURUS_IN_FLOOR || !a.general) &&
+        dfOf(a.stem) > 0 &&
+        (!a.head || (q.synonymPhrases ?? []).some((p) => p.at(-1) === a.word && list.some((c) => writesPhrase(c.text, p)))),
     );
   const missingObject =
     total < FLOOR_LARGE_KB &&
