@@ -27,6 +27,10 @@ export default async function setup(project: TestProject) {
     port: Number(explicitPort || 8799),
     strictPort: Boolean(explicitPort),
     healthTimeoutMs: HEALTH_TIMEOUT_MS,
+    // As `npm start` runs it (ADR 036): without wrangler's inspector, which relays every D1 and
+    // Durable Object call as DevTools events; on CI's two cores the runtime stalled for 30+ s under it
+    // (a page's GET took 37 s in notifications.e2e.ts, a link's navigation in custom-tools.e2e.ts).
+    inspector: false,
     // Notification retries after 1 s and 2 s instead of minutes to hours (development only; tests/e2e/notifications.e2e.ts).
     // Twilio's API is a local fake started by tests/e2e/phone.e2e.ts (support/fake-twilio.ts).
     // TOOLS_ALLOW_PRIVATE_NETWORK: custom tools may call the spec's local test API (tests/e2e/custom-tools.e2e.ts; development only, ADR 031).
