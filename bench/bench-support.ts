@@ -1,19 +1,12 @@
 import type { ChunkInput } from "~/.server/retrieval/types";
-import { mulberry32 } from "./prng.mjs";
+import { mulberry32, REPLICA_VARIANTS, shuffled } from "./prng.mjs";
 
 // What the benchmarks that grow one chatbot's knowledge share (bench:chat, bench:shards): seeded
 // replicas of the corpus's chunks, percentiles.
 
 // ——— deterministic perturbation ———
-export function shuffled<T>(xs: T[], rnd: () => number) {
-  const a = [...xs];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
-const VARIANTS = ["Guide", "Notes", "Reference", "Handbook", "FAQ", "Overview", "Manual", "Primer", "Digest", "Companion"];
+export { shuffled };
+
 /** Replica `r` (≥ 1) of a chunk: another title, URL and sentence order (seeded by r and position). */
 export function replica(c: ChunkInput, r: number, seed: number): ChunkInput {
   const rnd = mulberry32(r * 1_000_003 + seed);
@@ -21,7 +14,7 @@ export function replica(c: ChunkInput, r: number, seed: number): ChunkInput {
   const sep = c.url?.includes("?") ? "&" : "?";
   return {
     ...c,
-    title: `${c.title} — ${VARIANTS[r % VARIANTS.length]} ${r}`,
+    title: `${c.title} — ${REPLICA_VARIANTS[r % REPLICA_VARIANTS.length]} ${r}`,
     url: c.url ? `${c.url}${sep}replica=${r}` : c.url,
     text: sentences.length > 1 ? shuffled(sentences, rnd).join(" ") : c.text,
   };

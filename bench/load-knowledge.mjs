@@ -7,10 +7,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { corpus } from "./cli.mjs";
-import { mulberry32 } from "./prng.mjs";
+import { mulberry32, REPLICA_VARIANTS, shuffled } from "./prng.mjs";
 
 const TEXT_SOURCE_MAX = 2_000_000; // app/lib/schemas/kb.ts
-const VARIANTS = ["Guide", "Notes", "Reference", "Handbook", "FAQ", "Overview", "Manual", "Primer", "Digest", "Companion"];
 
 /** An API key for the demo chatbot, inserted as the product stores one (SHA-256 of the key). */
 export function benchApiKey(orgId, chatbotId) {
@@ -33,12 +32,8 @@ function* textSources(totalChars) {
     for (const [i, d] of docs.entries()) {
       const rnd = mulberry32(r * 1_000_003 + i);
       const sentences = d.text.split(/(?<=[.!?])\s+/);
-      if (r > 0)
-        for (let k = sentences.length - 1; k > 0; k--) {
-          const j = Math.floor(rnd() * (k + 1));
-          [sentences[k], sentences[j]] = [sentences[j], sentences[k]];
-        }
-      const doc = `# ${d.chunk_heading}${r > 0 ? ` — ${VARIANTS[r % VARIANTS.length]} ${r}` : ""}\n\n${sentences.join(" ")}\n\n`;
+      const body = (r > 0 ? shuffled(sentences, rnd) : sentences).join(" ");
+      const doc = `# ${d.chunk_heading}${r > 0 ? ` — ${REPLICA_VARIANTS[r % REPLICA_VARIANTS.length]} ${r}` : ""}\n\n${body}\n\n`;
       if (text.length + doc.length > TEXT_SOURCE_MAX) {
         yield { title: `Docs part ${++part}`, text };
         text = "";

@@ -10,3 +10,16 @@ export function mulberry32(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** The array in a seeded order (Fisher–Yates from the end). */
+export function shuffled(xs, rnd) {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+/** What a replica of the corpus calls itself after the original title ("— Guide 1"). */
+export const REPLICA_VARIANTS = ["Guide", "Notes", "Reference", "Handbook", "FAQ", "Overview", "Manual", "Primer", "Digest", "Companion"];
