@@ -72,9 +72,9 @@ function recordTrips() {
 }
 afterAll(() => restore.forEach((r) => r()));
 
-async function setup() {
+async function setup(plan?: "growth") {
   const owner = await makeUser({ name: "Owner" });
-  const { org, bot } = await makeOrg(owner.id, "Round trips");
+  const { org, bot } = await makeOrg(owner.id, "Round trips", { plan });
   const sourceId = newId("ks_");
   await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "FAQ", status: "ready" });
   await indexChunks(
@@ -135,5 +135,31 @@ describe("D1 round trips of one chat message", async () => {
     // Without the hint an ordinary question's search starts at once (it is what the trips above count).
     const ordinary = await measure(() => send("v_trips_1", "How long do I have to send something back?"));
     expect(ordinary.some((x) => x.sql.some((s) => /chunks_fts/.test(s)))).toBe(true);
+  });
+});
+
+describe("D1 round trips on a plan with WooCommerce", async () => {
+  const bot = await setup("growth");
+  it("a chatbot with no store connected: the shop tools look nothing up (the chatbot's look-up said so)", async () => {
+    const send = (visitorId: string) =>
+      worker
+        .fetch(
+          new Request(`${BASE}/api/chat/${bot.id}`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.9.3.8" },
+            body: JSON.stringify({ visitorId, message: "How much does express shipping to zone 3 cost?", channel: "test", clientMessageId: newId("cm_") }),
+          }),
+        )
+        .then((r) => readReply(r.body!));
+    await send("v_trips_shop_0"); // warms the term statistics' cache, as the first block's first message does
+    // The first block's recorder is still in place (it is removed after all tests).
+    trips.length = 0;
+    const reply = await send("v_trips_shop_1");
+    expect(reply.text).toMatch(/8 euros/);
+    const lookups = trips.filter((x) => x.sql.some((s) => /woo_connections/.test(s)));
+    // One: the chatbot's own look-up carries it; none of its own.
+    expect(lookups.map((x) => x.kind)).toEqual(["query"]);
+    expect(lookups[0].sql[0]).toMatch(/from "chatbots"/i);
+    expect(trips.length, trips.map((x) => `${x.kind}: ${x.sql.map((s) => s.slice(0, 60)).join(" | ")}`).join("\n")).toBeLessThanOrEqual(5);
   });
 });

@@ -4,7 +4,7 @@ import { PLANS, PLAN_IDS, planExtras } from "~/lib/plans";
 import { authenticateApiKey, type ApiKeyAuth } from "../api-keys/api-keys";
 import type { AppContext, ServiceContext } from "../context";
 import type { Db } from "../db/client";
-import { chatbots, memberships, organisations } from "../db/schema";
+import { chatbots, memberships, organisations, wooConnections } from "../db/schema";
 import { fail, type Result } from "../failure";
 
 // One way to find a chatbot, for each kind of caller:
@@ -13,7 +13,10 @@ import { fail, type Result } from "../failure";
 //   - an API key of that chatbot, on a plan that includes the API: the REST API.
 // Anything the caller may not see is "not found", so ids of other organisations reveal nothing.
 
-export type Chatbot = typeof chatbots.$inferSelect;
+export type Chatbot = typeof chatbots.$inferSelect & {
+  /** Whether a WooCommerce store is connected, when the look-up read it: the shop tools then skip their own look-up. */
+  storeConnected?: boolean;
+};
 export type Organisation = typeof organisations.$inferSelect;
 export type ChatbotWithOrg = { chatbot: Chatbot; org: Organisation };
 
@@ -27,7 +30,13 @@ const MAX_ID_LENGTH = 64;
  */
 const prepareLoad = (db: Db) =>
   db
-    .select({ chatbot: chatbots, org: organisations })
+    // Whether a store is connected rides along: most chatbots have none, and the shop tools would
+    // otherwise spend a round trip of every turn finding that out (issue #21).
+    .select({
+      chatbot: chatbots,
+      org: organisations,
+      store: sql<number>`exists (select 1 from ${wooConnections} where ${wooConnections.chatbotId} = ${chatbots.id})`,
+    })
     .from(chatbots)
     .innerJoin(organisations, eq(organisations.id, chatbots.orgId))
     .where(eq(chatbots.id, sql.placeholder("id")))
@@ -38,7 +47,8 @@ async function loadChatbot(ctx: Pick<ServiceContext, "db">, chatbotId: string | 
   if (!chatbotId || chatbotId.length > MAX_ID_LENGTH) return null;
   let load = loads.get(ctx.db);
   if (!load) loads.set(ctx.db, (load = prepareLoad(ctx.db)));
-  return (await load.get({ id: chatbotId })) ?? null;
+  const row = await load.get({ id: chatbotId });
+  return row ? { chatbot: { ...row.chatbot, storeConnected: !!row.store }, org: row.org } : null;
 }
 
 async function roleIn(ctx: Pick<ServiceContext, "db">, orgId: string, userId: string): Promise<Role | null> {

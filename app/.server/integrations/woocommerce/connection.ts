@@ -220,11 +220,17 @@ const connectionOfTurn = new WeakMap<object, Promise<WooConnection | null>>();
  * the connection, or null. Per visitor turn (the tools' `turn` object) one look-up, whichever tools ask.
  */
 export function shopToolOfTurn(
-  turn: { ctx: Pick<ServiceContext, "db">; chatbot: { id: string; orgId: string; settings: Record<string, unknown> }; org: { plan: string } },
+  turn: {
+    ctx: Pick<ServiceContext, "db">;
+    chatbot: { id: string; orgId: string; settings: Record<string, unknown>; storeConnected?: boolean };
+    org: { plan: string };
+  },
   name: ShopToolName,
 ): Promise<WooConnection | null> {
   // The same switch the tools page writes (setBuiltInTool): chatbots.settings `tools.builtIn.<name>`.
-  if (!builtInToolOn(turn.chatbot.settings, name) || !planExtras(turn.org.plan).woocommerce) return Promise.resolve(null);
+  // storeConnected: the chatbot's look-up already said no store is connected (chatbots/find-chatbot.ts).
+  if (!builtInToolOn(turn.chatbot.settings, name) || !planExtras(turn.org.plan).woocommerce || turn.chatbot.storeConnected === false)
+    return Promise.resolve(null);
   let found = connectionOfTurn.get(turn);
   if (!found) connectionOfTurn.set(turn, (found = getConnection(turn.ctx, { orgId: turn.chatbot.orgId, chatbotId: turn.chatbot.id })));
   return found;

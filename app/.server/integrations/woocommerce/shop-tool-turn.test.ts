@@ -59,5 +59,8 @@ describe("shopToolOfTurn", () => {
     expect(off).toEqual({ value: null, count: 0 });
     const free = await statements(() => shopToolOfTurn({ ctx, chatbot, org: { plan: "free" } }, "product_search"));
     expect(free).toEqual({ value: null, count: 0 });
+    // The chatbot's look-up found no store connected (chatbots/find-chatbot.ts): nothing more to ask.
+    const none = await statements(() => shopToolOfTurn({ ctx, chatbot: { ...chatbot, storeConnected: false }, org: { plan: "growth" } }, "product_search"));
+    expect(none).toEqual({ value: null, count: 0 });
   });
 });
