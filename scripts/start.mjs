@@ -91,7 +91,7 @@ async function main() {
       // (wrangler.toml: every 5 minutes): once now, which queues the demo chatbot's knowledge (seeded
       // as "queued" sources), then on every 5-minute mark. Without it, a local run would never resume
       // an ingestion cut short (e.g. by wrangler reloading on a file change), start a scheduled
-      // re-sync, move knowledge into its shard or send a daily digest.
+      // re-sync, move knowledge and messages into their shards or send a daily digest.
       tickOnClockMarks(5 * 60_000, () => fetch(`http://${probe}:${port}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`).catch(() => {}));
     },
     (err) => log(`Still waiting for ${url}/api/health: ${err.message}`),

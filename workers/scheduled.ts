@@ -1,3 +1,4 @@
+import { sweepMessageMoves } from "../app/.server/chat/message-move";
 import { createServiceContext } from "../app/.server/context";
 import type { Env } from "../app/.server/env";
 import { sweepIngestion } from "../app/.server/kb/ingest";
@@ -9,7 +10,8 @@ import { sweepKnowledgeMoves } from "../app/.server/retrieval/knowledge-move";
 /**
  * Cron trigger (wrangler.toml [triggers], every 5 minutes): re-indexes chatbots whose embedding
  * model changed, resumes stalled ingestion and starts due re-syncs; starts moving a few chatbots'
- * knowledge from D1 into their shards and resumes stalled moves (ADR 034); sends due daily
+ * knowledge from D1 into their shards and resumes stalled moves (ADR 034), and the same for their
+ * messages (ADR 042); sends due daily
  * notification digests and drops notification deliveries past their retention.
  */
 export async function handleScheduled(_controller: ScheduledController, env: Env, execution: ExecutionContext) {
@@ -33,6 +35,14 @@ export async function handleScheduled(_controller: ScheduledController, env: Env
         if (r.started.length || r.resumed.length) console.log("[cron] knowledge moves", JSON.stringify(r));
       },
       (e) => console.error("[cron] knowledge-move sweep failed", e),
+    ),
+  );
+  ctx.waitUntil(
+    sweepMessageMoves(ctx).then(
+      (r) => {
+        if (r.started.length || r.resumed.length) console.log("[cron] message moves", JSON.stringify(r));
+      },
+      (e) => console.error("[cron] message-move sweep failed", e),
     ),
   );
   ctx.waitUntil(

@@ -4,6 +4,7 @@ import { useFormReply } from "~/components/ui/form-reply";
 import { ChatbotHomeScreen } from "~/components/chatbot/chatbot-home-screen";
 import { forbidden, notFound, requireChatbot } from "~/.server/auth/guards";
 import { findConversations } from "~/.server/chat/conversation-list";
+import { messageMoveNotice } from "~/.server/chat/message-move";
 import { getTranscript, numberedSources } from "~/.server/chat/conversations";
 import { getTranscriptAnnotations } from "~/.server/chat/transcript-annotations";
 import { getSetupProgress } from "~/.server/chatbots/setup-progress";
@@ -33,12 +34,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const conversationId = search.get("c");
   // The list's state is the URL query (search, filters, page position): see conversationListSearch.
   const query = parseConversationListQuery(search);
-  const [page, transcript, setup, inbox] = await Promise.all([
+  const [page, transcript, setup, inbox, messageMove] = await Promise.all([
     findConversations(ctx, ref, query.params),
     conversationId ? getTranscript(ctx, ref, conversationId) : Promise.resolve(null),
     getSetupProgress(ctx, { orgId: org.id, chatbot, role }),
     // The live inbox (ADR 025): every member works it ("inbox:work").
     inboxLists(ctx, ref, user.id),
+    // The move of the chatbot's messages into its own storage (ADR 042): owners and admins only.
+    messageMoveNotice(ctx, ref, chatbot.messageStore, can(role, "storage:view")),
   ]);
   // A conversation id of another chatbot or organisation reveals nothing.
   if (conversationId && !transcript) notFound();
@@ -54,6 +57,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     orgId: org.id,
     chatbot: { id: chatbot.id, name: chatbot.name, visibility: chatbot.visibility },
     setup,
+    messageMove,
     me: { id: user.id, name: user.name },
     inbox,
     // Live chat is a Growth-plan extra (ADR 027): below it the inbox says what the plan needs.

@@ -14,6 +14,13 @@ import {
   type ReportedAnswer,
   type SearchHits,
 } from "../../app/.server/chat/message-store";
+import {
+  messageChecksums,
+  type ConversationChecksums,
+  type ConversationShardMoveApi,
+  type MovedMessage,
+  type ShardMoveState,
+} from "../../app/.server/chat/message-move";
 import { d1FromSqlStorage } from "../../app/.server/retrieval/sql-storage-d1";
 
 // One chatbot's messages (issue #20, ADR 040): every message of its conversations and the visitor
@@ -22,7 +29,7 @@ import { d1FromSqlStorage } from "../../app/.server/retrieval/sql-storage-d1";
 // `messageStore()` after the caller's permission check; every call also carries the chatbot's ref,
 // which must match the chatbot the object holds (fixed by its first call).
 
-export class ConversationShard extends DurableObject<Env> implements ConversationShardApi {
+export class ConversationShard extends DurableObject<Env> implements ConversationShardApi, ConversationShardMoveApi {
   private readonly shard = new ShardMeta(this.ctx.storage.sql, {
     sql: MESSAGE_SHARD_SCHEMA,
     version: MESSAGE_SHARD_SCHEMA_VERSION,
@@ -71,7 +78,10 @@ export class ConversationShard extends DurableObject<Env> implements Conversatio
 
   async setFeedback(ref: ChatbotRef, messageId: string, value: -1 | 1 | null): Promise<{ conversationId: string; rating: number | null } | undefined> {
     if (!this.shard.owns(ref)) return undefined;
-    return this.store(ref).setFeedback(messageId, value);
+    const set = await this.store(ref).setFeedback(messageId, value);
+    // While D1's rows are being removed after the switch, the move must not put D1's older thumb over this one.
+    if (set && this.shard.get("move") === "serving") this.ctx.storage.sql.exec("INSERT INTO move_touched (id) VALUES (?) ON CONFLICT DO NOTHING", messageId);
+    return set;
   }
 
   async search(ref: ChatbotRef, words: string[], cap: number): Promise<SearchHits> {
@@ -97,6 +107,120 @@ export class ConversationShard extends DurableObject<Env> implements Conversatio
   async count(ref: ChatbotRef): Promise<number> {
     if (!this.shard.owns(ref)) return 0;
     return this.store(ref).count();
+  }
+
+  // ——— the move from D1 (app/.server/chat/message-move.ts, ADR 042) ———
+  // `move` in shard_meta: absent (never moved, or emptied), 'copying', 'serving' (D1 switched or is
+  // switching to this object), 'finished'. Nothing of the move can empty or overwrite a shard that serves.
+
+  /** Empties the object for a new copy; refused once it serves (a step of a chain the move left behind). */
+  async resetForMove(ref: ChatbotRef): Promise<{ ok: boolean }> {
+    if (!this.shard.owns(ref)) return { ok: false };
+    const state = this.shard.get("move");
+    if (state === "serving" || state === "finished") {
+      console.error(`conversation shard of ${ref.chatbotId} refused to be emptied by the move: it serves`);
+      return { ok: false };
+    }
+    await this.ctx.storage.deleteAll();
+    this.shard.forget();
+    this.shard.owns(ref);
+    this.shard.set("move", "copying");
+    return { ok: true };
+  }
+
+  /**
+   * D1's rows with their ids: a row not here is added (with a search row for a visitor message, as
+   * the store's append writes it); for a row already here only the thumb is taken from D1 — unless
+   * the visitor changed it here since this object serves. Messages never change otherwise. A row
+   * whose client message id its conversation already holds under another id (a retried send stored
+   * here after the switch) is the same message: skipped. `stored`: how many of the rows the object
+   * now holds (by id, or as that retried send) — all of them unless it refused.
+   */
+  async importMessages(ref: ChatbotRef, rows: MovedMessage[]): Promise<{ imported: number; stored: number }> {
+    if (!this.shard.owns(ref)) return { imported: 0, stored: 0 };
+    const sql = this.ctx.storage.sql;
+    let imported = 0;
+    let stored = 0;
+    this.ctx.storage.transactionSync(() => {
+      sql.exec("CREATE TABLE IF NOT EXISTS move_touched (id TEXT PRIMARY KEY NOT NULL)");
+      if (!this.shard.get("move")) this.shard.set("move", "copying");
+      for (const r of rows) {
+        const inserted =
+          sql.exec(
+            `INSERT INTO messages (id, conversation_id, org_id, chatbot_id, role, content, sources, answered, model, latency_ms, first_token_ms, credits, feedback, client_message_id, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+            r.id,
+            r.conversation_id,
+            ref.orgId,
+            ref.chatbotId,
+            r.role,
+            r.content,
+            r.sources,
+            r.answered,
+            r.model,
+            r.latency_ms,
+            r.first_token_ms,
+            r.credits,
+            r.feedback,
+            r.client_message_id,
+            r.created_at,
+          ).rowsWritten > 0;
+        if (inserted) {
+          imported++;
+          stored++;
+          // As the store's append indexes a visitor message (message-store.ts searchInsert).
+          if (r.role === "visitor")
+            sql.exec(
+              "INSERT INTO conversation_search (chatbot_id, body, conversation_id) VALUES (lower(hex(?)), ?, ?)",
+              ref.chatbotId,
+              r.content,
+              r.conversation_id,
+            );
+          continue;
+        }
+        const held = sql
+          .exec("SELECT 1 FROM messages WHERE id = ? OR (conversation_id = ? AND client_message_id = ?) LIMIT 1", r.id, r.conversation_id, r.client_message_id)
+          .toArray().length;
+        stored += held;
+        sql.exec(
+          "UPDATE messages SET feedback = ? WHERE id = ? AND feedback IS NOT ? AND NOT EXISTS (SELECT 1 FROM move_touched WHERE id = ?)",
+          r.feedback,
+          r.id,
+          r.feedback,
+          r.id,
+        );
+      }
+    });
+    return { imported, stored };
+  }
+
+  /** Per conversation: count and checksum, by the same function the move runs on D1. */
+  async checksums(ref: ChatbotRef, conversationIds: string[]): Promise<ConversationChecksums> {
+    if (!this.shard.owns(ref)) return {};
+    return messageChecksums(d1FromSqlStorage(this.ctx.storage), ref, conversationIds);
+  }
+
+  /** What the switch compares with D1: the messages held, and whether the search index has one row per visitor message. */
+  async moveState(ref: ChatbotRef): Promise<ShardMoveState> {
+    if (!this.shard.owns(ref)) return { count: 0, visitorMessages: 0, searchRows: 0 };
+    const sql = this.ctx.storage.sql;
+    const m = sql.exec<{ n: number; v: number | null }>("SELECT count(*) AS n, sum(role = 'visitor') AS v FROM messages").one();
+    const s = sql.exec<{ n: number }>("SELECT count(*) AS n FROM conversation_search").one();
+    return { count: m.n, visitorMessages: m.v ?? 0, searchRows: s.n };
+  }
+
+  /** Just before D1 switches to this object: from now on the visitors' thumbs here win over D1's, and the move cannot empty it. */
+  async beginServing(ref: ChatbotRef): Promise<void> {
+    if (!this.shard.owns(ref)) return;
+    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS move_touched (id TEXT PRIMARY KEY NOT NULL)");
+    this.shard.set("move", "serving");
+  }
+
+  /** D1's rows are gone: nothing of the move is kept but that it finished. */
+  async finishMove(ref: ChatbotRef): Promise<void> {
+    if (!this.shard.owns(ref)) return;
+    this.ctx.storage.sql.exec("DROP TABLE IF EXISTS move_touched");
+    this.shard.set("move", "finished");
   }
 
   /** Deleting the chatbot (or a failed move's partial copy): the object's whole storage. */

@@ -1,5 +1,6 @@
 import { createServiceContext } from "../../app/.server/context";
 import type { Env } from "../../app/.server/env";
+import { isMessageMoveMessage, runMessageMoveStep } from "../../app/.server/chat/message-move";
 import { runIngestStep } from "../../app/.server/kb/ingest";
 import { isIngestMessage } from "../../app/.server/kb/queue";
 import { deliverNotification } from "../../app/.server/notifications/delivery";
@@ -34,6 +35,17 @@ export async function handleQueue(batch: MessageBatch<QueueJob>, env: Env, execu
         message.ack();
       } catch (e) {
         console.error(`[queue] knowledge move step for ${body.chatbotId} failed; retrying`, e);
+        message.retry({ delaySeconds: 30 });
+      }
+      continue;
+    }
+    if (isMessageMoveMessage(body)) {
+      try {
+        // One bounded step of moving a chatbot's messages into its shard (ADR 042); it queues the next.
+        await runMessageMoveStep(ctx, body.chatbotId);
+        message.ack();
+      } catch (e) {
+        console.error(`[queue] message move step for ${body.chatbotId} failed; retrying`, e);
         message.retry({ delaySeconds: 30 });
       }
       continue;

@@ -152,8 +152,12 @@ export const chatbots = sqliteTable(
       .notNull()
       .default(sql`(unixepoch() * 1000)`),
   },
-  // The knowledge-move sweep (ADR 034) reads chatbots still in D1, oldest first, a few per run.
-  (t) => [index("chatbots_org_idx").on(t.orgId), index("chatbots_knowledge_store_idx").on(t.knowledgeStore, t.createdAt)],
+  // The knowledge-move and message-move sweeps (ADR 034, 042) read chatbots still in D1, oldest first, a few per run.
+  (t) => [
+    index("chatbots_org_idx").on(t.orgId),
+    index("chatbots_knowledge_store_idx").on(t.knowledgeStore, t.createdAt),
+    index("chatbots_message_store_idx").on(t.messageStore, t.createdAt),
+  ],
 );
 
 /**
@@ -181,6 +185,45 @@ export const knowledgeMoves = sqliteTable(
   },
   // The sweep counts running moves and finds stalled ones by phase and last step.
   (t) => [index("knowledge_moves_phase_idx").on(t.phase, t.updatedAt)],
+);
+
+/**
+ * The move of one chatbot's messages from D1 into its conversation shard (ADR 042,
+ * app/.server/chat/message-move.ts): resumable, one bounded step per queue message. The passes go
+ * through the chatbot's conversations in (last activity, id) order; `cursor` is where the current
+ * pass is ("<last_message_at>|<id>", empty at its start) and `roundFrom` where it started (0: all of
+ * them). `signature` is D1's "conversations:messages:last activity" when the last check began, so
+ * the switch happens only if nothing was written since; `switchedAt` starts the grace period in
+ * which a request that read 'moving' may still write to D1 (its rows are copied before they go).
+ */
+export const messageMoves = sqliteTable(
+  "message_moves",
+  {
+    chatbotId: text("chatbot_id")
+      .primaryKey()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    phase: text("phase", { enum: ["copy", "verify", "switch", "cleanup", "done", "failed"] }).notNull(),
+    cursor: text("cursor").notNull().default(""),
+    roundFrom: integer("round_from").notNull().default(0),
+    /** Messages copied (copy), checked (verify) and removed from D1 (cleanup), for the owner's progress line. */
+    copied: integer("copied").notNull().default(0),
+    checked: integer("checked").notNull().default(0),
+    removed: integer("removed").notNull().default(0),
+    total: integer("total").notNull().default(0),
+    signature: text("signature"),
+    /** Checks after the first: each one re-checks what was written during the one before. */
+    rounds: integer("rounds").notNull().default(0),
+    /** Steps that failed in a row (the queue retries them); the move fails at five before the switch. */
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    startedAt: integer("started_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    switchedAt: integer("switched_at"),
+    finishedAt: integer("finished_at"),
+  },
+  // The sweep counts running moves and finds stalled ones by phase and last step.
+  (t) => [index("message_moves_phase_idx").on(t.phase, t.updatedAt)],
 );
 
 // Fixed-window counters for throttling (login, signup, reset…) that hold across Worker instances.
@@ -565,7 +608,12 @@ export const bugReports = sqliteTable(
     resolvedAt: integer("resolved_at"),
     resolvedBy: text("resolved_by").references(() => users.id, { onDelete: "set null" }),
   },
-  (t) => [index("bug_reports_chatbot_idx").on(t.chatbotId, t.createdAt), index("bug_reports_status_idx").on(t.chatbotId, t.status, t.createdAt, t.id)],
+  (t) => [
+    index("bug_reports_chatbot_idx").on(t.chatbotId, t.createdAt),
+    index("bug_reports_status_idx").on(t.chatbotId, t.status, t.createdAt, t.id),
+    // Deleting a D1 message sets its reports' message_id null (the foreign key): found by this index, not a scan (ADR 042's cleanup).
+    index("bug_reports_message_idx").on(t.messageId),
+  ],
 );
 
 // The websites a chatbot's widget is used from: one row per (chatbot, site origin, kind), counted.

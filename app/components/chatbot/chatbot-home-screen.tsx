@@ -14,6 +14,8 @@ import { BUG_ANSWER_MAX, BUG_COMMENT_MAX } from "~/lib/schemas/bug-reports";
 import type { ChatSource } from "~/lib/schemas/chat";
 import type { SetupProgress } from "~/lib/setup-progress";
 import { ChatbotMainActions, SetupChecklist } from "./setup-checklist";
+import { MessageMoveStatus } from "./message-move-notice";
+import type { MessageMoveNotice } from "~/lib/message-move";
 import { conversationListSearch } from "~/lib/schemas/conversation-list";
 import { CHANNEL_LABELS, ConversationList, ROLE_LABELS, type ConversationListView } from "./conversation-list";
 import { LiveConversation } from "./live-conversation";
@@ -53,6 +55,8 @@ export type ChatbotHomeScreenData = {
   orgId: string;
   chatbot: { id: string; name: string; visibility: "public" | "private" };
   setup: SetupProgress;
+  /** The move of its messages into its own storage (ADR 042), for owners and admins; null: nothing to say. */
+  messageMove: MessageMoveNotice | null;
   me: { id: string; name: string };
   inbox: InboxView;
   /** Live chat's plan gate and the agent's tools (ADR 027). */
@@ -211,6 +215,7 @@ export function ChatbotHomeScreen({ data, result }: { data: ChatbotHomeScreenDat
         actions={<ChatbotMainActions setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />}
       />
       <SetupChecklist setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />
+      {data.messageMove ? <MessageMoveStatus move={data.messageMove} /> : null}
       {data.live.enabled ? (
         <LiveInbox orgId={orgId} chatbotId={chatbot.id} inbox={data.inbox} openId={transcript?.conversation.id ?? null}>
           <OfficeHoursSettings live={data.live} result={result} />
