@@ -17,7 +17,7 @@ export default defineConfig({
           // Custom tools may call the local test API (tests/setup/tool-test-api.ts); ADR 031.
           TOOLS_ALLOW_PRIVATE_NETWORK: "1",
           TEST_MIGRATIONS: await readD1Migrations("./migrations"),
-          // TEST_MESSAGE_STORE=shard: the tests' chatbots keep their messages in their shards (ADR 040; tests/setup/apply-migrations.ts).
+          // The tests' chatbots keep their messages in their shards, as new chatbots do; TEST_MESSAGE_STORE=d1 keeps them in D1 (ADR 040; tests/factories.ts).
           TEST_MESSAGE_STORE: process.env.TEST_MESSAGE_STORE ?? "",
         },
       },

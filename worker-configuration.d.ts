@@ -5,6 +5,8 @@ declare global {
   namespace Cloudflare {
     interface Env extends AppEnv {
       TEST_MIGRATIONS: { name: string; queries: string[] }[];
+      /** "d1": the tests' chatbots keep their messages in D1 (tests/factories.ts); otherwise in their shards. */
+      TEST_MESSAGE_STORE?: string;
     }
   }
 }

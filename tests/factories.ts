@@ -63,8 +63,16 @@ export async function makeOrg(ownerId: string, name = "Acme", opts: { plan?: Pla
   return { org, bot };
 }
 
+/**
+ * Where the tests' chatbots keep their messages (ADR 040): in their own shard, as every chatbot
+ * created since does (`createChatbot`); `TEST_MESSAGE_STORE=d1` runs the same tests on D1's tables,
+ * the path of chatbots created before and not yet moved. A chatbot a test inserts itself takes this
+ * value (`messageStore: testMessageStore`); a test about one store sets it explicitly.
+ */
+export const testMessageStore: "shard" | "d1" = env.TEST_MESSAGE_STORE === "d1" ? "d1" : "shard";
+
 export async function makeChatbot(orgId: string, name = "Test bot") {
-  const bot = { id: newId("cb_"), orgId, name };
+  const bot = { id: newId("cb_"), orgId, name, messageStore: testMessageStore };
   await db.insert(chatbots).values(bot);
   return bot;
 }
@@ -92,7 +100,7 @@ export async function makeBot(opts: { plan?: PlanId; sources?: string[] } = {}) 
       opts.plan ?? "free",
       Date.now(),
     ),
-    env.DB.prepare("INSERT INTO chatbots (id, org_id, name) VALUES (?, ?, 'Test bot')").bind(chatbotId, orgId),
+    env.DB.prepare("INSERT INTO chatbots (id, org_id, name, message_store) VALUES (?, ?, 'Test bot', ?)").bind(chatbotId, orgId, testMessageStore),
     ...sourceIds.map((id) =>
       env.DB.prepare("INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title) VALUES (?, ?, ?, 'text', 'Src')").bind(id, orgId, chatbotId),
     ),

@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bin, freePort, ROOT, run, wranglerEnv } from "../../scripts/lib/common.mjs";
+import { freePort, ROOT } from "../../scripts/lib/common.mjs";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { startDevWorker } from "../../scripts/lib/dev-worker.mjs";
 import { agentPath, handOff, LiveSocket, signIn, visitorPath, visitorSays } from "../../scripts/lib/live-client.mjs";
@@ -10,7 +11,8 @@ import { agentPath, handOff, LiveSocket, signIn, visitorPath, visitorSays } from
 // shutdown) while acknowledgements are still arriving. After a restart on the same state dir, no
 // acknowledged message is lost; both clients reconnect with the last seq they saw and receive
 // exactly what they missed (no gap, no repeat); the agent's retry of unacknowledged sends stores
-// each message once; the conversation carries on; and everything reaches D1.
+// each message once; the conversation carries on; and everything reaches the chatbot's message
+// store — its shard, as for every chatbot created now (ADR 040) — read back through the REST API.
 //
 // This spec runs its own Worker (its own state dir and a free port), besides the suite's one.
 
@@ -21,6 +23,9 @@ const STATE_DIR = path.join(ROOT, ".e2e", "durability-state");
 const LOG_FILE = path.join(ROOT, ".e2e", "durability-wrangler.log");
 const BOT = "cb_durable";
 const ip = "10.77.0.1";
+// A REST API key of the bot (only its SHA-256 is stored, as Settings → Embed & API stores it).
+const API_KEY = `pk_${"durable".padEnd(32, "a")}`;
+const API_KEY_HASH = createHash("sha256").update(API_KEY).digest("hex");
 
 let worker: Awaited<ReturnType<typeof startDevWorker>> | undefined;
 let port = 0;
@@ -33,30 +38,15 @@ const start = (keepState: boolean) =>
     strictPort: false,
     keepState,
     // Live chat is a Growth-plan extra (ADR 027): agents' sockets on the seeded Free plan answer 403.
-    sql: `UPDATE organisations SET plan = 'growth' WHERE id = '${DEMO.orgId}'; INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES ('${BOT}', '${DEMO.orgId}', 'Durable bot', 'public', '${JSON.stringify({ ui: { humanHandoff: true, leadForm: { timing: "off" } } })}')`,
+    // The bot keeps its messages in its shard, as `createChatbot` makes every new chatbot do.
+    sql: `UPDATE organisations SET plan = 'growth' WHERE id = '${DEMO.orgId}'; INSERT INTO chatbots (id, org_id, name, visibility, settings, message_store) VALUES ('${BOT}', '${DEMO.orgId}', 'Durable bot', 'public', '${JSON.stringify({ ui: { humanHandoff: true, leadForm: { timing: "off" } } })}', 'shard'); INSERT INTO api_keys (id, org_id, chatbot_id, name, prefix, key_hash, created_at) VALUES ('key_durable', '${DEMO.orgId}', '${BOT}', 'Durability', '${API_KEY.slice(0, 10)}', '${API_KEY_HASH}', 0)`,
   });
 
-async function d1Texts(conversationId: string): Promise<string[]> {
-  const w = bin("wrangler");
-  const { output } = await run(
-    w.cmd,
-    [
-      ...w.pre,
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--yes",
-      "--json",
-      "--persist-to",
-      STATE_DIR,
-      "--command",
-      `SELECT content FROM messages WHERE conversation_id = '${conversationId}' ORDER BY created_at, id`,
-    ],
-    { env: wranglerEnv({ CI: "true" }), quiet: true },
-  );
-  const json = JSON.parse(output.slice(output.indexOf("[")));
-  return (json[0].results as { content: string }[]).map((r) => r.content);
+/** The conversation's stored messages, oldest first, as the REST API reads them (from the chatbot's message store). */
+async function storedTexts(base: string, conversationId: string): Promise<string[]> {
+  const res = await fetch(`${base}/api/v1/conversations/${conversationId}`, { headers: { Authorization: `Bearer ${API_KEY}` } });
+  if (!res.ok) throw new Error(`GET /api/v1/conversations/${conversationId}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { messages: { content: string }[] }).messages.map((m) => m.content);
 }
 
 const lastSeq = (s: LiveSocket) => Math.max(0, ...s.messages().map((m: Msg) => m.seq));
@@ -151,19 +141,19 @@ describe("live chat durability", () => {
     agent2.send({ type: "send", clientId: "c_agent_after_00", text: "Yes, still here." });
     await visitor2.next("message", (f: Frame) => (f.message as Msg).text === "Yes, still here.");
 
-    // Mirrored to D1 (a mirror cut off by the crash is finished by the object's alarm).
+    // Mirrored to the chatbot's message store (a mirror cut off by the crash is finished by the object's alarm).
     const expected = [...acknowledged, ...unacked.map((b) => b.text), "Still there?", "Yes, still here."];
-    let inD1: string[] = [];
+    let stored: string[] = [];
     for (let i = 0; i < 20; i++) {
-      inD1 = await d1Texts(cid);
-      if (expected.every((t) => inD1.includes(t))) break;
+      stored = await storedTexts(base, cid);
+      if (expected.every((t) => stored.includes(t))) break;
       await new Promise((r) => setTimeout(r, 1500));
     }
-    for (const t of expected) expect(inD1, `D1 has "${t}"`).toContain(t);
+    for (const t of expected) expect(stored, `the store has "${t}"`).toContain(t);
     for (const b of burst)
       expect(
-        inD1.filter((t) => t === b.text),
-        `D1 has "${b.text}" once`,
+        stored.filter((t) => t === b.text),
+        `the store has "${b.text}" once`,
       ).toHaveLength(1);
     for (const s of [agent2, visitor2, full]) s.close();
   });

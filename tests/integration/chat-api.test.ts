@@ -3,12 +3,13 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { currentPeriod } from "~/.server/chat/usage";
-import { chatbots, conversations, knowledgeSources, messages, organisations, usageCounters } from "~/.server/db/schema";
+import { chatbots, conversations, knowledgeSources, organisations, usageCounters } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
 import { addMember, db, makeOrg, makeUser } from "../factories";
 import { BASE } from "./helpers";
+import { storedMessage, storedMessages } from "./stored-messages";
 
 // The chat API end to end through the Worker entry: knowledge indexed with the real pipeline,
 // answers from the built-in local engine (no network), persisted messages and credits.
@@ -122,7 +123,7 @@ describe("POST /api/chat/:chatbotId", async () => {
       chatbotId: pub.bot.id,
       orgId: pub.org.id,
     });
-    const rows = await db.select().from(messages).where(eq(messages.conversationId, conv!.id)).orderBy(messages.createdAt).all();
+    const rows = await storedMessages(conv!.id);
     expect(rows.map((r) => r.role)).toEqual(["visitor", "bot"]);
     expect(rows[0].content).toBe("How much does express shipping cost?");
     expect(rows[1]).toMatchObject({ id: reply.metadata.messageId, content: reply.text, answered: true, model: "local", credits: 1 });
@@ -148,7 +149,7 @@ describe("POST /api/chat/:chatbotId", async () => {
     expect(reply.text).toBe("I'm not sure about that — please contact support@shop.example.");
     expect(reply.sources).toEqual([]);
     expect(reply.metadata).toMatchObject({ answered: false, kind: "fallback" });
-    const bot = await db.select().from(messages).where(eq(messages.id, reply.metadata.messageId!)).get();
+    const bot = await storedMessage({ orgId: pub.org.id, chatbotId: pub.bot.id }, reply.metadata.messageId!);
     expect(bot).toMatchObject({ answered: false, credits: 1, sources: [] });
   });
 
@@ -161,7 +162,7 @@ describe("POST /api/chat/:chatbotId", async () => {
     const reply = await readReply((await post(open.bot.id, { visitorId: visitor(), message: "Who won the football world cup in 1954?" })).body!);
     expect(reply.text).toBe("No idea, sorry.");
     expect(reply.metadata).toMatchObject({ answered: false, kind: "fallback" });
-    const bot = await db.select().from(messages).where(eq(messages.id, reply.metadata.messageId!)).get();
+    const bot = await storedMessage({ orgId: open.org.id, chatbotId: open.bot.id }, reply.metadata.messageId!);
     expect(bot).toMatchObject({ model: "local", credits: 1, answered: false });
   });
 
@@ -255,7 +256,7 @@ describe("credits", async () => {
     expect(refusal.text).toMatch(/cannot answer more questions right now/);
     expect(refusal.metadata.kind).toBe("limit");
     expect((await counter())?.replies).toBe(100);
-    const stored = await db.select().from(messages).where(eq(messages.id, refusal.metadata.messageId!)).get();
+    const stored = await storedMessage({ orgId: org.id, chatbotId: bot.id }, refusal.metadata.messageId!);
     expect(stored).toMatchObject({ credits: 0, answered: false });
 
     const json = await post(bot.id, { visitorId, message: "Can I return an item?", stream: false });

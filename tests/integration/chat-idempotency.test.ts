@@ -3,10 +3,11 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { currentPeriod } from "~/.server/chat/usage";
-import { chatbots, conversations, messages, organisations, usageCounters } from "~/.server/db/schema";
+import { chatbots, conversations, organisations, usageCounters } from "~/.server/db/schema";
 import { readReply } from "~/lib/chat-stream";
 import { db, makeOrg, makeUser } from "../factories";
 import { BASE } from "./helpers";
+import { storedMessages } from "./stored-messages";
 
 // A send the widget retries (same clientMessageId) is stored once and counted once: the retry is
 // answered with the stored reply. Through the Worker entry, on the real migrations (0009).
@@ -59,7 +60,7 @@ describe("POST /api/chat/:chatbotId with clientMessageId", async () => {
     expect(retry.text).toBe(first.text);
     expect(retry.metadata).toMatchObject({ conversationId: first.metadata.conversationId, messageId: first.metadata.messageId, replayed: true });
 
-    const rows = await db.select().from(messages).where(eq(messages.conversationId, first.metadata.conversationId!)).all();
+    const rows = await storedMessages(first.metadata.conversationId!);
     expect(rows.filter((m) => m.role === "visitor")).toHaveLength(1);
     expect(rows.filter((m) => m.role === "bot")).toHaveLength(1);
     expect(rows.find((m) => m.role === "visitor")?.clientMessageId).toBe(clientMessageId);
@@ -88,11 +89,7 @@ describe("POST /api/chat/:chatbotId with clientMessageId", async () => {
     const [a, b] = await Promise.all([post(bot.id, body), post(bot.id, body)]);
     const replies = await Promise.all([readReply(a.body!), readReply(b.body!)]);
     for (const r of replies) expect(r.text.length).toBeGreaterThan(0);
-    const rows = await db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.conversationId, conversationId), eq(messages.clientMessageId, clientMessageId)))
-      .all();
+    const rows = (await storedMessages(conversationId)).filter((m) => m.clientMessageId === clientMessageId);
     expect(rows).toHaveLength(1);
     expect(await creditsUsed(org.id)).toBe(used + 1);
   });
@@ -123,11 +120,7 @@ describe("POST /api/chat/:chatbotId with clientMessageId", async () => {
     const visitorId = visitor();
     const a = await readReply((await post(bot.id, { visitorId, message: "hi" })).body!);
     await readReply((await post(bot.id, { visitorId, message: "hi", conversationId: a.metadata.conversationId })).body!);
-    const rows = await db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.conversationId, a.metadata.conversationId!), eq(messages.role, "visitor")))
-      .all();
+    const rows = (await storedMessages(a.metadata.conversationId!)).filter((m) => m.role === "visitor");
     expect(rows).toHaveLength(2);
   });
 

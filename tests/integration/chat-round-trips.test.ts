@@ -12,7 +12,9 @@ import { BASE } from "./helpers";
 // How many D1 round trips one chat message costs through the Worker entry. Under load every round
 // trip is queueing time on the one database (issue #21, ADR 015), so the count is a budget: a change
 // that adds a sequential query to the message path fails here, not only in a noisy load benchmark.
-// Statements in one batch are one round trip.
+// Statements in one batch are one round trip. A chatbot whose messages are in its shard (ADR 040;
+// the tests' default, TEST_MESSAGE_STORE=d1 for D1) reads and writes them in its own object, not
+// counted here; its D1 trips are the same budget.
 
 const worker = (exports as unknown as { default: { fetch: (r: Request) => Promise<Response> } }).default;
 

@@ -4,11 +4,12 @@ import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { botMayAnswer, takeTurn, turnReply } from "~/.server/chat/turn";
 import { createServiceContext } from "~/.server/context";
-import { chatbots, conversations, knowledgeSources, messages, organisations, usageCounters } from "~/.server/db/schema";
+import { chatbots, conversations, knowledgeSources, organisations, usageCounters } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { db, makeOrg, makeUser } from "../factories";
 import { BASE } from "./helpers";
+import { storedMessages } from "./stored-messages";
 
 // The conversation core (app/.server/chat/turn.ts): one turn for every channel. These tests call it
 // directly, without a request, as the live-chat objects, voice and phone will, and check that a
@@ -64,7 +65,7 @@ describe("the conversation core", async () => {
     expect(reply).toEqual({ ok: true, conversationId: first.conversationId, message: null });
     await held.done;
     expect(await replies(org.id)).toBe(before);
-    const stored = await db.select().from(messages).where(eq(messages.conversationId, first.conversationId)).all();
+    const stored = await storedMessages(first.conversationId);
     expect(stored.map((m) => [m.role, m.content])).toContainEqual(["visitor", "When is the shop open?"]);
     expect(stored.filter((m) => m.role === "bot")).toHaveLength(1); // only the reply to "hello there"
   });

@@ -5,12 +5,13 @@ import { modelTools } from "~/.server/ai/tools";
 import type { ToolTurn } from "~/.server/ai/tools/registry";
 import { takeTurn, turnReply } from "~/.server/chat/turn";
 import { createServiceContext } from "~/.server/context";
-import { chatbots, customTools, messages, organisations, toolCalls } from "~/.server/db/schema";
+import { chatbots, customTools, organisations, toolCalls } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { callCustomTool } from "~/.server/tools/call";
 import { createCustomTool, listToolCalls, toolView, type CustomTool } from "~/.server/tools/custom-tools";
 import type { ToolInput } from "~/lib/schemas/custom-tools";
 import { db, makeOrg, makeUser } from "../factories";
+import { storedMessages } from "./stored-messages";
 
 // Custom HTTP tools end to end inside workerd: the bot (built-in engine) recognises a tool, asks for
 // what is missing and for the visitor's yes across turns, calls a real local HTTP API
@@ -106,7 +107,7 @@ describe("custom HTTP tools", async () => {
     const log = (await listToolCalls(ctx, ref)).filter((c) => c.conversationId === third.conversationId);
     expect(log).toMatchObject([{ toolName: "book_table", source: "chat", outcome: "ok", httpStatus: 201 }]);
     // The answer is stored like any reply; no secret anywhere in the conversation.
-    const stored = await db.select().from(messages).where(eq(messages.conversationId, third.conversationId)).all();
+    const stored = await storedMessages(third.conversationId);
     expect(stored.map((m) => m.content)).toContain("Booked: B-2001 for 4 people, Anna Smith.");
     expect(JSON.stringify(stored)).not.toContain(SECRET);
   });

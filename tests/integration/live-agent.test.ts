@@ -5,11 +5,12 @@ import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { getTranscript } from "~/.server/chat/conversations";
 import { createServiceContext } from "~/.server/context";
-import { chatbots, conversationAgents, conversationNotes, messages } from "~/.server/db/schema";
+import { chatbots, conversationAgents, conversationNotes } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { addMember, db, makeUser } from "../factories";
 import { BASE, request } from "./helpers";
 import { liveChatbot, liveRequests } from "./live-sockets";
+import { storedMessages } from "./stored-messages";
 
 // The agent workflow around a handoff (ADR 027): what the visitor is promised (office hours, who is
 // online), the wait timer in the conversation's object, and what only agents see.
@@ -51,11 +52,7 @@ describe("handoff promises and the wait timer", () => {
       text: "No one from the team could join within 2 minutes. Leave your email and a person will get back to you.",
     });
     // Stored like any system message (the transcript shows it).
-    const stored = await db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.conversationId, cid), eq(messages.role, "system")))
-      .all();
+    const stored = (await storedMessages(cid)).filter((m) => m.role === "system");
     expect(stored.map((m) => m.content)).toContain(timeout.message.text);
     // Once only: no timer is left.
     expect(await runDurableObjectAlarm(session(cid))).toBe(false);

@@ -1,20 +1,20 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { loadReport } from "~/.server/analytics/report";
 import { newId } from "~/.server/auth/crypto";
 import { recordLiveMessage } from "~/.server/chat/conversations";
-import { messages } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { liveConversation } from "~/.server/inbox/live";
 import { dayIn } from "~/lib/time-zone";
 import { db } from "../factories";
 import { liveChatbot, liveRequests } from "./live-sockets";
+import { storedMessages } from "./stored-messages";
 
 // Live messages in the analytics page's figures (ADR 020, ADR 027): what a visitor and a person write
-// while a person holds the conversation is mirrored from its Durable Object to D1 with the daily
-// counters in the same batch, counted once however often the mirror is retried or a message resent.
+// while a person holds the conversation is mirrored from its Durable Object to the chatbot's message
+// store (D1 or its shard, ADR 040) with the daily counters in D1, counted once however often the
+// mirror is retried or a message resent.
 
 const { post, socket } = liveRequests(33);
 const visitor = () => `v_${newId().slice(0, 20)}`;
@@ -28,6 +28,8 @@ async function chat(botId: string, visitorId: string, message: string, conversat
 }
 
 const session = (cid: string) => env.CHAT_SESSION.get(env.CHAT_SESSION.idFromName(cid));
+/** What the live chat's object mirrors with (the chatbot's messages may be in its shard). */
+const service = { db, env: env as unknown as Env };
 
 describe("live chat in analytics", () => {
   it("counts the visitor's and the agent's live messages once each, through resends, replays and the alarm's retry", async () => {
@@ -35,15 +37,8 @@ describe("live chat in analytics", () => {
     const ref = { orgId: s.org.id, chatbotId: s.bot.id };
     const today = dayIn("UTC", Date.now());
     const figures = async () => (await loadReport({ db }, ref, { from: today, to: today, preset: null })).totals;
-    /** What the analytics page should say: the conversation's visitor, bot and human messages in D1. */
-    const stored = async (cid: string) =>
-      (
-        await db
-          .select({ id: messages.id })
-          .from(messages)
-          .where(and(eq(messages.conversationId, cid), inArray(messages.role, ["visitor", "bot", "human"])))
-          .all()
-      ).length;
+    /** What the analytics page should say: the conversation's visitor, bot and human messages in the chatbot's store. */
+    const stored = async (cid: string) => (await storedMessages(cid)).filter((m) => ["visitor", "bot", "human"].includes(m.role)).length;
     /** The count once the object's mirror has caught up with `n` messages (it runs after the broadcast). */
     const mirrored = async (cid: string, n: number) => {
       for (let i = 0; i < 50 && (await stored(cid)) < n; i++) await new Promise((r) => setTimeout(r, 50));
@@ -95,12 +90,12 @@ describe("live chat in analytics", () => {
     const conversation = { id: cid, ...ref };
     for (const retry of [true, false]) {
       for (const r of log) {
-        await recordLiveMessage({ db }, conversation, { id: r.id, role: r.role, content: r.text, createdAt: r.at, clientMessageId: r.client_id }, { retry });
+        await recordLiveMessage(service, conversation, { id: r.id, role: r.role, content: r.text, createdAt: r.at, clientMessageId: r.client_id }, { retry });
       }
     }
     // The same visitor message under a new id (its client id already stored here): not stored, not counted.
     const visitorRow = log.find((r) => r.role === "visitor" && r.text === "My parcel never came")!;
-    await recordLiveMessage({ db }, conversation, {
+    await recordLiveMessage(service, conversation, {
       id: newId("msg_"),
       role: "visitor",
       content: visitorRow.text,
@@ -119,7 +114,7 @@ describe("live chat in analytics", () => {
     // A live message after that is counted, on its own.
     a.send({ type: "send", clientId: "c_live_reply_2", text: "I'll look it up now." });
     await a.next("ack", (f) => f.clientId === "c_live_reply_2");
-    // Acknowledged once in the object's log; mirrored to D1 right after.
+    // Acknowledged once in the object's log; mirrored to the store right after.
     expect(await mirrored(cid, 7)).toBe(7);
     expect((await figures()).messages).toBe(7);
     a.close();
@@ -132,7 +127,7 @@ describe("live chat in analytics", () => {
     // 23:30 UTC on 1 March is already 2 March in Tokyo.
     const at = Date.UTC(2026, 2, 1, 23, 30);
     const m = { id: newId("msg_"), role: "human" as const, content: "Good morning from the team", createdAt: at };
-    for (let i = 0; i < 3; i++) await recordLiveMessage({ db }, { id: conversationId, ...ref }, m, { timeZone: "Asia/Tokyo" });
+    for (let i = 0; i < 3; i++) await recordLiveMessage(service, { id: conversationId, ...ref }, m, { timeZone: "Asia/Tokyo" });
     const day = (d: string) => loadReport({ db }, ref, { from: d, to: d, preset: null }).then((r) => r.totals.messages);
     expect(await day("2026-03-02")).toBe(1);
     expect(await day("2026-03-01")).toBe(0);

@@ -1,20 +1,21 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { and, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { loadReport } from "~/.server/analytics/report";
 import { newId } from "~/.server/auth/crypto";
-import { chatbots, conversations, messages } from "~/.server/db/schema";
+import { chatbots, conversations } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { MESSAGE_MAX } from "~/lib/schemas/chat";
 import { dayIn } from "~/lib/time-zone";
 import { db } from "../factories";
 import { liveChatbot, liveRequests } from "./live-sockets";
+import { storedMessages, storeOf } from "./stored-messages";
 
 // A visitor's message on their own socket while a person holds the conversation (ADR 033): stored
-// in the object before its ack, sent to the agent, mirrored to D1 through the conversation core
-// (counted once), within the HTTP path's length and the visitor gate's rate limits, and refused
-// while the bot (or the bot while a person is awaited) has the conversation.
+// in the object before its ack, sent to the agent, mirrored to the chatbot's message store through
+// the conversation core (counted once), within the HTTP path's length and the visitor gate's rate
+// limits, and refused while the bot (or the bot while a person is awaited) has the conversation.
 
 const { post, socket, chat } = liveRequests(35);
 const visitor = () => `v_${newId().slice(0, 20)}`;
@@ -40,15 +41,10 @@ async function held(s: Awaited<ReturnType<typeof liveChatbot>>) {
   return { ...w, a };
 }
 
-const visitorRows = (cid: string) =>
-  db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.conversationId, cid), inArray(messages.role, ["visitor"])))
-    .all();
+const visitorRows = async (cid: string) => (await storedMessages(cid)).filter((m) => m.role === "visitor");
 
 describe("a visitor's messages on their socket", () => {
-  it("stores before the ack, reaches the agent, mirrors to D1 once and counts once, also when resent", async () => {
+  it("stores before the ack, reaches the agent, mirrors to the message store once and counts once, also when resent", async () => {
     const s = await liveChatbot({ name: "Socket sends" });
     const ref = { orgId: s.org.id, chatbotId: s.bot.id };
     const today = dayIn("UTC", Date.now());
@@ -150,15 +146,8 @@ describe("a visitor's messages on their socket", () => {
       );
       expect(n.n).toBe(0);
     }
-    expect(
-      (
-        await db
-          .select()
-          .from(messages)
-          .where(inArray(messages.clientMessageId, ["c_bot_conv_01", "c_waiting_001"]))
-          .all()
-      ).length,
-    ).toBe(0);
+    const store = await storeOf({ orgId: s.org.id, chatbotId: s.bot.id });
+    for (const clientId of ["c_bot_conv_01", "c_waiting_001"]) expect(await store.byClientMessageId(clientId)).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { createServiceContext } from "~/.server/context";
-import { calls, chatbots, conversations, knowledgeSources, messages, organisations, phoneAccounts, phoneNumbers } from "~/.server/db/schema";
+import { calls, chatbots, conversations, knowledgeSources, organisations, phoneAccounts, phoneNumbers } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { attachNumber, connectTwilio } from "~/.server/phone/accounts";
 import { PHRASES } from "~/.server/phone/calls";
@@ -11,6 +11,7 @@ import { twilioSignature } from "~/.server/phone/signature";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { addMember, db, makeOrg, makeUser, okResult } from "../factories";
 import { BASE, request } from "./helpers";
+import { storedMessages } from "./stored-messages";
 
 // Phone (ADR 029): a fake Twilio REST API inside the isolate (the Worker runs in the test's isolate,
 // so replacing fetch for TWILIO_API_BASE answers its calls; nothing is dialled), and simulated
@@ -153,7 +154,7 @@ function dialLimit(xml: string): number {
 }
 
 const callRow = (callSid: string) => db.select().from(calls).where(eq(calls.callSid, callSid)).get();
-const messagesOf = (conversationId: string) => db.select().from(messages).where(eq(messages.conversationId, conversationId)).all();
+const messagesOf = storedMessages;
 
 describe("a whole call: answer, two turns, transfer", () => {
   it("greets, answers each question through the conversation core (channel phone), transfers on request, records the end", async () => {

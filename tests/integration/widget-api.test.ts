@@ -1,15 +1,16 @@
 import { env, exports } from "cloudflare:workers";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { sealSecret } from "~/.server/crypto/secret-box";
-import { bugReports, chatbots, conversations, leads, messages } from "~/.server/db/schema";
+import { bugReports, chatbots, conversations, leads } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { visitorHashFor } from "~/.server/widget/identity";
 import { ACTION_LIMITS } from "~/.server/widget/rate-limit";
 import type { PlanId } from "~/lib/plans";
-import { db, makeOrg, makeUser } from "../factories";
+import { db, makeOrg, makeUser, testMessageStore } from "../factories";
 import { BASE } from "./helpers";
+import { storedMessage, storedMessages } from "./stored-messages";
 
 // The widget's own endpoints through the Worker entry: validation, visitor ownership, chatbot
 // visibility, origins and the action rate limit.
@@ -40,11 +41,7 @@ async function chatOnce(botId: string, visitorId: string, message = "Hello!") {
   const res = await post(`/api/chat/${botId}`, { visitorId, message, stream: false, channel: "widget" });
   expect(res.status).toBe(200);
   const json = (await res.json()) as { conversationId: string; message: { id: string } };
-  const visitorMessage = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.conversationId, json.conversationId), eq(messages.role, "visitor")))
-    .get();
+  const visitorMessage = (await storedMessages(json.conversationId)).find((m) => m.role === "visitor");
   return { conversationId: json.conversationId, botMessageId: json.message.id, visitorMessageId: visitorMessage!.id };
 }
 
@@ -139,12 +136,12 @@ describe("POST /api/widget/:chatbotId/leads", async () => {
 });
 
 describe("POST /api/widget/:chatbotId/feedback", async () => {
-  const { bot } = await setup();
+  const { org, bot } = await setup();
   const visitorId = visitor();
   const first = await chatOnce(bot.id, visitorId, "Hello!");
   const second = await chatOnce(bot.id, visitorId, "Thanks!");
   const rating = async () => (await db.select().from(conversations).where(eq(conversations.id, first.conversationId)).get())!.rating;
-  const feedbackOf = async (id: string) => (await db.select().from(messages).where(eq(messages.id, id)).get())!.feedback;
+  const feedbackOf = async (id: string) => (await storedMessage({ orgId: org.id, chatbotId: bot.id }, id))!.feedback;
 
   it("sets thumbs on the visitor's bot messages; the conversation is rated down when any answer is", async () => {
     expect(second.conversationId).toBe(first.conversationId);
@@ -202,7 +199,9 @@ describe("POST /api/widget/:chatbotId/bug-reports", async () => {
       orgId: org.id,
       chatbotId: bot.id,
       conversationId: chat.conversationId,
-      messageId: chat.botMessageId,
+      // The message's id wherever the message is; message_id only references a D1 row (ADR 040).
+      messageRef: chat.botMessageId,
+      messageId: testMessageStore === "d1" ? chat.botMessageId : null,
       reporter: "visitor",
       visitorId,
       comment: "The price is wrong.",
@@ -216,6 +215,7 @@ describe("POST /api/widget/:chatbotId/bug-reports", async () => {
     const { bugReport } = (await res.json()) as { bugReport: { id: string } };
     expect(await db.select().from(bugReports).where(eq(bugReports.id, bugReport.id)).get()).toMatchObject({
       conversationId: chat.conversationId,
+      messageRef: null,
       messageId: null,
     });
   });
@@ -254,11 +254,7 @@ describe("POST /api/widget/:chatbotId/handoff", async () => {
     expect(again.status).toBe(200);
     const conv = await db.select().from(conversations).where(eq(conversations.id, chat.conversationId)).get();
     expect(conv).toMatchObject({ status: "waiting", messageCount: 3 });
-    const notes = await db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.conversationId, chat.conversationId), eq(messages.role, "system")))
-      .all();
+    const notes = (await storedMessages(chat.conversationId)).filter((m) => m.role === "system");
     expect(notes.map((n) => n.content)).toEqual(["The visitor asked to talk to a person."]);
   });
 

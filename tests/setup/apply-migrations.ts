@@ -4,11 +4,8 @@ import { env } from "cloudflare:workers";
 // Idempotent: applies only migrations not yet recorded, once per test file's storage.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 
-// TEST_MESSAGE_STORE=shard: every chatbot a test creates keeps its messages in its shard (ADR 040),
-// so the same tests check both stores. A trigger, because drizzle writes the column's default
-// ('d1') into every insert. (A row a test got back from its insert still says 'd1'.)
-if ((env as { TEST_MESSAGE_STORE?: string }).TEST_MESSAGE_STORE === "shard") {
-  await env.DB.prepare(
-    "CREATE TRIGGER IF NOT EXISTS test_messages_in_shards AFTER INSERT ON chatbots BEGIN UPDATE chatbots SET message_store = 'shard' WHERE id = new.id; END",
-  ).run();
+// Where the tests' chatbots keep their messages (tests/factories.ts, ADR 040): their shards unless
+// TEST_MESSAGE_STORE=d1. Any other value is a typo that would silently run the default.
+if (!["", "d1", "shard"].includes(env.TEST_MESSAGE_STORE ?? "")) {
+  throw new Error(`TEST_MESSAGE_STORE=${env.TEST_MESSAGE_STORE}: use d1 (messages in D1) or leave it unset (in the chatbots' shards)`);
 }

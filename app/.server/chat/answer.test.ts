@@ -5,15 +5,16 @@ import { MockLanguageModelV3 } from "ai/test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "../auth/crypto";
-import { chatbots, knowledgeSources, messages, usageCounters } from "../db/schema";
+import { chatbots, knowledgeSources, usageCounters } from "../db/schema";
 import type { Env } from "../env";
-import { makeUser, testContext } from "../../../tests/factories";
+import { makeUser, testContext, testMessageStore } from "../../../tests/factories";
 import { LOCAL_MODEL_ID, textPieces } from "../ai/local-model";
 import { createOrganisation } from "../orgs/organisations";
 import { indexChunks } from "../retrieval/indexing";
 import { answerMessage, collectAnswer } from "./answer";
 import { getOrCreateConversation } from "./conversations";
 import { currentPeriod } from "./usage";
+import { storedMessage, storedMessages } from "../../../tests/integration/stored-messages";
 
 // The orchestrator with a stand-in for a real (remote) model: what the model is given, and what
 // happens when it fails. No network: MockLanguageModelV3 from the AI SDK.
@@ -38,6 +39,7 @@ async function setup() {
       id: newId("cb_"),
       orgId: org.id,
       name: "Helper",
+      messageStore: testMessageStore,
       settings: { general: { instructions: "Always be polite.", language: "fr", answerLength: "short" } },
     })
     .returning()
@@ -87,7 +89,7 @@ describe("answerMessage with a real-model stand-in", () => {
     expect(system).toContain("one or two sentences");
     expect(call.temperature).toBe(0.3);
 
-    const stored = await ctx.db.select().from(messages).where(eq(messages.id, answer.messageId)).get();
+    const stored = await storedMessage({ orgId: org.id, chatbotId: bot.id }, answer.messageId);
     expect(stored).toMatchObject({ model: "gpt-4o-mini", answered: true, credits: 1 });
   });
 
@@ -114,7 +116,7 @@ describe("answerMessage with a real-model stand-in", () => {
     const result = await collectAnswer(answer.stream);
     expect(result.error).toMatch(/something went wrong/i);
     expect(result.error).not.toContain("secret");
-    const rows = await ctx.db.select().from(messages).where(eq(messages.conversationId, conversation.id)).all();
+    const rows = await storedMessages(conversation.id);
     expect(rows.map((r) => r.role)).toEqual(["visitor"]);
     const counter = await ctx.db
       .select()
@@ -148,7 +150,7 @@ describe("answerMessage with the built-in engine", () => {
     expect(chunks.find((c) => c.type === "text-start")).toEqual({ type: "text-start", id: "t0" });
     expect(chunks.at(-1)).toMatchObject({ type: "finish", finishReason: "stop", messageMetadata: { answered: true, kind: "answer" } });
     await answer.done;
-    const stored = await ctx.db.select().from(messages).where(eq(messages.conversationId, conversation.id)).all();
+    const stored = await storedMessages(conversation.id);
     expect(stored.find((m) => m.role === "bot")).toMatchObject({ content: text.trim(), model: LOCAL_MODEL_ID, credits: 1, answered: true });
   });
 });

@@ -10,6 +10,8 @@ import { reportProblem, requestHuman, setMessageFeedback } from "../widget/visit
 import { deleteChatbot } from "../chatbots/chatbots";
 import { conversationCountQuery, conversationPageQuery, findConversations, SEARCH_MESSAGE_CAP, type ConversationListRow } from "./conversation-list";
 import { getOrCreateConversation, recordExchange, type ChatbotRef } from "./conversations";
+import { messageStore } from "./message-store";
+import { testMessageStore } from "../../../tests/factories";
 
 // The conversation list through the real write paths: each badge is set by the function that
 // writes what it stands for (a reply, a thumb, a report, a handoff, a lead), and each filter and
@@ -17,11 +19,11 @@ import { getOrCreateConversation, recordExchange, type ChatbotRef } from "./conv
 
 const ctx = { db: createDb(env.DB), env };
 
-async function bot(): Promise<ChatbotRef> {
+async function bot(messageStore: "d1" | "shard" = testMessageStore): Promise<ChatbotRef> {
   const orgId = newId("org_");
   await ctx.db.insert(organisations).values({ id: orgId, name: "L", slug: `l-${newId()}`, periodStart: Date.now() });
   const chatbotId = newId("cb_");
-  await ctx.db.insert(chatbots).values({ id: chatbotId, orgId, name: "Bot" });
+  await ctx.db.insert(chatbots).values({ id: chatbotId, orgId, name: "Bot", messageStore });
   return { orgId, chatbotId };
 }
 
@@ -182,9 +184,18 @@ describe("conversation list: search over very common words", () => {
     const ref = await bot();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await talk(ref, `v_common_${i}000`, `Common words number ${i}`)).id);
-    // Many more messages with the same word in the first conversation than a search reads.
-    await ctx.db.run(sql`with recursive n(i) as (select 0 union all select i + 1 from n where i < ${SEARCH_MESSAGE_CAP})
-      insert into conversation_search (chatbot_id, body, conversation_id) select lower(hex(${ref.chatbotId})), 'common again', ${ids[0]} from n`);
+    // Many more messages with the same word in the first conversation than a search reads, stored as
+    // any visitor message is (in the chatbot's store, with its search row).
+    const store = await messageStore(ctx, ref);
+    const at = Date.now();
+    const many = Array.from({ length: SEARCH_MESSAGE_CAP + 1 }, (_, i) => ({
+      id: newId("msg_"),
+      conversationId: ids[0],
+      role: "visitor" as const,
+      content: "common again",
+      createdAt: at + i,
+    }));
+    for (let i = 0; i < many.length; i += 50) await store.append(many.slice(i, i + 50));
     const first = await findConversations(ctx, ref, params({ q: "common" }), { limit: 1 });
     expect(first.searchCapped).toBe(true);
     expect(first.rows.map((r) => r.id)).toEqual([ids[0]]);
@@ -243,7 +254,8 @@ describe("conversation list: query plans", async () => {
 
 describe("migration 0010: the backfill of existing conversations", () => {
   it("sets the flags, the lead's contact and the search index from rows written before it", async () => {
-    const ref = await bot();
+    // A chatbot from before 0010 keeps its messages in D1 (ADR 040): the migration reads D1's rows.
+    const ref = await bot("d1");
     // Rows as the code before 0010 wrote them: no flags, nothing in conversation_search.
     const conv = (id: string, visitorId: string) =>
       ctx.db.run(
@@ -279,18 +291,21 @@ describe("migration 0010: the backfill of existing conversations", () => {
 });
 
 describe("conversation list: deleting a chatbot", () => {
-  it("drops its rows of the search index", async () => {
+  it("drops its messages and its rows of the search index, and only its own", async () => {
     const ref = await bot();
-    await talk(ref, "v_gone_00001", "Searchable words here");
-    const countRows = async () =>
-      (await ctx.db.get<{ n: number }>(
-        sql`select count(*) as n from conversation_search where conversation_id in (select id from conversations where chatbot_id = ${ref.chatbotId})`,
-      ))!.n;
-    expect(await countRows()).toBe(1);
-    const before = (await ctx.db.get<{ n: number }>(sql`select count(*) as n from conversation_search`))!.n;
+    const neighbour = await bot();
+    const gone = await talk(ref, "v_gone_00001", "Searchable words here");
+    const kept = await talk(neighbour, "v_kept_00001", "Searchable words here");
+    // The stores as they were before the deletion (a deleted chatbot's row no longer names one).
+    const [store, neighbours] = [await messageStore(ctx, ref), await messageStore(ctx, neighbour)];
+    const found = async (s: typeof store) => (await s.search(["searchable"], SEARCH_MESSAGE_CAP)).conversationIds;
+    expect(await found(store)).toEqual([gone.id]);
+    expect(await store.count()).toBe(2);
     await deleteChatbot({ ...ctx, env } as never, ref);
-    const after = (await ctx.db.get<{ n: number }>(sql`select count(*) as n from conversation_search`))!.n;
-    expect(after).toBe(before - 1);
+    expect(await found(store)).toEqual([]);
+    expect(await store.count()).toBe(0);
     expect(await ctx.db.select().from(conversations).where(eq(conversations.chatbotId, ref.chatbotId)).all()).toEqual([]);
+    expect(await found(neighbours)).toEqual([kept.id]);
+    expect(await neighbours.count()).toBe(2);
   });
 });

@@ -9,7 +9,6 @@ import {
   clientMessageStored,
   createConversation,
   findClientMessage,
-  getOrCreateConversation,
   markConversationVerified,
   openTurn,
   storedExchange,
@@ -79,25 +78,30 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
   let opened: Pick<Awaited<ReturnType<typeof openTurn>>, "conversation" | "history">;
   let quota: Promise<ConsumeResult> | undefined;
   const store = turn.target.chatbot.messageStore;
-  if (turn.fresh || store === "shard") {
+  // A chatbot whose messages are in its shard (ADR 040) has a retried send looked up there, not in
+  // D1's batch, and its history read from there (answerMessage, alongside retrieval).
+  const inShard = store === "shard";
+  if (turn.fresh) {
     // "New conversation" must not create one for a retry: the client message id is looked up first.
-    // A chatbot whose messages are in its shard (ADR 040) has them looked up there, not in D1's batch.
     const stored = turn.clientMessageId ? await findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId, store) : null;
     if (stored) return replayExchange(stored);
-    opened = turn.fresh
-      ? { conversation: await createConversation(ctx, ref, where), history: [] }
-      : { conversation: await getOrCreateConversation(ctx, ref, where), history: null };
+    opened = { conversation: await createConversation(ctx, ref, where), history: [] };
   } else {
-    // One round trip: a retried send's stored message (same client message id), the conversation
-    // (found or created) and its recent messages for the prompt.
+    if (inShard && turn.clientMessageId) {
+      const stored = await findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId, store);
+      if (stored) return replayExchange(stored);
+    }
+    // One D1 round trip: a retried send's stored message (same client message id), the conversation
+    // (found or created) and its recent messages for the prompt — the first and last only for D1's messages.
     // The reply's credit rides along, counted only when the message is not a retry of a stored one
     // (a visitor handed to a person in words pays none: answerMessage counts it if it answers after all).
-    const notStored = turn.clientMessageId ? sql`NOT ${clientMessageStored(ctx, ref, turn.visitorId, turn.clientMessageId)}` : undefined;
+    // In a shard the retry was looked up above; one racing it is refunded when its exchange is stored.
+    const notStored = !inShard && turn.clientMessageId ? sql`NOT ${clientMessageStored(ctx, ref, turn.visitorId, turn.clientMessageId)}` : undefined;
     const consume = handsOver ? null : consumeReply(ctx, turn.target.org, startedAt, notStored);
     const { sent, also, ...rest } = await openTurn(
       ctx,
       ref,
-      { ...where, clientMessageId: turn.clientMessageId, historyLimit: HISTORY_MESSAGES },
+      inShard ? where : { ...where, clientMessageId: turn.clientMessageId, historyLimit: HISTORY_MESSAGES },
       consume?.query,
     );
     if (sent) return replayExchange(await storedExchange(ctx, sent));

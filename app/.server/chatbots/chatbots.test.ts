@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeOrgOnly, makeUser, okResult, recordingContext, testContext } from "../../../tests/factories";
+import { messageStore } from "../chat/message-store";
+import { takeTurn, turnReply } from "../chat/turn";
 import { runIngestionUntilIdle } from "../kb/ingest";
 import { createTextSource } from "../kb/sources";
 import { knowledgeStore } from "../retrieval/knowledge-store";
@@ -76,6 +78,28 @@ describe("chatbots", () => {
 
     const withoutShards = { ...testContext(), env: { ...testContext().env, KNOWLEDGE_SHARD: undefined as unknown as DurableObjectNamespace } };
     expect(okResult(await createChatbot(withoutShards, mine.id, { name: "In D1" })).chatbot.knowledgeStore).toBe("d1");
+  });
+
+  it("keeps a new chatbot's messages in its own shard from the start (D1 without the binding)", async () => {
+    const { ctx: service } = recordingContext();
+    const { mine } = await twoOrgs();
+    const { chatbot: bot } = okResult(await createChatbot(service, mine.id, { name: "Sharded" }));
+    expect(bot.messageStore).toBe("shard");
+    const turn = await takeTurn(service, { target: { chatbot: bot, org: mine }, channel: "widget", visitorId: "v_new_bot_shard_01", text: "Hello!" });
+    const reply = await turnReply(turn);
+    if (!reply.ok) throw new Error(reply.message);
+    await turn.done;
+    const inD1 = await service.env.DB.prepare("SELECT count(*) AS n FROM messages WHERE chatbot_id = ?").bind(bot.id).first<{ n: number }>();
+    expect(inD1?.n).toBe(0);
+    const store = await messageStore(service, { orgId: mine.id, chatbotId: bot.id });
+    expect(store.kind).toBe("shard");
+    expect((await store.transcript(reply.conversationId)).map((m) => [m.role, m.id === reply.message?.id])).toEqual([
+      ["visitor", false],
+      ["bot", true],
+    ]);
+
+    const withoutShards = { ...testContext(), env: { ...testContext().env, CONVERSATION_SHARD: undefined as unknown as DurableObjectNamespace } };
+    expect(okResult(await createChatbot(withoutShards, mine.id, { name: "In D1" })).chatbot.messageStore).toBe("d1");
   });
 
   it("never passes the limit when creations race", async () => {

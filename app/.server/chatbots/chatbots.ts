@@ -1,4 +1,4 @@
-import { messageStore } from "../chat/message-store";
+import { messageStore, type MessageStoreKind } from "../chat/message-store";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import { belowChatbotLimit, checkChatbotLimit } from "../billing/limits";
@@ -41,8 +41,8 @@ export type CreateChatbotResult = { ok: true; chatbot: Chatbot } | { ok: false; 
 /**
  * Creates a chatbot unless the organisation's plan limit is reached (one statement: the count is
  * checked inside the INSERT, so two concurrent creations cannot pass the limit together). Its
- * knowledge lives in its own shard from the start when the binding is there (ADR 034); the
- * column's default stays 'd1' for rows from before, which the cron's sweep moves.
+ * knowledge and its messages live in its own shards from the start when the bindings are there
+ * (ADR 034, ADR 040); the columns' defaults stay 'd1' for rows from before, which are moved.
  */
 export async function createChatbot(
   ctx: Pick<AppContext, "db" | "env">,
@@ -54,9 +54,10 @@ export async function createChatbot(
   const now = Date.now();
   const id = newId("cb_");
   const store: KnowledgeStoreKind = ctx.env.KNOWLEDGE_SHARD ? "shard" : "d1";
+  const messagesIn: MessageStoreKind = ctx.env.CONVERSATION_SHARD ? "shard" : "d1";
   const result = await ctx.db.run(sql`
-    INSERT INTO ${chatbots} (id, org_id, name, visibility, settings, knowledge_store, created_at, updated_at)
-    SELECT ${id}, ${org.id}, ${input.name.trim()}, ${input.visibility ?? "public"}, ${JSON.stringify(input.settings ?? {})}, ${store}, ${now}, ${now}
+    INSERT INTO ${chatbots} (id, org_id, name, visibility, settings, knowledge_store, message_store, created_at, updated_at)
+    SELECT ${id}, ${org.id}, ${input.name.trim()}, ${input.visibility ?? "public"}, ${JSON.stringify(input.settings ?? {})}, ${store}, ${messagesIn}, ${now}, ${now}
     WHERE ${belowChatbotLimit(org)}`);
   if (!result.meta.changes) {
     const refusal = await checkChatbotLimit(ctx, org);

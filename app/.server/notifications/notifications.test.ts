@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { addMember, db, makeOrg, makeUser, uniqueEmail } from "../../../tests/factories";
+import { storeOf } from "../../../tests/integration/stored-messages";
 import { getOrCreateConversation } from "../chat/conversations";
 import { tryConsumeReply } from "../chat/usage";
 import { createServiceContext } from "../context";
@@ -9,7 +10,6 @@ import {
   devOutbox,
   leads,
   memberships,
-  messages,
   notificationAttempts,
   notificationDeliveries,
   notificationDestinations,
@@ -196,9 +196,7 @@ describe("fan-out", () => {
     const hook = await addDestination(ctx, who, { kind: "webhook", url: "https://hooks.example.com/b", events: ["bug_report.created"] });
     if (!hook.ok) throw new Error("setup");
     const conversation = await getOrCreateConversation(ctx, ref, { visitorId: "v_fan_2", channel: "widget" });
-    await db
-      .insert(messages)
-      .values({ id: "msg_fan_2", conversationId: conversation.id, orgId: ref.orgId, chatbotId: ref.chatbotId, role: "bot", content: "Delivery is free." });
+    await (await storeOf(ref)).append([{ id: "msg_fan_2", conversationId: conversation.id, role: "bot", content: "Delivery is free.", createdAt: Date.now() }]);
     const report = await reportMessage(ctx, ref, { messageId: "msg_fan_2", comment: "It costs €9.50", expectedAnswer: null, userId: who.user.id });
     if (!report.ok) throw new Error(report.message);
     const [delivery] = await deliveriesOf(hook.destination.id);

@@ -5,15 +5,16 @@ import { MockLanguageModelV3 } from "ai/test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { leadFormSchema } from "~/lib/schemas/widget-settings";
-import { makeUser, testContext } from "../../../../tests/factories";
+import { makeUser, testContext, testMessageStore } from "../../../../tests/factories";
 import { newId } from "../../auth/crypto";
 import { answerMessage, collectAnswer } from "../../chat/answer";
 import { getOrCreateConversation } from "../../chat/conversations";
-import { chatbots, knowledgeSources, messages } from "../../db/schema";
+import { chatbots, knowledgeSources } from "../../db/schema";
 import type { Env } from "../../env";
 import { createOrganisation } from "../../orgs/organisations";
 import { indexChunks } from "../../retrieval/indexing";
 import { collectLeadReason, collectLeadStep, collectLeadTool, COLLECT_LEAD_TOOL } from "./collect-lead";
+import { storedMessage } from "../../../../tests/integration/stored-messages";
 
 // The collect_lead tool a configured model may call: its definition and execute function directly,
 // then through the answer engine with a stand-in for a real model that calls it (no network:
@@ -91,7 +92,7 @@ async function setup(ui: Record<string, unknown> = {}) {
   const org = await createOrganisation(ctx, user.id, { name: "Tool Co" });
   const bot = await ctx.db
     .insert(chatbots)
-    .values({ id: newId("cb_"), orgId: org.id, name: "Seller", settings: { ui: { leadForm: { ...FORM, ...ui } } } })
+    .values({ id: newId("cb_"), orgId: org.id, name: "Seller", messageStore: testMessageStore, settings: { ui: { leadForm: { ...FORM, ...ui } } } })
     .returning()
     .get();
   const sourceId = newId("ks_");
@@ -146,7 +147,7 @@ describe("a configured model calling collect_lead", () => {
     expect(result.collectLead!.fields.map((f) => f.key)).toEqual(["name", "email", "phone", "custom.Company"]);
     expect(chunks).toContain("data-collect-lead");
     expect(chunks.filter((c) => c.startsWith("tool-"))).toEqual([]);
-    const stored = await ctx.db.select().from(messages).where(eq(messages.id, answer.messageId)).get();
+    const stored = await storedMessage({ orgId: org.id, chatbotId: bot.id }, answer.messageId);
     expect(stored).toMatchObject({ model: "gpt-4o-mini", content: result.text, credits: 1 });
   });
 

@@ -4,16 +4,17 @@ import { MockLanguageModelV3 } from "ai/test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { PlanId } from "~/lib/plans";
-import { makeUser, testContext } from "../../../../tests/factories";
+import { makeUser, testContext, testMessageStore } from "../../../../tests/factories";
 import { newId } from "../../auth/crypto";
 import { answerMessage } from "../../chat/answer";
 import { getOrCreateConversation } from "../../chat/conversations";
 import { createServiceContext } from "../../context";
-import { chatbots, conversations, messages, notificationDeliveries, organisations } from "../../db/schema";
+import { chatbots, conversations, notificationDeliveries, organisations } from "../../db/schema";
 import type { Env } from "../../env";
 import { addDestination } from "../../notifications/destinations";
 import { createOrganisation } from "../../orgs/organisations";
 import { HAND_TO_HUMAN_TOOL } from "./hand-to-human";
+import { storedMessages } from "../../../../tests/integration/stored-messages";
 
 // The hand_to_human tool a configured model may call (ADR 027), through the answer engine with the
 // AI SDK's stand-in for a real model (MockLanguageModelV3, no network): the conversation waits for a
@@ -58,6 +59,7 @@ async function setup(plan: PlanId, humanHandoff = true) {
       id: newId("cb_"),
       orgId: org.id,
       name: "Helper",
+      messageStore: testMessageStore,
       settings: {
         // The model may answer beyond the (empty) knowledge, so it is called at all.
         general: { onlyFromKnowledge: false },
@@ -105,7 +107,7 @@ describe("hand_to_human tool", () => {
 
     const conv = await s.ctx.db.select().from(conversations).where(eq(conversations.id, s.conversation.id)).get();
     expect(conv?.status).toBe("waiting");
-    const notes = await s.ctx.db.select().from(messages).where(eq(messages.conversationId, s.conversation.id)).all();
+    const notes = await storedMessages(s.conversation.id);
     expect(notes.map((m) => m.role)).toContain("system");
     const sent = await s.ctx.db.select().from(notificationDeliveries).where(eq(notificationDeliveries.destinationId, added.destination.id)).all();
     expect(sent.map((d) => [d.eventType, JSON.parse(d.payload).data.conversation.id])).toEqual([["handoff.requested", s.conversation.id]]);
