@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, lt, sql } from "drizzle-orm";
 import { MESSAGE_MOVE_RUNNING, type MessageMoveNotice } from "~/lib/message-move";
 import type { ServiceContext } from "../context";
+import { freeMoveSlots, resumeStalledMoves } from "../db/move-sweep";
 import { chatbots, messageMoves } from "../db/schema";
 import type { Env } from "../env";
 import { chatbotSearchRows, messageStoreKind, type ChatbotRef, type MessageStoreKind } from "./message-store";
@@ -591,34 +592,11 @@ export async function sweepMessageMoves(ctx: Ctx, opts: { now?: number; start?: 
   const out: MessageMoveSweepResult = { started: [], resumed: [] };
   if (!ctx.env.CONVERSATION_SHARD) return out;
   const now = opts.now ?? Date.now();
-  const stalled = await ctx.db
-    .select({ chatbotId: messageMoves.chatbotId, updatedAt: messageMoves.updatedAt })
-    .from(messageMoves)
-    .where(and(inArray(messageMoves.phase, [...MESSAGE_MOVE_RUNNING]), lt(messageMoves.updatedAt, now - STALLED_AFTER_MS)))
-    .limit(opts.running ?? SWEEP_RUNNING)
-    .all();
-  for (const move of stalled) {
-    // Touched first, so the next run does not queue it again while this message waits.
-    const claimed = await ctx.db
-      .update(messageMoves)
-      .set({ updatedAt: now })
-      .where(and(eq(messageMoves.chatbotId, move.chatbotId), eq(messageMoves.updatedAt, move.updatedAt)))
-      .returning({ id: messageMoves.chatbotId })
-      .get();
-    if (!claimed) continue;
-    await enqueueMessageMove(ctx.env, move.chatbotId);
-    out.resumed.push(move.chatbotId);
-  }
-
-  const running =
-    (
-      await ctx.db
-        .select({ n: count() })
-        .from(messageMoves)
-        .where(inArray(messageMoves.phase, [...MESSAGE_MOVE_RUNNING]))
-        .get()
-    )?.n ?? 0;
-  const slots = Math.min(opts.start ?? SWEEP_START, (opts.running ?? SWEEP_RUNNING) - running);
+  const limit = opts.running ?? SWEEP_RUNNING;
+  out.resumed = await resumeStalledMoves(ctx.env.DB, "message_moves", MESSAGE_MOVE_RUNNING, { now, stalledBefore: now - STALLED_AFTER_MS, limit }, (id) =>
+    enqueueMessageMove(ctx.env, id),
+  );
+  const slots = await freeMoveSlots(ctx.env.DB, "message_moves", MESSAGE_MOVE_RUNNING, opts.start ?? SWEEP_START, limit);
   if (slots <= 0) return out;
   const due = await ctx.db
     .select({ orgId: chatbots.orgId, chatbotId: chatbots.id })

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, lt, sql } from "drizzle-orm";
 import { KNOWLEDGE_MOVE_RUNNING, type KnowledgeMoveNotice } from "~/lib/kb";
 import type { ServiceContext } from "../context";
+import { freeMoveSlots, resumeStalledMoves } from "../db/move-sweep";
 import { chatbots, knowledgeMoves, knowledgeSources } from "../db/schema";
 import type { Env } from "../env";
 import { shardKnowledgeStub, type KnowledgeStoreKind } from "./knowledge-store";
@@ -260,35 +261,11 @@ export async function sweepKnowledgeMoves(ctx: Ctx, opts: { now?: number; start?
   const out: MoveSweepResult = { started: [], resumed: [] };
   if (!ctx.env.KNOWLEDGE_SHARD) return out;
   const now = opts.now ?? Date.now();
-  // Running phases by IN, not NOT IN: the phase index finds them without a scan of finished moves.
-  const stalled = await ctx.db
-    .select({ chatbotId: knowledgeMoves.chatbotId, updatedAt: knowledgeMoves.updatedAt })
-    .from(knowledgeMoves)
-    .where(and(inArray(knowledgeMoves.phase, [...KNOWLEDGE_MOVE_RUNNING]), lt(knowledgeMoves.updatedAt, now - STALLED_AFTER_MS)))
-    .limit(opts.running ?? SWEEP_RUNNING)
-    .all();
-  for (const move of stalled) {
-    // Touched first, so the next run does not queue it again while this message waits.
-    const claimed = await ctx.db
-      .update(knowledgeMoves)
-      .set({ updatedAt: now })
-      .where(and(eq(knowledgeMoves.chatbotId, move.chatbotId), eq(knowledgeMoves.updatedAt, move.updatedAt)))
-      .returning({ id: knowledgeMoves.chatbotId })
-      .get();
-    if (!claimed) continue;
-    await enqueueMove(ctx.env, move.chatbotId);
-    out.resumed.push(move.chatbotId);
-  }
-
-  const running =
-    (
-      await ctx.db
-        .select({ n: count() })
-        .from(knowledgeMoves)
-        .where(inArray(knowledgeMoves.phase, [...KNOWLEDGE_MOVE_RUNNING]))
-        .get()
-    )?.n ?? 0;
-  const slots = Math.min(opts.start ?? SWEEP_START, (opts.running ?? SWEEP_RUNNING) - running);
+  const limit = opts.running ?? SWEEP_RUNNING;
+  out.resumed = await resumeStalledMoves(ctx.env.DB, "knowledge_moves", KNOWLEDGE_MOVE_RUNNING, { now, stalledBefore: now - STALLED_AFTER_MS, limit }, (id) =>
+    enqueueMove(ctx.env, id),
+  );
+  const slots = await freeMoveSlots(ctx.env.DB, "knowledge_moves", KNOWLEDGE_MOVE_RUNNING, opts.start ?? SWEEP_START, limit);
   if (slots <= 0) return out;
   const due = await ctx.db
     .select({ orgId: chatbots.orgId, chatbotId: chatbots.id })

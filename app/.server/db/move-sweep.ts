@@ -1,0 +1,46 @@
+// What the two storage moves' cron sweeps share (knowledge, ADR 034; messages, ADR 042): both keep
+// one row per chatbot (chatbot_id, phase, updated_at) and both resume a move whose chain of queue
+// messages was lost, then start new ones only while fewer than a cap are under way.
+
+/** The moves' state tables; a fixed list, so the name can go into the SQL. */
+export type MoveTable = "knowledge_moves" | "message_moves";
+
+/**
+ * Moves in a running phase whose last step is older than `stalledBefore` get their next step queued
+ * again (at most `limit`). Each is touched first, in one conditional UPDATE, so the next run does not
+ * queue it again while this message waits and two runs at once cannot both take it.
+ */
+export async function resumeStalledMoves(
+  db: D1Database,
+  table: MoveTable,
+  running: readonly string[],
+  opts: { now: number; stalledBefore: number; limit: number },
+  enqueue: (chatbotId: string) => Promise<void>,
+): Promise<string[]> {
+  const phases = running.map(() => "?").join(", ");
+  // Running phases by IN, not NOT IN: the phase index finds them without a scan of finished moves.
+  const { results } = await db
+    .prepare(`SELECT chatbot_id, updated_at FROM ${table} WHERE phase IN (${phases}) AND updated_at < ? LIMIT ?`)
+    .bind(...running, opts.stalledBefore, opts.limit)
+    .all<{ chatbot_id: string; updated_at: number }>();
+  const resumed: string[] = [];
+  for (const move of results) {
+    const claimed = await db
+      .prepare(`UPDATE ${table} SET updated_at = ? WHERE chatbot_id = ? AND updated_at = ? RETURNING chatbot_id`)
+      .bind(opts.now, move.chatbot_id, move.updated_at)
+      .first();
+    if (!claimed) continue;
+    await enqueue(move.chatbot_id);
+    resumed.push(move.chatbot_id);
+  }
+  return resumed;
+}
+
+/** How many moves a sweep may start now: at most `start`, and never past `cap` moves under way. */
+export async function freeMoveSlots(db: D1Database, table: MoveTable, running: readonly string[], start: number, cap: number): Promise<number> {
+  const row = await db
+    .prepare(`SELECT count(*) AS n FROM ${table} WHERE phase IN (${running.map(() => "?").join(", ")})`)
+    .bind(...running)
+    .first<{ n: number }>();
+  return Math.min(start, cap - (row?.n ?? 0));
+}
