@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createServiceContext } from "~/.server/context";
 import { chatbots, knowledgeMoves, knowledgeSources } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
@@ -10,6 +9,7 @@ import { knowledgeMoveProgress, runKnowledgeMoveStep, sweepKnowledgeMoves } from
 import { handleScheduled } from "../../workers/scheduled";
 import { knowledgeRankings } from "./knowledge-rankings";
 import { db, makeChatbot, makeOrg, makeUser } from "../factories";
+import { recordingQueueContext } from "./recording-queue";
 
 // What starts the moves (issue #20, ADR 034): the cron's sweep picks chatbots still in D1, oldest
 // first and a few per run, lets those being ingested wait, resumes moves whose chain of queue
@@ -18,14 +18,7 @@ import { db, makeChatbot, makeOrg, makeUser } from "../factories";
 const knowledge = import.meta.glob("/bench/answers/*/knowledge.md", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
 const questionSets = import.meta.glob("/bench/answers/*/questions.json", { import: "default", eager: true }) as Record<string, { question: string }[]>;
 
-const sent: { kind: string; chatbotId: string }[] = [];
-const queue = {
-  async send(m: { kind: string; chatbotId: string }) {
-    sent.push(m);
-  },
-  async sendBatch() {},
-} as unknown as Queue;
-const ctx = createServiceContext({ ...(env as unknown as Env), INGEST_QUEUE: queue });
+const { sent, ctx } = recordingQueueContext();
 
 const storeOf = async (id: string) => (await db.select({ k: chatbots.knowledgeStore }).from(chatbots).where(eq(chatbots.id, id)).get())?.k;
 const moveMessages = () => sent.filter((m) => m.kind === "knowledge-move").map((m) => m.chatbotId);

@@ -1,11 +1,8 @@
-import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { deleteChatbot } from "~/.server/chatbots/chatbots";
 import type { AppContext } from "~/.server/context";
-import { createServiceContext } from "~/.server/context";
 import { chatbots, knowledgeSources } from "~/.server/db/schema";
-import type { Env } from "~/.server/env";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
 import { createTextSource, deleteSource } from "~/.server/kb/sources";
 import { chunkChecksums, knowledgeMoveProgress, runKnowledgeMoveStep, startKnowledgeMove } from "~/.server/retrieval/knowledge-move";
@@ -13,6 +10,7 @@ import { knowledgeStore, shardKnowledgeStub } from "~/.server/retrieval/knowledg
 import type { ChatbotRef } from "~/.server/retrieval/types";
 import { knowledgeRankings } from "./knowledge-rankings";
 import { db, makeOrg, makeUser } from "../factories";
+import { recordingQueueContext } from "./recording-queue";
 
 // Moving a chatbot's knowledge from D1 into its shard (issue #20, ADR 034): a chatbot filled the
 // way every chatbot was before shards existed (D1), moved by the resumable job, must end with
@@ -23,14 +21,7 @@ const knowledge = import.meta.glob("/bench/answers/*/knowledge.md", { query: "?r
 const questionSets = import.meta.glob("/bench/answers/*/questions.json", { import: "default", eager: true }) as Record<string, { question: string }[]>;
 const setText = (name: string) => knowledge[`/bench/answers/${name}/knowledge.md`];
 
-const sent: unknown[] = [];
-const queue = {
-  async send(m: unknown) {
-    sent.push(m);
-  },
-  async sendBatch() {},
-} as unknown as Queue;
-const ctx = createServiceContext({ ...(env as unknown as Env), INGEST_QUEUE: queue });
+const { sent, ctx } = recordingQueueContext<unknown>();
 
 async function d1Bot(name: string, sets: string[]) {
   const owner = await makeUser();

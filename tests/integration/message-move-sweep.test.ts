@@ -3,24 +3,17 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getOrCreateConversation, getTranscript, recordExchange } from "~/.server/chat/conversations";
 import { messageMoveProgress, runMessageMoveStep, sweepMessageMoves } from "~/.server/chat/message-move";
-import { createServiceContext } from "~/.server/context";
 import { chatbots, messageMoves } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { handleScheduled } from "../../workers/scheduled";
 import { db, makeChatbot, makeOrg, makeUser } from "../factories";
+import { recordingQueueContext } from "./recording-queue";
 
 // What starts the moves of messages (issue #20, ADR 042): the cron's sweep picks chatbots whose
 // messages are still in D1, oldest first and a few per run, resumes moves whose chain of queue
 // messages stopped, waits a day after a failed move, and a chatbot it picked ends in its shard.
 
-const sent: { kind: string; chatbotId: string }[] = [];
-const queue = {
-  async send(m: { kind: string; chatbotId: string }) {
-    sent.push(m);
-  },
-  async sendBatch() {},
-} as unknown as Queue;
-const ctx = createServiceContext({ ...(env as unknown as Env), INGEST_QUEUE: queue });
+const { sent, ctx } = recordingQueueContext();
 
 const storeOf = async (id: string) => (await db.select({ k: chatbots.messageStore }).from(chatbots).where(eq(chatbots.id, id)).get())?.k;
 const moveMessages = () => sent.filter((m) => m.kind === "message-move").map((m) => m.chatbotId);

@@ -29,6 +29,7 @@ import type { Env } from "~/.server/env";
 import { HANDOFF_NOTE } from "~/.server/inbox/rules";
 import { reportProblem, setMessageFeedback } from "~/.server/widget/visitor-actions";
 import { db, makeOrg, makeUser, testContext } from "../factories";
+import { recordingQueueContext } from "./recording-queue";
 
 // Moving a chatbot's messages from D1 into its ConversationShard (issue #20 item 3, ADR 042): a
 // chatbot whose conversations were written the way every chatbot's were before shards (D1: messages,
@@ -37,14 +38,7 @@ import { db, makeOrg, makeUser, testContext } from "../factories";
 // identically through the store (transcripts, search, widget history, retried sends, bug reports,
 // digest), keep what was written while it moved and just after the switch, and leave nothing in D1.
 
-const sent: { kind: string; chatbotId: string }[] = [];
-const queue = {
-  async send(m: { kind: string; chatbotId: string }) {
-    sent.push(m);
-  },
-  async sendBatch() {},
-} as unknown as Queue;
-const ctx = createServiceContext({ ...(env as unknown as Env), INGEST_QUEUE: queue });
+const { sent, ctx } = recordingQueueContext();
 const LATER = () => Date.now() + 3_600_000;
 
 type Shard = ConversationShardMoveApi & ConversationShardApi;
