@@ -15,6 +15,7 @@ import {
   type SearchHits,
 } from "../../app/.server/chat/message-store";
 import {
+  COLUMNS,
   messageChecksums,
   type ConversationChecksums,
   type ConversationShardMoveApi,
@@ -147,12 +148,11 @@ export class ConversationShard extends DurableObject<Env> implements Conversatio
       for (const r of rows) {
         const inserted =
           sql.exec(
-            `INSERT INTO messages (id, conversation_id, org_id, chatbot_id, role, content, sources, answered, model, latency_ms, first_token_ms, credits, feedback, client_message_id, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-            r.id,
-            r.conversation_id,
+            `INSERT INTO messages (org_id, chatbot_id, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
             ref.orgId,
             ref.chatbotId,
+            r.id,
+            r.conversation_id,
             r.role,
             r.content,
             r.sources,

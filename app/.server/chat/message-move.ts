@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, lt, sql } from "drizzle-orm";
 import { MESSAGE_MOVE_RUNNING, type MessageMoveNotice } from "~/lib/message-move";
 import type { ServiceContext } from "../context";
-import { freeMoveSlots, resumeStalledMoves } from "../db/move-sweep";
+import { fnv, freeMoveSlots, resumeStalledMoves } from "../db/moves";
 import { chatbots, messageMoves } from "../db/schema";
 import type { Env } from "../env";
 import { chatbotSearchRows, messageStoreKind, type ChatbotRef, type MessageStoreKind } from "./message-store";
@@ -114,16 +114,12 @@ export async function enqueueMessageMove(env: Pick<Env, "INGEST_QUEUE">, chatbot
 
 // ——— what both sides compute ———
 
-const COLUMNS = "id, conversation_id, role, content, sources, answered, model, latency_ms, first_token_ms, credits, feedback, client_message_id, created_at";
+/** The columns a move copies (and checksums), in this order; the shard inserts them with its org and chatbot. */
+export const COLUMNS =
+  "id, conversation_id, role, content, sources, answered, model, latency_ms, first_token_ms, credits, feedback, client_message_id, created_at";
 type Keyed = MovedMessage & { k: number };
 type After = [conversationId: string, createdAt: number, rowid: number];
 const START: After = ["", 0, 0];
-
-/** FNV-1a over a string, continuing from `h`. */
-function fnv(h: number, s: string): number {
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619) >>> 0;
-  return h;
-}
 
 /** One message's checksum: every column the move copies, each ended by a separator, null told apart from text. */
 function rowHash(r: MovedMessage): number {
@@ -193,12 +189,10 @@ export async function messageChecksums(db: D1Database, ref: ChatbotRef, conversa
 // ——— D1's side ———
 
 /** "conversations:messages:last activity" of the chatbot's conversations with messages: read from the list's covering index, it changes with every message written. */
+const SIGNATURE_SQL =
+  "SELECT count(*) || ':' || coalesce(sum(message_count), 0) || ':' || coalesce(max(last_message_at), 0) FROM conversations WHERE org_id = ? AND chatbot_id = ? AND message_count > 0";
 async function d1Signature(ctx: Ctx, ref: ChatbotRef): Promise<string> {
-  const r = await ctx.env.DB.prepare(
-    "SELECT count(*) || ':' || coalesce(sum(message_count), 0) || ':' || coalesce(max(last_message_at), 0) AS s FROM conversations WHERE org_id = ? AND chatbot_id = ? AND message_count > 0",
-  )
-    .bind(ref.orgId, ref.chatbotId)
-    .first<{ s: string }>();
+  const r = await ctx.env.DB.prepare(`SELECT (${SIGNATURE_SQL}) AS s`).bind(ref.orgId, ref.chatbotId).first<{ s: string }>();
   return r?.s ?? "0:0:0";
 }
 const signatureMessages = (s: string | null) => Number((s ?? "0:0:0").split(":")[1]);
@@ -422,10 +416,7 @@ async function advance(ctx: Ctx, move: Move, now: number): Promise<Advance> {
     // atomically, only if D1 holds what was checked (no message written since the check began).
     await shard.beginServing(ref);
     const switched = await ctx.env.DB.prepare(
-      `UPDATE chatbots SET message_store = 'shard' WHERE id = ? AND org_id = ? AND message_store = 'moving'
-         AND (SELECT count(*) || ':' || coalesce(sum(message_count), 0) || ':' || coalesce(max(last_message_at), 0)
-              FROM conversations WHERE org_id = ? AND chatbot_id = ? AND message_count > 0) = ?
-       RETURNING id`,
+      `UPDATE chatbots SET message_store = 'shard' WHERE id = ? AND org_id = ? AND message_store = 'moving' AND (${SIGNATURE_SQL}) = ? RETURNING id`,
     )
       .bind(ref.chatbotId, ref.orgId, ref.orgId, ref.chatbotId, move.signature)
       .first();

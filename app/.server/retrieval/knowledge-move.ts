@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, lt, sql } from "drizzle-orm";
 import { KNOWLEDGE_MOVE_RUNNING, type KnowledgeMoveNotice } from "~/lib/kb";
 import type { ServiceContext } from "../context";
-import { freeMoveSlots, resumeStalledMoves } from "../db/move-sweep";
+import { fnv, freeMoveSlots, resumeStalledMoves } from "../db/moves";
 import { chatbots, knowledgeMoves, knowledgeSources } from "../db/schema";
 import type { Env } from "../env";
 import { shardKnowledgeStub, type KnowledgeStoreKind } from "./knowledge-store";
@@ -51,12 +51,6 @@ export function isMoveMessage(body: unknown): body is MoveMessage {
 export async function enqueueMove(env: Pick<Env, "INGEST_QUEUE">, chatbotId: string, delaySeconds?: number) {
   const message: MoveMessage = { kind: "knowledge-move", chatbotId };
   await env.INGEST_QUEUE.send(message, delaySeconds ? { delaySeconds } : undefined);
-}
-
-/** FNV-1a over a string, continuing from `h`: the same on both sides, cheap, order-sensitive. */
-function fnv(h: number, s: string): number {
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619) >>> 0;
-  return h;
 }
 
 /** Per source: how many chunks and a checksum of their ids, texts, features and offline vectors in id order. Runs on D1 and, inside the shard, on its storage. */

@@ -1,6 +1,13 @@
-// What the two storage moves' cron sweeps share (knowledge, ADR 034; messages, ADR 042): both keep
-// one row per chatbot (chatbot_id, phase, updated_at) and both resume a move whose chain of queue
-// messages was lost, then start new ones only while fewer than a cap are under way.
+// What the two storage moves share (knowledge, ADR 034; messages, ADR 042): the checksum both sides
+// of a move compute, and the cron sweeps' steps — both keep one row per chatbot (chatbot_id, phase,
+// updated_at), resume a move whose chain of queue messages was lost, then start new ones only while
+// fewer than a cap are under way.
+
+/** FNV-1a over a string, continuing from `h` (start at 2166136261): the same on D1 and in a shard, cheap, order-sensitive. */
+export function fnv(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619) >>> 0;
+  return h;
+}
 
 /** The moves' state tables; a fixed list, so the name can go into the SQL. */
 export type MoveTable = "knowledge_moves" | "message_moves";
