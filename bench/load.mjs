@@ -25,6 +25,7 @@
 //   BENCH_MODEL=burst BENCH_RETRY=0 npm run bench:load   # the issue's measurement (no think time, no retry)
 //   BENCH_URL=http://127.0.0.1:8787 npm run bench:load   # against an already running `npm start`
 //   BENCH_INSPECTOR=0 npm run bench:load                # wrangler dev without its inspector (ADR 036; no heap figures)
+//   BENCH_NETWORK_EVENTS=0 npm run bench:load           # the heap sampler turns wrangler's devtools Network events off
 //   BENCH_PORT=8841 (default; devtools on BENCH_PORT+1) · BENCH_LEVEL_TIMEOUT_S=120 · BENCH_PAUSE_S=3 · BENCH_OUT=path
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -56,8 +57,9 @@ const RETRY_DELAY_MS = 700;
 // BENCH_KNOWLEDGE_CHUNKS=100000: grow the demo bot's knowledge to about that many chunks first
 // (bench/load-knowledge.mjs); the isolate's heap during ingestion is reported too.
 const KNOWLEDGE_CHUNKS = Number(process.env.BENCH_KNOWLEDGE_CHUNKS ?? 0);
-// BENCH_LIVE_HEAP_MS=2000: during the levels, also the heap right after a forced full GC, that often
-// (what stays reachable; bench/isolate-inspector.mjs). The GC stops the isolate: not for timing runs.
+// BENCH_LIVE_HEAP_MS=2000: during the levels (and the knowledge's ingestion), also the heap right after
+// a forced full GC, that often (what stays reachable; bench/isolate-inspector.mjs). The GC stops the
+// isolate: not for timing runs.
 const LIVE_HEAP_MS = Number(process.env.BENCH_LIVE_HEAP_MS ?? 0);
 
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
@@ -255,7 +257,8 @@ async function main() {
     baseURL = worker.baseURL;
   }
   const pgid = worker?.pid ?? null;
-  const heap = worker && INSPECTOR ? await heapSampler(PORT + 1).catch(() => null) : null;
+  // BENCH_NETWORK_EVENTS=0: the heap sampler turns the devtools Network events off (as bench:live does by default).
+  const heap = worker && INSPECTOR ? await heapSampler(PORT + 1, { networkEvents: process.env.BENCH_NETWORK_EVENTS !== "0" }).catch(() => null) : null;
   const levels = [];
   const hardStop = setTimeout(
     () => {
@@ -269,6 +272,8 @@ async function main() {
   try {
     if (apiKey) {
       heap?.reset();
+      // With BENCH_LIVE_HEAP_MS, the reachable heap while the sources are ingested too (the GCs slow ingestion).
+      if (LIVE_HEAP_MS > 0) heap?.liveSampling(LIVE_HEAP_MS);
       knowledge = await growKnowledge(baseURL, apiKey.key, KNOWLEDGE_CHUNKS);
       knowledge.isolateHeapMb = heap ? heap.summary() : null;
       knowledge.peakRssMb = Object.fromEntries(Object.entries(groupRss(pgid)).map(([k, v]) => [k, Math.round(v)]));

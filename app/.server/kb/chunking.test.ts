@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { chunkDocument } from "./chunking";
+import { Chunker, chunkDocument, type ChunkerState } from "./chunking";
+import { referenceChunkDocument } from "./fixtures/chunking-reference";
+import { MD_DOC, TXT_DOC } from "./fixtures/files";
 
 const para = (n: number, word = "alpha") => Array.from({ length: n }, (_, i) => `Sentence ${i} talks about ${word} and its many careful details.`).join(" ");
 
@@ -96,5 +98,152 @@ describe("chunkDocument", () => {
     expect(chunkDocument({ title: "T", text: "   ", format: "text" })).toEqual([]);
     const one = chunkDocument({ title: "T", text: "Just one line.", format: "markdown" });
     expect(one).toEqual([{ title: "T", heading: null, url: null, text: "Just one line.", position: 0 }]);
+  });
+});
+
+// ——— the streaming chunker: exactly the chunks of the whole-text chunker it replaced ———
+
+/** A seeded generator (mulberry32), so a failing document can be reproduced from its seed. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = [
+  "refund",
+  "policy",
+  "ship",
+  "days",
+  "the",
+  "a",
+  "über",
+  "naïve",
+  "café",
+  "😀",
+  "数据",
+  "x",
+  "https://example.test/a/very/long/path?with=query&and=more",
+];
+const ENDS = [".", "!", "?", "…", ":", ";", ",", "", ""];
+
+/** A random markdown-ish document built to hit the chunker's corners. */
+function randomDocument(seed: number): string {
+  const r = rng(seed);
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
+  const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+  const sentence = () => {
+    if (r() < 0.03) return "Z".repeat(int(150, 700)); // a "word" longer than the target
+    const n = r() < 0.05 ? int(60, 200) : int(1, 14); // sometimes a sentence longer than the target
+    return Array.from({ length: n }, () => pick(WORDS)).join(r() < 0.1 ? "  " : " ") + pick(ENDS);
+  };
+  const paragraph = () => {
+    const n = r() < 0.1 ? int(20, 60) : int(1, 6);
+    const lines: string[] = [];
+    let line = "";
+    for (let i = 0; i < n; i++) {
+      line += (line ? pick([" ", " ", "  ", "\t"]) : "") + sentence();
+      if (r() < 0.3) {
+        lines.push(line + pick(["", "", " ", "\t ", "\u00a0"]));
+        line = pick(["", "", "  "]);
+      }
+    }
+    if (line) lines.push(line);
+    return lines.join(pick(["\n", "\n", "\r\n", "\r"]));
+  };
+  const heading = () => {
+    const level = int(1, 6);
+    const text = pick(["Doc", "doc", "Pricing", "Annual plans", "[Linked](https://x.test) *bold* `code`", "Support ##", sentence(), "A".repeat(int(1, 90))]);
+    return `${pick(["", "", "", " "])}${"#".repeat(level)}${pick([" ", "  ", "\t"])}${text}${pick(["", "", "  "])}`;
+  };
+  const blocks: string[] = [];
+  if (r() < 0.2) blocks.push(pick(["---\ntitle: Doc\ntags: [a]\n---", "---\n---\nx\n---", "---\nnever closed", "---", "  ---\nkey: v\n---"]));
+  const n = int(0, 40);
+  for (let i = 0; i < n; i++) {
+    const k = r();
+    if (k < 0.3) blocks.push(heading());
+    else if (k < 0.36) blocks.push(`${pick(["```", "~~~", "  ```js"])}\n# not a heading\n${paragraph()}${r() < 0.8 ? `\n${pick(["```", "~~~"])}` : ""}`);
+    else if (k < 0.4) blocks.push(pick(["---", "\u00a0", "   ", "\t", "#", "# ", "#\u00a0"]));
+    else blocks.push(paragraph());
+  }
+  const gap = () => pick(["\n", "\n\n", "\n\n", "\n\n\n\n", "\n \n", "\n\u00a0\n", "\r\n\r\n", "\n\t\n\n"]);
+  return pick(["", "", "  \n", "\n\n\t", "\u00a0\ufeff "]) + blocks.map((b, i) => (i ? gap() : "") + b).join("") + pick(["", "", "  ", "\n\n", "\u3000\n"]);
+}
+
+const SIZES = [{}, { targetChars: 200, overlapChars: 60 }, { targetChars: 300 }, { targetChars: 500, overlapChars: 0 }];
+
+describe("Chunker (streaming)", () => {
+  it("chunkDocument gives exactly the chunks of the whole-text chunker it replaced, on 1,500 random documents", () => {
+    for (let seed = 1; seed <= 1500; seed++) {
+      const text = randomDocument(seed);
+      const opts = SIZES[seed % SIZES.length];
+      for (const format of ["markdown", "text"] as const) {
+        const doc = { title: seed % 3 ? "Doc" : "Pricing", text, url: seed % 2 ? null : "https://x.test/p", format };
+        const got = chunkDocument(doc, opts);
+        const want = referenceChunkDocument(doc, opts);
+        if (JSON.stringify(got) !== JSON.stringify(want)) expect({ seed, format, got }).toEqual({ seed, format, got: want });
+      }
+    }
+  });
+
+  it("and on the fixtures of the other tests and a real markdown document", () => {
+    const docs = [MD_DOC, TXT_DOC, para(200), ["# Guide", para(6, "intro"), "## Pricing", para(8, "pricing")].join("\n\n")];
+    for (const text of docs)
+      for (const format of ["markdown", "text"] as const)
+        for (const opts of SIZES)
+          expect(chunkDocument({ title: "Guide", text, format }, opts)).toEqual(referenceChunkDocument({ title: "Guide", text, format }, opts));
+  });
+
+  it("stopped anywhere between lines and resumed from its stored state, gives the same chunks as one pass", () => {
+    for (let seed = 1; seed <= 400; seed++) {
+      const r = rng(seed * 7919);
+      const text = randomDocument(seed).trim();
+      const opts = SIZES[seed % SIZES.length];
+      const doc = { title: "Doc", format: "markdown" as const };
+      const whole = chunkDocument({ ...doc, text }, opts);
+      const run = (frontMatter: boolean) => {
+        const out = [];
+        let state: ChunkerState | undefined;
+        // Pieces that end after a line break (as ingestion reads them) or anywhere (write keeps the rest).
+        for (let i = 0; i < text.length;) {
+          let next = Math.min(text.length, i + 1 + Math.floor(r() * 400));
+          if (r() < 0.7) {
+            const nl = text.indexOf("\n", next);
+            next = nl < 0 ? text.length : nl + 1;
+          }
+          // A new chunker each time, from the JSON of the last one's state: a step after another.
+          const chunker = new Chunker({ ...doc, frontMatter }, opts, state && JSON.parse(JSON.stringify(state)));
+          out.push(...chunker.write(text.slice(i, next)));
+          state = chunker.state;
+          i = next;
+        }
+        const last = new Chunker({ ...doc, frontMatter }, opts, state);
+        out.push(...last.end());
+        return { out, unclosed: last.unclosedFrontMatter };
+      };
+      const first = run(true);
+      const got = first.unclosed ? run(false).out : first.out;
+      if (JSON.stringify(got) !== JSON.stringify(whole)) expect({ seed, got }).toEqual({ seed, got: whole });
+    }
+  });
+
+  it("holds a bounded state however long the document: a few sections, not the text", () => {
+    const text = Array.from({ length: 600 }, (_, i) => (i % 40 === 0 ? `## Part ${i}` : para(6, `topic${i}`))).join("\n\n");
+    const chunker = new Chunker({ title: "Big", format: "markdown" });
+    let maxState = 0;
+    let n = 0;
+    for (const line of text.split(/(?<=\n)/)) {
+      n += chunker.write(line).length;
+      maxState = Math.max(maxState, JSON.stringify(chunker.state).length);
+    }
+    n += chunker.end().length;
+    expect(text.length).toBeGreaterThan(150_000);
+    expect(n).toBe(chunkDocument({ title: "Big", text, format: "markdown" }).length);
+    expect(maxState).toBeLessThan(6_000);
   });
 });

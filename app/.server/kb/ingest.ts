@@ -1,10 +1,11 @@
 import { and, eq, gt, inArray, isNull, lt, lte, ne, or } from "drizzle-orm";
 import { randomToken } from "../auth/crypto";
-import { knowledgeSourceContents, knowledgeSources } from "../db/schema";
+import { knowledgeSources } from "../db/schema";
 import { knowledgeStore, type KnowledgeStore } from "../retrieval/knowledge-store";
 import type { ChunkInput } from "../retrieval/types";
-import { chunkDocument } from "./chunking";
+import { Chunker, chunkDocument, type ChunkerDocument, type ChunkerState } from "./chunking";
 import { crawlStep, fetchUrl, startCrawl, type CrawlOptions, type CrawlState, type Fetcher } from "./crawl";
+import { contentBounds, dropStagedText, qaPairCount, qaPairs, readSlice, stageText, type TextStore } from "./document-text";
 import { ExtractError, extractFile, extractHtml, type ExtractedDocument, type FileKind } from "./extract";
 import { enqueueIngest } from "./queue";
 import { dropProductsNotSeenSince } from "../integrations/woocommerce/products";
@@ -13,14 +14,22 @@ import { WooError } from "../integrations/woocommerce/client";
 import { charLimitMessage, knowledgeUsage, nextSyncFrom, type KbContext, type KnowledgeSource, type QaPair } from "./sources";
 
 // Ingestion as small resumable steps. Each queue message runs one step: a bounded amount of work
-// (≤ PAGES_PER_STEP pages or ≤ CHUNKS_PER_STEP chunks), saves its cursor in `jobState`, touches
-// `heartbeatAt`, and re-enqueues itself. A re-sync indexes the new chunks first and deletes the old
-// ones (ids ≤ oldMaxChunkId) only once the new set is complete, so the bot never sees half a source.
+// (≤ PAGES_PER_STEP pages or about CHUNKS_PER_STEP chunks), saves its cursor in `jobState`, touches
+// `heartbeatAt`, and re-enqueues itself. A document (text, file, page) is chunked as a stream: its
+// first step extracts it (files and pages, staged in R2), counts its chunks and characters reading
+// it a slice at a time, and every step then reads only the next slices and continues the chunker
+// from the state the step before stored (ADR 043) — a step's memory is bounded by its slice, not by
+// the document, and the chunks are exactly those of chunking the whole text at once. A re-sync
+// indexes the new chunks first and deletes the old ones (ids ≤ oldMaxChunkId) only once the new set
+// is complete, so the bot never sees half a source.
 // The sweeper (cron, every 5 minutes) resumes jobs whose message was lost and fails them after
 // MAX_ATTEMPTS, and starts scheduled re-syncs.
 
 const PAGES_PER_STEP = 10;
+/** Chunks one step indexes: it stops reading at the first slice end at or past this many. */
 const CHUNKS_PER_STEP = 200;
+/** Q&A pairs read at once while counting a Q&A source's characters. */
+const QA_PAGE = 500;
 export const STALE_AFTER_MS = 2 * 60 * 1000;
 export const MAX_ATTEMPTS = 5;
 /** A step holds the job for at most this long; the sweeper releases it sooner when the heartbeat is stale. */
@@ -32,16 +41,29 @@ export type IngestOptions = {
   fetcher?: Fetcher;
   /** Re-enqueue after a step that left work (default true; runIngestionUntilIdle runs steps inline instead). */
   enqueue?: boolean;
+  /** How much of a document one read brings (default SLICE, document-text.ts; tests use less). */
+  slice?: number;
 };
 
 type SkippedRecord = { url: string; reason: string };
+
+/** A document being indexed a slice at a time: where its text is, and where the chunker stands in it. */
+type DocumentPlan = ChunkerDocument & {
+  /** "content": a text source's row in knowledge_source_contents (offsets in characters); "staged": the extracted text in R2 (bytes). */
+  from: TextStore;
+  /** The next slice starts here; the (trimmed) text ends at `end`. */
+  offset: number;
+  end: number;
+  /** The chunker as it stood after the last completed step (plain JSON). */
+  chunker: ChunkerState | null;
+};
 
 type JobState = {
   v: 1;
   /** Chunks of this source with an id ≤ this belong to the previous sync and are deleted at the end. */
   oldMaxChunkId: number;
   phase: "start" | "index" | "crawl";
-  /** Documents: chunks indexed so far. */
+  /** Documents and Q&A: chunks (Q&A: pairs) indexed so far. */
   cursor: number;
   totalChunks: number;
   /** Next chunk position (sites: across pages). */
@@ -52,7 +74,14 @@ type JobState = {
   lease?: { id: string; until: number } | null;
   /** WooCommerce sources: when this full sync started (products not seen since then are dropped at the end). */
   startedAt?: number;
+  /** Text, file and page sources, once counted. */
+  doc?: DocumentPlan;
+  /** Documents and Q&A: the highest chunk id the completed steps indexed; chunks above it were left by a step that died before saving. */
+  indexedTo?: number;
 };
+
+/** Sources read as one document, a slice at a time. */
+const DOCUMENT_TYPES: readonly KnowledgeSource["type"][] = ["text", "file", "url"];
 
 export type StepResult = { sourceId: string; status: KnowledgeSource["status"] | "missing"; done: boolean; busy?: boolean };
 
@@ -91,61 +120,70 @@ const stored = (js: JobState): JobState => {
 
 // ——— documents of the non-crawl types ———
 
-/** A text or Q&A source's content ("" when there is none). */
-async function sourceContent(ctx: KbContext, sourceId: string): Promise<string> {
-  const row = await ctx.db
-    .select({ content: knowledgeSourceContents.content })
-    .from(knowledgeSourceContents)
-    .where(eq(knowledgeSourceContents.sourceId, sourceId))
-    .get();
-  return row?.content ?? "";
+/**
+ * A file or page: fetched and extracted once (the one step that holds the whole document, as
+ * extraction needs it), its text staged in R2 for the steps that index it.
+ */
+async function extractAndStage(ctx: KbContext, row: KnowledgeSource, opts: IngestOptions) {
+  let doc: ExtractedDocument & { url: string | null };
+  if (row.type === "file") {
+    if (!row.location) throw new IngestError("The uploaded file is missing; delete this source and upload the file again.");
+    const obj = await ctx.env.FILES.get(row.location);
+    if (!obj) throw new IngestError("The uploaded file is missing; delete this source and upload the file again.");
+    const bytes = new Uint8Array(await obj.arrayBuffer());
+    const cfg = row.config as { filename?: string; kind?: FileKind };
+    doc = { ...(await extractFile(bytes, cfg.filename ?? row.title, cfg.kind ?? "txt")), url: null };
+  } else {
+    const url = row.location!;
+    const res = await fetchUrl(url, { fetcher: opts.fetcher, host: new URL(url).host, timeoutMs: PAGE_TIMEOUT_MS });
+    if (!res.ok) throw new IngestError(`The page could not be read: ${res.reason}.`);
+    const page = extractHtml(res.body, res.url);
+    if (!page.text) throw new IngestError("The page has no readable text.");
+    doc = { ...page, url: res.url };
+  }
+  if (!doc.text.trim()) throw new IngestError("No text was found to learn from.");
+  const end = await stageText(ctx, row, doc.text);
+  return { title: doc.title, url: doc.url, format: doc.format, chars: doc.text.length, end };
 }
 
-async function loadDocuments(
-  ctx: KbContext,
-  row: KnowledgeSource,
-  opts: IngestOptions,
-): Promise<(ExtractedDocument & { url: string | null; qa?: QaPair[] })[]> {
-  switch (row.type) {
-    case "text": {
-      const text = (await sourceContent(ctx, row.id)).trim();
-      if (!text) throw new IngestError("This text source is empty.");
-      return [{ title: row.title, text, format: "markdown", url: null }];
-    }
-    case "qa": {
-      let pairs: QaPair[] = [];
-      try {
-        pairs = JSON.parse((await sourceContent(ctx, row.id)) || "[]") as QaPair[];
-      } catch {
-        throw new IngestError("The questions and answers of this source could not be read.");
-      }
-      if (!pairs.length) throw new IngestError("This source has no questions and answers.");
-      // One section per pair (the text counts the characters); chunksOf makes one chunk per pair.
-      const text = pairs.map((p) => `## ${p.question.replace(/\s+/g, " ").trim()}\n\n${p.answer.trim()}`).join("\n\n");
-      return [{ title: row.title, text, format: "markdown", url: null, qa: pairs }];
-    }
-    case "file": {
-      if (!row.location) throw new IngestError("The uploaded file is missing; delete this source and upload the file again.");
-      const obj = await ctx.env.FILES.get(row.location);
-      if (!obj) throw new IngestError("The uploaded file is missing; delete this source and upload the file again.");
-      const bytes = new Uint8Array(await obj.arrayBuffer());
-      const cfg = row.config as { filename?: string; kind?: FileKind };
-      const doc = await extractFile(bytes, cfg.filename ?? row.title, cfg.kind ?? "txt");
-      return [{ ...doc, url: null }];
-    }
-    case "url": {
-      const url = row.location!;
-      const res = await fetchUrl(url, { fetcher: opts.fetcher, host: new URL(url).host, timeoutMs: PAGE_TIMEOUT_MS });
-      if (!res.ok) throw new IngestError(`The page could not be read: ${res.reason}.`);
-      const doc = extractHtml(res.body, res.url);
-      if (!doc.text) throw new IngestError("The page has no readable text.");
-      return [{ ...doc, url: res.url }];
-    }
-    case "site":
-    case "woocommerce":
-      throw new Error("sites are crawled and stores synced page by page, not loaded");
+/** Runs a chunker over a document's text from `offset`, a slice at a time, counting its chunks. */
+async function countChunks(ctx: KbContext, row: KnowledgeSource, plan: DocumentPlan, opts: IngestOptions): Promise<{ chunks: number; unclosed: boolean }> {
+  const chunker = new Chunker(plan);
+  let chunks = 0;
+  for (let offset = plan.offset; offset < plan.end;) {
+    const slice = await readSlice(ctx, row, plan.from, offset, plan.end, opts.slice);
+    chunks += chunker.write(slice.text).length;
+    offset = slice.next;
   }
+  chunks += chunker.end().length;
+  return { chunks, unclosed: chunker.unclosedFrontMatter };
 }
+
+/**
+ * The first step of a document: where its text is, its characters and how many chunks it makes
+ * (the progress total; none means there is nothing to learn), reading it a slice at a time.
+ */
+async function planDocument(ctx: KbContext, row: KnowledgeSource, opts: IngestOptions): Promise<{ doc: DocumentPlan; chars: number; totalChunks: number }> {
+  let doc: DocumentPlan;
+  let chars: number;
+  if (row.type === "text") {
+    const bounds = await contentBounds(ctx, row.id, opts.slice);
+    if (!bounds) throw new IngestError("This text source is empty.");
+    doc = { from: "content", title: row.title, url: null, format: "markdown", offset: bounds.start, end: bounds.end, chunker: null };
+    chars = bounds.chars;
+  } else {
+    const staged = await extractAndStage(ctx, row, opts);
+    doc = { from: "staged", title: staged.title, url: staged.url, format: staged.format, offset: 0, end: staged.end, chunker: null };
+    chars = staged.chars;
+  }
+  let count = await countChunks(ctx, row, { ...doc, frontMatter: true }, opts);
+  // A first `---` line that is never closed is not front matter (chunkDocument reads it as text too).
+  if (count.unclosed) count = await countChunks(ctx, row, { ...doc, frontMatter: false }, opts);
+  return { doc: { ...doc, frontMatter: !count.unclosed }, chars, totalChunks: count.chunks };
+}
+
+/** A Q&A pair as the section it counts as ("## question", a blank line, the answer). */
+const qaSectionLength = (p: QaPair) => `## ${p.question.replace(/\s+/g, " ").trim()}\n\n${p.answer.trim()}`.length;
 
 /**
  * A Q&A source's chunks: one per pair, whatever its length, with the question as the heading and the
@@ -157,8 +195,7 @@ export function qaChunks(title: string, pairs: QaPair[]): ChunkInput[] {
   return pairs.map((p, i) => ({ title, heading: p.question.replace(/\s+/g, " ").trim(), url: null, text: p.answer.trim(), position: i }));
 }
 
-function chunksOf(docs: (ExtractedDocument & { url: string | null; qa?: QaPair[] })[], startPosition = 0): ChunkInput[] {
-  if (docs.length === 1 && docs[0].qa) return qaChunks(docs[0].title, docs[0].qa);
+function chunksOf(docs: (ExtractedDocument & { url: string | null })[], startPosition = 0): ChunkInput[] {
   const out: ChunkInput[] = [];
   for (const d of docs) {
     for (const c of chunkDocument({ title: d.title, text: d.text, url: d.url, format: d.format })) out.push({ ...c, position: startPosition + out.length });
@@ -167,6 +204,20 @@ function chunksOf(docs: (ExtractedDocument & { url: string | null; qa?: QaPair[]
 }
 
 // ——— one step ———
+
+/**
+ * Chunks above `indexedTo` were indexed by a step that died (the isolate restarted) before saving
+ * its cursor: they go, and this step indexes that slice again, so a chunk is never there twice.
+ */
+async function dropOrphans(store: KnowledgeStore, sourceId: string, js: JobState, stepFloor: number) {
+  if (js.indexedTo !== undefined && stepFloor > js.indexedTo) await store.deleteChunks(sourceId, { above: js.indexedTo });
+}
+
+async function indexStep(store: KnowledgeStore, source: { sourceId: string; type: KnowledgeSource["type"] }, js: JobState, chunks: ChunkInput[]) {
+  const { chunkIds } = await store.indexChunks(source, chunks);
+  js.cursor += chunks.length;
+  for (const id of chunkIds) js.indexedTo = Math.max(js.indexedTo ?? 0, id);
+}
 
 async function save(ctx: KbContext, row: KnowledgeSource, leaseId: string, patch: Partial<typeof knowledgeSources.$inferInsert>) {
   // Compare-and-set on updatedAt: a step that lost its job (deleted, retried, taken over) writes nothing.
@@ -187,6 +238,7 @@ async function fail(ctx: KbContext, store: KnowledgeStore, row: KnowledgeSource,
   // A failed re-sync drops only what it added: the previous chunks keep serving.
   await store.deleteChunks(row.id, { above: js?.oldMaxChunkId ?? 0 });
   if (row.type === "site") await ctx.env.FILES.delete(crawlStateKey(row));
+  if (row.type === "file" || row.type === "url") await dropStagedText(ctx, row);
   const chunkCount = await store.countChunks(row.id);
   return save(ctx, row, "", {
     status: "failed",
@@ -210,7 +262,8 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
   const prev = row.jobState as JobState | null;
   if (prev?.lease && prev.lease.until > now) return { sourceId, status: row.status, done: false, busy: true };
 
-  const fresh = row.status === "queued" || !prev || prev.v !== 1;
+  // A document job saved before documents streamed (no plan) starts again.
+  const fresh = row.status === "queued" || !prev || prev.v !== 1 || (DOCUMENT_TYPES.includes(row.type) && prev.phase === "index" && !prev.doc);
   const leaseId = randomToken(8);
   // Where the chatbot's chunks live: D1 or its knowledge shard (ADR 034).
   const store = await knowledgeStore(ctx, { orgId: row.orgId, chatbotId: row.chatbotId });
@@ -306,29 +359,54 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
       row = await save(ctx, row, leaseId, { jobState: stored(js), heartbeatAt: Date.now(), progressDone: js.cursor, progressTotal: page.totalPages });
       js.cursor += 1;
       if (finished) await dropProductsNotSeenSince(ctx, row.chatbotId, js.startedAt ?? 0);
-    } else {
-      const docs = await loadDocuments(ctx, row, opts);
-      const chunks = chunksOf(docs);
-      const chars = docs.reduce((n, d) => n + d.text.length, 0);
-      if (!chunks.length) throw new IngestError("No text was found to learn from.");
+    } else if (row.type === "qa") {
+      // One chunk per pair, read a page at a time from the stored JSON; `cursor` is the next pair.
       if (js.phase === "start") {
+        const count = await qaPairCount(ctx, row.id);
+        if (count === "invalid") throw new IngestError("The questions and answers of this source could not be read.");
+        if (!count) throw new IngestError("This source has no questions and answers.");
+        // The characters of the pairs as sections, two line breaks between.
+        let chars = 2 * (count - 1);
+        for (let i = 0; i < count; i += QA_PAGE) for (const p of await qaPairs(ctx, row.id, i, QA_PAGE)) chars += qaSectionLength(p);
         const usage = await knowledgeUsage(ctx, row.orgId, row.id);
         if (usage.used + chars > usage.limit) throw new IngestError(charLimitMessage(usage, chars));
-        js.phase = "index";
-        js.totalChunks = chunks.length;
-        js.chars = chars;
+        Object.assign(js, { phase: "index", totalChunks: count, chars, indexedTo: js.oldMaxChunkId });
       }
-      const slice = chunks.slice(js.cursor, js.cursor + CHUNKS_PER_STEP);
-      await store.indexChunks(source, slice);
-      js.cursor += slice.length;
-      finished = js.cursor >= chunks.length;
+      await dropOrphans(store, row.id, js, stepFloor);
+      const chunks = qaChunks(row.title, await qaPairs(ctx, row.id, js.cursor, CHUNKS_PER_STEP)).map((c) => ({ ...c, position: c.position + js.cursor }));
+      await indexStep(store, source, js, chunks);
+      finished = js.cursor >= js.totalChunks || chunks.length === 0;
+      row = await save(ctx, row, leaseId, { jobState: stored(js), heartbeatAt: Date.now(), progressDone: js.cursor, progressTotal: js.totalChunks });
+    } else {
+      // A document (text, file, page): counted once, then indexed a few slices per step.
+      if (js.phase === "start") {
+        const plan = await planDocument(ctx, row, opts);
+        if (!plan.totalChunks) throw new IngestError("No text was found to learn from.");
+        const usage = await knowledgeUsage(ctx, row.orgId, row.id);
+        if (usage.used + plan.chars > usage.limit) throw new IngestError(charLimitMessage(usage, plan.chars));
+        Object.assign(js, { phase: "index", doc: plan.doc, totalChunks: plan.totalChunks, chars: plan.chars, indexedTo: js.oldMaxChunkId });
+      }
+      await dropOrphans(store, row.id, js, stepFloor);
+      const doc = js.doc!;
+      const chunker = new Chunker(doc, {}, doc.chunker ?? undefined);
+      const chunks: ChunkInput[] = [];
+      let offset = doc.offset;
+      while (chunks.length < CHUNKS_PER_STEP && offset < doc.end) {
+        const slice = await readSlice(ctx, row, doc.from, offset, doc.end, opts.slice);
+        for (const c of chunker.write(slice.text)) chunks.push(c);
+        offset = slice.next;
+      }
+      finished = offset >= doc.end;
+      if (finished) for (const c of chunker.end()) chunks.push(c);
+      await indexStep(store, source, js, chunks);
+      js.doc = { ...doc, offset, chunker: chunker.state };
       row = await save(ctx, row, leaseId, {
         jobState: stored(js),
         heartbeatAt: Date.now(),
         progressDone: js.cursor,
-        progressTotal: chunks.length,
+        progressTotal: js.totalChunks,
         // Extracted title of a file or page (a text/Q&A title is the user's).
-        ...(row.type === "file" || row.type === "url" ? { title: docs[0].title.slice(0, 200) } : {}),
+        ...(row.type === "file" || row.type === "url" ? { title: doc.title.slice(0, 200) } : {}),
       });
     }
 
@@ -342,6 +420,7 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
     // Complete: now (and only now) the previous sync's chunks go.
     if (js.oldMaxChunkId > 0) await store.deleteChunks(row.id, { upTo: js.oldMaxChunkId });
     if (row.type === "site") await ctx.env.FILES.delete(crawlStateKey(row));
+    if (js.doc?.from === "staged") await dropStagedText(ctx, row);
     const chunkCount = await store.countChunks(row.id);
     const syncedAt = Date.now();
     const config =
