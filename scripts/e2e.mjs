@@ -4,7 +4,7 @@
 // starts `wrangler dev` on a fresh .e2e/state. Extra arguments go to vitest
 // (e.g. `npm run test:e2e -- smoke`, `--reporter=json --outputFile.json=…`).
 // E2E_PORT (default 8799) chooses the port; CHROMIUM_PATH the browser (default /usr/bin/chromium).
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { bin, build, ensureDependencies, forwardSignals, log, ROOT, run, StageError } from "./lib/common.mjs";
 
@@ -24,7 +24,39 @@ async function main() {
     env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
     check: false,
   });
+  reportStalls(process.argv.slice(2));
   process.exit(code ?? 1);
+}
+
+const SLOW_MS = 5_000;
+
+/**
+ * After the run: the Worker's requests that took SLOW_MS or more (from its request log) and the tests
+ * that failed once and passed on CI's second try (vitest.e2e.config.ts), so a flake is on record.
+ */
+function reportStalls(args) {
+  const logFile = path.join(ROOT, ".e2e", "wrangler.log");
+  if (existsSync(logFile)) {
+    const slow = readFileSync(logFile, "utf8")
+      .split("\n")
+      .filter((line) => Number(/\((\d+)ms\)\s*$/.exec(line)?.[1] ?? 0) >= SLOW_MS);
+    if (slow.length) {
+      console.log(`\n[parley] end-to-end: ${slow.length} request(s) to the Worker took ${SLOW_MS / 1000} s or more (.e2e/wrangler.log):`);
+      for (const line of slow.slice(-20)) console.log(`  ${line.trim()}`);
+    }
+  }
+  const json = args.find((a) => a.startsWith("--outputFile.json="))?.slice("--outputFile.json=".length);
+  if (!json || !existsSync(json)) return;
+  try {
+    const retried = JSON.parse(readFileSync(json, "utf8"))
+      .testResults.flatMap((f) => f.assertionResults.map((t) => ({ ...t, file: path.relative(ROOT, f.name) })))
+      .filter((t) => t.status === "passed" && t.failureMessages?.length);
+    for (const t of retried) {
+      console.log(`\n[parley] end-to-end: passed only on its second try: ${t.file} > ${t.fullName}\n  first try: ${t.failureMessages[0].split("\n")[0]}`);
+    }
+  } catch {
+    /* a report vitest did not finish writing: its own output says why */
+  }
 }
 
 main().catch((err) => {

@@ -37,6 +37,8 @@ const start = (keepState: boolean) =>
     port,
     strictPort: false,
     keepState,
+    // As the shared e2e Worker and `npm start` run it (ADR 036).
+    inspector: false,
     // Live chat is a Growth-plan extra (ADR 027): agents' sockets on the seeded Free plan answer 403.
     // The bot keeps its messages in its shard, as `createChatbot` makes every new chatbot do.
     sql: `UPDATE organisations SET plan = 'growth' WHERE id = '${DEMO.orgId}'; INSERT INTO chatbots (id, org_id, name, visibility, settings, message_store) VALUES ('${BOT}', '${DEMO.orgId}', 'Durable bot', 'public', '${JSON.stringify({ ui: { humanHandoff: true, leadForm: { timing: "off" } } })}', 'shard'); INSERT INTO api_keys (id, org_id, chatbot_id, name, prefix, key_hash, created_at) VALUES ('key_durable', '${DEMO.orgId}', '${BOT}', 'Durability', '${API_KEY.slice(0, 10)}', '${API_KEY_HASH}', 0)`,
