@@ -199,6 +199,21 @@ describe("the relevance floor", () => {
     expect(isPersonal("do you ship to japan")).toBe(true);
     expect(isPersonal("whats ur returns policy")).toBe(true);
     expect(isPersonal("Who invented the telephone?")).toBe(false);
+    // ADR 046: asking for a price, a duration, an hour or an age is asking about the business's terms.
+    expect(isPersonal("how much is a normal consultation")).toBe(true);
+    expect(isPersonal("at what age do kittens get their first injections")).toBe(true);
+    expect(isPersonal("What is the capital of Australia?")).toBe(false);
+  });
+
+  it("a question after a price without I or you gets the personal floor (ADR 046)", async () => {
+    const bot = await shop();
+    // Refused before: 0.42 of the question against the impersonal floor of 0.55.
+    const r = await retrieve(bot.ctx, bot.ref, "how much is the standard uk postage", { k: 1 });
+    expect(r.floor).toBeCloseTo(DEFAULT_TUNING.floorSmall, 2);
+    expect(r.answerable).toBe(true);
+    expect(r.passages[0].text).toContain("€12");
+    const off = await retrieve(bot.ctx, bot.ref, "What is the capital of Australia?", { k: 1 });
+    expect(off.answerable).toBe(false);
   });
 });
 

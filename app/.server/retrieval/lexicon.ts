@@ -129,6 +129,10 @@ function headOf(phrase: string[]): string | undefined {
 
 /** Question shapes that say what kind of answer is wanted, not what it is about; they make no slot. */
 const QUESTION_SHAPES = [
+  // "how long till it gets to germany": "till" belongs to the shape, not to the topic.
+  "how long till",
+  "how long til",
+  "how long until",
   "how long",
   "how quickly",
   "how fast",
@@ -163,7 +167,7 @@ const SYNONYMS: string[][] = [
   ["return", "returns", "send back", "sending back", "bring back", "take back", "give back", "returning"],
   ["refund", "refunds", "refunded", "refundable", "money back", "reimburse", "reimbursed", "reimbursement", "repay", "repaid"],
   ["exchange", "exchanges", "swap", "swapped", "replace", "replacement", "switch"],
-  ["damaged", "broken", "faulty", "defective", "torn", "ripped", "smashed", "cracked", "dented", "damage", "broke"],
+  ["damaged", "broken", "faulty", "defective", "torn", "ripped", "smashed", "cracked", "dented", "damage", "broke", "hole", "holes"],
   // delivery
   [
     "delivery",
@@ -229,7 +233,7 @@ const SYNONYMS: string[][] = [
   ["late", "later", "delayed", "running late"],
   ["expire", "expires", "expired", "expiry", "run out", "runs out", "ran out", "ends", "end", "valid", "validity"],
   ["cancel", "cancels", "cancelled", "canceled", "cancelling", "canceling", "cancellation", "call off", "quit", "terminate"],
-  ["change", "changes", "modify", "amend", "edit", "update", "alter"],
+  ["change", "changes", "modify", "amend", "edit", "update", "alter", "switch", "switching"],
   // booking, contact, place
   ["book", "booking", "bookings", "reserve", "reserved", "reservation", "reservations", "appointment", "appointments", "schedule", "make an appointment"],
   ["phone", "phones", "call", "calls", "ring", "telephone", "phone number", "number"],
@@ -361,6 +365,41 @@ const SYNONYMS: string[][] = [
 
 /** One-way: a specific word also looks for the general one (a question about England is about the UK). */
 const BROADER: [string[], string[]][] = [
+  // Kinds of animal: the knowledge names the class ("small pets", "farm animals", "other pets").
+  [
+    [
+      "cat",
+      "cats",
+      "kitten",
+      "kittens",
+      "rabbit",
+      "rabbits",
+      "hamster",
+      "hamsters",
+      "guinea pig",
+      "guinea pigs",
+      "ferret",
+      "ferrets",
+      "parrot",
+      "parrots",
+      "budgie",
+      "budgies",
+      "bird",
+      "birds",
+      "tortoise",
+      "tortoises",
+    ],
+    ["pet", "pets"],
+  ],
+  [
+    ["cow", "cows", "cattle", "sheep", "pig", "pigs", "goat", "goats", "chicken", "chickens", "hens", "alpaca", "alpacas", "livestock"],
+    ["farm animals", "livestock", "animals"],
+  ],
+  // A colour asked for ("a jumper in green") is one of the colours the knowledge offers.
+  [
+    ["red", "blue", "green", "yellow", "black", "white", "grey", "gray", "navy", "pink", "purple", "orange", "brown", "beige", "cream", "burgundy", "teal"],
+    ["colour", "colours", "color", "colors"],
+  ],
   [
     [
       "england",
@@ -653,15 +692,33 @@ export type LexicalSlot = {
   thesaurus?: string[];
 };
 
-/** A slot for a word the lexicon does not know: its spelling variants, and the thesaurus's words for it as weak alternatives. */
+/**
+ * Other forms of a word that stemming does not reach: a plural in -ves and its singular in -f/-fe
+ * ("scarves" ↔ "scarf", "knives" ↔ "knife": Porter gives "scarv" and "scarf"), and the negated
+ * participle in "un-" ("worn" → "unworn": "can I return a jumper I've worn" is answered by "return
+ * unworn items"). ADR 046.
+ */
+export function formVariants(w: string): string[] {
+  if (w.length < 4 || !/^\p{L}+$/u.test(w)) return [];
+  const out: string[] = [];
+  if (w.endsWith("ves")) out.push(w.slice(0, -3) + "f", w.slice(0, -3) + "fe");
+  else if (w.endsWith("fe")) out.push(w.slice(0, -2) + "ves");
+  else if (w.endsWith("f") && !w.endsWith("ff")) out.push(w.slice(0, -1) + "ves");
+  // Only participles and adjectives ("worn", "washed", "opened"): "limit" is not "unlimited".
+  if (!w.startsWith("un") && /(ed|en|wn|rn)$/.test(w)) out.push("un" + w);
+  return out;
+}
+
+/** A slot for a word the lexicon does not know: its spelling variants and other forms, and the thesaurus's words for it as weak alternatives. */
 function plainSlot(w: string, isStop: (w: string) => boolean): LexicalSlot {
-  const alternatives = spellingVariants(w);
+  const forms = formVariants(w);
+  const alternatives = [...spellingVariants(w), ...forms];
+  // The negated form is weak evidence: it is about the word, not the same thing.
+  const negated = forms.filter((f) => f.startsWith("un") && !w.startsWith("un"));
   const entry = isLightWord(w) ? undefined : thesaurusEntry(w);
-  if (!entry) return { word: w, alternatives, consumed: [] };
-  const thesaurus = [...entry.synonyms, ...entry.broader].filter((a) => a !== w && !isStop(a) && !isLightWord(a) && !alternatives.includes(a));
-  return thesaurus.length
-    ? { word: w, alternatives: [...alternatives, ...thesaurus], consumed: [], broader: thesaurus, thesaurus }
-    : { word: w, alternatives, consumed: [] };
+  const thesaurus = entry ? [...entry.synonyms, ...entry.broader].filter((a) => a !== w && !isStop(a) && !isLightWord(a) && !alternatives.includes(a)) : [];
+  if (!thesaurus.length) return { word: w, alternatives, consumed: [], ...(negated.length ? { broader: negated } : {}) };
+  return { word: w, alternatives: [...alternatives, ...thesaurus], consumed: [], broader: [...negated, ...thesaurus], thesaurus };
 }
 
 /**

@@ -974,7 +974,19 @@ const PERSON = new Set("i me my mine myself we us our ours you your yours yourse
  * do not, so those must match the knowledge more closely before the bot answers them.
  */
 export function isPersonal(query: string): boolean {
-  return questionWords(query).some((w) => PERSON.has(w));
+  return questionWords(query).some((w) => PERSON.has(w)) || asksForTerms(query);
+}
+
+/**
+ * "How much is a normal consultation?", "at what age do kittens get their first injections?": a
+ * question after a price, a duration, an hour or an age asks about the business's own terms even
+ * without "I" or "you" (customers drop them), while general-knowledge questions ask who, which or
+ * what is ("who invented…", "what is the capital of…"). Such a question gets the floor of a
+ * personal one. ADR 046.
+ */
+const ASKS_FOR_TERMS = /\bhow (much|long|soon)\b|\bwhat (age|time)\b|\bhow old\b/;
+export function asksForTerms(query: string): boolean {
+  return ASKS_FOR_TERMS.test(questionWords(query).join(" "));
 }
 
 /**
