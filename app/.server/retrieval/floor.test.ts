@@ -203,6 +203,7 @@ describe("the relevance floor", () => {
     expect(isPersonal("how much is a normal consultation")).toBe(true);
     expect(isPersonal("at what age do kittens get their first injections")).toBe(true);
     expect(isPersonal("What is the capital of Australia?")).toBe(false);
+    expect(isPersonal("how long should a good invoice email be")).toBe(false);
   });
 
   it("a question after a price without I or you gets the personal floor (ADR 046)", async () => {
@@ -214,6 +215,17 @@ describe("the relevance floor", () => {
     expect(r.passages[0].text).toContain("€12");
     const off = await retrieve(bot.ctx, bot.ref, "What is the capital of Australia?", { k: 1 });
     expect(off.answerable).toBe(false);
+  });
+
+  it("counts a multi-word synonym written out in full as the word: wifi is Wi-Fi (ADR 046)", async () => {
+    const bot = await makeBot({ sources: ["rooms"] });
+    const text = `# Rooms\n## In your room\nEvery room has free Wi-Fi, a television and a kettle.\n## Breakfast\nBreakfast is served from 7.30 am.`;
+    await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[0] }, chunkDocument({ title: "Rooms", text, format: "markdown", url: null }));
+    // Before: only the phrase's head ("fi") counted, half of the question against the impersonal floor.
+    const r = await retrieve(bot.ctx, bot.ref, "is there wifi", { k: 1 });
+    expect(r.relevance).toBe(1);
+    expect(r.answerable).toBe(true);
+    expect(r.passages[0].text).toContain("Wi-Fi");
   });
 });
 

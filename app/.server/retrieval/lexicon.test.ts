@@ -165,4 +165,10 @@ describe("support lexicon", () => {
     expect(slotOf("can you make a jumper in green", "green")?.broader).toContain("colours");
     expect(slotOf("if i switch to a cheaper plan when does it start", "switch")?.alternatives).toContain("change");
   });
+
+  it("a food is an allergen, sitting is seating, landing is arriving (ADR 046)", () => {
+    expect(slotOf("my son is allergic to nuts", "nuts")?.broader).toContain("allergies");
+    expect(slotOf("can we sit outside in the garden", "sit")?.alternatives).toContain("seats");
+    expect(slotOf("we land late, around 11pm, is that ok", "land")?.alternatives).toContain("arrive");
+  });
 });

@@ -311,7 +311,7 @@ const SYNONYMS: string[][] = [
   ["byo", "byob", "bring your own", "corkage", "own wine", "own bottle"],
   ["private room", "private dining", "function room", "room hire", "hire the room", "private party", "private event"],
   ["hire", "rent", "rental", "renting"],
-  ["seats", "seat", "capacity", "covers", "seating"],
+  ["seats", "seat", "capacity", "covers", "seating", "sit", "sitting"],
   ["highchair", "highchairs", "high chair", "high chairs", "booster seat"],
   ["toilet", "toilets", "restroom", "restrooms", "loo", "wc", "washroom", "bathroom"],
   ["lift", "elevator"],
@@ -394,6 +394,11 @@ const BROADER: [string[], string[]][] = [
   [
     ["cow", "cows", "cattle", "sheep", "pig", "pigs", "goat", "goats", "chicken", "chickens", "hens", "alpaca", "alpacas", "livestock"],
     ["farm animals", "livestock", "animals"],
+  ],
+  // A food a customer reacts to is an allergen ("my son is allergic to nuts" → "tell us about any allergies").
+  [
+    ["nuts", "nut", "peanut", "peanuts", "dairy", "lactose", "shellfish", "sesame", "soya", "soy", "eggs", "wheat", "mustard", "celery", "lupin"],
+    ["allergen", "allergens", "allergy", "allergies"],
   ],
   // A colour asked for ("a jumper in green") is one of the colours the knowledge offers.
   [
@@ -547,7 +552,7 @@ const BROADER: [string[], string[]][] = [
   [["year old"], ["child", "children"]],
   // Coming is arriving ("if I cancel a week before we come"); a week is counted in days.
   [
-    ["come", "coming"],
+    ["come", "coming", "land", "lands", "landing"],
     ["arrival", "arrive"],
   ],
   [["week", "weeks", "fortnight"], ["days"]],

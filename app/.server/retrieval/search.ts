@@ -478,11 +478,14 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       new Map([[q.stem, 1], ...q.alts.filter((a) => THESAURUS_IN_FLOOR || !a.general).map((a): [string, number] => [a.stem, a.strength ?? 1])]),
     ]),
   );
-  const floorCoverage = (terms: Set<string>) => {
+  const floorCoverage = (terms: Set<string>, text: string) => {
     let w = 0;
     for (const [s, v] of floorW) {
       let best = 0;
       for (const [f, k] of strengthOf.get(s)!) if (k > best && terms.has(f)) best = Math.max(best, k * phraseShare(terms, s, f));
+      // A multi-word synonym written out in full ("Wi-Fi" for "wifi") is the word itself, as in the
+      // built-in engine's sentence choice; its head alone stays weak. ADR 046.
+      if (best > 0 && best < 1 && termOf.get(s)!.synonymPhrases?.some((p) => writesPhrase(text, p))) best = 1;
       w += v * best;
     }
     return w / floorSum;
@@ -626,7 +629,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   let similarity = 0;
   for (const c of list)
     if (c.lexical) {
-      relevance = Math.max(relevance, floorCoverage(c.f.termSet));
+      relevance = Math.max(relevance, floorCoverage(c.f.termSet, c.text));
       similarity = Math.max(similarity, similarityOf.get(c.id) ?? 0);
     }
   const longShare = longQuestionShare(qTerms, t.floorLongWords);
@@ -984,7 +987,8 @@ export function isPersonal(query: string): boolean {
  * what is ("who invented…", "what is the capital of…"). Such a question gets the floor of a
  * personal one. ADR 046.
  */
-const ASKS_FOR_TERMS = /\bhow (much|long|soon)\b|\bwhat (age|time)\b|\bhow old\b/;
+// "how long should an email be" asks for a length, not a duration (as in lexicon.ts's question shapes).
+const ASKS_FOR_TERMS = /\bhow (much|long(?! (can|could|should|may|must)\b)|soon)\b|\bwhat (age|time)\b|\bhow old\b/;
 export function asksForTerms(query: string): boolean {
   return ASKS_FOR_TERMS.test(questionWords(query).join(" "));
 }
