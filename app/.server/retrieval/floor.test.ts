@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../kb/chunking";
 import { indexChunks } from "./indexing";
 import {
+  asksForTerms,
   availabilityObject,
   DEFAULT_TUNING,
   isPersonal,
@@ -200,10 +201,10 @@ describe("the relevance floor", () => {
     expect(isPersonal("whats ur returns policy")).toBe(true);
     expect(isPersonal("Who invented the telephone?")).toBe(false);
     // ADR 046: asking for a price, a duration, an hour or an age is asking about the business's terms.
-    expect(isPersonal("how much is a normal consultation")).toBe(true);
-    expect(isPersonal("at what age do kittens get their first injections")).toBe(true);
-    expect(isPersonal("What is the capital of Australia?")).toBe(false);
-    expect(isPersonal("how long should a good invoice email be")).toBe(false);
+    expect(asksForTerms("how much is a normal consultation")).toBe(true);
+    expect(asksForTerms("at what age do kittens get their first injections")).toBe(true);
+    expect(asksForTerms("What is the capital of Australia?")).toBe(false);
+    expect(asksForTerms("how long should a good invoice email be")).toBe(false);
   });
 
   it("a question after a price without I or you gets the personal floor (ADR 046)", async () => {
@@ -215,6 +216,9 @@ describe("the relevance floor", () => {
     expect(r.passages[0].text).toContain("€12");
     const off = await retrieve(bot.ctx, bot.ref, "What is the capital of Australia?", { k: 1 });
     expect(off.answerable).toBe(false);
+    // Nothing it asks the price of is named: the impersonal floor stays.
+    const kitchen = await retrieve(bot.ctx, bot.ref, "how much does a new kitchen cost", { k: 1 });
+    expect(kitchen.floor).toBeCloseTo(DEFAULT_TUNING.floorSmallImpersonal, 2);
   });
 
   it("counts a multi-word synonym written out in full as the word: wifi is Wi-Fi (ADR 046)", async () => {

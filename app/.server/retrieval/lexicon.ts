@@ -710,7 +710,7 @@ export function formVariants(w: string): string[] {
   else if (w.endsWith("fe")) out.push(w.slice(0, -2) + "ves");
   else if (w.endsWith("f") && !w.endsWith("ff")) out.push(w.slice(0, -1) + "ves");
   // Only participles and adjectives ("worn", "washed", "opened"): "limit" is not "unlimited".
-  if (!w.startsWith("un") && /(ed|en|wn|rn)$/.test(w)) out.push("un" + w);
+  if (!w.startsWith("un") && /(ed|wn|rn)$/.test(w)) out.push("un" + w);
   return out;
 }
 

@@ -633,7 +633,6 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       similarity = Math.max(similarity, similarityOf.get(c.id) ?? 0);
     }
   const longShare = longQuestionShare(qTerms, t.floorLongWords);
-  const floor = relevanceFloor(t, total, isPersonal(query)) * longShare;
   // "Do you offer dental implants?": asked whether the business has a thing the knowledge never
   // names (nor any word of the lexicon for it) — whatever else of the question it covers. Only in
   // knowledge bases below FLOOR_LARGE_KB chunks, like the raised floors: on StackFAQ (362 chunks of
@@ -652,6 +651,11 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
         dfOf(a.stem) > 0 &&
         (!a.head || (q.synonymPhrases ?? []).some((p) => p.at(-1) === a.word && list.some((c) => writesPhrase(c.text, p)))),
     );
+  // A question after a price, a duration, an hour or an age reads as a customer's when the
+  // knowledge names a thing it asks about besides the price ("how much is a normal consultation"),
+  // not when it names none ("how much does a new kitchen cost" asked of a plumber). ADR 046.
+  const personal = isPersonal(query) || (asksForTerms(query) && qTerms.some((q) => !isLightWord(q.word) && !PRICE_WORDS.has(q.word) && namesTerm(q)));
+  const floor = relevanceFloor(t, total, personal) * longShare;
   const missingObject =
     total < FLOOR_LARGE_KB &&
     availabilityObject(query).some((w) => {
@@ -977,7 +981,7 @@ const PERSON = new Set("i me my mine myself we us our ours you your yours yourse
  * do not, so those must match the knowledge more closely before the bot answers them.
  */
 export function isPersonal(query: string): boolean {
-  return questionWords(query).some((w) => PERSON.has(w)) || asksForTerms(query);
+  return questionWords(query).some((w) => PERSON.has(w));
 }
 
 /**
@@ -985,10 +989,12 @@ export function isPersonal(query: string): boolean {
  * question after a price, a duration, an hour or an age asks about the business's own terms even
  * without "I" or "you" (customers drop them), while general-knowledge questions ask who, which or
  * what is ("who invented…", "what is the capital of…"). Such a question gets the floor of a
- * personal one. ADR 046.
+ * personal one when the knowledge names something it asks about (retrieve). ADR 046.
  */
 // "how long should an email be" asks for a length, not a duration (as in lexicon.ts's question shapes).
 const ASKS_FOR_TERMS = /\bhow (much|long(?! (can|could|should|may|must)\b)|soon)\b|\bwhat (age|time)\b|\bhow old\b/;
+/** What a question after a price asks for, not about. */
+const PRICE_WORDS = new Set("cost costs price prices priced fee fees charge charges rate rates pay paid".split(" "));
 export function asksForTerms(query: string): boolean {
   return ASKS_FOR_TERMS.test(questionWords(query).join(" "));
 }
