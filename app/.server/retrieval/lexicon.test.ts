@@ -171,4 +171,17 @@ describe("support lexicon", () => {
     expect(slotOf("can we sit outside in the garden", "sit")?.alternatives).toContain("seats");
     expect(slotOf("we land late, around 11pm, is that ok", "land")?.alternatives).toContain("arrive");
   });
+
+  it("keeps a negation: “can't make it” is missing an appointment, not making one (ADR 046)", () => {
+    expect(questionWords("what if i can't make it to my appointment")).toContain("cannot");
+    expect(questionWords("I don't know")).toEqual(["i", "do", "not", "know"]);
+    expect(slotOf("what if i can't make it to my appointment", "make")?.alternatives).toEqual(expect.arrayContaining(["miss", "attend"]));
+  });
+
+  it("“what do I get” asks what is included; terrified is nervous; “how quick” is a question shape (ADR 046)", () => {
+    const get = lexicalSlots("what do i get with the monthly plan", stop)[0];
+    expect([get.word, ...get.alternatives]).toEqual(expect.arrayContaining(["include", "covers"]));
+    expect(slotOf("i'm terrified of the dentist", "terrified")?.alternatives).toContain("nervous");
+    expect(lexicalSlots("how quick can someone get to me in an emergency", stop).map((s) => s.word)).not.toContain("quick");
+  });
 });

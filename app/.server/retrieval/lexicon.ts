@@ -135,6 +135,7 @@ const QUESTION_SHAPES = [
   "how long until",
   "how long",
   "how quickly",
+  "how quick",
   "how fast",
   "how soon",
   "how often",
@@ -271,7 +272,7 @@ const SYNONYMS: string[][] = [
   ["allergy", "allergies", "allergic", "allergen", "allergens", "intolerance", "intolerant"],
   ["coeliac", "celiac", "gluten", "gluten free"],
   ["vegan", "vegans", "plant based", "dairy free", "vegetarian"],
-  ["nervous", "anxious", "scared", "afraid", "fear", "frightened", "phobia", "worried"],
+  ["nervous", "anxious", "scared", "afraid", "fear", "frightened", "phobia", "worried", "terrified", "petrified"],
   ["pain", "toothache", "ache", "aching", "hurts", "hurting", "sore", "painful"],
   ["emergency", "emergencies", "urgent", "urgently", "urgency", "out of hours"],
   ["complaint", "complaints", "complain", "unhappy", "dissatisfied", "not happy"],
@@ -329,7 +330,21 @@ const SYNONYMS: string[][] = [
   ["call out", "call outs", "callout", "callouts", "come out", "come round", "home visit", "home visits", "house call", "house calls"],
   ["available", "availability", "in stock", "stock", "sold out", "out of stock"],
   ["reschedule", "rearrange", "rebook", "postpone", "move my appointment", "move my booking"],
-  ["no show", "no shows", "miss", "missed", "did not turn up", "do not turn up", "fail to attend"],
+  [
+    "no show",
+    "no shows",
+    "miss",
+    "missed",
+    "did not turn up",
+    "do not turn up",
+    "fail to attend",
+    "cannot make it",
+    "cannot attend",
+    "cannot come",
+    "unable to attend",
+  ],
+  // "What do I get with the plan?" asks what it includes.
+  ["what do i get", "what do you get", "include", "includes", "covers"],
   ["senior", "seniors", "pensioner", "pensioners", "oap", "oaps", "retired", "elderly"],
   ["lost", "missing", "never arrived", "not arrived", "did not arrive", "has not arrived"],
   ["sign up", "signup", "register", "registration", "create an account"],
@@ -572,6 +587,10 @@ const norm = (s: string) =>
     .toLowerCase()
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
+    // "can't make it" is not "can make it": the negation stays ("cannot", "do not").
+    .replace(/\bcan['’]t\b/g, "cannot")
+    .replace(/\bwon['’]t\b/g, "will not")
+    .replace(/n['’]t\b/g, " not")
     .replace(/['’](s|t|re|ve|ll|d|m)\b/g, "")
     .match(/[\p{L}\p{N}]+/gu) ?? [];
 

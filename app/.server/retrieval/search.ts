@@ -992,7 +992,7 @@ export function isPersonal(query: string): boolean {
  * personal one when the knowledge names something it asks about (retrieve). ADR 046.
  */
 // "how long should an email be" asks for a length, not a duration (as in lexicon.ts's question shapes).
-const ASKS_FOR_TERMS = /\bhow (much|long(?! (can|could|should|may|must)\b)|soon)\b|\bwhat (age|time)\b|\bhow old\b/;
+const ASKS_FOR_TERMS = /\bhow (much|long(?! (can|could|should|may|must)\b)|soon|quick|quickly|fast)\b|\bwhat (age|time)\b|\bhow old\b/;
 /** What a question after a price asks for, not about. */
 const PRICE_WORDS = new Set("cost costs price prices priced fee fees charge charges rate rates pay paid".split(" "));
 export function asksForTerms(query: string): boolean {
