@@ -182,6 +182,8 @@ describe("support lexicon", () => {
     const get = lexicalSlots("what do i get with the monthly plan", stop)[0];
     expect([get.word, ...get.alternatives]).toEqual(expect.arrayContaining(["include", "covers"]));
     expect(slotOf("i'm terrified of the dentist", "terrified")?.alternatives).toContain("nervous");
+    // Money given back is a refund, goods given back a return.
+    expect(slotOf("do you give back the shipping fee when i return", "give")?.alternatives).toEqual(expect.arrayContaining(["return", "refund"]));
     expect(lexicalSlots("how quick can someone get to me in an emergency", stop).map((s) => s.word)).not.toContain("quick");
   });
 });

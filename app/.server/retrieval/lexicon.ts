@@ -166,7 +166,7 @@ const PARTICLES = new Set(["back", "out", "up", "off", "in", "over"]);
 const SYNONYMS: string[][] = [
   // returns, refunds, exchanges
   ["return", "returns", "send back", "sending back", "bring back", "take back", "give back", "returning"],
-  ["refund", "refunds", "refunded", "refundable", "money back", "reimburse", "reimbursed", "reimbursement", "repay", "repaid"],
+  ["refund", "refunds", "refunded", "refundable", "money back", "reimburse", "reimbursed", "reimbursement", "repay", "repaid", "give back", "pay back"],
   ["exchange", "exchanges", "swap", "swapped", "replace", "replacement", "switch"],
   ["damaged", "broken", "faulty", "defective", "torn", "ripped", "smashed", "cracked", "dented", "damage", "broke", "hole", "holes"],
   // delivery
