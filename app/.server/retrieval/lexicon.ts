@@ -5,8 +5,9 @@
 // counted) and by the built-in engine (local-model.ts: which sentence answers).
 //
 // Everything here is general customer-service vocabulary — shops, bookings, subscriptions,
-// clinics, trades — plus a small entity list (UK nations and cities, EU countries, continents) and
-// British/American spellings. Nothing names a knowledge base's own terms. ADR 013 says how it is
+// clinics, trades — plus a small entity list (UK nations and cities, EU countries, continents),
+// a few classes customers name by their members (animals → pets, foods → allergens, colour names →
+// colour; ADR 046) and British/American spellings. Nothing names a knowledge base's own terms. ADR 013 says how it is
 // kept and where it stops. The question is expanded, never the index: knowledge is stored as
 // written, so adding a word here needs no re-indexing.
 //

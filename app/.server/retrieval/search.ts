@@ -984,6 +984,10 @@ export function isPersonal(query: string): boolean {
   return questionWords(query).some((w) => PERSON.has(w));
 }
 
+// "how long should an email be" asks for a length, not a duration (as in lexicon.ts's question shapes).
+const ASKS_FOR_TERMS = /\bhow (much|long(?! (can|could|should|may|must)\b)|soon|quick|quickly|fast)\b|\bwhat (age|time)\b|\bhow old\b/;
+/** What a question after a price asks for, not about. */
+const PRICE_WORDS = new Set("cost costs price prices priced fee fees charge charges rate rates pay paid".split(" "));
 /**
  * "How much is a normal consultation?", "at what age do kittens get their first injections?": a
  * question after a price, a duration, an hour or an age asks about the business's own terms even
@@ -991,10 +995,6 @@ export function isPersonal(query: string): boolean {
  * what is ("who invented…", "what is the capital of…"). Such a question gets the floor of a
  * personal one when the knowledge names something it asks about (retrieve). ADR 046.
  */
-// "how long should an email be" asks for a length, not a duration (as in lexicon.ts's question shapes).
-const ASKS_FOR_TERMS = /\bhow (much|long(?! (can|could|should|may|must)\b)|soon|quick|quickly|fast)\b|\bwhat (age|time)\b|\bhow old\b/;
-/** What a question after a price asks for, not about. */
-const PRICE_WORDS = new Set("cost costs price prices priced fee fees charge charges rate rates pay paid".split(" "));
 export function asksForTerms(query: string): boolean {
   return ASKS_FOR_TERMS.test(questionWords(query).join(" "));
 }
@@ -1004,6 +1004,19 @@ export function asksForTerms(query: string): boolean {
  * possibly inflected.
  */
 export function writesPhrase(text: string, phrase: string[]): boolean {
+  const key = phrase.join(" ");
+  let re = PHRASE_PATTERNS.get(key);
+  if (!re) {
+    re = phrasePattern(phrase);
+    // Phrases come from the lexicon and the question; the cache only bounds a pathological stream of questions.
+    if (PHRASE_PATTERNS.size > 2000) PHRASE_PATTERNS.clear();
+    PHRASE_PATTERNS.set(key, re);
+  }
+  return re.test(text);
+}
+/** The floor checks each candidate for a phrase (ADR 046): each pattern is built once per isolate. */
+const PHRASE_PATTERNS = new Map<string, RegExp>();
+function phrasePattern(phrase: string[]): RegExp {
   // Each word from the part it shares with its stem on: "outs" → "out", "company" → "compan".
   const roots = phrase.map((w) => {
     const st = stem(w);
@@ -1012,7 +1025,7 @@ export function writesPhrase(text: string, phrase: string[]): boolean {
     return w.slice(0, Math.max(i, Math.min(3, w.length)));
   });
   const esc = roots.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`(?<![\\p{L}\\p{N}])${esc.join("\\p{L}*[\\s-]+")}\\p{L}*`, "iu").test(text);
+  return new RegExp(`(?<![\\p{L}\\p{N}])${esc.join("\\p{L}*[\\s-]+")}\\p{L}*`, "iu");
 }
 
 /** True when a and b differ by one insertion, deletion, substitution or swap of neighbours. */
