@@ -5,7 +5,8 @@ import { benchConfig, ROOT } from "./vitest.shared";
 // The answer benchmark (bench/answers.bench.test.ts): every set under bench/answers/<set>/ (its
 // knowledge *.md files and questions.json) is read here, in Node, and handed to the worker as one
 // JSON text binding. Knobs come from bench/answers.mjs; see bench/README.md.
-const dir = path.join(ROOT, "bench/answers");
+// BENCH_ANSWERS_DIR=bench/probes asks the probe questions instead (tuning only, see bench/README.md).
+const dir = path.join(ROOT, process.env.BENCH_ANSWERS_DIR ?? "bench/answers");
 const only = (process.env.BENCH_SETS ?? "")
   .split(",")
   .map((s) => s.trim())

@@ -4,10 +4,12 @@
 // `U: question` (on-topic, not answered by the knowledge), `O: question` (off-topic).
 // Halves alternate within each kind (dev, test, dev, …) so each half has the same mix.
 // Usage: node bench/answers/build-questions.mjs bench/answers/<set>
+//        node bench/answers/build-questions.mjs --all-dev bench/probes/<set>   (probe questions: every one a tuning question)
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const dir = process.argv[2];
+const allDev = process.argv.includes("--all-dev");
+const dir = process.argv.filter((a) => !a.startsWith("--")).at(-1);
 const name = path.basename(dir);
 const kinds = { A: "answerable", U: "unanswerable", O: "offtopic" };
 const count = { A: 0, U: 0, O: 0 };
@@ -23,7 +25,7 @@ for (const line of readFileSync(path.join(dir, "questions.txt"), "utf8").split("
     question: question.trim(),
     kind: kinds[k],
     facts: k === "A" ? facts.split(" ;; ").map((f) => f.trim()) : [],
-    half: n % 2 === 0 ? "dev" : "test",
+    half: allDev || n % 2 === 0 ? "dev" : "test",
   });
 }
 writeFileSync(path.join(dir, "questions.json"), JSON.stringify(out, null, 1) + "\n");

@@ -259,7 +259,7 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
 // answers better than one that only shares the question's words.
 const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
   {
-    ask: /\bhow (long(?! (can|could|should|may|must)\b)|quickly|fast|soon)\b|\bwhen will\b|\bby when\b|\bhow many (days|weeks|hours|months|minutes)\b/,
+    ask: /\bhow (long(?! (can|could|should|may|must)\b)|quick|quickly|fast|soon)\b|\bwhen will\b|\bby when\b|\bhow many (days|weeks|hours|months|minutes)\b/,
     has: /\b\d+(\.\d+)?(\s*(to|-|–|or)\s*\d+)?\s*(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|working days?|business days?)\b|\bsame day\b|\bnext (working |business )?day\b|\b(one|two|three|four|five|six|seven|ten|a few) (minutes?|hours?|days?|weeks?|months?|working days?|business days?)\b|\b\d+-(day|hour|week|month)\b/i,
   },
   {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../kb/chunking";
 import { indexChunks } from "./indexing";
 import {
+  asksForTerms,
   availabilityObject,
   DEFAULT_TUNING,
   isPersonal,
@@ -199,6 +200,36 @@ describe("the relevance floor", () => {
     expect(isPersonal("do you ship to japan")).toBe(true);
     expect(isPersonal("whats ur returns policy")).toBe(true);
     expect(isPersonal("Who invented the telephone?")).toBe(false);
+    // ADR 046: asking for a price, a duration, an hour or an age is asking about the business's terms.
+    expect(asksForTerms("how much is a normal consultation")).toBe(true);
+    expect(asksForTerms("at what age do kittens get their first injections")).toBe(true);
+    expect(asksForTerms("What is the capital of Australia?")).toBe(false);
+    expect(asksForTerms("how long should a good invoice email be")).toBe(false);
+  });
+
+  it("a question after a price without I or you gets the personal floor (ADR 046)", async () => {
+    const bot = await shop();
+    // Refused before: 0.42 of the question against the impersonal floor of 0.55.
+    const r = await retrieve(bot.ctx, bot.ref, "how much is the standard uk postage", { k: 1 });
+    expect(r.floor).toBeCloseTo(DEFAULT_TUNING.floorSmall, 2);
+    expect(r.answerable).toBe(true);
+    expect(r.passages[0].text).toContain("€12");
+    const off = await retrieve(bot.ctx, bot.ref, "What is the capital of Australia?", { k: 1 });
+    expect(off.answerable).toBe(false);
+    // Nothing it asks the price of is named: the impersonal floor stays.
+    const kitchen = await retrieve(bot.ctx, bot.ref, "how much does a new kitchen cost", { k: 1 });
+    expect(kitchen.floor).toBeCloseTo(DEFAULT_TUNING.floorSmallImpersonal, 2);
+  });
+
+  it("counts a multi-word synonym written out in full as the word: wifi is Wi-Fi (ADR 046)", async () => {
+    const bot = await makeBot({ sources: ["rooms"] });
+    const text = `# Rooms\n## In your room\nEvery room has free Wi-Fi, a television and a kettle.\n## Breakfast\nBreakfast is served from 7.30 am.`;
+    await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[0] }, chunkDocument({ title: "Rooms", text, format: "markdown", url: null }));
+    // Before: only the phrase's head ("fi") counted, half of the question against the impersonal floor.
+    const r = await retrieve(bot.ctx, bot.ref, "is there wifi", { k: 1 });
+    expect(r.relevance).toBe(1);
+    expect(r.answerable).toBe(true);
+    expect(r.passages[0].text).toContain("Wi-Fi");
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLightWord, lexicalSlots, questionWords, spellingVariants } from "./lexicon";
+import { formVariants, isLightWord, lexicalSlots, questionWords, spellingVariants } from "./lexicon";
 import { STOP_WORDS } from "./text";
 
 // Each rule with a customer's question that the engine answered "I don't know" (or wrongly) before
@@ -142,5 +142,48 @@ describe("support lexicon", () => {
     expect(slotOf("what happens if I cancel a week before we come", "week")?.broader).toContain("days");
     // The other way round is not implied: a walk is not a hike, a single room is not "on my own".
     expect(slotOf("is it walking distance", "walking")?.alternatives ?? []).not.toContain("hiking");
+  });
+
+  // ADR 046: probe questions (bench/probes) refused or answered wrongly before these rules.
+  it("other forms stemming misses: scarf/scarves, worn/unworn (weak), not limit/unlimited", () => {
+    expect(formVariants("scarf")).toContain("scarves");
+    expect(formVariants("knives")).toEqual(expect.arrayContaining(["knife"]));
+    const scarf = slotOf("my scarf has a hole in it what now", "scarf");
+    expect(scarf?.alternatives).toContain("scarves");
+    expect(slotOf("my scarf has a hole in it what now", "hole")?.alternatives).toContain("damaged");
+    const worn = slotOf("can i give back a jumper i've worn", "worn");
+    expect(worn?.alternatives).toContain("unworn");
+    expect(worn?.broader).toContain("unworn");
+    expect(formVariants("limit")).not.toContain("unlimit");
+  });
+
+  it("“how long till” is a question shape; an animal is a pet or a farm animal; a colour is a colour", () => {
+    expect(lexicalSlots("how long till it gets to germany", stop).map((s) => s.word)).toEqual(["germany"]);
+    expect(slotOf("can i bring my cat", "cat")?.broader).toContain("pets");
+    expect(slotOf("do you treat guinea pigs", "pigs")?.alternatives).toContain("pets");
+    expect(slotOf("do you see cows", "cows")?.alternatives).toContain("animals");
+    expect(slotOf("can you make a jumper in green", "green")?.broader).toContain("colours");
+    expect(slotOf("if i switch to a cheaper plan when does it start", "switch")?.alternatives).toContain("change");
+  });
+
+  it("a food is an allergen, sitting is seating, landing is arriving (ADR 046)", () => {
+    expect(slotOf("my son is allergic to nuts", "nuts")?.broader).toContain("allergies");
+    expect(slotOf("can we sit outside in the garden", "sit")?.alternatives).toContain("seats");
+    expect(slotOf("we land late, around 11pm, is that ok", "land")?.alternatives).toContain("arrive");
+  });
+
+  it("keeps a negation: “can't make it” is missing an appointment, not making one (ADR 046)", () => {
+    expect(questionWords("what if i can't make it to my appointment")).toContain("cannot");
+    expect(questionWords("I don't know")).toEqual(["i", "do", "not", "know"]);
+    expect(slotOf("what if i can't make it to my appointment", "make")?.alternatives).toEqual(expect.arrayContaining(["miss", "attend"]));
+  });
+
+  it("“what do I get” asks what is included; terrified is nervous; “how quick” is a question shape (ADR 046)", () => {
+    const get = lexicalSlots("what do i get with the monthly plan", stop)[0];
+    expect([get.word, ...get.alternatives]).toEqual(expect.arrayContaining(["include", "covers"]));
+    expect(slotOf("i'm terrified of the dentist", "terrified")?.alternatives).toContain("nervous");
+    // Money given back is a refund, goods given back a return.
+    expect(slotOf("do you give back the shipping fee when i return", "give")?.alternatives).toEqual(expect.arrayContaining(["return", "refund"]));
+    expect(lexicalSlots("how quick can someone get to me in an emergency", stop).map((s) => s.word)).not.toContain("quick");
   });
 });

@@ -5,8 +5,9 @@
 // counted) and by the built-in engine (local-model.ts: which sentence answers).
 //
 // Everything here is general customer-service vocabulary — shops, bookings, subscriptions,
-// clinics, trades — plus a small entity list (UK nations and cities, EU countries, continents) and
-// British/American spellings. Nothing names a knowledge base's own terms. ADR 013 says how it is
+// clinics, trades — plus a small entity list (UK nations and cities, EU countries, continents),
+// a few classes customers name by their members (animals → pets, foods → allergens, colour names →
+// colour; ADR 046) and British/American spellings. Nothing names a knowledge base's own terms. ADR 013 says how it is
 // kept and where it stops. The question is expanded, never the index: knowledge is stored as
 // written, so adding a word here needs no re-indexing.
 //
@@ -129,8 +130,13 @@ function headOf(phrase: string[]): string | undefined {
 
 /** Question shapes that say what kind of answer is wanted, not what it is about; they make no slot. */
 const QUESTION_SHAPES = [
+  // "how long till it gets to germany": "till" belongs to the shape, not to the topic.
+  "how long till",
+  "how long til",
+  "how long until",
   "how long",
   "how quickly",
+  "how quick",
   "how fast",
   "how soon",
   "how often",
@@ -161,9 +167,9 @@ const PARTICLES = new Set(["back", "out", "up", "off", "in", "over"]);
 const SYNONYMS: string[][] = [
   // returns, refunds, exchanges
   ["return", "returns", "send back", "sending back", "bring back", "take back", "give back", "returning"],
-  ["refund", "refunds", "refunded", "refundable", "money back", "reimburse", "reimbursed", "reimbursement", "repay", "repaid"],
+  ["refund", "refunds", "refunded", "refundable", "money back", "reimburse", "reimbursed", "reimbursement", "repay", "repaid", "give back", "pay back"],
   ["exchange", "exchanges", "swap", "swapped", "replace", "replacement", "switch"],
-  ["damaged", "broken", "faulty", "defective", "torn", "ripped", "smashed", "cracked", "dented", "damage", "broke"],
+  ["damaged", "broken", "faulty", "defective", "torn", "ripped", "smashed", "cracked", "dented", "damage", "broke", "hole", "holes"],
   // delivery
   [
     "delivery",
@@ -229,7 +235,7 @@ const SYNONYMS: string[][] = [
   ["late", "later", "delayed", "running late"],
   ["expire", "expires", "expired", "expiry", "run out", "runs out", "ran out", "ends", "end", "valid", "validity"],
   ["cancel", "cancels", "cancelled", "canceled", "cancelling", "canceling", "cancellation", "call off", "quit", "terminate"],
-  ["change", "changes", "modify", "amend", "edit", "update", "alter"],
+  ["change", "changes", "modify", "amend", "edit", "update", "alter", "switch", "switching"],
   // booking, contact, place
   ["book", "booking", "bookings", "reserve", "reserved", "reservation", "reservations", "appointment", "appointments", "schedule", "make an appointment"],
   ["phone", "phones", "call", "calls", "ring", "telephone", "phone number", "number"],
@@ -267,7 +273,7 @@ const SYNONYMS: string[][] = [
   ["allergy", "allergies", "allergic", "allergen", "allergens", "intolerance", "intolerant"],
   ["coeliac", "celiac", "gluten", "gluten free"],
   ["vegan", "vegans", "plant based", "dairy free", "vegetarian"],
-  ["nervous", "anxious", "scared", "afraid", "fear", "frightened", "phobia", "worried"],
+  ["nervous", "anxious", "scared", "afraid", "fear", "frightened", "phobia", "worried", "terrified", "petrified"],
   ["pain", "toothache", "ache", "aching", "hurts", "hurting", "sore", "painful"],
   ["emergency", "emergencies", "urgent", "urgently", "urgency", "out of hours"],
   ["complaint", "complaints", "complain", "unhappy", "dissatisfied", "not happy"],
@@ -307,7 +313,7 @@ const SYNONYMS: string[][] = [
   ["byo", "byob", "bring your own", "corkage", "own wine", "own bottle"],
   ["private room", "private dining", "function room", "room hire", "hire the room", "private party", "private event"],
   ["hire", "rent", "rental", "renting"],
-  ["seats", "seat", "capacity", "covers", "seating"],
+  ["seats", "seat", "capacity", "covers", "seating", "sit", "sitting"],
   ["highchair", "highchairs", "high chair", "high chairs", "booster seat"],
   ["toilet", "toilets", "restroom", "restrooms", "loo", "wc", "washroom", "bathroom"],
   ["lift", "elevator"],
@@ -325,7 +331,21 @@ const SYNONYMS: string[][] = [
   ["call out", "call outs", "callout", "callouts", "come out", "come round", "home visit", "home visits", "house call", "house calls"],
   ["available", "availability", "in stock", "stock", "sold out", "out of stock"],
   ["reschedule", "rearrange", "rebook", "postpone", "move my appointment", "move my booking"],
-  ["no show", "no shows", "miss", "missed", "did not turn up", "do not turn up", "fail to attend"],
+  [
+    "no show",
+    "no shows",
+    "miss",
+    "missed",
+    "did not turn up",
+    "do not turn up",
+    "fail to attend",
+    "cannot make it",
+    "cannot attend",
+    "cannot come",
+    "unable to attend",
+  ],
+  // "What do I get with the plan?" asks what it includes.
+  ["what do i get", "what do you get", "include", "includes", "covers"],
   ["senior", "seniors", "pensioner", "pensioners", "oap", "oaps", "retired", "elderly"],
   ["lost", "missing", "never arrived", "not arrived", "did not arrive", "has not arrived"],
   ["sign up", "signup", "register", "registration", "create an account"],
@@ -361,6 +381,46 @@ const SYNONYMS: string[][] = [
 
 /** One-way: a specific word also looks for the general one (a question about England is about the UK). */
 const BROADER: [string[], string[]][] = [
+  // Kinds of animal: the knowledge names the class ("small pets", "farm animals", "other pets").
+  [
+    [
+      "cat",
+      "cats",
+      "kitten",
+      "kittens",
+      "rabbit",
+      "rabbits",
+      "hamster",
+      "hamsters",
+      "guinea pig",
+      "guinea pigs",
+      "ferret",
+      "ferrets",
+      "parrot",
+      "parrots",
+      "budgie",
+      "budgies",
+      "bird",
+      "birds",
+      "tortoise",
+      "tortoises",
+    ],
+    ["pet", "pets"],
+  ],
+  [
+    ["cow", "cows", "cattle", "sheep", "pig", "pigs", "goat", "goats", "chicken", "chickens", "hens", "alpaca", "alpacas", "livestock"],
+    ["farm animals", "livestock", "animals"],
+  ],
+  // A food a customer reacts to is an allergen ("my son is allergic to nuts" → "tell us about any allergies").
+  [
+    ["nuts", "nut", "peanut", "peanuts", "dairy", "lactose", "shellfish", "sesame", "soya", "soy", "eggs", "wheat", "mustard", "celery", "lupin"],
+    ["allergen", "allergens", "allergy", "allergies"],
+  ],
+  // A colour asked for ("a jumper in green") is one of the colours the knowledge offers.
+  [
+    ["red", "blue", "green", "yellow", "black", "white", "grey", "gray", "navy", "pink", "purple", "orange", "brown", "beige", "cream", "burgundy", "teal"],
+    ["colour", "colours", "color", "colors"],
+  ],
   [
     [
       "england",
@@ -508,7 +568,7 @@ const BROADER: [string[], string[]][] = [
   [["year old"], ["child", "children"]],
   // Coming is arriving ("if I cancel a week before we come"); a week is counted in days.
   [
-    ["come", "coming"],
+    ["come", "coming", "land", "lands", "landing"],
     ["arrival", "arrive"],
   ],
   [["week", "weeks", "fortnight"], ["days"]],
@@ -528,6 +588,10 @@ const norm = (s: string) =>
     .toLowerCase()
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
+    // "can't make it" is not "can make it": the negation stays ("cannot", "do not").
+    .replace(/\bcan['’]t\b/g, "cannot")
+    .replace(/\bwon['’]t\b/g, "will not")
+    .replace(/n['’]t\b/g, " not")
     .replace(/['’](s|t|re|ve|ll|d|m)\b/g, "")
     .match(/[\p{L}\p{N}]+/gu) ?? [];
 
@@ -653,15 +717,33 @@ export type LexicalSlot = {
   thesaurus?: string[];
 };
 
-/** A slot for a word the lexicon does not know: its spelling variants, and the thesaurus's words for it as weak alternatives. */
+/**
+ * Other forms of a word that stemming does not reach: a plural in -ves and its singular in -f/-fe
+ * ("scarves" ↔ "scarf", "knives" ↔ "knife": Porter gives "scarv" and "scarf"), and the negated
+ * participle in "un-" ("worn" → "unworn": "can I return a jumper I've worn" is answered by "return
+ * unworn items"). ADR 046.
+ */
+export function formVariants(w: string): string[] {
+  if (w.length < 4 || !/^\p{L}+$/u.test(w)) return [];
+  const out: string[] = [];
+  if (w.endsWith("ves")) out.push(w.slice(0, -3) + "f", w.slice(0, -3) + "fe");
+  else if (w.endsWith("fe")) out.push(w.slice(0, -2) + "ves");
+  else if (w.endsWith("f") && !w.endsWith("ff")) out.push(w.slice(0, -1) + "ves");
+  // Only participles and adjectives ("worn", "washed", "opened"): "limit" is not "unlimited".
+  if (!w.startsWith("un") && /(ed|wn|rn)$/.test(w)) out.push("un" + w);
+  return out;
+}
+
+/** A slot for a word the lexicon does not know: its spelling variants and other forms, and the thesaurus's words for it as weak alternatives. */
 function plainSlot(w: string, isStop: (w: string) => boolean): LexicalSlot {
-  const alternatives = spellingVariants(w);
+  const forms = formVariants(w);
+  const alternatives = [...spellingVariants(w), ...forms];
+  // The negated form is weak evidence: it is about the word, not the same thing.
+  const negated = forms.filter((f) => f.startsWith("un") && !w.startsWith("un"));
   const entry = isLightWord(w) ? undefined : thesaurusEntry(w);
-  if (!entry) return { word: w, alternatives, consumed: [] };
-  const thesaurus = [...entry.synonyms, ...entry.broader].filter((a) => a !== w && !isStop(a) && !isLightWord(a) && !alternatives.includes(a));
-  return thesaurus.length
-    ? { word: w, alternatives: [...alternatives, ...thesaurus], consumed: [], broader: thesaurus, thesaurus }
-    : { word: w, alternatives, consumed: [] };
+  const thesaurus = entry ? [...entry.synonyms, ...entry.broader].filter((a) => a !== w && !isStop(a) && !isLightWord(a) && !alternatives.includes(a)) : [];
+  if (!thesaurus.length) return { word: w, alternatives, consumed: [], ...(negated.length ? { broader: negated } : {}) };
+  return { word: w, alternatives: [...alternatives, ...thesaurus], consumed: [], broader: [...negated, ...thesaurus], thesaurus };
 }
 
 /**

@@ -478,11 +478,14 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       new Map([[q.stem, 1], ...q.alts.filter((a) => THESAURUS_IN_FLOOR || !a.general).map((a): [string, number] => [a.stem, a.strength ?? 1])]),
     ]),
   );
-  const floorCoverage = (terms: Set<string>) => {
+  const floorCoverage = (terms: Set<string>, text: string) => {
     let w = 0;
     for (const [s, v] of floorW) {
       let best = 0;
       for (const [f, k] of strengthOf.get(s)!) if (k > best && terms.has(f)) best = Math.max(best, k * phraseShare(terms, s, f));
+      // A multi-word synonym written out in full ("Wi-Fi" for "wifi") is the word itself, as in the
+      // built-in engine's sentence choice; its head alone stays weak. ADR 046.
+      if (best > 0 && best < 1 && termOf.get(s)!.synonymPhrases?.some((p) => writesPhrase(text, p))) best = 1;
       w += v * best;
     }
     return w / floorSum;
@@ -626,11 +629,10 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   let similarity = 0;
   for (const c of list)
     if (c.lexical) {
-      relevance = Math.max(relevance, floorCoverage(c.f.termSet));
+      relevance = Math.max(relevance, floorCoverage(c.f.termSet, c.text));
       similarity = Math.max(similarity, similarityOf.get(c.id) ?? 0);
     }
   const longShare = longQuestionShare(qTerms, t.floorLongWords);
-  const floor = relevanceFloor(t, total, isPersonal(query)) * longShare;
   // "Do you offer dental implants?": asked whether the business has a thing the knowledge never
   // names (nor any word of the lexicon for it) — whatever else of the question it covers. Only in
   // knowledge bases below FLOOR_LARGE_KB chunks, like the raised floors: on StackFAQ (362 chunks of
@@ -649,6 +651,11 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
         dfOf(a.stem) > 0 &&
         (!a.head || (q.synonymPhrases ?? []).some((p) => p.at(-1) === a.word && list.some((c) => writesPhrase(c.text, p)))),
     );
+  // A question after a price, a duration, an hour or an age reads as a customer's when the
+  // knowledge names a thing it asks about besides the price ("how much is a normal consultation"),
+  // not when it names none ("how much does a new kitchen cost" asked of a plumber). ADR 046.
+  const personal = isPersonal(query) || (asksForTerms(query) && qTerms.some((q) => !isLightWord(q.word) && !PRICE_WORDS.has(q.word) && namesTerm(q)));
+  const floor = relevanceFloor(t, total, personal) * longShare;
   const missingObject =
     total < FLOOR_LARGE_KB &&
     availabilityObject(query).some((w) => {
@@ -977,11 +984,39 @@ export function isPersonal(query: string): boolean {
   return questionWords(query).some((w) => PERSON.has(w));
 }
 
+// "how long should an email be" asks for a length, not a duration (as in lexicon.ts's question shapes).
+const ASKS_FOR_TERMS = /\bhow (much|long(?! (can|could|should|may|must)\b)|soon|quick|quickly|fast)\b|\bwhat (age|time)\b|\bhow old\b/;
+/** What a question after a price asks for, not about. */
+const PRICE_WORDS = new Set("cost costs price prices priced fee fees charge charges rate rates pay paid".split(" "));
+/**
+ * "How much is a normal consultation?", "at what age do kittens get their first injections?": a
+ * question after a price, a duration, an hour or an age asks about the business's own terms even
+ * without "I" or "you" (customers drop them), while general-knowledge questions ask who, which or
+ * what is ("who invented…", "what is the capital of…"). Such a question gets the floor of a
+ * personal one when the knowledge names something it asks about (retrieve). ADR 046.
+ */
+export function asksForTerms(query: string): boolean {
+  return ASKS_FOR_TERMS.test(questionWords(query).join(" "));
+}
+
 /**
  * Whether `text` writes the phrase's words consecutively ("gift card", "Gift-cards"), each word
  * possibly inflected.
  */
 export function writesPhrase(text: string, phrase: string[]): boolean {
+  const key = phrase.join(" ");
+  let re = PHRASE_PATTERNS.get(key);
+  if (!re) {
+    re = phrasePattern(phrase);
+    // Phrases come from the lexicon and the question; the cache only bounds a pathological stream of questions.
+    if (PHRASE_PATTERNS.size > 2000) PHRASE_PATTERNS.clear();
+    PHRASE_PATTERNS.set(key, re);
+  }
+  return re.test(text);
+}
+/** The floor checks each candidate for a phrase (ADR 046): each pattern is built once per isolate. */
+const PHRASE_PATTERNS = new Map<string, RegExp>();
+function phrasePattern(phrase: string[]): RegExp {
   // Each word from the part it shares with its stem on: "outs" → "out", "company" → "compan".
   const roots = phrase.map((w) => {
     const st = stem(w);
@@ -990,7 +1025,7 @@ export function writesPhrase(text: string, phrase: string[]): boolean {
     return w.slice(0, Math.max(i, Math.min(3, w.length)));
   });
   const esc = roots.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`(?<![\\p{L}\\p{N}])${esc.join("\\p{L}*[\\s-]+")}\\p{L}*`, "iu").test(text);
+  return new RegExp(`(?<![\\p{L}\\p{N}])${esc.join("\\p{L}*[\\s-]+")}\\p{L}*`, "iu");
 }
 
 /** True when a and b differ by one insertion, deletion, substitution or swap of neighbours. */
