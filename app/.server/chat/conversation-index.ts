@@ -141,6 +141,89 @@ export const shardLeadSource: LeadSource = (_ref, visitorId) => ({
   email: sql<string | null>`(select email from visitor_leads where visitor_id = ${visitorId})`,
 });
 
+/** A parsed open input with its id and time fixed. */
+type OpenFacts = z.output<typeof openInputSchema> & { id: string; now: number };
+
+/**
+ * The statements of `open`, for D1 callers that send them in one batch with their own (the turn's
+ * retry look-up, history and credit: chat/conversations.ts openTurn, ADR 039) and for the store
+ * itself: insert only when the visitor has nothing open (or named), then read what is open and what
+ * was named. `resolvedId` is the conversation the turn resolves to, as SQL for a statement of the
+ * same batch; `pick` reads the batch's answers.
+ */
+export function openStatements(db: Database, ref: ChatbotRef, input: OpenFacts, leadSource: LeadSource = d1LeadSource) {
+  const lead = leadSource(ref, input.visitorId);
+  const mine = and(eq(conversations.chatbotId, ref.chatbotId), eq(conversations.orgId, ref.orgId), eq(conversations.visitorId, input.visitorId));
+  const openOnChannel = and(mine, eq(conversations.channel, input.channel), ne(conversations.status, "closed"));
+  const named = input.conversationId ? and(mine, eq(conversations.id, input.conversationId), ne(conversations.status, "closed")) : undefined;
+  const namedOpen = named ? sql` AND NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${named})` : sql``;
+  return {
+    // Every column, in the table's order (drizzle's insert…select names them all).
+    insert: db.insert(conversations).select(
+      sql`SELECT ${input.id}, ${ref.orgId}, ${ref.chatbotId}, ${input.visitorId}, ${input.channel}, 'bot', 0, ${input.country ?? null}, NULL, NULL, 0, ${input.now}, ${input.now},
+          0, 0, ${lead.has}, ${lead.name}, ${lead.email}, ${input.pageUrl ?? null}
+        WHERE NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${openOnChannel})${namedOpen}`,
+    ),
+    open: db.select().from(conversations).where(openOnChannel).orderBy(desc(conversations.lastMessageAt)).limit(1),
+    named: named ? db.select().from(conversations).where(named).limit(1) : null,
+    resolvedId: sql`coalesce(${named ? sql`(SELECT id FROM ${conversations} WHERE ${named})` : sql`NULL`},
+        (SELECT id FROM ${conversations} WHERE ${openOnChannel} ORDER BY ${conversations.lastMessageAt} DESC LIMIT 1))`,
+    /** The conversation from the answers of `open` and `named`: the named one when open, else the open one (new when it has this id). */
+    pick(openRows: Conversation[], namedRows: Conversation[] | null): Conversation & { isNew?: boolean } {
+      const found = namedRows?.[0];
+      const open = openRows[0];
+      const conversation = found ?? (open ? (open.id === input.id ? { ...open, isNew: true } : open) : null);
+      if (!conversation) throw new Error("conversation insert did not take");
+      return conversation;
+    },
+  };
+}
+
+/** Fixes a new conversation's id and time (tests pass theirs). */
+export function openFacts(raw: OpenInput): OpenFacts {
+  const input = openInputSchema.parse(raw);
+  return { ...input, id: input.id ?? newId("cv_"), now: input.now ?? Date.now() };
+}
+
+/** The insert of a new conversation whatever the visitor has (returning the row). */
+export function createStatement(db: Database, ref: ChatbotRef, input: OpenFacts, leadSource: LeadSource = d1LeadSource) {
+  const lead = leadSource(ref, input.visitorId);
+  return db
+    .insert(conversations)
+    .values({
+      id: input.id,
+      orgId: ref.orgId,
+      chatbotId: ref.chatbotId,
+      visitorId: input.visitorId,
+      channel: input.channel,
+      country: input.country ?? null,
+      pageUrl: input.pageUrl ?? null,
+      createdAt: input.now,
+      lastMessageAt: input.now,
+      hasLead: lead.has,
+      leadName: lead.name,
+      leadEmail: lead.email,
+    })
+    .returning();
+}
+
+/** The update after stored messages (returning the row), for D1 callers that batch it with the messages and analytics. */
+export function recordMessagesStatement(db: Database, ref: ChatbotRef, conversationId: string, raw: MessageUpdate) {
+  const u = messageUpdateSchema.parse(raw);
+  return db
+    .update(conversations)
+    .set({
+      ...(u.added !== undefined
+        ? { messageCount: sql`${conversations.messageCount} + ${u.added}`, lastMessageAt: u.at }
+        : { messageCount: sql`max(${conversations.messageCount}, ${u.count})`, lastMessageAt: sql`max(${conversations.lastMessageAt}, ${u.at})` }),
+      ...(u.title !== undefined ? { title: sql`coalesce(${conversations.title}, ${u.title})` } : {}),
+      ...(u.unanswered ? { unanswered: true } : {}),
+      ...(u.pageUrl ? { pageUrl: u.pageUrl } : {}),
+    })
+    .where(and(eq(conversations.id, conversationId), eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId)))
+    .returning();
+}
+
 /**
  * The chatbot's conversation index in `ctx.db` — D1, or (run inside the chatbot's shard) the shard's
  * storage with its own lead source. Every statement is scoped by the chatbot, so a D1 caller with a
@@ -160,53 +243,15 @@ export function d1ConversationIndex(
   return {
     kind,
     async open(raw) {
-      const input = openInputSchema.parse(raw);
-      const id = input.id ?? newId("cv_");
-      const now = input.now ?? Date.now();
-      const lead = leadSource(ref, input.visitorId);
-      const mine = and(ours, eq(conversations.visitorId, input.visitorId));
-      const openOnChannel = and(mine, eq(conversations.channel, input.channel), ne(conversations.status, "closed"));
-      const named = input.conversationId ? and(mine, eq(conversations.id, input.conversationId), ne(conversations.status, "closed")) : undefined;
-      const namedOpen = named ? sql` AND NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${named})` : sql``;
-      // One batch (one transaction in D1 and in the shard): insert only when nothing is open, then read what is.
-      const statements: Stmt[] = [
-        db.insert(conversations).select(
-          sql`SELECT ${id}, ${ref.orgId}, ${ref.chatbotId}, ${input.visitorId}, ${input.channel}, 'bot', 0, ${input.country ?? null}, NULL, NULL, 0, ${now}, ${now},
-              0, 0, ${lead.has}, ${lead.name}, ${lead.email}, ${input.pageUrl ?? null}
-            WHERE NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${openOnChannel})${namedOpen}`,
-        ),
-        db.select().from(conversations).where(openOnChannel).orderBy(desc(conversations.lastMessageAt)).limit(1),
-      ];
-      if (named) statements.push(db.select().from(conversations).where(named).limit(1));
+      const o = openStatements(db, ref, openFacts(raw), leadSource);
+      // One batch (one transaction in D1 and in the shard): two turns of a visitor cannot both create.
+      const statements: Stmt[] = [o.insert, o.open];
+      if (o.named) statements.push(o.named);
       const results = (await db.batch(statements as [Stmt, ...Stmt[]])) as unknown[];
-      const open = (results[1] as Conversation[])[0];
-      const found = named ? (results[2] as Conversation[])[0] : undefined;
-      const conversation = found ?? (open ? (open.id === id ? { ...open, isNew: true } : open) : null);
-      if (!conversation) throw new Error("conversation insert did not take");
-      return conversation;
+      return o.pick(results[1] as Conversation[], o.named ? (results[2] as Conversation[]) : null);
     },
     async create(raw) {
-      const input = openInputSchema.parse(raw);
-      const now = input.now ?? Date.now();
-      const lead = leadSource(ref, input.visitorId);
-      const created = await db
-        .insert(conversations)
-        .values({
-          id: input.id ?? newId("cv_"),
-          orgId: ref.orgId,
-          chatbotId: ref.chatbotId,
-          visitorId: input.visitorId,
-          channel: input.channel,
-          country: input.country ?? null,
-          pageUrl: input.pageUrl ?? null,
-          createdAt: now,
-          lastMessageAt: now,
-          hasLead: lead.has,
-          leadName: lead.name,
-          leadEmail: lead.email,
-        })
-        .returning()
-        .get();
+      const created = await createStatement(db, ref, openFacts(raw), leadSource).get();
       return { ...created, isNew: true };
     },
     async get(conversationId, visitorId) {
@@ -227,21 +272,7 @@ export function d1ConversationIndex(
       );
     },
     async recordMessages(conversationId, raw) {
-      const u = messageUpdateSchema.parse(raw);
-      const row = await db
-        .update(conversations)
-        .set({
-          ...(u.added !== undefined
-            ? { messageCount: sql`${conversations.messageCount} + ${u.added}`, lastMessageAt: u.at }
-            : { messageCount: sql`max(${conversations.messageCount}, ${u.count})`, lastMessageAt: sql`max(${conversations.lastMessageAt}, ${u.at})` }),
-          ...(u.title !== undefined ? { title: sql`coalesce(${conversations.title}, ${u.title})` } : {}),
-          ...(u.unanswered ? { unanswered: true } : {}),
-          ...(u.pageUrl ? { pageUrl: u.pageUrl } : {}),
-        })
-        .where(byId(conversationId))
-        .returning()
-        .get();
-      return row ?? null;
+      return (await recordMessagesStatement(db, ref, conversationId, raw).get()) ?? null;
     },
     async setFlags(conversationId, raw) {
       const flags = flagsSchema.parse(raw);
