@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -128,18 +129,16 @@ describe("conversation index", () => {
       // Visitor 2 leaves a name, then an email: D1's leads is the record, the shard keeps the visitor's newest contact.
       if (i === 9 || i === 16) {
         const contact = i === 9 ? { name: "Ann", email: null } : { name: null, email: "ann@example.com" };
-        await db
-          .insert(leads)
-          .values({
-            id: `ld_${ref.chatbotId}_${i}`,
-            orgId: ref.orgId,
-            chatbotId: ref.chatbotId,
-            conversationId: conversation.id,
-            visitorId,
-            ...contact,
-            createdAt: at,
-            updatedAt: at,
-          });
+        await db.insert(leads).values({
+          id: `ld_${ref.chatbotId}_${i}`,
+          orgId: ref.orgId,
+          chatbotId: ref.chatbotId,
+          conversationId: conversation.id,
+          visitorId,
+          ...contact,
+          createdAt: at,
+          updatedAt: at,
+        });
         await both(d1, shard, (s) => s.index.markLead({ conversationId: conversation.id, visitorId, ...contact, at }));
       }
       // Live chat's mirror: a repeated count changes nothing; a later one moves the activity on.
@@ -275,5 +274,25 @@ describe("conversation index", () => {
     // Written to the shard, not to D1.
     expect(await db.select().from(conversations).where(eq(conversations.id, "cv_flag")).get()).toBeUndefined();
     expect(await index.get("cv_flag")).toMatchObject({ id: "cv_flag", visitorId: "vis_f" });
+  });
+
+  it("adds the index to a shard created before it (schema version 1) without touching its messages", async () => {
+    const { ref, shard } = await twoStores("Older shard");
+    await shard.messages.append([{ id: "msg_old_1", conversationId: "cv_old", role: "visitor", content: "Kept across the upgrade", createdAt: T0 }]);
+    const object = env.CONVERSATION_SHARD.get(env.CONVERSATION_SHARD.idFromName(ref.chatbotId));
+    // Make it what an object of the message-only version looked like, and let it find out on its next call.
+    await runInDurableObject(object, async (instance, state) => {
+      state.storage.sql.exec(
+        "DROP TABLE conversations; DROP TABLE conversation_agents; DROP TABLE visitor_leads; UPDATE shard_meta SET value = '1' WHERE key = 'schema'",
+      );
+      (instance as unknown as { shard: { forget(): void } }).shard.forget();
+    });
+    expect(await shard.index.open({ visitorId: "vis_old", channel: "widget", id: "cv_old", now: T0 })).toMatchObject({ id: "cv_old", isNew: true });
+    expect(await shard.messages.count()).toBe(1);
+    const schema = await runInDurableObject(
+      object,
+      async (_i, state) => state.storage.sql.exec<{ value: string }>("SELECT value FROM shard_meta WHERE key = 'schema'").one().value,
+    );
+    expect(schema).toBe("2");
   });
 });

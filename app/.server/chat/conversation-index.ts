@@ -62,7 +62,7 @@ export type ConversationFlags = z.input<typeof flagsSchema>;
 /** A live status change's side on the index (inbox/assignment.ts): the status, and who took or closed it. */
 export const liveChangeSchema = z.object({
   status: z.enum(CONVERSATION_STATUSES),
-  agent: z.object({ userId: z.string().nullable(), name: z.string().max(200), at: z.number().int().nonnegative() }).optional(),
+  agent: z.object({ userId: z.string().nullable(), name: z.string().max(320), at: z.number().int().nonnegative() }).optional(),
   closedAt: z.number().int().nonnegative().optional(),
 });
 export type LiveChange = z.input<typeof liveChangeSchema>;
@@ -224,6 +224,74 @@ export function recordMessagesStatement(db: Database, ref: ChatbotRef, conversat
     .returning();
 }
 
+const scopedId = (ref: ChatbotRef, conversationId: string) =>
+  and(eq(conversations.id, conversationId), eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId));
+
+/** Badges set outside a turn (returning the id; nothing when not this chatbot's), for D1 callers that batch it with their counters. */
+export function flagsStatement(db: Database, ref: ChatbotRef, conversationId: string, raw: ConversationFlags) {
+  const flags = flagsSchema.parse(raw);
+  if (!Object.keys(flags).length) throw new Error("no flag to set");
+  return db.update(conversations).set(flags).where(scopedId(ref, conversationId)).returning({ id: conversations.id });
+}
+
+/** A lead marks its conversation and every conversation of its visitor (returning their ids). */
+export function markLeadStatement(db: Database, ref: ChatbotRef, raw: LeadMark) {
+  const mark = leadMarkSchema.parse(raw);
+  return db
+    .update(conversations)
+    .set({
+      hasLead: true,
+      leadName: sql`coalesce(${mark.name}, ${conversations.leadName})`,
+      leadEmail: sql`coalesce(${mark.email}, ${conversations.leadEmail})`,
+    })
+    .where(
+      and(
+        eq(conversations.orgId, ref.orgId),
+        eq(conversations.chatbotId, ref.chatbotId),
+        or(
+          mark.conversationId ? eq(conversations.id, mark.conversationId) : undefined,
+          mark.visitorId ? eq(conversations.visitorId, mark.visitorId) : undefined,
+        ),
+      ),
+    )
+    .returning({ id: conversations.id });
+}
+
+/**
+ * A live status change on the index (inbox/assignment.ts batches these with its analytics): the
+ * status (first; returning the id), and for a take the agent who holds it, for a close the time
+ * (kept on the taker's row, or a row of the closer when nobody took it). The agent's row is written
+ * only for a conversation of this chatbot.
+ */
+export function liveStatements(db: Database, ref: ChatbotRef, conversationId: string, raw: LiveChange): [Stmt, ...Stmt[]] {
+  const change = liveChangeSchema.parse(raw);
+  const held = sql`EXISTS (SELECT 1 FROM ${conversations} WHERE ${scopedId(ref, conversationId)})`;
+  const status = db.update(conversations).set({ status: change.status }).where(scopedId(ref, conversationId)).returning({ id: conversations.id });
+  if (change.closedAt !== undefined) {
+    const closer = change.agent ?? { userId: null, name: "", at: change.closedAt };
+    return [
+      status,
+      db
+        .insert(conversationAgents)
+        .select(
+          sql`SELECT ${conversationId}, ${ref.orgId}, ${ref.chatbotId}, ${closer.userId}, ${closer.name}, ${change.closedAt}, ${change.closedAt} WHERE ${held}`,
+        )
+        .onConflictDoUpdate({ target: conversationAgents.conversationId, set: { closedAt: change.closedAt } }),
+    ];
+  }
+  if (change.agent) {
+    const row = { userId: change.agent.userId, agentName: change.agent.name, takenAt: change.agent.at, closedAt: null };
+    return [
+      status,
+      db
+        .insert(conversationAgents)
+        .select(sql`SELECT ${conversationId}, ${ref.orgId}, ${ref.chatbotId}, ${row.userId}, ${row.agentName}, ${row.takenAt}, NULL WHERE ${held}`)
+        .onConflictDoUpdate({ target: conversationAgents.conversationId, set: row }),
+    ];
+  }
+  return [status];
+}
+
 /**
  * The chatbot's conversation index in `ctx.db` — D1, or (run inside the chatbot's shard) the shard's
  * storage with its own lead source. Every statement is scoped by the chatbot, so a D1 caller with a
@@ -237,7 +305,7 @@ export function d1ConversationIndex(
 ): ConversationIndex {
   const db = ctx.db;
   const ours = and(eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId));
-  const byId = (id: string) => and(eq(conversations.id, id), ours);
+  const byId = (id: string) => scopedId(ref, id);
   const one = (id: string) => db.select().from(conversations).where(byId(id)).get();
 
   return {
@@ -277,58 +345,15 @@ export function d1ConversationIndex(
     async setFlags(conversationId, raw) {
       const flags = flagsSchema.parse(raw);
       if (!Object.keys(flags).length) return !!(await one(conversationId));
-      const row = await db.update(conversations).set(flags).where(byId(conversationId)).returning({ id: conversations.id }).get();
-      return !!row;
+      return !!(await flagsStatement(db, ref, conversationId, flags).get());
     },
-    async applyLive(conversationId, raw) {
-      const change = liveChangeSchema.parse(raw);
-      const status = db.update(conversations).set({ status: change.status }).where(byId(conversationId)).returning({ id: conversations.id });
-      const statements: Stmt[] = [status];
-      if (change.agent && change.closedAt === undefined) {
-        const row = { userId: change.agent.userId, agentName: change.agent.name, takenAt: change.agent.at, closedAt: null };
-        statements.push(
-          db
-            .insert(conversationAgents)
-            .select(
-              sql`SELECT ${conversationId}, ${ref.orgId}, ${ref.chatbotId}, ${row.userId}, ${row.agentName}, ${row.takenAt}, NULL WHERE EXISTS (SELECT 1 FROM ${conversations} WHERE ${byId(conversationId)})`,
-            )
-            .onConflictDoUpdate({ target: conversationAgents.conversationId, set: row }),
-        );
-      } else if (change.closedAt !== undefined) {
-        const closer = change.agent ?? { userId: null, name: "", at: change.closedAt };
-        statements.push(
-          db
-            .insert(conversationAgents)
-            .select(
-              sql`SELECT ${conversationId}, ${ref.orgId}, ${ref.chatbotId}, ${closer.userId}, ${closer.name}, ${change.closedAt}, ${change.closedAt} WHERE EXISTS (SELECT 1 FROM ${conversations} WHERE ${byId(conversationId)})`,
-            )
-            .onConflictDoUpdate({ target: conversationAgents.conversationId, set: { closedAt: change.closedAt } }),
-        );
-      }
-      const [updated] = (await db.batch(statements as [Stmt, ...Stmt[]])) as unknown as [{ id: string }[]];
+    async applyLive(conversationId, change) {
+      const [updated] = (await db.batch(liveStatements(db, ref, conversationId, change))) as unknown as [{ id: string }[]];
       return updated.length > 0;
     },
     async markLead(raw) {
       const mark = leadMarkSchema.parse(raw);
-      const statements: Stmt[] = [
-        db
-          .update(conversations)
-          .set({
-            hasLead: true,
-            leadName: sql`coalesce(${mark.name}, ${conversations.leadName})`,
-            leadEmail: sql`coalesce(${mark.email}, ${conversations.leadEmail})`,
-          })
-          .where(
-            and(
-              ours,
-              or(
-                mark.conversationId ? eq(conversations.id, mark.conversationId) : undefined,
-                mark.visitorId ? eq(conversations.visitorId, mark.visitorId) : undefined,
-              ),
-            ),
-          )
-          .returning({ id: conversations.id }),
-      ];
+      const statements: Stmt[] = [markLeadStatement(db, ref, mark)];
       // In the shard, the visitor's contact for their next conversations (D1 reads its `leads` instead).
       if (kind === "shard" && mark.visitorId)
         statements.push(

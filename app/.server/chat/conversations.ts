@@ -112,8 +112,8 @@ export function clientMessageStored(ctx: Ctx, ref: ChatbotRef, visitorId: string
 }
 
 /** The visitor proved their id with an identity hash (identity verification); never unset. */
-export async function markConversationVerified(ctx: Ctx, conversationId: string) {
-  await ctx.db.update(conversations).set({ verified: true }).where(eq(conversations.id, conversationId));
+export async function markConversationVerified(ctx: Ctx, conversation: Pick<Conversation, "id" | "orgId" | "chatbotId">) {
+  await d1ConversationIndex(ctx, conversation).setFlags(conversation.id, { verified: true });
 }
 
 type RecentRow = { role: Message["role"]; content: string; createdAt: number; id: string };
