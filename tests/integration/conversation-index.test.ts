@@ -11,6 +11,8 @@ import {
   type ConversationIndexShardApi,
   type OpenInput,
 } from "~/.server/chat/conversation-index";
+import { conversationCountQuery, conversationPageQuery } from "~/.server/chat/conversation-list";
+import { createDb } from "~/.server/db/client";
 import { d1MessageStore, shardMessageStore, type ChatbotRef, type MessageStore, type NewMessage } from "~/.server/chat/message-store";
 import { inboxLists } from "~/.server/inbox/inbox-list";
 import { createServiceContext } from "~/.server/context";
@@ -294,5 +296,31 @@ describe("conversation index", () => {
       async (_i, state) => state.storage.sql.exec<{ value: string }>("SELECT value FROM shard_meta WHERE key = 'schema'").one().value,
     );
     expect(schema).toBe("2");
+  });
+
+  it("plans every list query the same way in the shard as in D1 (the shard has the list's indexes)", async () => {
+    const { ref, shard } = await twoStores("Plans");
+    await shard.index.get("cv_none"); // the object creates its tables
+    const object = env.CONVERSATION_SHARD.get(env.CONVERSATION_SHARD.idFromName(ref.chatbotId));
+    const d1 = createDb(env.DB);
+    const cursor = { dir: "older" as const, at: { at: T0, id: "cv_x" } };
+    for (const state of LIST_STATES)
+      for (const query of [conversationPageQuery(ref, state, null, 50), conversationPageQuery(ref, state, cursor, 50), conversationCountQuery(ref, state)]) {
+        const { sql, params } = d1.all(query).getQuery();
+        const inD1 = (
+          await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+            .bind(...params)
+            .all<{ detail: string }>()
+        ).results.map((r) => r.detail);
+        const inShard = await runInDurableObject(object, async (_i, state) =>
+          state.storage.sql
+            .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...(params as (string | number | null)[]))
+            .toArray()
+            .map((r) => r.detail),
+        );
+        expect(inShard, sql).toEqual(inD1);
+        // Never a scan of the whole table: a filter's own partial index, or the search's ids by primary key.
+        expect(inD1.join("\n"), sql).not.toMatch(/SCAN c\b|SCAN conversations\b/);
+      }
   });
 });
