@@ -115,7 +115,7 @@ export interface ConversationIndex {
   list(params: ConversationListParams, opts?: { limit?: number }): Promise<ConversationListPage>;
   /** The live inbox: waiting, held (all, and `userId`'s), recently closed. */
   inboxLists(userId: string): Promise<InboxLists>;
-  /** Conversations with messages active in [start, end), and those of them started then (the daily digest). */
+  /** Conversations with messages active since `start`, and how many of them started in [start, end) (the daily digest's figures). */
   activity(start: number, end: number): Promise<{ active: number; started: number }>;
 }
 
