@@ -1,7 +1,7 @@
 // The message tables of one chatbot's conversation shard (issue #20, ADR 040): the same shape D1's
 // `messages` (migrations 0001, 0009) and `conversation_search` (0010) have, so the message store's
 // D1 implementation runs unchanged over the shard's storage. No foreign key: the conversation rows
-// stay in D1; deleting the chatbot empties the whole object. Two indexes more than D1: a retried
+// are D1's (from version 2 they can also be here, ADR 044); deleting the chatbot empties the whole object. Two indexes more than D1: a retried
 // send is looked up by its client message id alone (D1 starts from the visitor's conversations),
 // and the daily digest counts a day's handoff notes and thumbs-down by role and time (D1 starts
 // from the day's active conversations).
