@@ -23,6 +23,20 @@ import {
   type ShardMoveState,
 } from "../../app/.server/chat/message-move";
 import { d1FromSqlStorage } from "../../app/.server/retrieval/sql-storage-d1";
+import {
+  d1ConversationIndex,
+  shardLeadSource,
+  type Conversation,
+  type ConversationFlags,
+  type ConversationIndexShardApi,
+  type InboxLists,
+  type LeadMark,
+  type LiveChange,
+  type MessageUpdate,
+  type OpenInput,
+} from "../../app/.server/chat/conversation-index";
+import type { ConversationListPage } from "../../app/.server/chat/conversation-list";
+import type { ConversationListParams } from "../../app/lib/schemas/conversation-list";
 
 // One chatbot's messages (issue #20, ADR 040): every message of its conversations and the visitor
 // messages' FTS5 search index, in the object's own SQLite storage (10 GB per object). The
@@ -30,7 +44,7 @@ import { d1FromSqlStorage } from "../../app/.server/retrieval/sql-storage-d1";
 // `messageStore()` after the caller's permission check; every call also carries the chatbot's ref,
 // which must match the chatbot the object holds (fixed by its first call).
 
-export class ConversationShard extends DurableObject<Env> implements ConversationShardApi, ConversationShardMoveApi {
+export class ConversationShard extends DurableObject<Env> implements ConversationShardApi, ConversationShardMoveApi, ConversationIndexShardApi {
   private readonly shard = new ShardMeta(this.ctx.storage.sql, {
     sql: MESSAGE_SHARD_SCHEMA,
     version: MESSAGE_SHARD_SCHEMA_VERSION,
@@ -108,6 +122,71 @@ export class ConversationShard extends DurableObject<Env> implements Conversatio
   async count(ref: ChatbotRef): Promise<number> {
     if (!this.shard.owns(ref)) return 0;
     return this.store(ref).count();
+  }
+
+  // ——— the conversation index (app/.server/chat/conversation-index.ts, ADR 044) ———
+  // The same D1 implementation over this object's storage, next to the messages it lists; a new
+  // conversation copies its visitor's contact from `visitor_leads` instead of D1's leads.
+
+  private index(ref: ChatbotRef) {
+    return d1ConversationIndex({ db: createDb(d1FromSqlStorage(this.ctx.storage)) }, ref, shardLeadSource, "shard");
+  }
+
+  // A refused open or create answers null (a result, not a rejected call: ShardMeta.owns); the
+  // caller's side (shardConversationIndex) turns it into an error, as a turn cannot go on without one.
+  async indexOpen(ref: ChatbotRef, input: OpenInput): Promise<(Conversation & { isNew?: boolean }) | null> {
+    if (!this.shard.owns(ref)) return null;
+    return this.index(ref).open(input);
+  }
+
+  async indexCreate(ref: ChatbotRef, input: OpenInput): Promise<(Conversation & { isNew: true }) | null> {
+    if (!this.shard.owns(ref)) return null;
+    return this.index(ref).create(input);
+  }
+
+  async indexGet(ref: ChatbotRef, conversationId: string, visitorId?: string): Promise<Conversation | null> {
+    if (!this.shard.owns(ref)) return null;
+    return this.index(ref).get(conversationId, visitorId);
+  }
+
+  async indexLatestOpen(ref: ChatbotRef, visitorId: string, channel?: Conversation["channel"]): Promise<Conversation | null> {
+    if (!this.shard.owns(ref)) return null;
+    return this.index(ref).latestOpen(visitorId, channel);
+  }
+
+  async indexRecordMessages(ref: ChatbotRef, conversationId: string, update: MessageUpdate): Promise<Conversation | null> {
+    if (!this.shard.owns(ref)) return null;
+    return this.index(ref).recordMessages(conversationId, update);
+  }
+
+  async indexSetFlags(ref: ChatbotRef, conversationId: string, flags: ConversationFlags): Promise<boolean> {
+    if (!this.shard.owns(ref)) return false;
+    return this.index(ref).setFlags(conversationId, flags);
+  }
+
+  async indexApplyLive(ref: ChatbotRef, conversationId: string, change: LiveChange): Promise<boolean> {
+    if (!this.shard.owns(ref)) return false;
+    return this.index(ref).applyLive(conversationId, change);
+  }
+
+  async indexMarkLead(ref: ChatbotRef, mark: LeadMark): Promise<number> {
+    if (!this.shard.owns(ref)) return 0;
+    return this.index(ref).markLead(mark);
+  }
+
+  async indexList(ref: ChatbotRef, params: ConversationListParams, opts?: { limit?: number }): Promise<ConversationListPage> {
+    if (!this.shard.owns(ref)) return { rows: [], total: 0, older: null, newer: null, searchCapped: false };
+    return this.index(ref).list(params, opts);
+  }
+
+  async indexInboxLists(ref: ChatbotRef, userId: string): Promise<InboxLists> {
+    if (!this.shard.owns(ref)) return { waiting: [], live: [], mine: [], closed: [] };
+    return this.index(ref).inboxLists(userId);
+  }
+
+  async indexActivity(ref: ChatbotRef, start: number, end: number): Promise<{ active: number; started: number }> {
+    if (!this.shard.owns(ref)) return { active: 0, started: 0 };
+    return this.index(ref).activity(start, end);
   }
 
   // ——— the move from D1 (app/.server/chat/message-move.ts, ADR 042) ———

@@ -15,6 +15,7 @@ import type { ServiceContext } from "../context";
 import { bugReports, conversations, knowledgeSources, messages, users } from "../db/schema";
 import { fail, type Failure } from "../failure";
 import { messageShard } from "../chat/message-store";
+import { flagsStatement } from "../chat/conversation-index";
 import { createQaSource, deleteSource } from "../kb/sources";
 
 // Bug reports of one chatbot (…/settings/bug). Visitors report from the widget (widget/visitor-actions.ts
@@ -155,7 +156,7 @@ export async function reportMessage(
       createdAt: now,
     }),
     // The conversation list's "reported" filter.
-    ctx.db.update(conversations).set({ reported: true }).where(eq(conversations.id, message.conversationId)),
+    flagsStatement(ctx.db, ref, message.conversationId, { reported: true }),
     // Analytics: a report, and the conversation unresolved (analytics/record.ts).
     ...counted,
   ]);

@@ -184,39 +184,17 @@ function toRow(r: RawRow): ConversationListRow {
   };
 }
 
-/**
- * One page of the chatbot's conversations, newest activity first: `older` continues after a row,
- * `newer` goes back before one. Rows with the same last activity are ordered by id, so no row is
- * skipped or repeated across pages.
- */
-export async function findConversations(
-  ctx: Ctx,
-  ref: ChatbotRef,
-  params: ConversationListParams,
-  opts: { limit?: number; /** Where the chatbot's messages are (its row's `messageStore`); looked up when not given. */ messageStore?: MessageStoreKind } = {},
-): Promise<ConversationListPage> {
-  const limit = Math.min(Math.max(opts.limit ?? CONVERSATION_PAGE_SIZE, 1), 200);
-  const cursor = params.older ? { dir: "older" as const, at: params.older } : params.newer ? { dir: "newer" as const, at: params.newer } : null;
-  const kind = opts.messageStore ?? (await messageStoreKind(ctx, ref));
-  if (kind === "shard" && !ctx.env) throw new Error("this chatbot's messages are in its shard: the caller needs env");
-  const store = kind === "shard" && ctx.env ? await messageStore({ db: ctx.db, env: ctx.env }, ref, kind) : null;
-  // In a shard, its FTS5 finds the conversations first; D1 then reads only those rows.
-  const found = store && params.q && searchWords(params.q).length ? await store.search(searchWords(params.q), SEARCH_MESSAGE_CAP) : null;
-  const shard = store ? { hits: found ? { ids: found.conversationIds } : null } : undefined;
-  const capped = params.q && !store ? searchCappedQuery(ref, params.q) : null;
-  const [raw, counted, cappedCount] = await Promise.all([
-    ctx.db.all<RawRow & { total?: number }>(conversationPageQuery(ref, params, cursor, limit, shard)),
-    // With a search and a page position, the window count only sees the rows past the cursor.
-    params.q && !cursor ? null : ctx.db.get<{ n: number }>(conversationCountQuery(ref, params, shard?.hits ?? null)),
-    capped ? ctx.db.get<{ n: number }>(capped) : null,
-  ]);
-  if (store && raw.length) {
-    const last = await store.lastOf(raw.map((r) => r.id));
-    for (const r of raw) {
-      r.last_message = last[r.id]?.content ?? null;
-      r.last_role = last[r.id]?.role ?? null;
-    }
-  }
+type Db = AppContext["db"];
+type Cursor = { dir: Direction; at: ConversationCursor } | null;
+
+/** The page position `params` asks for (older wins over newer, as the links never carry both). */
+const cursorOf = (params: ConversationListParams): Cursor =>
+  params.older ? { dir: "older", at: params.older } : params.newer ? { dir: "newer", at: params.newer } : null;
+
+const pageLimit = (limit?: number) => Math.min(Math.max(limit ?? CONVERSATION_PAGE_SIZE, 1), 200);
+
+/** Rows of a page query (nearest the cursor first) as the list page: its order, total and both cursors. */
+function pageOf(raw: (RawRow & { total?: number })[], cursor: Cursor, limit: number, counted: number | undefined, searchCapped: boolean): ConversationListPage {
   // Nearest the cursor first (the query's own order), then the page in the list's order.
   const newer = cursor?.dir === "newer";
   raw.sort((a, b) => (a.last_message_at - b.last_message_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) * (newer ? 1 : -1));
@@ -228,10 +206,63 @@ export async function findConversations(
   const at = (r: ConversationListRow): ConversationCursor => ({ at: r.lastMessageAt, id: r.id });
   return {
     rows: page,
-    total: counted?.n ?? raw[0]?.total ?? 0,
-    searchCapped: found ? found.capped : (cappedCount?.n ?? 0) > SEARCH_MESSAGE_CAP,
+    total: counted ?? raw[0]?.total ?? 0,
+    searchCapped,
     // Going back (newer), there are older rows: the ones this page came from.
     older: last && (cursor?.dir === "newer" || more) ? at(last) : null,
     newer: first && (cursor?.dir === "older" || (cursor?.dir === "newer" && more)) ? at(first) : null,
   };
+}
+
+/**
+ * A page of the list where the conversation rows and the messages are in the same SQLite database —
+ * D1 for a chatbot whose messages are there, or a chatbot's ConversationShard holding both (ADR 044,
+ * which runs this very function over its storage): the page, its last messages, the FTS5 search and
+ * the counts are local queries.
+ */
+export async function listWithMessages(db: Db, ref: ChatbotRef, params: ConversationListParams, opts: { limit?: number } = {}): Promise<ConversationListPage> {
+  const limit = pageLimit(opts.limit);
+  const cursor = cursorOf(params);
+  const capped = params.q ? searchCappedQuery(ref, params.q) : null;
+  const [raw, counted, cappedCount] = await Promise.all([
+    db.all<RawRow & { total?: number }>(conversationPageQuery(ref, params, cursor, limit)),
+    // With a search and a page position, the window count only sees the rows past the cursor.
+    params.q && !cursor ? null : db.get<{ n: number }>(conversationCountQuery(ref, params)),
+    capped ? db.get<{ n: number }>(capped) : null,
+  ]);
+  return pageOf(raw, cursor, limit, counted?.n, (cappedCount?.n ?? 0) > SEARCH_MESSAGE_CAP);
+}
+
+/**
+ * One page of the chatbot's conversations, newest activity first: `older` continues after a row,
+ * `newer` goes back before one. Rows with the same last activity are ordered by id, so no row is
+ * skipped or repeated across pages.
+ */
+export async function findConversations(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  params: ConversationListParams,
+  opts: { limit?: number; /** Where the chatbot's messages are (its row's `messageStore`); looked up when not given. */ messageStore?: MessageStoreKind } = {},
+): Promise<ConversationListPage> {
+  const kind = opts.messageStore ?? (await messageStoreKind(ctx, ref));
+  if (kind !== "shard") return listWithMessages(ctx.db, ref, params, opts);
+  if (!ctx.env) throw new Error("this chatbot's messages are in its shard: the caller needs env");
+  const limit = pageLimit(opts.limit);
+  const cursor = cursorOf(params);
+  const store = await messageStore({ db: ctx.db, env: ctx.env }, ref, kind);
+  // In a shard, its FTS5 finds the conversations first; D1 then reads only those rows.
+  const found = params.q && searchWords(params.q).length ? await store.search(searchWords(params.q), SEARCH_MESSAGE_CAP) : null;
+  const shard = { hits: found ? { ids: found.conversationIds } : null };
+  const [raw, counted] = await Promise.all([
+    ctx.db.all<RawRow & { total?: number }>(conversationPageQuery(ref, params, cursor, limit, shard)),
+    params.q && !cursor ? null : ctx.db.get<{ n: number }>(conversationCountQuery(ref, params, shard.hits)),
+  ]);
+  if (raw.length) {
+    const last = await store.lastOf(raw.map((r) => r.id));
+    for (const r of raw) {
+      r.last_message = last[r.id]?.content ?? null;
+      r.last_role = last[r.id]?.role ?? null;
+    }
+  }
+  return pageOf(raw, cursor, limit, counted?.n, found ? found.capped : false);
 }

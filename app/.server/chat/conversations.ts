@@ -2,7 +2,7 @@ import { and, count, desc, eq, inArray, lt, ne, or, sql, type SQL } from "drizzl
 import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
 import type { ChatSource } from "~/lib/schemas/chat";
-import { conversations, leads, messages, type MessageSource } from "../db/schema";
+import { conversations, messages, type MessageSource } from "../db/schema";
 import { exchangeStatements, liveMessageStatements, orgTimeZone } from "../analytics/record";
 import {
   DuplicateClientMessage,
@@ -14,6 +14,7 @@ import {
   type MessageStoreKind,
   type NewMessage,
 } from "./message-store";
+import { d1ConversationIndex, openFacts, openStatements, recordMessagesStatement } from "./conversation-index";
 
 export { isDuplicateClientMessage };
 
@@ -57,27 +58,7 @@ type HistoryMessage = Pick<Message, "role" | "content">;
 
 /** A new conversation, whatever the visitor already has ("New conversation"). */
 export async function createConversation(ctx: Ctx, ref: ChatbotRef, input: ConversationInput): Promise<Conversation & { isNew: true }> {
-  const now = Date.now();
-  const lead = visitorLead(ref, input.visitorId);
-  const created = await ctx.db
-    .insert(conversations)
-    .values({
-      id: newId("cv_"),
-      orgId: ref.orgId,
-      chatbotId: ref.chatbotId,
-      visitorId: input.visitorId,
-      channel: input.channel,
-      country: input.country ?? null,
-      pageUrl: input.pageUrl ?? null,
-      createdAt: now,
-      lastMessageAt: now,
-      hasLead: lead.has,
-      leadName: lead.name,
-      leadEmail: lead.email,
-    })
-    .returning()
-    .get();
-  return { ...created, isNew: true };
+  return d1ConversationIndex(ctx, ref).create(input);
 }
 
 /**
@@ -96,32 +77,15 @@ export async function openTurn(
   /** One more statement for the same round trip (the reply's credit, chat/turn.ts); its result comes back as `also`. */
   also?: BatchItem | null,
 ): Promise<{ conversation: Conversation & { isNew?: boolean }; sent: SentMessage | null; history: HistoryMessage[] | null; also: unknown }> {
-  const now = Date.now();
-  const id = newId("cv_");
-  const lead = visitorLead(ref, input.visitorId);
-  const mine = and(eq(conversations.chatbotId, ref.chatbotId), eq(conversations.orgId, ref.orgId), eq(conversations.visitorId, input.visitorId));
-  const openOnChannel = and(mine, eq(conversations.channel, input.channel), ne(conversations.status, "closed"));
-  const named = input.conversationId ? and(mine, eq(conversations.id, input.conversationId), ne(conversations.status, "closed")) : undefined;
-  const namedOpen = named ? sql` AND NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${named})` : sql``;
+  // The conversation index's own statements (chat/conversation-index.ts), sent with the turn's.
+  const o = openStatements(ctx.db, ref, openFacts(input));
   const statements = [
-    // Every column, in the table's order (drizzle's insert…select names them all).
-    ctx.db.insert(conversations).select(
-      sql`SELECT ${id}, ${ref.orgId}, ${ref.chatbotId}, ${input.visitorId}, ${input.channel}, 'bot', 0, ${input.country ?? null}, NULL, NULL, 0, ${now}, ${now},
-          0, 0, ${lead.has}, ${lead.name}, ${lead.email}, ${input.pageUrl ?? null}
-        WHERE NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${openOnChannel})${namedOpen}`,
-    ),
-    ctx.db.select().from(conversations).where(openOnChannel).orderBy(desc(conversations.lastMessageAt)).limit(1),
-    named ? ctx.db.select().from(conversations).where(named).limit(1) : null,
+    o.insert,
+    o.open,
+    o.named,
     input.clientMessageId ? sentQuery(ctx, ref, input.visitorId, input.clientMessageId) : null,
-    input.historyLimit
-      ? recentQuery(
-          ctx,
-          // The conversation this turn resolves to, as below: the named one when open, else the open one on the channel.
-          sql`coalesce(${named ? sql`(SELECT id FROM ${conversations} WHERE ${named})` : sql`NULL`},
-            (SELECT id FROM ${conversations} WHERE ${openOnChannel} ORDER BY ${conversations.lastMessageAt} DESC LIMIT 1))`,
-          input.historyLimit,
-        )
-      : null,
+    // The conversation this turn resolves to, as `pick` below: the named one when open, else the open one on the channel.
+    input.historyLimit ? recentQuery(ctx, o.resolvedId, input.historyLimit) : null,
     also ?? null,
   ] as const;
   const present = statements.filter((q) => q !== null);
@@ -135,10 +99,7 @@ export async function openTurn(
     RecentRow[] | null,
     unknown,
   ];
-  const found = namedRows?.[0];
-  const open = openRows[0];
-  const conversation = found ?? (open ? (open.id === id ? { ...open, isNew: true } : open) : null);
-  if (!conversation) throw new Error("conversation insert did not take");
+  const conversation = o.pick(openRows, namedRows);
   return { conversation, sent: sentRows?.[0] ?? null, history: historyRows ? historyFrom(historyRows) : null, also: alsoResult };
 }
 
@@ -150,22 +111,9 @@ export function clientMessageStored(ctx: Ctx, ref: ChatbotRef, visitorId: string
   return sql`exists ${sentQuery(ctx, ref, visitorId, clientMessageId)}`;
 }
 
-/**
- * What a new conversation copies from the contact details its visitor already left on this chatbot
- * (the list shows and filters them without a join): read inside the insert, no extra round trip.
- */
-function visitorLead(ref: ChatbotRef, visitorId: string) {
-  const theirs = sql`from ${leads} where ${leads.chatbotId} = ${ref.chatbotId} and ${leads.orgId} = ${ref.orgId} and ${leads.visitorId} = ${visitorId}`;
-  return {
-    has: sql<boolean>`exists (select 1 ${theirs})`,
-    name: sql<string | null>`(select ${leads.name} ${theirs} and ${leads.name} is not null order by ${leads.createdAt} desc limit 1)`,
-    email: sql<string | null>`(select ${leads.email} ${theirs} and ${leads.email} is not null order by ${leads.createdAt} desc limit 1)`,
-  };
-}
-
 /** The visitor proved their id with an identity hash (identity verification); never unset. */
-export async function markConversationVerified(ctx: Ctx, conversationId: string) {
-  await ctx.db.update(conversations).set({ verified: true }).where(eq(conversations.id, conversationId));
+export async function markConversationVerified(ctx: Ctx, conversation: Pick<Conversation, "id" | "orgId" | "chatbotId">) {
+  await d1ConversationIndex(ctx, conversation).setFlags(conversation.id, { verified: true });
 }
 
 type RecentRow = { role: Message["role"]; content: string; createdAt: number; id: string };
@@ -244,16 +192,7 @@ export async function recordExchange(
   const bot: NewMessage | null = input.bot
     ? (({ id, at, ...rest }) => ({ ...rest, id, conversationId: conversation.id, role: "bot" as const, createdAt: Math.max(at, input.askedAt + 1) }))(input.bot)
     : null;
-  const update = ctx.db
-    .update(conversations)
-    .set({
-      messageCount: sql`${conversations.messageCount} + ${added}`,
-      lastMessageAt: last,
-      title: sql`coalesce(${conversations.title}, ${title})`,
-      ...(input.unanswered ? { unanswered: true } : {}),
-      ...(input.pageUrl ? { pageUrl: input.pageUrl } : {}),
-    })
-    .where(eq(conversations.id, conversation.id));
+  const update = recordMessagesStatement(ctx.db, ref, conversation.id, { added, at: last, title, unanswered: input.unanswered, pageUrl: input.pageUrl });
   // The daily analytics rows, counted in the same batch (analytics/record.ts; they run first: a new
   // conversation is recognised before this exchange is stored).
   const [counted, ...counting] = exchangeStatements(ctx.db, conversation, {
@@ -453,11 +392,7 @@ export async function getTranscript(
   kind?: MessageStoreKind,
 ): Promise<{ conversation: Conversation; messages: Message[] } | null> {
   const shard = await shardStore(ctx, ref, kind);
-  const conversation = await ctx.db
-    .select()
-    .from(conversations)
-    .where(and(eq(conversations.id, conversationId), eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId)))
-    .get();
+  const conversation = await d1ConversationIndex(ctx, ref).get(conversationId);
   if (!conversation) return null;
   if (shard) return { conversation, messages: await shard.transcript(conversation.id) };
   const rows = await ctx.db
@@ -477,21 +412,7 @@ export async function getVisitorHistory(
   opts: { channel?: Channel; limit?: number; messageStore?: MessageStoreKind } = {},
 ): Promise<{ conversation: Conversation; messages: Message[] } | null> {
   const shard = await shardStore(ctx, ref, opts.messageStore);
-  const conversation = await ctx.db
-    .select()
-    .from(conversations)
-    .where(
-      and(
-        eq(conversations.orgId, ref.orgId),
-        eq(conversations.chatbotId, ref.chatbotId),
-        eq(conversations.visitorId, visitorId),
-        ne(conversations.status, "closed"),
-        opts.channel ? eq(conversations.channel, opts.channel) : undefined,
-      ),
-    )
-    .orderBy(desc(conversations.lastMessageAt))
-    .limit(1)
-    .get();
+  const conversation = await d1ConversationIndex(ctx, ref).latestOpen(visitorId, opts.channel);
   if (!conversation) return null;
   if (shard) return { conversation, messages: await shard.latest(conversation.id, ["visitor", "bot", "human"], opts.limit ?? 100) };
   const rows = await ctx.db
@@ -567,14 +488,11 @@ async function mirrorToShard(
   const fresh = written.inserted.length > 0;
   const count = written.counts[conversation.id] ?? 0;
   // A repeated mirror (or one whose D1 half failed before) writes the same values again: harmless.
-  const update = ctx.db
-    .update(conversations)
-    .set({
-      messageCount: sql`max(${conversations.messageCount}, ${count})`,
-      lastMessageAt: sql`max(${conversations.lastMessageAt}, ${m.createdAt})`,
-      ...(m.role === "visitor" ? { title: sql`coalesce(${conversations.title}, ${m.content.slice(0, 140)})` } : {}),
-    })
-    .where(eq(conversations.id, conversation.id));
+  const update = recordMessagesStatement(ctx.db, conversation, conversation.id, {
+    count,
+    at: m.createdAt,
+    ...(m.role === "visitor" ? { title: m.content.slice(0, 140) } : {}),
+  });
   const [counted, ...counting] =
     m.role === "system"
       ? []

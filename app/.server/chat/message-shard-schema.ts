@@ -1,12 +1,17 @@
 // The message tables of one chatbot's conversation shard (issue #20, ADR 040): the same shape D1's
 // `messages` (migrations 0001, 0009) and `conversation_search` (0010) have, so the message store's
 // D1 implementation runs unchanged over the shard's storage. No foreign key: the conversation rows
-// stay in D1; deleting the chatbot empties the whole object. Two indexes more than D1: a retried
+// are D1's (from version 2 they can also be here, ADR 044); deleting the chatbot empties the whole object. Two indexes more than D1: a retried
 // send is looked up by its client message id alone (D1 starts from the visitor's conversations),
 // and the daily digest counts a day's handoff notes and thumbs-down by role and time (D1 starts
 // from the day's active conversations).
 
-export const MESSAGE_SHARD_SCHEMA_VERSION = 1;
+// Version 2 adds the conversation index (ADR 044): `conversations` and `conversation_agents` in D1's
+// shape (migrations 0001, 0016 and the list's partial indexes) without foreign keys, and
+// `visitor_leads`, the newest contact each visitor left (D1's `leads` stays the record; a new
+// conversation copies from this one so a turn never reads D1 for it). Every statement is
+// IF NOT EXISTS, so a version-1 object gains the tables on its next call and keeps its messages.
+export const MESSAGE_SHARD_SCHEMA_VERSION = 2;
 
 export const MESSAGE_SHARD_SCHEMA = `
 CREATE TABLE IF NOT EXISTS messages (
@@ -33,5 +38,52 @@ CREATE INDEX IF NOT EXISTS messages_role_time_idx ON messages (role, created_at)
 CREATE VIRTUAL TABLE IF NOT EXISTS conversation_search USING fts5(
   chatbot_id, body, conversation_id UNINDEXED,
   tokenize='porter unicode61'
+);
+CREATE TABLE IF NOT EXISTS conversations (
+  id TEXT PRIMARY KEY NOT NULL,
+  org_id TEXT NOT NULL,
+  chatbot_id TEXT NOT NULL,
+  visitor_id TEXT NOT NULL,
+  channel TEXT NOT NULL,
+  status TEXT DEFAULT 'bot' NOT NULL,
+  verified INTEGER DEFAULT false NOT NULL,
+  country TEXT,
+  rating INTEGER,
+  title TEXT,
+  message_count INTEGER DEFAULT 0 NOT NULL,
+  created_at INTEGER DEFAULT (unixepoch() * 1000) NOT NULL,
+  last_message_at INTEGER DEFAULT (unixepoch() * 1000) NOT NULL,
+  unanswered INTEGER DEFAULT false NOT NULL,
+  reported INTEGER DEFAULT false NOT NULL,
+  has_lead INTEGER DEFAULT false NOT NULL,
+  lead_name TEXT,
+  lead_email TEXT,
+  page_url TEXT
+);
+CREATE INDEX IF NOT EXISTS conversations_visitor_idx ON conversations (chatbot_id, visitor_id);
+CREATE INDEX IF NOT EXISTS conversations_list_idx ON conversations (org_id, chatbot_id, last_message_at, id, message_count) WHERE message_count > 0;
+CREATE INDEX IF NOT EXISTS conversations_unanswered_idx ON conversations (org_id, chatbot_id, last_message_at, id, message_count) WHERE message_count > 0 and unanswered = 1;
+CREATE INDEX IF NOT EXISTS conversations_rated_down_idx ON conversations (org_id, chatbot_id, last_message_at, id, message_count) WHERE message_count > 0 and rating = -1;
+CREATE INDEX IF NOT EXISTS conversations_reported_idx ON conversations (org_id, chatbot_id, last_message_at, id, message_count) WHERE message_count > 0 and reported = 1;
+CREATE INDEX IF NOT EXISTS conversations_waiting_idx ON conversations (org_id, chatbot_id, last_message_at, id, message_count) WHERE message_count > 0 and status = 'waiting';
+CREATE INDEX IF NOT EXISTS conversations_lead_idx ON conversations (org_id, chatbot_id, last_message_at, id, message_count) WHERE message_count > 0 and has_lead = 1;
+CREATE INDEX IF NOT EXISTS conversations_lead_email_idx ON conversations (chatbot_id, lead_email) WHERE lead_email is not null;
+CREATE INDEX IF NOT EXISTS conversations_live_idx ON conversations (org_id, chatbot_id, status, last_message_at) WHERE status in ('waiting', 'human');
+CREATE TABLE IF NOT EXISTS conversation_agents (
+  conversation_id TEXT PRIMARY KEY NOT NULL,
+  org_id TEXT NOT NULL,
+  chatbot_id TEXT NOT NULL,
+  user_id TEXT,
+  agent_name TEXT NOT NULL,
+  taken_at INTEGER NOT NULL,
+  closed_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS conversation_agents_user_idx ON conversation_agents (chatbot_id, user_id);
+CREATE INDEX IF NOT EXISTS conversation_agents_closed_idx ON conversation_agents (chatbot_id, closed_at) WHERE closed_at is not null;
+CREATE TABLE IF NOT EXISTS visitor_leads (
+  visitor_id TEXT PRIMARY KEY NOT NULL,
+  name TEXT,
+  email TEXT,
+  updated_at INTEGER NOT NULL
 );
 `;

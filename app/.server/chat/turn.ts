@@ -68,7 +68,7 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
   };
   const markVerified = async (c: Conversation & { isNew?: boolean }) => {
     if (turn.verified && !c.verified) {
-      await markConversationVerified(ctx, c.id);
+      await markConversationVerified(ctx, c);
       c.verified = true;
     }
     return c;

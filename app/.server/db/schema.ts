@@ -147,6 +147,10 @@ export const chatbots = sqliteTable(
     messageStore: text("message_store", { enum: ["d1", "moving", "shard"] })
       .notNull()
       .default("d1"),
+    /** Where the chatbot's conversation rows (the inbox's index) live (ADR 044): D1, on their way to its conversation shard (D1 still serves), or the shard — only with messageStore 'shard'. */
+    conversationStore: text("conversation_store", { enum: ["d1", "moving", "shard"] })
+      .notNull()
+      .default("d1"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at")
       .notNull()

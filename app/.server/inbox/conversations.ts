@@ -1,12 +1,11 @@
-import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../context";
-import { conversations } from "../db/schema";
+import { d1ConversationIndex } from "../chat/conversation-index";
 import type { ChatbotRef, Conversation } from "../chat/conversations";
 import type { LiveConversationInfo } from "./live";
 
 // Finding the conversation a live socket or poll is about, scoped like every other read: a visitor
 // reaches only their own conversations on this chatbot, an agent only this chatbot's of their
-// organisation. Anything else is "not found".
+// organisation. Anything else is "not found". The look-ups are the conversation index's (ADR 044).
 
 type Ctx = Pick<ServiceContext, "db">;
 
@@ -19,26 +18,11 @@ export const liveInfo = (c: Pick<Conversation, "id" | "orgId" | "chatbotId" | "v
 });
 
 export async function visitorConversation(ctx: Ctx, ref: ChatbotRef, visitorId: string, conversationId: string): Promise<LiveConversationInfo | null> {
-  const c = await ctx.db
-    .select()
-    .from(conversations)
-    .where(
-      and(
-        eq(conversations.id, conversationId),
-        eq(conversations.orgId, ref.orgId),
-        eq(conversations.chatbotId, ref.chatbotId),
-        eq(conversations.visitorId, visitorId),
-      ),
-    )
-    .get();
+  const c = await d1ConversationIndex(ctx, ref).get(conversationId, visitorId);
   return c ? liveInfo(c) : null;
 }
 
 export async function agentConversation(ctx: Ctx, ref: ChatbotRef, conversationId: string): Promise<LiveConversationInfo | null> {
-  const c = await ctx.db
-    .select()
-    .from(conversations)
-    .where(and(eq(conversations.id, conversationId), eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId)))
-    .get();
+  const c = await d1ConversationIndex(ctx, ref).get(conversationId);
   return c ? liveInfo(c) : null;
 }

@@ -1,7 +1,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { ChatbotRef } from "../chat/conversations";
 import type { ServiceContext } from "../context";
-import { conversationNotes, conversations } from "../db/schema";
+import { conversationNotes } from "../db/schema";
+import { d1ConversationIndex } from "../chat/conversation-index";
 import { fail, type Result } from "../failure";
 import { chatbotInbox } from "./live";
 import { newId } from "../auth/crypto";
@@ -19,11 +20,7 @@ export async function addNote(
   ref: ChatbotRef,
   input: { conversationId: string; author: { id: string; name: string }; body: string },
 ): Promise<Result<{ note: ConversationNote }>> {
-  const c = await ctx.db
-    .select({ id: conversations.id, status: conversations.status })
-    .from(conversations)
-    .where(and(eq(conversations.id, input.conversationId), eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId)))
-    .get();
+  const c = await d1ConversationIndex(ctx, ref).get(input.conversationId);
   if (!c) return fail("not_found", "No conversation with this id.");
   const note = { id: newId("note_"), authorName: input.author.name, body: input.body, createdAt: Date.now() };
   await ctx.db.insert(conversationNotes).values({ ...note, orgId: ref.orgId, chatbotId: ref.chatbotId, conversationId: c.id, userId: input.author.id });

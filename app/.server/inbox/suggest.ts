@@ -1,11 +1,10 @@
-import { and, eq } from "drizzle-orm";
 import { readGeneralSettings } from "~/lib/schemas/chatbot-settings";
 import { localReply } from "../ai/local-model";
 import { buildSystemPrompt } from "../ai/prompts";
 import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
-import { conversations } from "../db/schema";
 import { messageStore } from "../chat/message-store";
+import { d1ConversationIndex } from "../chat/conversation-index";
 import { fail, type Result } from "../failure";
 import { knowledgeStore } from "../retrieval/knowledge-store";
 
@@ -22,11 +21,7 @@ const PASSAGES_K = 5;
 
 export async function suggestReply(ctx: Ctx, target: Pick<ChatbotWithOrg, "chatbot" | "org">, conversationId: string): Promise<Result<SuggestedReply>> {
   const ref = { orgId: target.org.id, chatbotId: target.chatbot.id };
-  const c = await ctx.db
-    .select({ id: conversations.id })
-    .from(conversations)
-    .where(and(eq(conversations.id, conversationId), eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId)))
-    .get();
+  const c = await d1ConversationIndex(ctx, ref).get(conversationId);
   if (!c) return fail("not_found", "No conversation with this id.");
   const [last] = await (await messageStore(ctx, ref, target.chatbot.messageStore)).latest(c.id, ["visitor"], 1);
   if (!last) return { ok: true, question: null, draft: null, sources: [] };

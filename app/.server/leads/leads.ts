@@ -3,6 +3,7 @@ import { dayRange, LEAD_PAGE_SIZE, type LeadCursor, type LeadListParams, type Le
 import { CSV_BOM, csvRow } from "~/lib/csv";
 import { newId } from "../auth/crypto";
 import { leadStatements, orgTimeZone } from "../analytics/record";
+import { markLeadStatement } from "../chat/conversation-index";
 import type { AppContext } from "../context";
 import { conversations, leadConversations, leadEvents, leads, LEAD_EVENT_KINDS } from "../db/schema";
 import { forgetLeadDeliveries } from "../notifications/delivery";
@@ -120,18 +121,7 @@ export async function createLead(ctx: Ctx, ref: Ref, input: NewLead): Promise<Le
   // The conversation list shows the contact on the lead's conversation and on every conversation of
   // the same visitor on this chatbot (and getOrCreateConversation copies it to their next ones).
   if (conversationId || visitorId) {
-    writes.push(
-      ctx.db
-        .update(conversations)
-        .set({ hasLead: true, leadName: sql`coalesce(${name}, ${conversations.leadName})`, leadEmail: sql`coalesce(${email}, ${conversations.leadEmail})` })
-        .where(
-          and(
-            eq(conversations.orgId, ref.orgId),
-            eq(conversations.chatbotId, ref.chatbotId),
-            or(conversationId ? eq(conversations.id, conversationId) : undefined, visitorId ? eq(conversations.visitorId, visitorId) : undefined),
-          ),
-        ),
-    );
+    writes.push(markLeadStatement(ctx.db, ref, { conversationId, visitorId, name, email, at: now }));
   }
   await ctx.db.batch(writes as unknown as Parameters<typeof ctx.db.batch>[0]);
   const lead = (await ctx.db.select().from(leads).where(eq(leads.id, leadId)).get())!;

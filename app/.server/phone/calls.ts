@@ -3,6 +3,7 @@ import { readVoiceSettings } from "~/lib/schemas/voice-settings";
 import { asksForHuman } from "../ai/human-request";
 import { newId } from "../auth/crypto";
 import { getOrCreateConversation, recordExchange } from "../chat/conversations";
+import { d1ConversationIndex } from "../chat/conversation-index";
 import { takeTurn, turnReply } from "../chat/turn";
 import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
@@ -180,7 +181,9 @@ export async function continueCall(
     return reply(listen(next, PHRASES.reprompt));
   }
 
-  const conversation = call.conversationId ? await ctx.db.select().from(conversations).where(eq(conversations.id, call.conversationId)).get() : undefined;
+  const conversation = call.conversationId
+    ? ((await d1ConversationIndex(ctx, { orgId: call.orgId, chatbotId: call.chatbotId }).get(call.conversationId)) ?? undefined)
+    : undefined;
   const fallback = voice.phoneFallbackNumber;
 
   // "Speak to someone": put through to the fallback number, or say what the bot cannot do.

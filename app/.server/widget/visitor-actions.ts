@@ -4,6 +4,7 @@ import type { LeadInput } from "~/lib/schemas/widget-api";
 import { newId } from "../auth/crypto";
 import { getOrCreateConversation, type ChatbotRef, type Conversation, type Message } from "../chat/conversations";
 import { messageShard } from "../chat/message-store";
+import { flagsStatement } from "../chat/conversation-index";
 import type { AppContext } from "../context";
 import { bugReports, chatbots, conversations, leads, messages, organisations } from "../db/schema";
 import { createLead, visitorContact, type Lead } from "../leads/leads";
@@ -120,7 +121,7 @@ export async function setMessageFeedback(
     const set = await shard.setFeedback(messageId, value);
     if (!set) return null;
     await ctx.db.batch([
-      ctx.db.update(conversations).set({ rating: set.rating }).where(eq(conversations.id, conversationId)),
+      flagsStatement(ctx.db, ref, conversationId, { rating: set.rating as -1 | 1 | null }),
       ...feedbackStatements(ctx.db, ref, {
         timeZone: await orgTimeZone(ctx, ref.orgId),
         conversationId,
@@ -186,7 +187,7 @@ export async function reportProblem(
   });
   if (conversationId) {
     // The conversation list's "reported" filter.
-    await ctx.db.batch([insert, ctx.db.update(conversations).set({ reported: true }).where(eq(conversations.id, conversationId)), ...counted]);
+    await ctx.db.batch([insert, flagsStatement(ctx.db, ref, conversationId, { reported: true }), ...counted]);
   } else {
     await ctx.db.batch([insert, ...counted]);
   }

@@ -1,0 +1,484 @@
+import { and, desc, eq, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { ConversationListParams } from "~/lib/schemas/conversation-list";
+import { batchable } from "../analytics/record";
+import { newId } from "../auth/crypto";
+import type { ServiceContext } from "../context";
+import type { Db as Database } from "../db/client";
+import { CHANNELS, chatbots, CONVERSATION_STATUSES, conversationAgents, conversations, leads } from "../db/schema";
+import type { Env } from "../env";
+import { listWithMessages, type ConversationListPage } from "./conversation-list";
+import type { ChatbotRef } from "./message-store";
+
+// A chatbot's conversation index — the rows the inbox lists, filters, searches and counts (status,
+// last activity, counts, title, lead, badges) and who holds a live conversation — wherever it lives
+// (issue #20, ADR 044): D1's `conversations` / `conversation_agents`, or the chatbot's own
+// ConversationShard next to its messages. As the message store does (ADR 040), the shard runs the
+// D1 implementation below over its own storage, so both are one piece of code; the only difference
+// is where a new conversation copies its visitor's contact from (D1's `leads`, the shard's
+// `visitor_leads`). Which store a chatbot uses is `chatbots.conversation_store`; stage 1 sets it
+// to 'd1' everywhere, so nothing reads the shard's index yet (ADR 044, Stages).
+
+export type ConversationStoreKind = "d1" | "moving" | "shard";
+export type Conversation = typeof conversations.$inferSelect;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+
+/** Where a turn's conversation is looked for, or what a new one starts with. `id`/`now` default to a new id and the clock (tests pass theirs). */
+export const openInputSchema = z.object({
+  visitorId: z.string().min(1).max(200),
+  channel: z.enum(CHANNELS),
+  conversationId: z.string().min(1).max(200).nullish(),
+  country: z.string().max(8).nullish(),
+  pageUrl: z.string().max(2_000).nullish(),
+  id: z.string().min(1).max(64).optional(),
+  now: z.number().int().nonnegative().optional(),
+});
+export type OpenInput = z.input<typeof openInputSchema>;
+
+/**
+ * What a stored message changes on its conversation. `added`: that many new messages (a turn's
+ * exchange, at `at`); `count`: the conversation now holds that many (live chat's mirror, which may
+ * repeat: the count and last activity only grow). A visitor message's text becomes the title when
+ * there is none yet.
+ */
+export const messageUpdateSchema = z
+  .object({
+    added: z.number().int().min(1).max(10).optional(),
+    count: z.number().int().nonnegative().optional(),
+    at: z.number().int().nonnegative(),
+    title: z.string().max(140).optional(),
+    unanswered: z.boolean().optional(),
+    pageUrl: z.string().max(2_000).nullish(),
+  })
+  .refine((u) => (u.added === undefined) !== (u.count === undefined), "give either added or count");
+export type MessageUpdate = z.input<typeof messageUpdateSchema>;
+
+/** The badges and marks set on a conversation outside a turn (identity, thumbs, bug reports). */
+export const flagsSchema = z
+  .object({ verified: z.literal(true).optional(), rating: z.union([z.literal(-1), z.literal(1), z.null()]).optional(), reported: z.literal(true).optional() })
+  .strict();
+export type ConversationFlags = z.input<typeof flagsSchema>;
+
+/** A live status change's side on the index (inbox/assignment.ts): the status, and who took or closed it. */
+export const liveChangeSchema = z.object({
+  status: z.enum(CONVERSATION_STATUSES),
+  agent: z.object({ userId: z.string().nullable(), name: z.string().max(320), at: z.number().int().nonnegative() }).optional(),
+  closedAt: z.number().int().nonnegative().optional(),
+});
+export type LiveChange = z.input<typeof liveChangeSchema>;
+
+export const leadMarkSchema = z
+  .object({
+    conversationId: z.string().min(1).nullish(),
+    visitorId: z.string().min(1).nullish(),
+    name: z.string().max(200).nullable(),
+    email: z.string().max(320).nullable(),
+    at: z.number().int().nonnegative(),
+  })
+  .refine((l) => !!(l.conversationId || l.visitorId), "a lead marks a conversation or a visitor's conversations");
+export type LeadMark = z.input<typeof leadMarkSchema>;
+
+/** The live inbox's row (inbox/inbox-list.ts). */
+export type InboxRow = {
+  id: string;
+  visitorId: string;
+  title: string | null;
+  status: ConversationStatus;
+  lastMessageAt: number;
+  agentId: string | null;
+  agentName: string | null;
+  leadName: string | null;
+  leadEmail: string | null;
+};
+export type InboxLists = { waiting: InboxRow[]; live: InboxRow[]; mine: InboxRow[]; closed: InboxRow[] };
+
+export const INBOX_LIMIT = 50;
+export const INBOX_CLOSED_LIMIT = 20;
+
+export interface ConversationIndex {
+  readonly kind: "d1" | "shard";
+  /** The visitor's conversation for a turn: the one named when it is theirs and open, else their open one on the channel, else a new one (`isNew`). Atomic: two turns of a visitor cannot both create. */
+  open(input: OpenInput): Promise<Conversation & { isNew?: boolean }>;
+  /** A new conversation whatever the visitor has ("New conversation"). */
+  create(input: OpenInput): Promise<Conversation & { isNew: true }>;
+  /** One conversation of this chatbot (of this visitor when given), or null. */
+  get(conversationId: string, visitorId?: string): Promise<Conversation | null>;
+  /** The visitor's most recently active open conversation (on a channel when given). */
+  latestOpen(visitorId: string, channel?: Conversation["channel"]): Promise<Conversation | null>;
+  /** After messages were stored: counts, last activity, title, badges. The row after it, or null when not this chatbot's. */
+  recordMessages(conversationId: string, update: MessageUpdate): Promise<Conversation | null>;
+  setFlags(conversationId: string, flags: ConversationFlags): Promise<boolean>;
+  applyLive(conversationId: string, change: LiveChange): Promise<boolean>;
+  /** A lead was left: its conversation and every conversation of its visitor show it; the visitor's next ones copy it. */
+  markLead(mark: LeadMark): Promise<number>;
+  /** The conversation list page: filters, search (message text, visitor id and lead email prefixes), counts, keyset cursors. */
+  list(params: ConversationListParams, opts?: { limit?: number }): Promise<ConversationListPage>;
+  /** The live inbox: waiting, held (all, and `userId`'s), recently closed. */
+  inboxLists(userId: string): Promise<InboxLists>;
+  /** Conversations with messages active since `start`, and how many of them started in [start, end) (the daily digest's figures). */
+  activity(start: number, end: number): Promise<{ active: number; started: number }>;
+}
+
+type Stmt = Parameters<Database["batch"]>[0][number];
+
+/** Where a new conversation's contact comes from: the newest name and email its visitor left on this chatbot. */
+export type LeadSource = (ref: ChatbotRef, visitorId: string) => { has: SQL<boolean>; name: SQL<string | null>; email: SQL<string | null> };
+
+/** D1's `leads`, read inside the insert (no round trip of its own). */
+export const d1LeadSource: LeadSource = (ref, visitorId) => {
+  const theirs = sql`from ${leads} where ${leads.chatbotId} = ${ref.chatbotId} and ${leads.orgId} = ${ref.orgId} and ${leads.visitorId} = ${visitorId}`;
+  return {
+    has: sql<boolean>`exists (select 1 ${theirs})`,
+    name: sql<string | null>`(select ${leads.name} ${theirs} and ${leads.name} is not null order by ${leads.createdAt} desc limit 1)`,
+    email: sql<string | null>`(select ${leads.email} ${theirs} and ${leads.email} is not null order by ${leads.createdAt} desc limit 1)`,
+  };
+};
+
+/** The shard's `visitor_leads` (one row per visitor, written by `markLead`). */
+export const shardLeadSource: LeadSource = (_ref, visitorId) => ({
+  has: sql<boolean>`exists (select 1 from visitor_leads where visitor_id = ${visitorId})`,
+  name: sql<string | null>`(select name from visitor_leads where visitor_id = ${visitorId})`,
+  email: sql<string | null>`(select email from visitor_leads where visitor_id = ${visitorId})`,
+});
+
+/** A parsed open input with its id and time fixed. */
+type OpenFacts = z.output<typeof openInputSchema> & { id: string; now: number };
+
+/**
+ * The statements of `open`, for D1 callers that send them in one batch with their own (the turn's
+ * retry look-up, history and credit: chat/conversations.ts openTurn, ADR 039) and for the store
+ * itself: insert only when the visitor has nothing open (or named), then read what is open and what
+ * was named. `resolvedId` is the conversation the turn resolves to, as SQL for a statement of the
+ * same batch; `pick` reads the batch's answers.
+ */
+export function openStatements(db: Database, ref: ChatbotRef, input: OpenFacts, leadSource: LeadSource = d1LeadSource) {
+  const lead = leadSource(ref, input.visitorId);
+  const mine = and(eq(conversations.chatbotId, ref.chatbotId), eq(conversations.orgId, ref.orgId), eq(conversations.visitorId, input.visitorId));
+  const openOnChannel = and(mine, eq(conversations.channel, input.channel), ne(conversations.status, "closed"));
+  const named = input.conversationId ? and(mine, eq(conversations.id, input.conversationId), ne(conversations.status, "closed")) : undefined;
+  const namedOpen = named ? sql` AND NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${named})` : sql``;
+  return {
+    // Every column, in the table's order (drizzle's insert…select names them all).
+    insert: db.insert(conversations).select(
+      sql`SELECT ${input.id}, ${ref.orgId}, ${ref.chatbotId}, ${input.visitorId}, ${input.channel}, 'bot', 0, ${input.country ?? null}, NULL, NULL, 0, ${input.now}, ${input.now},
+          0, 0, ${lead.has}, ${lead.name}, ${lead.email}, ${input.pageUrl ?? null}
+        WHERE NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${openOnChannel})${namedOpen}`,
+    ),
+    open: db.select().from(conversations).where(openOnChannel).orderBy(desc(conversations.lastMessageAt)).limit(1),
+    named: named ? db.select().from(conversations).where(named).limit(1) : null,
+    resolvedId: sql`coalesce(${named ? sql`(SELECT id FROM ${conversations} WHERE ${named})` : sql`NULL`},
+        (SELECT id FROM ${conversations} WHERE ${openOnChannel} ORDER BY ${conversations.lastMessageAt} DESC LIMIT 1))`,
+    /** The conversation from the answers of `open` and `named`: the named one when open, else the open one (new when it has this id). */
+    pick(openRows: Conversation[], namedRows: Conversation[] | null): Conversation & { isNew?: boolean } {
+      const found = namedRows?.[0];
+      const open = openRows[0];
+      const conversation = found ?? (open ? (open.id === input.id ? { ...open, isNew: true } : open) : null);
+      if (!conversation) throw new Error("conversation insert did not take");
+      return conversation;
+    },
+  };
+}
+
+/** Fixes a new conversation's id and time (tests pass theirs). */
+export function openFacts(raw: OpenInput): OpenFacts {
+  const input = openInputSchema.parse(raw);
+  return { ...input, id: input.id ?? newId("cv_"), now: input.now ?? Date.now() };
+}
+
+/** The insert of a new conversation whatever the visitor has (returning the row). */
+export function createStatement(db: Database, ref: ChatbotRef, input: OpenFacts, leadSource: LeadSource = d1LeadSource) {
+  const lead = leadSource(ref, input.visitorId);
+  return db
+    .insert(conversations)
+    .values({
+      id: input.id,
+      orgId: ref.orgId,
+      chatbotId: ref.chatbotId,
+      visitorId: input.visitorId,
+      channel: input.channel,
+      country: input.country ?? null,
+      pageUrl: input.pageUrl ?? null,
+      createdAt: input.now,
+      lastMessageAt: input.now,
+      hasLead: lead.has,
+      leadName: lead.name,
+      leadEmail: lead.email,
+    })
+    .returning();
+}
+
+/** The update after stored messages (returning the row), for D1 callers that batch it with the messages and analytics. */
+export function recordMessagesStatement(db: Database, ref: ChatbotRef, conversationId: string, raw: MessageUpdate) {
+  const u = messageUpdateSchema.parse(raw);
+  return db
+    .update(conversations)
+    .set({
+      ...(u.added !== undefined
+        ? { messageCount: sql`${conversations.messageCount} + ${u.added}`, lastMessageAt: u.at }
+        : { messageCount: sql`max(${conversations.messageCount}, ${u.count})`, lastMessageAt: sql`max(${conversations.lastMessageAt}, ${u.at})` }),
+      ...(u.title !== undefined ? { title: sql`coalesce(${conversations.title}, ${u.title})` } : {}),
+      ...(u.unanswered ? { unanswered: true } : {}),
+      ...(u.pageUrl ? { pageUrl: u.pageUrl } : {}),
+    })
+    .where(and(eq(conversations.id, conversationId), eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId)))
+    .returning();
+}
+
+const scopedId = (ref: ChatbotRef, conversationId: string) =>
+  and(eq(conversations.id, conversationId), eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId));
+
+/** Badges set outside a turn (returning the id; nothing when not this chatbot's), for D1 callers that batch it with their counters. */
+export function flagsStatement(db: Database, ref: ChatbotRef, conversationId: string, raw: ConversationFlags) {
+  const flags = flagsSchema.parse(raw);
+  if (!Object.keys(flags).length) throw new Error("no flag to set");
+  return db.update(conversations).set(flags).where(scopedId(ref, conversationId)).returning({ id: conversations.id });
+}
+
+/** A lead marks its conversation and every conversation of its visitor (returning their ids). */
+export function markLeadStatement(db: Database, ref: ChatbotRef, raw: LeadMark) {
+  const mark = leadMarkSchema.parse(raw);
+  return db
+    .update(conversations)
+    .set({
+      hasLead: true,
+      leadName: sql`coalesce(${mark.name}, ${conversations.leadName})`,
+      leadEmail: sql`coalesce(${mark.email}, ${conversations.leadEmail})`,
+    })
+    .where(
+      and(
+        eq(conversations.orgId, ref.orgId),
+        eq(conversations.chatbotId, ref.chatbotId),
+        or(
+          mark.conversationId ? eq(conversations.id, mark.conversationId) : undefined,
+          mark.visitorId ? eq(conversations.visitorId, mark.visitorId) : undefined,
+        ),
+      ),
+    )
+    .returning({ id: conversations.id });
+}
+
+/**
+ * A live status change on the index (inbox/assignment.ts batches these with its analytics): the
+ * status (first; returning the id), and for a take the agent who holds it, for a close the time
+ * (kept on the taker's row, or a row of the closer when nobody took it). The agent's row is written
+ * only for a conversation of this chatbot.
+ */
+export function liveStatements(db: Database, ref: ChatbotRef, conversationId: string, raw: LiveChange): [Stmt, ...Stmt[]] {
+  const change = liveChangeSchema.parse(raw);
+  const held = sql`EXISTS (SELECT 1 FROM ${conversations} WHERE ${scopedId(ref, conversationId)})`;
+  const status = db.update(conversations).set({ status: change.status }).where(scopedId(ref, conversationId)).returning({ id: conversations.id });
+  if (change.closedAt !== undefined) {
+    const closer = change.agent ?? { userId: null, name: "", at: change.closedAt };
+    return [
+      status,
+      db
+        .insert(conversationAgents)
+        .select(
+          sql`SELECT ${conversationId}, ${ref.orgId}, ${ref.chatbotId}, ${closer.userId}, ${closer.name}, ${change.closedAt}, ${change.closedAt} WHERE ${held}`,
+        )
+        .onConflictDoUpdate({ target: conversationAgents.conversationId, set: { closedAt: change.closedAt } }),
+    ];
+  }
+  if (change.agent) {
+    const row = { userId: change.agent.userId, agentName: change.agent.name, takenAt: change.agent.at, closedAt: null };
+    return [
+      status,
+      db
+        .insert(conversationAgents)
+        .select(sql`SELECT ${conversationId}, ${ref.orgId}, ${ref.chatbotId}, ${row.userId}, ${row.agentName}, ${row.takenAt}, NULL WHERE ${held}`)
+        .onConflictDoUpdate({ target: conversationAgents.conversationId, set: row }),
+    ];
+  }
+  return [status];
+}
+
+/**
+ * The chatbot's conversation index in `ctx.db` — D1, or (run inside the chatbot's shard) the shard's
+ * storage with its own lead source. Every statement is scoped by the chatbot, so a D1 caller with a
+ * wrong id finds nothing of another tenant.
+ */
+export function d1ConversationIndex(
+  ctx: { db: Database },
+  ref: ChatbotRef,
+  leadSource: LeadSource = d1LeadSource,
+  kind: "d1" | "shard" = "d1",
+): ConversationIndex {
+  const db = ctx.db;
+  const ours = and(eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId));
+  const byId = (id: string) => scopedId(ref, id);
+  const one = (id: string) => db.select().from(conversations).where(byId(id)).get();
+
+  return {
+    kind,
+    async open(raw) {
+      const o = openStatements(db, ref, openFacts(raw), leadSource);
+      // One batch (one transaction in D1 and in the shard): two turns of a visitor cannot both create.
+      const statements: Stmt[] = [o.insert, o.open];
+      if (o.named) statements.push(o.named);
+      const results = (await db.batch(statements as [Stmt, ...Stmt[]])) as unknown[];
+      return o.pick(results[1] as Conversation[], o.named ? (results[2] as Conversation[]) : null);
+    },
+    async create(raw) {
+      const created = await createStatement(db, ref, openFacts(raw), leadSource).get();
+      return { ...created, isNew: true };
+    },
+    async get(conversationId, visitorId) {
+      const where = visitorId ? and(byId(conversationId), eq(conversations.visitorId, visitorId)) : byId(conversationId);
+      return (await db.select().from(conversations).where(where).get()) ?? null;
+    },
+    async latestOpen(visitorId, channel) {
+      return (
+        (await db
+          .select()
+          .from(conversations)
+          .where(
+            and(ours, eq(conversations.visitorId, visitorId), ne(conversations.status, "closed"), channel ? eq(conversations.channel, channel) : undefined),
+          )
+          .orderBy(desc(conversations.lastMessageAt))
+          .limit(1)
+          .get()) ?? null
+      );
+    },
+    async recordMessages(conversationId, raw) {
+      return (await recordMessagesStatement(db, ref, conversationId, raw).get()) ?? null;
+    },
+    async setFlags(conversationId, raw) {
+      const flags = flagsSchema.parse(raw);
+      if (!Object.keys(flags).length) return !!(await one(conversationId));
+      return !!(await flagsStatement(db, ref, conversationId, flags).get());
+    },
+    async applyLive(conversationId, change) {
+      const [updated] = (await db.batch(liveStatements(db, ref, conversationId, change))) as unknown as [{ id: string }[]];
+      return updated.length > 0;
+    },
+    async markLead(raw) {
+      const mark = leadMarkSchema.parse(raw);
+      const statements: Stmt[] = [markLeadStatement(db, ref, mark)];
+      // In the shard, the visitor's contact for their next conversations (D1 reads its `leads` instead).
+      if (kind === "shard" && mark.visitorId)
+        statements.push(
+          batchable(
+            db,
+            db.run(
+              sql`insert into visitor_leads (visitor_id, name, email, updated_at) values (${mark.visitorId}, ${mark.name}, ${mark.email}, ${mark.at})
+              on conflict (visitor_id) do update set name = coalesce(excluded.name, name), email = coalesce(excluded.email, email), updated_at = excluded.updated_at`,
+            ),
+          ),
+        );
+      const [marked] = (await db.batch(statements as [Stmt, ...Stmt[]])) as unknown as [{ id: string }[]];
+      return marked.length;
+    },
+    list: (params, opts) => listWithMessages(db, ref, params, opts),
+    async inboxLists(userId) {
+      const columns = {
+        id: conversations.id,
+        visitorId: conversations.visitorId,
+        title: conversations.title,
+        status: conversations.status,
+        lastMessageAt: conversations.lastMessageAt,
+        agentId: conversationAgents.userId,
+        agentName: conversationAgents.agentName,
+        leadName: conversations.leadName,
+        leadEmail: conversations.leadEmail,
+      };
+      const ofStatus = (status: "waiting" | "human") =>
+        db
+          .select(columns)
+          .from(conversations)
+          .leftJoin(conversationAgents, eq(conversationAgents.conversationId, conversations.id))
+          .where(and(ours, eq(conversations.status, status)))
+          .orderBy(desc(conversations.lastMessageAt))
+          .limit(INBOX_LIMIT)
+          .all();
+      const [waiting, live, closed] = await Promise.all([
+        ofStatus("waiting"),
+        ofStatus("human"),
+        db
+          .select(columns)
+          .from(conversationAgents)
+          .innerJoin(conversations, eq(conversations.id, conversationAgents.conversationId))
+          .where(
+            and(
+              eq(conversationAgents.chatbotId, ref.chatbotId),
+              eq(conversationAgents.orgId, ref.orgId),
+              isNotNull(conversationAgents.closedAt),
+              eq(conversations.status, "closed"),
+            ),
+          )
+          .orderBy(desc(conversationAgents.closedAt))
+          .limit(INBOX_CLOSED_LIMIT)
+          .all(),
+      ]);
+      return { waiting, live, mine: live.filter((r) => r.agentId === userId), closed };
+    },
+    async activity(start, end) {
+      // A range of conversations_list_idx: activity since `start`.
+      const active = and(ours, sql`${conversations.messageCount} > 0`, sql`${conversations.lastMessageAt} >= ${start}`);
+      const row = await db
+        .select({
+          active: sql<number>`count(*)`,
+          started: sql<number>`coalesce(sum(${conversations.createdAt} >= ${start} and ${conversations.createdAt} < ${end}), 0)`,
+        })
+        .from(conversations)
+        .where(active)
+        .get();
+      return { active: Number(row?.active ?? 0), started: Number(row?.started ?? 0) };
+    },
+  };
+}
+
+/**
+ * What a chatbot's ConversationShard answers for its index (workers/durable-objects/conversation-shard.ts):
+ * the index's methods under an `index` prefix (the object also answers the message store's `get`,
+ * `count`…), each with the chatbot's ref first; the object serves only the chatbot it holds.
+ */
+export type ConversationIndexShardApi = {
+  [K in Exclude<keyof ConversationIndex, "kind"> as `index${Capitalize<K>}`]: ConversationIndex[K] extends (...a: infer A) => Promise<infer R>
+    ? // A refused open or create answers null: a rejected RPC would surface as an unhandled rejection (ShardMeta.owns).
+      (ref: ChatbotRef, ...a: A) => Promise<K extends "open" | "create" ? R | null : R>
+    : never;
+};
+
+/** The chatbot's shard object, named by its id (the same object as its messages). Only after the permission check. */
+const indexShardStub = (env: Pick<Env, "CONVERSATION_SHARD">, ref: ChatbotRef) =>
+  env.CONVERSATION_SHARD.get(env.CONVERSATION_SHARD.idFromName(ref.chatbotId)) as unknown as ConversationIndexShardApi;
+
+function refused(ref: ChatbotRef): never {
+  throw new Error(`the conversation shard named by ${ref.chatbotId} refused the call: it holds another chatbot`);
+}
+
+/** The index in the chatbot's own shard. Reach it only through `conversationIndex` after the permission check. */
+export function shardConversationIndex(env: Pick<Env, "CONVERSATION_SHARD">, ref: ChatbotRef): ConversationIndex {
+  const shard = indexShardStub(env, ref);
+  return {
+    kind: "shard",
+    // Inputs are checked here as well as in the object: a malformed one fails in the caller, not as a rejected call.
+    open: async (input) => (await shard.indexOpen(ref, openInputSchema.parse(input))) ?? refused(ref),
+    create: async (input) => (await shard.indexCreate(ref, openInputSchema.parse(input))) ?? refused(ref),
+    get: (id, visitorId) => shard.indexGet(ref, id, visitorId),
+    latestOpen: (visitorId, channel) => shard.indexLatestOpen(ref, visitorId, channel),
+    recordMessages: async (id, update) => shard.indexRecordMessages(ref, id, messageUpdateSchema.parse(update)),
+    setFlags: async (id, flags) => shard.indexSetFlags(ref, id, flagsSchema.parse(flags)),
+    applyLive: async (id, change) => shard.indexApplyLive(ref, id, liveChangeSchema.parse(change)),
+    markLead: async (mark) => shard.indexMarkLead(ref, leadMarkSchema.parse(mark)),
+    list: (params, opts) => shard.indexList(ref, params, opts),
+    inboxLists: (userId) => shard.indexInboxLists(ref, userId),
+    activity: (start, end) => shard.indexActivity(ref, start, end),
+  };
+}
+
+/** Where the chatbot's row says its conversation index is ('d1' for a chatbot not found). */
+export async function conversationStoreKind(ctx: { db: Database }, ref: ChatbotRef): Promise<ConversationStoreKind> {
+  const row = await ctx.db
+    .select({ k: chatbots.conversationStore })
+    .from(chatbots)
+    .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)))
+    .get();
+  return row?.k ?? "d1";
+}
+
+/** The index the chatbot's row names; `kind` when the caller holds the row. 'moving' reads and writes D1 until the switch (as messages do). */
+export async function conversationIndex(ctx: Pick<ServiceContext, "env" | "db">, ref: ChatbotRef, kind?: ConversationStoreKind): Promise<ConversationIndex> {
+  const where = kind ?? (await conversationStoreKind(ctx, ref));
+  return where === "shard" ? shardConversationIndex(ctx.env, ref) : d1ConversationIndex(ctx, ref);
+}
