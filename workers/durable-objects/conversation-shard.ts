@@ -37,9 +37,15 @@ export class ConversationShard extends DurableObject<Env> implements Conversatio
     label: "conversation shard",
   });
 
-  /** The D1 implementation of the message store, run over this object's storage. */
+  /**
+   * The D1 implementation of the message store, run over this object's storage. One drizzle
+   * instance per object: making one builds drizzle's map of the whole schema, which per call was
+   * ~1.4 ms of CPU a chat message in bench:cpu's profile (issue #21).
+   */
+  private db?: ReturnType<typeof createDb>;
   private store(ref: ChatbotRef) {
-    return d1MessageStore({ db: createDb(d1FromSqlStorage(this.ctx.storage)) }, ref);
+    this.db ??= createDb(d1FromSqlStorage(this.ctx.storage));
+    return d1MessageStore({ db: this.db }, ref);
   }
 
   async append(ref: ChatbotRef, rows: NewMessage[]): Promise<AppendResult> {
