@@ -93,53 +93,95 @@ export async function openTurn(
   ctx: Ctx,
   ref: ChatbotRef,
   input: ConversationInput & { clientMessageId?: string; historyLimit?: number },
-  /** One more statement for the same round trip (the reply's credit, chat/turn.ts); its result comes back as `also`. */
-  also?: BatchItem | null,
+  /** One more statement for the same round trip (the reply's credit, chat/turn.ts); its rows come back as `also`. */
+  also?: { toSQL(): { sql: string; params: unknown[] } } | null,
 ): Promise<{ conversation: Conversation & { isNew?: boolean }; sent: SentMessage | null; history: HistoryMessage[] | null; also: unknown }> {
   const now = Date.now();
   const id = newId("cv_");
-  const lead = visitorLead(ref, input.visitorId);
-  const mine = and(eq(conversations.chatbotId, ref.chatbotId), eq(conversations.orgId, ref.orgId), eq(conversations.visitorId, input.visitorId));
-  const openOnChannel = and(mine, eq(conversations.channel, input.channel), ne(conversations.status, "closed"));
-  const named = input.conversationId ? and(mine, eq(conversations.id, input.conversationId), ne(conversations.status, "closed")) : undefined;
-  const namedOpen = named ? sql` AND NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${named})` : sql``;
+  const d1 = (ctx.db as unknown as { $client: D1Database }).$client;
+  // The turn's own statements are fixed SQL (TURN_SQL) bound with D1's API: built by drizzle they
+  // were the largest share of query building in bench:cpu's profile (issue #21). The credit comes
+  // from usage.ts as a drizzle query and is bound as the SQL drizzle renders for it.
+  const extra = also ? also.toSQL() : null;
+  const who = [ref.orgId, ref.chatbotId, input.visitorId, input.channel, input.conversationId ?? null] as const;
   const statements = [
-    // Every column, in the table's order (drizzle's insert…select names them all).
-    ctx.db.insert(conversations).select(
-      sql`SELECT ${id}, ${ref.orgId}, ${ref.chatbotId}, ${input.visitorId}, ${input.channel}, 'bot', 0, ${input.country ?? null}, NULL, NULL, 0, ${now}, ${now},
-          0, 0, ${lead.has}, ${lead.name}, ${lead.email}, ${input.pageUrl ?? null}
-        WHERE NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${openOnChannel})${namedOpen}`,
-    ),
-    ctx.db.select().from(conversations).where(openOnChannel).orderBy(desc(conversations.lastMessageAt)).limit(1),
-    named ? ctx.db.select().from(conversations).where(named).limit(1) : null,
-    input.clientMessageId ? sentQuery(ctx, ref, input.visitorId, input.clientMessageId) : null,
-    input.historyLimit
-      ? recentQuery(
-          ctx,
-          // The conversation this turn resolves to, as below: the named one when open, else the open one on the channel.
-          sql`coalesce(${named ? sql`(SELECT id FROM ${conversations} WHERE ${named})` : sql`NULL`},
-            (SELECT id FROM ${conversations} WHERE ${openOnChannel} ORDER BY ${conversations.lastMessageAt} DESC LIMIT 1))`,
-          input.historyLimit,
-        )
-      : null,
-    also ?? null,
+    d1.prepare(TURN_SQL.insert).bind(...who, id, input.country ?? null, now, input.pageUrl ?? null),
+    d1.prepare(TURN_SQL.open).bind(...who.slice(0, 4)), // no ?5: D1 wants exactly the parameters a statement has
+    input.conversationId ? d1.prepare(TURN_SQL.named).bind(...who) : null,
+    input.clientMessageId ? d1.prepare(TURN_SQL.sent).bind(ref.orgId, ref.chatbotId, input.visitorId, input.clientMessageId) : null,
+    input.historyLimit ? d1.prepare(TURN_SQL.recent).bind(...who, input.historyLimit) : null,
+    extra ? d1.prepare(extra.sql).bind(...extra.params) : null,
   ] as const;
   const present = statements.filter((q) => q !== null);
-  const results = (await ctx.db.batch(present as unknown as [BatchItem, ...BatchItem[]])) as unknown[];
-  const out = statements.map((q) => (q === null ? null : results[present.indexOf(q)]));
+  const results = await d1.batch(present);
+  const out = statements.map((q) => (q === null ? null : (results[present.indexOf(q)].results ?? [])));
   const [, openRows, namedRows, sentRows, historyRows, alsoResult] = out as [
     unknown,
-    Conversation[],
-    Conversation[] | null,
+    OpenedRow[],
+    OpenedRow[] | null,
     SentMessage[] | null,
     RecentRow[] | null,
     unknown,
   ];
   const found = namedRows?.[0];
   const open = openRows[0];
-  const conversation = found ?? (open ? (open.id === id ? { ...open, isNew: true } : open) : null);
-  if (!conversation) throw new Error("conversation insert did not take");
-  return { conversation, sent: sentRows?.[0] ?? null, history: historyRows ? historyFrom(historyRows) : null, also: alsoResult };
+  const row = found ?? open;
+  if (!row) throw new Error("conversation insert did not take");
+  const conversation = conversationFromRow(row);
+  return {
+    conversation: !found && row.id === id ? { ...conversation, isNew: true } : conversation,
+    sent: sentRows?.[0] ?? null,
+    history: historyRows ? historyFrom(historyRows) : null,
+    also: alsoResult,
+  };
+}
+
+// ——— openTurn's statements. Each binds ?1 org, ?2 chatbot, ?3 visitor, ?4 channel, ?5 the named
+// conversation (or null) first; the rest follow. Columns are named as drizzle names them. ———
+
+const CONVERSATION_COLUMNS =
+  "id, org_id AS orgId, chatbot_id AS chatbotId, visitor_id AS visitorId, channel, status, verified, country, rating, title, " +
+  "message_count AS messageCount, created_at AS createdAt, last_message_at AS lastMessageAt, unanswered, reported, " +
+  "has_lead AS hasLead, lead_name AS leadName, lead_email AS leadEmail, page_url AS pageUrl";
+const MINE = "chatbot_id = ?2 AND org_id = ?1 AND visitor_id = ?3";
+const OPEN_ON_CHANNEL = `${MINE} AND channel = ?4 AND status <> 'closed'`;
+const NAMED_OPEN = `${MINE} AND id = ?5 AND status <> 'closed'`;
+const THEIR_LEADS = "FROM leads WHERE chatbot_id = ?2 AND org_id = ?1 AND visitor_id = ?3";
+const TURN_SQL = {
+  // A new conversation unless the visitor has one open on this channel or the named one is open
+  // (with ?5 null, `id = ?5` never holds). It copies the contact details they already left (visitorLead).
+  insert: `INSERT INTO conversations (id, org_id, chatbot_id, visitor_id, channel, status, verified, country, rating, title,
+      message_count, created_at, last_message_at, unanswered, reported, has_lead, lead_name, lead_email, page_url)
+    SELECT ?6, ?1, ?2, ?3, ?4, 'bot', 0, ?7, NULL, NULL, 0, ?8, ?8, 0, 0,
+      EXISTS (SELECT 1 ${THEIR_LEADS}),
+      (SELECT name ${THEIR_LEADS} AND name IS NOT NULL ORDER BY created_at DESC LIMIT 1),
+      (SELECT email ${THEIR_LEADS} AND email IS NOT NULL ORDER BY created_at DESC LIMIT 1),
+      ?9
+    WHERE NOT EXISTS (SELECT 1 FROM conversations WHERE ${OPEN_ON_CHANNEL}) AND NOT EXISTS (SELECT 1 FROM conversations WHERE ${NAMED_OPEN})`,
+  open: `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE ${OPEN_ON_CHANNEL} ORDER BY last_message_at DESC LIMIT 1`,
+  named: `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE ${NAMED_OPEN} LIMIT 1`,
+  // As sentQuery (binds org, chatbot, visitor, client message id).
+  sent: `SELECT m.id AS id, m.conversation_id AS conversationId, m.created_at AS createdAt, c.status AS status
+    FROM messages m JOIN conversations c ON c.id = m.conversation_id
+    WHERE c.chatbot_id = ?2 AND c.org_id = ?1 AND c.visitor_id = ?3 AND m.client_message_id = ?4 AND m.role = 'visitor' LIMIT 1`,
+  // As recentQuery, of the conversation this turn resolves to: the named one when open, else the open one on the channel.
+  recent: `SELECT role, content, created_at AS createdAt, id FROM messages
+    WHERE conversation_id = coalesce((SELECT id FROM conversations WHERE ${NAMED_OPEN}),
+      (SELECT id FROM conversations WHERE ${OPEN_ON_CHANNEL} ORDER BY last_message_at DESC LIMIT 1))
+      AND role IN ('visitor', 'bot', 'human')
+    ORDER BY created_at DESC, id DESC LIMIT ?6`,
+};
+
+type OpenedRow = Omit<Conversation, "verified" | "unanswered" | "reported" | "hasLead"> & {
+  verified: number;
+  unanswered: number;
+  reported: number;
+  hasLead: number;
+};
+
+/** A row of CONVERSATION_COLUMNS as drizzle reads it (its boolean columns as booleans). */
+function conversationFromRow(r: OpenedRow): Conversation {
+  return { ...r, verified: !!r.verified, unanswered: !!r.unanswered, reported: !!r.reported, hasLead: !!r.hasLead };
 }
 
 export type BatchItem = Parameters<Ctx["db"]["batch"]>[0][number];
