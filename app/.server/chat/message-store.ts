@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import type { Db as Database } from "../db/client";
 import { chatbots, messages, MESSAGE_ROLES, type MessageSource } from "../db/schema";
@@ -141,8 +141,6 @@ export function messageInsert(db: Database, ref: ChatbotRef, m: NewMessage) {
 export function searchInsert(db: Database, ref: ChatbotRef, conversationId: string, text: string) {
   return db.insert(conversationSearch).values({ chatbotId: sql`lower(hex(${ref.chatbotId}))`, body: text, conversationId });
 }
-
-type Stmt = Parameters<Database["batch"]>[0][number];
 
 // The statements every chat message runs (append, latest, byClientMessageId: the shard's share of a
 // turn) as fixed SQL bound with D1's own API, not built by drizzle each time: query building and
