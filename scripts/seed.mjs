@@ -47,9 +47,9 @@ function demoKnowledgeSql(now) {
   ON CONFLICT(id) DO UPDATE SET title = excluded.title, status = 'queued', progress_done = 0,
     error = NULL, attempts = 0, job_state = NULL, heartbeat_at = NULL, updated_at = excluded.updated_at
   WHERE NOT EXISTS (SELECT 1 FROM knowledge_source_contents c WHERE c.source_id = knowledge_sources.id AND c.content = ${q(doc.body)});
-INSERT INTO knowledge_source_contents (source_id, content)
-  SELECT ${q(id)}, ${q(doc.body)} WHERE EXISTS (SELECT 1 FROM knowledge_sources WHERE id = ${q(id)})
-  ON CONFLICT(source_id) DO UPDATE SET content = excluded.content WHERE knowledge_source_contents.content IS NOT excluded.content;`;
+INSERT INTO knowledge_source_contents (source_id, start, content)
+  SELECT ${q(id)}, 0, ${q(doc.body)} WHERE EXISTS (SELECT 1 FROM knowledge_sources WHERE id = ${q(id)})
+  ON CONFLICT(source_id, start) DO UPDATE SET content = excluded.content WHERE knowledge_source_contents.content IS NOT excluded.content;`;
     })
     .join("\n");
 }

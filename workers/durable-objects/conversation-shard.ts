@@ -25,7 +25,6 @@ import {
 import { d1FromSqlStorage } from "../../app/.server/retrieval/sql-storage-d1";
 import {
   d1ConversationIndex,
-  shardLeadSource,
   type Conversation,
   type ConversationFlags,
   type ConversationIndexShardApi,
@@ -51,9 +50,15 @@ export class ConversationShard extends DurableObject<Env> implements Conversatio
     label: "conversation shard",
   });
 
-  /** The D1 implementation of the message store, run over this object's storage. */
+  /**
+   * The D1 implementation of the message store, run over this object's storage. One drizzle
+   * instance per object: making one builds drizzle's map of the whole schema, which per call was
+   * ~1.4 ms of CPU a chat message in bench:cpu's profile (issue #21).
+   */
+  private db?: ReturnType<typeof createDb>;
   private store(ref: ChatbotRef) {
-    return d1MessageStore({ db: createDb(d1FromSqlStorage(this.ctx.storage)) }, ref);
+    this.db ??= createDb(d1FromSqlStorage(this.ctx.storage));
+    return d1MessageStore({ db: this.db }, ref);
   }
 
   async append(ref: ChatbotRef, rows: NewMessage[]): Promise<AppendResult> {
@@ -129,7 +134,8 @@ export class ConversationShard extends DurableObject<Env> implements Conversatio
   // conversation copies its visitor's contact from `visitor_leads` instead of D1's leads.
 
   private index(ref: ChatbotRef) {
-    return d1ConversationIndex({ db: createDb(d1FromSqlStorage(this.ctx.storage)) }, ref, shardLeadSource, "shard");
+    this.db ??= createDb(d1FromSqlStorage(this.ctx.storage));
+    return d1ConversationIndex({ db: this.db }, ref, "shard");
   }
 
   // A refused open or create answers null (a result, not a rejected call: ShardMeta.owns); the

@@ -5,7 +5,7 @@ import { batchable } from "../analytics/record";
 import { newId } from "../auth/crypto";
 import type { ServiceContext } from "../context";
 import type { Db as Database } from "../db/client";
-import { CHANNELS, chatbots, CONVERSATION_STATUSES, conversationAgents, conversations, leads } from "../db/schema";
+import { CHANNELS, chatbots, CONVERSATION_STATUSES, conversationAgents, conversations } from "../db/schema";
 import type { Env } from "../env";
 import { listWithMessages, type ConversationListPage } from "./conversation-list";
 import type { ChatbotRef } from "./message-store";
@@ -121,60 +121,100 @@ export interface ConversationIndex {
 
 type Stmt = Parameters<Database["batch"]>[0][number];
 
-/** Where a new conversation's contact comes from: the newest name and email its visitor left on this chatbot. */
-export type LeadSource = (ref: ChatbotRef, visitorId: string) => { has: SQL<boolean>; name: SQL<string | null>; email: SQL<string | null> };
-
-/** D1's `leads`, read inside the insert (no round trip of its own). */
-export const d1LeadSource: LeadSource = (ref, visitorId) => {
-  const theirs = sql`from ${leads} where ${leads.chatbotId} = ${ref.chatbotId} and ${leads.orgId} = ${ref.orgId} and ${leads.visitorId} = ${visitorId}`;
-  return {
-    has: sql<boolean>`exists (select 1 ${theirs})`,
-    name: sql<string | null>`(select ${leads.name} ${theirs} and ${leads.name} is not null order by ${leads.createdAt} desc limit 1)`,
-    email: sql<string | null>`(select ${leads.email} ${theirs} and ${leads.email} is not null order by ${leads.createdAt} desc limit 1)`,
-  };
+/**
+ * Where a new conversation's contact comes from: the newest name and email its visitor left on this
+ * chatbot, read inside the insert (no round trip of its own). D1's `leads` (bound ?1 org, ?2
+ * chatbot, ?3 visitor), or the shard's `visitor_leads` (one row per visitor, written by `markLead`).
+ */
+export type LeadSource = "d1" | "shard";
+const LEAD_COLUMNS: Record<LeadSource, { has: string; name: string; email: string }> = {
+  d1: (() => {
+    const theirs = "FROM leads WHERE chatbot_id = ?2 AND org_id = ?1 AND visitor_id = ?3";
+    return {
+      has: `EXISTS (SELECT 1 ${theirs})`,
+      name: `(SELECT name ${theirs} AND name IS NOT NULL ORDER BY created_at DESC LIMIT 1)`,
+      email: `(SELECT email ${theirs} AND email IS NOT NULL ORDER BY created_at DESC LIMIT 1)`,
+    };
+  })(),
+  shard: {
+    has: "EXISTS (SELECT 1 FROM visitor_leads WHERE visitor_id = ?3)",
+    name: "(SELECT name FROM visitor_leads WHERE visitor_id = ?3)",
+    email: "(SELECT email FROM visitor_leads WHERE visitor_id = ?3)",
+  },
 };
-
-/** The shard's `visitor_leads` (one row per visitor, written by `markLead`). */
-export const shardLeadSource: LeadSource = (_ref, visitorId) => ({
-  has: sql<boolean>`exists (select 1 from visitor_leads where visitor_id = ${visitorId})`,
-  name: sql<string | null>`(select name from visitor_leads where visitor_id = ${visitorId})`,
-  email: sql<string | null>`(select email from visitor_leads where visitor_id = ${visitorId})`,
-});
 
 /** A parsed open input with its id and time fixed. */
 type OpenFacts = z.output<typeof openInputSchema> & { id: string; now: number };
+
+// ——— The statements of `open` as fixed SQL, bound with D1's API (the shard's storage has the same
+// API, retrieval/sql-storage-d1.ts). They run on every chat message; built by drizzle they were the
+// largest share of query building in bench:cpu's profile (issue #21). Each binds ?1 org, ?2 chatbot,
+// ?3 visitor, ?4 channel and, where it names one, ?5 the named conversation; the rest follow.
+// Columns are named as drizzle names them (conversationFromRow). ———
+
+const CONVERSATION_COLUMNS =
+  "id, org_id AS orgId, chatbot_id AS chatbotId, visitor_id AS visitorId, channel, status, verified, country, rating, title, " +
+  "message_count AS messageCount, created_at AS createdAt, last_message_at AS lastMessageAt, unanswered, reported, " +
+  "has_lead AS hasLead, lead_name AS leadName, lead_email AS leadEmail, page_url AS pageUrl";
+const MINE = "chatbot_id = ?2 AND org_id = ?1 AND visitor_id = ?3";
+/** The visitor's open conversations on the channel, and the named one when it is theirs and open (for statements of the same batch). */
+export const OPEN_ON_CHANNEL = `${MINE} AND channel = ?4 AND status <> 'closed'`;
+export const NAMED_OPEN = `${MINE} AND id = ?5 AND status <> 'closed'`;
+/** The conversation a turn resolves to, for a statement of the same batch that binds ?1–?5. */
+export const RESOLVED_ID = `coalesce((SELECT id FROM conversations WHERE ${NAMED_OPEN}),
+  (SELECT id FROM conversations WHERE ${OPEN_ON_CHANNEL} ORDER BY last_message_at DESC LIMIT 1))`;
+
+const openSql = (leads: LeadSource) => ({
+  // A new conversation unless the visitor has one open on this channel or the named one is open
+  // (with ?5 null, `id = ?5` never holds); ?6 id, ?7 country, ?8 now, ?9 page.
+  insert: `INSERT INTO conversations (id, org_id, chatbot_id, visitor_id, channel, status, verified, country, rating, title,
+      message_count, created_at, last_message_at, unanswered, reported, has_lead, lead_name, lead_email, page_url)
+    SELECT ?6, ?1, ?2, ?3, ?4, 'bot', 0, ?7, NULL, NULL, 0, ?8, ?8, 0, 0, ${LEAD_COLUMNS[leads].has}, ${LEAD_COLUMNS[leads].name}, ${LEAD_COLUMNS[leads].email}, ?9
+    WHERE NOT EXISTS (SELECT 1 FROM conversations WHERE ${OPEN_ON_CHANNEL}) AND NOT EXISTS (SELECT 1 FROM conversations WHERE ${NAMED_OPEN})`,
+  open: `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE ${OPEN_ON_CHANNEL} ORDER BY last_message_at DESC LIMIT 1`,
+  named: `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE ${NAMED_OPEN} LIMIT 1`,
+});
+const OPEN_SQL: Record<LeadSource, ReturnType<typeof openSql>> = { d1: openSql("d1"), shard: openSql("shard") };
+
+export type StoredConversation = Omit<Conversation, "verified" | "unanswered" | "reported" | "hasLead"> & {
+  verified: number | boolean;
+  unanswered: number | boolean;
+  reported: number | boolean;
+  hasLead: number | boolean;
+};
+
+/** A row of CONVERSATION_COLUMNS as drizzle reads it (its boolean columns as booleans). */
+function conversationFromRow(r: StoredConversation): Conversation {
+  return { ...r, verified: !!r.verified, unanswered: !!r.unanswered, reported: !!r.reported, hasLead: !!r.hasLead };
+}
+
+/** The D1 client under a drizzle instance (D1, or the shard's storage behind D1's API). */
+export const d1Client = (db: Database) => (db as unknown as { $client: D1Database }).$client;
 
 /**
  * The statements of `open`, for D1 callers that send them in one batch with their own (the turn's
  * retry look-up, history and credit: chat/conversations.ts openTurn, ADR 039) and for the store
  * itself: insert only when the visitor has nothing open (or named), then read what is open and what
- * was named. `resolvedId` is the conversation the turn resolves to, as SQL for a statement of the
- * same batch; `pick` reads the batch's answers.
+ * was named. A statement of the same batch finds the conversation the turn resolves to with
+ * RESOLVED_ID; `pick` reads the batch's answers.
  */
-export function openStatements(db: Database, ref: ChatbotRef, input: OpenFacts, leadSource: LeadSource = d1LeadSource) {
-  const lead = leadSource(ref, input.visitorId);
-  const mine = and(eq(conversations.chatbotId, ref.chatbotId), eq(conversations.orgId, ref.orgId), eq(conversations.visitorId, input.visitorId));
-  const openOnChannel = and(mine, eq(conversations.channel, input.channel), ne(conversations.status, "closed"));
-  const named = input.conversationId ? and(mine, eq(conversations.id, input.conversationId), ne(conversations.status, "closed")) : undefined;
-  const namedOpen = named ? sql` AND NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${named})` : sql``;
+export function openStatements(client: D1Database, ref: ChatbotRef, input: OpenFacts, leads: LeadSource = "d1") {
+  const q = OPEN_SQL[leads];
+  const who = [ref.orgId, ref.chatbotId, input.visitorId, input.channel, input.conversationId ?? null] as const;
   return {
-    // Every column, in the table's order (drizzle's insert…select names them all).
-    insert: db.insert(conversations).select(
-      sql`SELECT ${input.id}, ${ref.orgId}, ${ref.chatbotId}, ${input.visitorId}, ${input.channel}, 'bot', 0, ${input.country ?? null}, NULL, NULL, 0, ${input.now}, ${input.now},
-          0, 0, ${lead.has}, ${lead.name}, ${lead.email}, ${input.pageUrl ?? null}
-        WHERE NOT EXISTS (SELECT 1 FROM ${conversations} WHERE ${openOnChannel})${namedOpen}`,
-    ),
-    open: db.select().from(conversations).where(openOnChannel).orderBy(desc(conversations.lastMessageAt)).limit(1),
-    named: named ? db.select().from(conversations).where(named).limit(1) : null,
-    resolvedId: sql`coalesce(${named ? sql`(SELECT id FROM ${conversations} WHERE ${named})` : sql`NULL`},
-        (SELECT id FROM ${conversations} WHERE ${openOnChannel} ORDER BY ${conversations.lastMessageAt} DESC LIMIT 1))`,
+    /** The values RESOLVED_ID binds (?1–?5). */
+    who,
+    insert: client.prepare(q.insert).bind(...who, input.id, input.country ?? null, input.now, input.pageUrl ?? null),
+    // D1 wants exactly the parameters a statement has: no ?5 here.
+    open: client.prepare(q.open).bind(...who.slice(0, 4)),
+    named: input.conversationId ? client.prepare(q.named).bind(...who) : null,
     /** The conversation from the answers of `open` and `named`: the named one when open, else the open one (new when it has this id). */
-    pick(openRows: Conversation[], namedRows: Conversation[] | null): Conversation & { isNew?: boolean } {
+    pick(openRows: StoredConversation[], namedRows: StoredConversation[] | null): Conversation & { isNew?: boolean } {
       const found = namedRows?.[0];
-      const open = openRows[0];
-      const conversation = found ?? (open ? (open.id === input.id ? { ...open, isNew: true } : open) : null);
-      if (!conversation) throw new Error("conversation insert did not take");
-      return conversation;
+      const row = found ?? openRows[0];
+      if (!row) throw new Error("conversation insert did not take");
+      const conversation = conversationFromRow(row);
+      return !found && row.id === input.id ? { ...conversation, isNew: true } : conversation;
     },
   };
 }
@@ -185,26 +225,17 @@ export function openFacts(raw: OpenInput): OpenFacts {
   return { ...input, id: input.id ?? newId("cv_"), now: input.now ?? Date.now() };
 }
 
-/** The insert of a new conversation whatever the visitor has (returning the row). */
-export function createStatement(db: Database, ref: ChatbotRef, input: OpenFacts, leadSource: LeadSource = d1LeadSource) {
-  const lead = leadSource(ref, input.visitorId);
-  return db
-    .insert(conversations)
-    .values({
-      id: input.id,
-      orgId: ref.orgId,
-      chatbotId: ref.chatbotId,
-      visitorId: input.visitorId,
-      channel: input.channel,
-      country: input.country ?? null,
-      pageUrl: input.pageUrl ?? null,
-      createdAt: input.now,
-      lastMessageAt: input.now,
-      hasLead: lead.has,
-      leadName: lead.name,
-      leadEmail: lead.email,
-    })
-    .returning();
+/** A new conversation whatever the visitor has ("New conversation"), returning the row. */
+function createStatement(client: D1Database, ref: ChatbotRef, input: OpenFacts, leads: LeadSource) {
+  const lead = LEAD_COLUMNS[leads];
+  return client
+    .prepare(
+      `INSERT INTO conversations (id, org_id, chatbot_id, visitor_id, channel, status, verified, country, rating, title,
+        message_count, created_at, last_message_at, unanswered, reported, has_lead, lead_name, lead_email, page_url)
+      VALUES (?5, ?1, ?2, ?3, ?4, 'bot', 0, ?6, NULL, NULL, 0, ?7, ?7, 0, 0, ${lead.has}, ${lead.name}, ${lead.email}, ?8)
+      RETURNING ${CONVERSATION_COLUMNS}`,
+    )
+    .bind(ref.orgId, ref.chatbotId, input.visitorId, input.channel, input.id, input.country ?? null, input.now, input.pageUrl ?? null);
 }
 
 /** The update after stored messages (returning the row), for D1 callers that batch it with the messages and analytics. */
@@ -297,13 +328,9 @@ export function liveStatements(db: Database, ref: ChatbotRef, conversationId: st
  * storage with its own lead source. Every statement is scoped by the chatbot, so a D1 caller with a
  * wrong id finds nothing of another tenant.
  */
-export function d1ConversationIndex(
-  ctx: { db: Database },
-  ref: ChatbotRef,
-  leadSource: LeadSource = d1LeadSource,
-  kind: "d1" | "shard" = "d1",
-): ConversationIndex {
+export function d1ConversationIndex(ctx: { db: Database }, ref: ChatbotRef, kind: LeadSource = "d1"): ConversationIndex {
   const db = ctx.db;
+  const client = d1Client(db);
   const ours = and(eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId));
   const byId = (id: string) => scopedId(ref, id);
   const one = (id: string) => db.select().from(conversations).where(byId(id)).get();
@@ -311,16 +338,15 @@ export function d1ConversationIndex(
   return {
     kind,
     async open(raw) {
-      const o = openStatements(db, ref, openFacts(raw), leadSource);
+      const o = openStatements(client, ref, openFacts(raw), kind);
       // One batch (one transaction in D1 and in the shard): two turns of a visitor cannot both create.
-      const statements: Stmt[] = [o.insert, o.open];
-      if (o.named) statements.push(o.named);
-      const results = (await db.batch(statements as [Stmt, ...Stmt[]])) as unknown[];
-      return o.pick(results[1] as Conversation[], o.named ? (results[2] as Conversation[]) : null);
+      const results = await client.batch<StoredConversation>(o.named ? [o.insert, o.open, o.named] : [o.insert, o.open]);
+      return o.pick(results[1].results, o.named ? results[2].results : null);
     },
     async create(raw) {
-      const created = await createStatement(db, ref, openFacts(raw), leadSource).get();
-      return { ...created, isNew: true };
+      const created = await createStatement(client, ref, openFacts(raw), kind).first<StoredConversation>();
+      if (!created) throw new Error("conversation insert did not take");
+      return { ...conversationFromRow(created), isNew: true };
     },
     async get(conversationId, visitorId) {
       const where = visitorId ? and(byId(conversationId), eq(conversations.visitorId, visitorId)) : byId(conversationId);

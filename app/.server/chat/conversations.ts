@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
 import type { ChatSource } from "~/lib/schemas/chat";
@@ -14,7 +14,7 @@ import {
   type MessageStoreKind,
   type NewMessage,
 } from "./message-store";
-import { d1ConversationIndex, openFacts, openStatements, recordMessagesStatement } from "./conversation-index";
+import { d1Client, d1ConversationIndex, type StoredConversation, openFacts, openStatements, RESOLVED_ID, recordMessagesStatement } from "./conversation-index";
 
 export { isDuplicateClientMessage };
 
@@ -74,34 +74,50 @@ export async function openTurn(
   ctx: Ctx,
   ref: ChatbotRef,
   input: ConversationInput & { clientMessageId?: string; historyLimit?: number },
-  /** One more statement for the same round trip (the reply's credit, chat/turn.ts); its result comes back as `also`. */
-  also?: BatchItem | null,
+  /** One more statement for the same round trip (the reply's credit, chat/turn.ts); its rows come back as `also`. */
+  also?: { toSQL(): { sql: string; params: unknown[] } } | null,
 ): Promise<{ conversation: Conversation & { isNew?: boolean }; sent: SentMessage | null; history: HistoryMessage[] | null; also: unknown }> {
-  // The conversation index's own statements (chat/conversation-index.ts), sent with the turn's.
-  const o = openStatements(ctx.db, ref, openFacts(input));
+  const d1 = d1Client(ctx.db);
+  // The conversation index's own statements (chat/conversation-index.ts), sent with the turn's. All
+  // are fixed SQL bound with D1's API: built by drizzle they were the largest share of query building
+  // in bench:cpu's profile (issue #21). The credit comes from usage.ts as a drizzle query and is
+  // bound as the SQL drizzle renders for it.
+  const o = openStatements(d1, ref, openFacts(input));
+  const extra = also ? also.toSQL() : null;
   const statements = [
     o.insert,
     o.open,
     o.named,
-    input.clientMessageId ? sentQuery(ctx, ref, input.visitorId, input.clientMessageId) : null,
-    // The conversation this turn resolves to, as `pick` below: the named one when open, else the open one on the channel.
-    input.historyLimit ? recentQuery(ctx, o.resolvedId, input.historyLimit) : null,
-    also ?? null,
+    input.clientMessageId ? d1.prepare(TURN_SQL.sent).bind(ref.orgId, ref.chatbotId, input.visitorId, input.clientMessageId) : null,
+    input.historyLimit ? d1.prepare(TURN_SQL.recent).bind(...o.who, input.historyLimit) : null,
+    extra ? d1.prepare(extra.sql).bind(...extra.params) : null,
   ] as const;
   const present = statements.filter((q) => q !== null);
-  const results = (await ctx.db.batch(present as unknown as [BatchItem, ...BatchItem[]])) as unknown[];
-  const out = statements.map((q) => (q === null ? null : results[present.indexOf(q)]));
+  const results = await d1.batch(present);
+  const out = statements.map((q) => (q === null ? null : (results[present.indexOf(q)].results ?? [])));
   const [, openRows, namedRows, sentRows, historyRows, alsoResult] = out as [
     unknown,
-    Conversation[],
-    Conversation[] | null,
+    StoredConversation[],
+    StoredConversation[] | null,
     SentMessage[] | null,
     RecentRow[] | null,
     unknown,
   ];
-  const conversation = o.pick(openRows, namedRows);
-  return { conversation, sent: sentRows?.[0] ?? null, history: historyRows ? historyFrom(historyRows) : null, also: alsoResult };
+  return { conversation: o.pick(openRows, namedRows), sent: sentRows?.[0] ?? null, history: historyRows ? historyFrom(historyRows) : null, also: alsoResult };
 }
+
+// The turn's message statements (D1's messages; a chatbot whose messages are in its shard reads them
+// there, chat/turn.ts). Each binds ?1 org, ?2 chatbot, ?3 visitor first.
+const TURN_SQL = {
+  // As sentQuery (binds org, chatbot, visitor, client message id).
+  sent: `SELECT m.id AS id, m.conversation_id AS conversationId, m.created_at AS createdAt, c.status AS status
+    FROM messages m JOIN conversations c ON c.id = m.conversation_id
+    WHERE c.chatbot_id = ?2 AND c.org_id = ?1 AND c.visitor_id = ?3 AND m.client_message_id = ?4 AND m.role = 'visitor' LIMIT 1`,
+  // As recentQuery, of the conversation this turn resolves to (binds openStatements' ?1–?5, then ?6 the limit).
+  recent: `SELECT role, content, created_at AS createdAt, id FROM messages
+    WHERE conversation_id = ${RESOLVED_ID} AND role IN ('visitor', 'bot', 'human')
+    ORDER BY created_at DESC, id DESC LIMIT ?6`,
+};
 
 export type BatchItem = Parameters<Ctx["db"]["batch"]>[0][number];
 
@@ -192,7 +208,12 @@ export async function recordExchange(
   const bot: NewMessage | null = input.bot
     ? (({ id, at, ...rest }) => ({ ...rest, id, conversationId: conversation.id, role: "bot" as const, createdAt: Math.max(at, input.askedAt + 1) }))(input.bot)
     : null;
-  const update = recordMessagesStatement(ctx.db, ref, conversation.id, { added, at: last, title, unanswered: input.unanswered, pageUrl: input.pageUrl });
+  const d1 = d1Client(ctx.db);
+  // The batch goes to D1 as is (each statement's own SQL), not through drizzle's batch, which
+  // prepares and maps every item again (bench:cpu's profile, issue #21).
+  const update = ((q) => d1.prepare(q.sql).bind(...q.params))(
+    recordMessagesStatement(ctx.db, ref, conversation.id, { added, at: last, title, unanswered: input.unanswered, pageUrl: input.pageUrl }).toSQL(),
+  );
   // The daily analytics rows, counted in the same batch (analytics/record.ts; they run first: a new
   // conversation is recognised before this exchange is stored).
   const [counted, ...counting] = exchangeStatements(ctx.db, conversation, {
@@ -201,19 +222,20 @@ export async function recordExchange(
     visitorText: input.visitorText,
     bot: input.bot,
     unanswered: !!input.unanswered,
-  });
+  }).map((st) => ((q) => d1.prepare(q.sql).bind(...q.params))(st.getQuery()));
   const shard = await shardStore(ctx, ref, input.messageStore);
   if (shard) {
     // Messages first: a failure after this leaves them stored and uncounted, never counted and lost.
     const written = await shard.append(bot ? [visitor, bot] : [visitor]);
     if (written.duplicate) throw new DuplicateClientMessage();
-    await ctx.db.batch([counted, ...counting, update]);
+    await d1.batch([counted, ...counting, update]);
     return { visitorMessageId: visitorId };
   }
-  const visitorInsert = messageInsert(ctx.db, ref, visitor);
-  const searchable = searchInsert(ctx.db, ref, conversation.id, input.visitorText);
-  if (bot) await ctx.db.batch([counted, ...counting, visitorInsert, messageInsert(ctx.db, ref, bot), update, searchable]);
-  else await ctx.db.batch([counted, ...counting, visitorInsert, update, searchable]);
+  const asD1 = (q: { toSQL(): { sql: string; params: unknown[] } }) => ((r) => d1.prepare(r.sql).bind(...r.params))(q.toSQL());
+  const visitorInsert = asD1(messageInsert(ctx.db, ref, visitor));
+  const searchable = asD1(searchInsert(ctx.db, ref, conversation.id, input.visitorText));
+  if (bot) await d1.batch([counted, ...counting, visitorInsert, asD1(messageInsert(ctx.db, ref, bot)), update, searchable]);
+  else await d1.batch([counted, ...counting, visitorInsert, update, searchable]);
   return { visitorMessageId: visitorId };
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import type { Db as Database } from "../db/client";
 import { chatbots, messages, MESSAGE_ROLES, type MessageSource } from "../db/schema";
@@ -142,23 +142,44 @@ export function searchInsert(db: Database, ref: ChatbotRef, conversationId: stri
   return db.insert(conversationSearch).values({ chatbotId: sql`lower(hex(${ref.chatbotId}))`, body: text, conversationId });
 }
 
-type Stmt = Parameters<Database["batch"]>[0][number];
+// The statements every chat message runs (append, latest, byClientMessageId: the shard's share of a
+// turn) as fixed SQL bound with D1's own API, not built by drizzle each time: query building and
+// result mapping were most of the message store's CPU in bench:cpu's profile (issue #21). Columns
+// are named as drizzle names them, so a row reads as a `Message` after `messageFromRow`.
+const MESSAGE_COLUMNS =
+  "id, conversation_id AS conversationId, org_id AS orgId, chatbot_id AS chatbotId, role, content, sources, answered, model, " +
+  "latency_ms AS latencyMs, first_token_ms AS firstTokenMs, credits, feedback, client_message_id AS clientMessageId, created_at AS createdAt";
+const SQL_STORED_IDS = "SELECT id FROM messages WHERE id IN (SELECT value FROM json_each(?1))";
+const SQL_COUNTS =
+  "SELECT conversation_id AS id, count(*) AS n FROM messages WHERE conversation_id IN (SELECT value FROM json_each(?1)) GROUP BY conversation_id";
+const SQL_INSERT =
+  "INSERT INTO messages (id, conversation_id, org_id, chatbot_id, role, content, sources, answered, model, latency_ms, first_token_ms, credits, client_message_id, created_at) " +
+  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) ON CONFLICT (id) DO NOTHING";
+const SQL_SEARCH_INSERT = "INSERT INTO conversation_search (chatbot_id, body, conversation_id) VALUES (lower(hex(?1)), ?2, ?3)";
+const SQL_LATEST = `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND org_id = ?2 AND chatbot_id = ?3 AND role IN (SELECT value FROM json_each(?4)) ORDER BY created_at DESC, id DESC LIMIT ?5`;
+const SQL_BY_CLIENT_ID = `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE org_id = ?1 AND chatbot_id = ?2 AND client_message_id = ?3 AND role = 'visitor'`;
+
+type MessageRow = Omit<Message, "sources" | "answered"> & { sources: string; answered: number | null };
+
+/** A row of MESSAGE_COLUMNS as drizzle reads it: `sources` parsed, `answered` a boolean. */
+export function messageFromRow(r: MessageRow): Message {
+  return { ...r, sources: JSON.parse(r.sources) as MessageSource[], answered: r.answered === null ? null : r.answered !== 0 };
+}
+
+/** The D1 binding under a drizzle instance (the same one in a shard: its storage behind D1's API). */
+const clientOf = (db: Database): D1Database => (db as unknown as { $client: D1Database }).$client;
 
 /** The chatbot's messages in D1 (`ctx.db`) — or, run inside a shard, in the shard's storage. */
 export function d1MessageStore(ctx: { db: Database }, ref: ChatbotRef): MessageStore {
   const db = ctx.db;
+  const d1 = clientOf(db);
   const mine = and(eq(messages.orgId, ref.orgId), eq(messages.chatbotId, ref.chatbotId));
   const inConversation = (conversationId: string) => and(eq(messages.conversationId, conversationId), mine);
   const counts = async (conversationIds: string[]) => {
     const out: Record<string, number> = {};
     if (!conversationIds.length) return out;
-    const rows = await db
-      .select({ id: messages.conversationId, n: sql<number>`count(*)` })
-      .from(messages)
-      .where(inArray(messages.conversationId, conversationIds))
-      .groupBy(messages.conversationId)
-      .all();
-    for (const r of rows) out[r.id] = r.n;
+    const { results } = await d1.prepare(SQL_COUNTS).bind(JSON.stringify(conversationIds)).all<{ id: string; n: number }>();
+    for (const r of results) out[r.id] = r.n;
     return out;
   };
   return {
@@ -166,28 +187,38 @@ export function d1MessageStore(ctx: { db: Database }, ref: ChatbotRef): MessageS
     async append(rows) {
       const conversationIds = [...new Set(rows.map((r) => r.conversationId))];
       if (!rows.length) return { inserted: [], duplicate: false, counts: {} };
-      const stored = new Set(
-        (
-          await db
-            .select({ id: messages.id })
-            .from(messages)
-            .where(
-              inArray(
-                messages.id,
-                rows.map((r) => r.id),
-              ),
-            )
-            .all()
-        ).map((r) => r.id),
-      );
+      const { results: already } = await d1
+        .prepare(SQL_STORED_IDS)
+        .bind(JSON.stringify(rows.map((r) => r.id)))
+        .all<{ id: string }>();
+      const stored = new Set(already.map((r) => r.id));
       const fresh = rows.filter((r) => !stored.has(r.id));
       if (fresh.length) {
-        const stmts: Stmt[] = [
-          ...fresh.map((m) => messageInsert(db, ref, m)),
-          ...fresh.filter((m) => m.role === "visitor").map((m) => searchInsert(db, ref, m.conversationId, m.content)),
+        const stmts = [
+          ...fresh.map((m) =>
+            d1
+              .prepare(SQL_INSERT)
+              .bind(
+                m.id,
+                m.conversationId,
+                ref.orgId,
+                ref.chatbotId,
+                m.role,
+                m.content,
+                JSON.stringify(m.sources ?? []),
+                m.answered == null ? null : m.answered ? 1 : 0,
+                m.model ?? null,
+                m.latencyMs ?? null,
+                m.firstTokenMs ?? null,
+                m.credits ?? 0,
+                m.clientMessageId ?? null,
+                m.createdAt,
+              ),
+          ),
+          ...fresh.filter((m) => m.role === "visitor").map((m) => d1.prepare(SQL_SEARCH_INSERT).bind(ref.chatbotId, m.content, m.conversationId)),
         ];
         try {
-          await db.batch(stmts as [Stmt, ...Stmt[]]);
+          await d1.batch(stmts);
         } catch (e) {
           if (isDuplicateClientMessage(e)) return { inserted: [], duplicate: true, counts: await counts(conversationIds) };
           throw e;
@@ -197,14 +228,8 @@ export function d1MessageStore(ctx: { db: Database }, ref: ChatbotRef): MessageS
     },
     transcript: (conversationId) => db.select().from(messages).where(inConversation(conversationId)).orderBy(asc(messages.createdAt), asc(messages.id)).all(),
     async latest(conversationId, roles, limit) {
-      const rows = await db
-        .select()
-        .from(messages)
-        .where(and(inConversation(conversationId), inArray(messages.role, roles)))
-        .orderBy(desc(messages.createdAt), desc(messages.id))
-        .limit(limit)
-        .all();
-      return rows.reverse();
+      const { results } = await d1.prepare(SQL_LATEST).bind(conversationId, ref.orgId, ref.chatbotId, JSON.stringify(roles), limit).all<MessageRow>();
+      return results.map(messageFromRow).reverse();
     },
     after: (conversationId, createdAt, roles, limit) =>
       db
@@ -226,12 +251,8 @@ export function d1MessageStore(ctx: { db: Database }, ref: ChatbotRef): MessageS
       for (const r of rows) out[r.conversation_id] = { content: r.content, role: r.role };
       return out;
     },
-    byClientMessageId: (clientMessageId) =>
-      db
-        .select()
-        .from(messages)
-        .where(and(mine, eq(messages.clientMessageId, clientMessageId), eq(messages.role, "visitor")))
-        .all(),
+    byClientMessageId: async (clientMessageId) =>
+      (await d1.prepare(SQL_BY_CLIENT_ID).bind(ref.orgId, ref.chatbotId, clientMessageId).all<MessageRow>()).results.map(messageFromRow),
     async get(messageId) {
       return (
         (await db

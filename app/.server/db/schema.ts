@@ -293,16 +293,24 @@ export const knowledgeSources = sqliteTable(
 );
 
 /**
- * What a text or Q&A source says (text sources: the text; Q&A sources: JSON [{question, answer}]).
- * Apart from `knowledge_sources` because that row is read and rewritten at every ingestion step and
- * listed on every knowledge page: with up to 2 MB of text inline, each of those moved the text too.
+ * What a text or Q&A source says, in parts (text sources: the text; Q&A sources: each part a JSON
+ * array [{question, answer}]). Apart from `knowledge_sources` because that row is read and rewritten
+ * at every ingestion step and listed on every knowledge page. In parts because D1 refuses a string
+ * or row over 2,000,000 bytes while the plans count characters: 2 M characters of non-Latin text
+ * are up to 6 MB of UTF-8 (ADR 045). `start` is where the part begins: for text, in characters
+ * (code points, as SQLite's substr() counts them); for Q&A, the index of its first pair.
  */
-export const knowledgeSourceContents = sqliteTable("knowledge_source_contents", {
-  sourceId: text("source_id")
-    .primaryKey()
-    .references(() => knowledgeSources.id, { onDelete: "cascade" }),
-  content: text("content").notNull(),
-});
+export const knowledgeSourceContents = sqliteTable(
+  "knowledge_source_contents",
+  {
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => knowledgeSources.id, { onDelete: "cascade" }),
+    start: integer("start").notNull().default(0),
+    content: text("content").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sourceId, t.start] })],
+);
 
 // Integer rowid so the FTS5 index (migrations/0002) can use it as its content rowid.
 export const chunks = sqliteTable(

@@ -2,8 +2,9 @@ import type { KbContext, KnowledgeSource } from "./sources";
 
 // A document's text read a slice at a time, so an ingestion step holds its own slice and not the
 // document (issue #21, ADR 043). Two places hold the text of a document source:
-//   "content" — a text source's own text, in knowledge_source_contents (D1). A slice is read with
-//     SQLite's substr(), offsets in characters (code points): the isolate receives only the slice.
+//   "content" — a text source's own text, in knowledge_source_contents (D1), in parts under D1's
+//     byte cap (ADR 045). A slice is read with SQLite's substr() on the parts it spans, offsets in
+//     characters (code points): the isolate receives only the slice.
 //   "staged"  — the text extracted from a file or a page, written once to R2 by the first step and
 //     read with ranged gets, offsets in bytes of its UTF-8.
 // A slice ends just after a line break (or at the end of the text), so a step resumes on a new line;
@@ -38,11 +39,85 @@ export function codePoints(s: string): number {
   return n;
 }
 
+// ——— a source's content in parts (ADR 045) ———
+
+/**
+ * The most UTF-8 bytes one part of a source's content holds. D1 refuses a string or row over
+ * 2,000,000 bytes (SQLITE_TOOBIG); older D1 documents said 1 MB a row, so a part stays under both.
+ */
+export const PART_BYTES = 900_000;
+
+/**
+ * A text cut into parts of at most `maxBytes` of UTF-8 each, never inside a character; `start` is
+ * where each part begins in characters (code points, as SQLite's substr() counts them). A lone
+ * surrogate counts as one character of 3 bytes (it is stored as U+FFFD).
+ */
+export function textParts(text: string, maxBytes = PART_BYTES): { start: number; content: string }[] {
+  const parts: { start: number; content: string }[] = [];
+  let from = 0; // UTF-16 index where the current part begins
+  let start = 0; // …and in code points
+  let chars = 0;
+  let bytes = 0;
+  for (let i = 0; i < text.length;) {
+    const c = text.charCodeAt(i);
+    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    const size = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+    if (bytes + size > maxBytes && i > from) {
+      parts.push({ start, content: text.slice(from, i) });
+      from = i;
+      start += chars;
+      chars = 0;
+      bytes = 0;
+    }
+    bytes += size;
+    chars++;
+    i += pair ? 2 : 1;
+  }
+  parts.push({ start, content: text.slice(from) });
+  return parts;
+}
+
+/**
+ * Q&A pairs as parts, each a JSON array of whole pairs of at most `maxBytes` of UTF-8 (one pair is
+ * at most ~21k characters, far under it); `start` is the index of the part's first pair.
+ */
+export function qaParts(pairs: readonly { question: string; answer: string }[], maxBytes = PART_BYTES): { start: number; content: string }[] {
+  const enc = new TextEncoder();
+  const parts: { start: number; content: string }[] = [];
+  let items: string[] = [];
+  let bytes = 2; // "[" and "]"
+  let start = 0;
+  pairs.forEach((p, i) => {
+    const item = JSON.stringify(p);
+    const size = enc.encode(item).length + 1; // and its comma
+    if (items.length && bytes + size > maxBytes) {
+      parts.push({ start, content: `[${items.join(",")}]` });
+      items = [];
+      bytes = 2;
+      start = i;
+    }
+    items.push(item);
+    bytes += size;
+  });
+  parts.push({ start, content: `[${items.join(",")}]` });
+  return parts;
+}
+
+/**
+ * Characters `offset` … `offset + length - 1` of a text source's content (0-based, code points),
+ * across its parts: the part holding `offset` and the ones after it that the range reaches, each
+ * cut with substr() so only the slice leaves the database. Null when the source has no content.
+ */
 async function contentSlice(ctx: KbContext, sourceId: string, offset: number, length: number): Promise<string | null> {
-  const row = await ctx.env.DB.prepare("SELECT substr(content, ?, ?) AS s FROM knowledge_source_contents WHERE source_id = ?")
-    .bind(offset + 1, length, sourceId)
-    .first<{ s: string | null }>();
-  return row ? (row.s ?? "") : null;
+  const { results } = await ctx.env.DB.prepare(
+    `WITH first AS (SELECT coalesce(max(start), 0) AS f FROM knowledge_source_contents WHERE source_id = ?3 AND start <= ?1)
+     SELECT substr(content, max(?1 - start, 0) + 1, ?1 + ?2 - max(?1, start)) AS s FROM knowledge_source_contents, first
+     WHERE source_id = ?3 AND start >= f AND (start = f OR start < ?1 + ?2)
+     ORDER BY start`,
+  )
+    .bind(offset, length, sourceId)
+    .all<{ s: string | null }>();
+  return results.length ? results.map((r) => r.s ?? "").join("") : null;
 }
 
 /**
@@ -130,24 +205,28 @@ export async function readSlice(
 
 // ——— Q&A sources: their pairs, a page at a time (SQLite's JSON functions read the stored array) ———
 
-/** How many pairs a Q&A source's stored JSON holds; "invalid" when it is not JSON, null when there is none. */
+/** How many pairs a Q&A source's stored JSON holds (all its parts); "invalid" when a part is not JSON, null when there is none. */
 export async function qaPairCount(ctx: KbContext, sourceId: string): Promise<number | "invalid" | null> {
   const row = await ctx.env.DB.prepare(
-    "SELECT content = '' AS empty, json_valid(content) AS valid, CASE WHEN json_valid(content) THEN json_array_length(content) ELSE 0 END AS n FROM knowledge_source_contents WHERE source_id = ?",
+    `SELECT count(*) AS parts, min(content = '') AS empty, min(json_valid(content)) AS valid,
+       sum(CASE WHEN json_valid(content) THEN json_array_length(content) ELSE 0 END) AS n
+     FROM knowledge_source_contents WHERE source_id = ?`,
   )
     .bind(sourceId)
-    .first<{ empty: number; valid: number; n: number }>();
-  if (!row || row.empty) return null;
+    .first<{ parts: number; empty: number | null; valid: number | null; n: number | null }>();
+  if (!row || !row.parts || row.empty) return null;
   if (!row.valid) return "invalid";
-  return row.n;
+  return row.n ?? 0;
 }
 
-/** Pairs `offset` … `offset + limit - 1` of a Q&A source, in order. */
+/** Pairs `offset` … `offset + limit - 1` of a Q&A source, in order (a part's `start` is its first pair's index). */
 export async function qaPairs(ctx: KbContext, sourceId: string, offset: number, limit: number): Promise<{ question: string; answer: string }[]> {
   const { results } = await ctx.env.DB.prepare(
-    "SELECT j.value AS value, j.type AS type FROM knowledge_source_contents c, json_each(c.content) j WHERE c.source_id = ? ORDER BY j.key LIMIT ? OFFSET ?",
+    `SELECT j.value AS value, j.type AS type FROM knowledge_source_contents c, json_each(c.content) j
+     WHERE c.source_id = ?1 AND c.start < ?2 + ?3 AND c.start + j.key >= ?2 AND c.start + j.key < ?2 + ?3
+     ORDER BY c.start, j.key`,
   )
-    .bind(sourceId, limit, offset)
+    .bind(sourceId, offset, limit)
     .all<{ value: string; type: string }>();
   return results.map((r) => (r.type === "object" || r.type === "array" ? JSON.parse(r.value) : r.value));
 }

@@ -6,7 +6,8 @@ import { createServiceContext, type ServiceContext } from "../context";
 import { knowledgeSources } from "../db/schema";
 import type { Env } from "../env";
 import { makeBot, recordingContext } from "../../../tests/factories";
-import { codePoints, stagedTextKey } from "./document-text";
+import { sourceCreateSchema } from "../../lib/api/v1/schemas";
+import { codePoints, PART_BYTES, qaParts, stagedTextKey, textParts } from "./document-text";
 import { extractFile } from "./extract";
 import { referenceChunkDocument } from "./fixtures/chunking-reference";
 import { chunkRows } from "./fixtures/queries";
@@ -17,11 +18,14 @@ import { createFileSource, createQaSource, createTextSource, type QaPair } from 
 // before stored (ADR 043): a step holds its slice, not the document, and the chunks are exactly those
 // of chunking the whole text at once — the chunker this replaced (fixtures/chunking-reference.ts).
 
+const MIXED_WORDS = ["refund", "policy", "delivery", "within", "days", "the", "of", "naïve", "über", "😀", "数据", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "warranty", "a"];
+/** Mostly outside ASCII (2–4 bytes a character in UTF-8), as a Russian, Greek or Chinese knowledge base is. */
+const NON_LATIN_WORDS = ["доставка", "возврат", "гарантия", "в", "течение", "дней", "παράδοση", "επιστροφή", "配送", "退款政策", "保修", "😀", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "a"];
+
 /** A large markdown document: headings at every level, code fences, lists, long and tiny sections, characters outside the BMP. */
-function bigDocument(sections: number, seed = 1): string {
+function bigDocument(sections: number, seed = 1, words = MIXED_WORDS): string {
   let a = seed;
   const r = () => (a = (a * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  const words = ["refund", "policy", "delivery", "within", "days", "the", "of", "naïve", "über", "😀", "数据", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "warranty", "a"];
   const sentence = () => {
     const n = 4 + Math.floor(r() * 18);
     const s = Array.from({ length: n }, () => words[Math.floor(r() * words.length)]).join(" ");
@@ -68,7 +72,9 @@ function measuringContext(reads: Reads, opts: { failRead?: number } = {}): Servi
       },
       all: async () => {
         const res = await st.all();
-        reads.sizes.push(JSON.stringify(res.results).length);
+        // A text slice comes as one row per part it spans: its size is theirs together.
+        const texts = res.results.map((r) => (r as { s?: unknown }).s);
+        reads.sizes.push(texts.length && texts.every((t) => typeof t === "string") ? codePoints(texts.join("")) : JSON.stringify(res.results).length);
         return res;
       },
       run: () => st.run(),
@@ -269,4 +275,104 @@ describe("ingestion reads a document a slice per step", () => {
     const want = referenceChunkDocument({ title: "Big", text: text.trim(), format: "markdown" });
     expect(comparable(await chunkRows(created.source.id))).toEqual(comparable(want));
   });
+});
+
+// D1 refuses a string or row over 2,000,000 bytes (SQLITE_TOOBIG) while the plans and the 2 M
+// limit of a text source count characters: a source's content is stored in parts (ADR 045).
+describe("a source's content in parts under D1's byte cap", () => {
+  const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
+
+  it("textParts: parts under the byte cap, cut between characters, starting at their offsets in code points", () => {
+    const text = `a\u00e9😀数${"x".repeat(10)}\ud800z😀😀`; // a lone surrogate too (stored as U+FFFD, 3 bytes)
+    for (const max of [1, 3, 4, 5, 8, 1000]) {
+      const parts = textParts(text, max);
+      expect(parts.map((p) => p.content).join("")).toBe(text);
+      let at = 0;
+      for (const p of parts) {
+        expect(p.start).toBe(at);
+        // Never inside a surrogate pair; at most `max` bytes unless one character is larger.
+        expect(/^[\udc00-\udfff]/.test(p.content)).toBe(false);
+        // (TextEncoder writes a lone surrogate as U+FFFD, as D1 stores it.)
+        if (codePoints(p.content) > 1) expect(utf8Bytes(p.content)).toBeLessThanOrEqual(max);
+        at += codePoints(p.content);
+      }
+    }
+    expect(textParts("", 10)).toEqual([{ start: 0, content: "" }]);
+  });
+
+  it("qaParts: JSON arrays of whole pairs under the byte cap, `start` the first pair's index", () => {
+    const pairs = Array.from({ length: 40 }, (_, i) => ({ question: `Вопрос ${i}?`, answer: "数".repeat(i * 3) }));
+    const parts = qaParts(pairs, 400);
+    expect(parts.length).toBeGreaterThan(3);
+    expect(parts.flatMap((p) => JSON.parse(p.content))).toEqual(pairs);
+    for (const p of parts) expect(utf8Bytes(p.content)).toBeLessThanOrEqual(400);
+    expect(parts.map((p) => p.start)).toEqual(parts.map((_, k) => parts.slice(0, k).reduce((n, q) => n + JSON.parse(q.content).length, 0)));
+    expect(qaParts(pairs)).toEqual([{ start: 0, content: JSON.stringify(pairs) }]);
+  });
+
+  for (const store of ["d1", "shard"] as const) {
+    it(`${store}: a 1.8 M-character non-Latin text source (over 2 MB of UTF-8) is saved and ingests to the chunks of the whole text`, async () => {
+      const { ctx } = recordingContext();
+      const bot = await makeBot({ plan: "scale" });
+      if (store === "shard") await env.DB.prepare("UPDATE chatbots SET knowledge_store = 'shard' WHERE id = ?").bind(bot.ref.chatbotId).run();
+      let text = bigDocument(700, 13, NON_LATIN_WORDS);
+      while (text.length < 1_800_000) text += "\n\n" + bigDocument(50, text.length, NON_LATIN_WORDS);
+      text = text.slice(0, 1_800_000);
+      // What the API accepts: within the 2 M characters, and more bytes than one D1 row may hold.
+      const input = sourceCreateSchema.parse({ type: "text", title: "Большой", text });
+      if (input.type !== "text") throw new Error("not a text source");
+      expect(utf8Bytes(input.text)).toBeGreaterThan(2_000_000);
+
+      const created = await createTextSource(ctx, bot.ref, { title: input.title ?? "", text: input.text });
+      if (!created.ok) throw new Error(created.message);
+      const { results: parts } = await env.DB.prepare(
+        "SELECT start, length(CAST(content AS BLOB)) AS bytes FROM knowledge_source_contents WHERE source_id = ? ORDER BY start",
+      )
+        .bind(created.source.id)
+        .all<{ start: number; bytes: number }>();
+      expect(parts.length).toBeGreaterThan(2);
+      for (const p of parts) expect(p.bytes).toBeLessThanOrEqual(PART_BYTES);
+
+      const done = await runIngestionUntilIdle(ctx, created.source.id);
+      expect(done.source?.status).toBe("ready");
+      const want = referenceChunkDocument({ title: "Большой", text: text.trim(), format: "markdown" });
+      const got = store === "d1" ? await chunkRows(created.source.id) : await shardChunks(bot.ref.chatbotId, created.source.id);
+      expect(comparable(got)).toEqual(comparable(want));
+      const row = await ctx.db.select().from(knowledgeSources).where(eq(knowledgeSources.id, created.source.id)).get();
+      expect(row).toMatchObject({ status: "ready", chunkCount: want.length, charCount: text.trim().length });
+    }, 120_000);
+  }
+
+  it("slices that cross many part boundaries (parts of 3 kB, blanks around the text) give the chunks of the whole text", async () => {
+    const { ctx } = recordingContext();
+    const bot = await makeBot({ plan: "scale" });
+    const text = `\u00a0 \n\n${bigDocument(120, 17, NON_LATIN_WORDS)}\n\u3000 \n`;
+    const created = await createTextSource(ctx, bot.ref, { title: "Parts", text: "placeholder" });
+    if (!created.ok) throw new Error(created.message);
+    const parts = textParts(text, 3000);
+    expect(parts.length).toBeGreaterThan(50);
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM knowledge_source_contents WHERE source_id = ?").bind(created.source.id),
+      ...parts.map((p) =>
+        env.DB.prepare("INSERT INTO knowledge_source_contents (source_id, start, content) VALUES (?, ?, ?)").bind(created.source.id, p.start, p.content),
+      ),
+    ]);
+    const { row } = await stepByStep(created.source.id);
+    const want = referenceChunkDocument({ title: "Parts", text: text.trim(), format: "markdown" });
+    expect(comparable(await chunkRows(created.source.id))).toEqual(comparable(want));
+    expect(row).toMatchObject({ status: "ready", charCount: text.trim().length, chunkCount: want.length });
+  });
+
+  it("a Q&A source of over 2 MB is saved in parts and ingests one chunk per pair, in order", async () => {
+    const { ctx } = recordingContext();
+    const bot = await makeBot({ plan: "scale" });
+    const pairs: QaPair[] = Array.from({ length: 240 }, (_, i) => ({ question: `Вопрос ${i}: доставка?`, answer: `${i} ${"配送政策".repeat(800)}` }));
+    const created = await createQaSource(ctx, bot.ref, { pairs });
+    if (!created.ok) throw new Error(created.message);
+    const n = await env.DB.prepare("SELECT count(*) AS n FROM knowledge_source_contents WHERE source_id = ?").bind(created.source.id).first<number>("n");
+    expect(n).toBeGreaterThan(2);
+    const done = await runIngestionUntilIdle(ctx, created.source.id);
+    expect(done.source?.status).toBe("ready");
+    expect(comparable(await chunkRows(created.source.id))).toEqual(comparable(qaChunks(created.source.title, pairs)));
+  }, 60_000);
 });

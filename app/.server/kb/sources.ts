@@ -7,6 +7,7 @@ import type { ServiceContext } from "../context";
 import { knowledgeSourceContents, knowledgeSources, organisations } from "../db/schema";
 import { knowledgeStore } from "../retrieval/knowledge-store";
 import { normaliseUrl } from "./crawl";
+import { qaParts, textParts } from "./document-text";
 import { FILE_KINDS, fileKind } from "./extract";
 import { enqueueIngest } from "./queue";
 import type { Failure as DomainFailure } from "../failure";
@@ -133,7 +134,8 @@ async function insertAndEnqueue(
     type: SourceType;
     title: string;
     location?: string | null;
-    content?: string | null;
+    /** A text or Q&A source's content, in parts (textParts / qaParts). */
+    content?: { start: number; content: string }[];
     config?: Record<string, unknown>;
     charCount?: number;
   },
@@ -159,10 +161,10 @@ async function insertAndEnqueue(
     })
     .returning(summaryColumns);
   // One batch (one transaction): a source row never exists without the content it is to learn.
-  const source =
-    values.content == null
-      ? (await insertSource)[0]
-      : (await ctx.db.batch([insertSource, ctx.db.insert(knowledgeSourceContents).values({ sourceId: id, content: values.content })]))[0][0];
+  // The content goes in parts under D1's byte cap on a row, a statement each (ADR 045).
+  const source = values.content
+    ? (await ctx.db.batch([insertSource, ...values.content.map((part) => ctx.db.insert(knowledgeSourceContents).values({ sourceId: id, ...part }))]))[0][0]
+    : (await insertSource)[0];
   await enqueueIngest(ctx.env, source.id);
   return { ok: true, source };
 }
@@ -173,7 +175,7 @@ export async function createTextSource(ctx: KbContext, ref: SourceRef, input: { 
   if (!text) return { ok: false, code: "invalid_input", message: "Enter the text the bot should learn.", field: "text" } satisfies Failure;
   const over = await checkChars(ctx, ref.orgId, text.length);
   if (over) return { ...over, field: "text" };
-  return insertAndEnqueue(ctx, ref, { type: "text", title: title || text.slice(0, 60), content: text, charCount: text.length });
+  return insertAndEnqueue(ctx, ref, { type: "text", title: title || text.slice(0, 60), content: textParts(text), charCount: text.length });
 }
 
 function qaCharCount(pairs: QaPair[]): number {
@@ -190,7 +192,7 @@ export async function createQaSource(ctx: KbContext, ref: SourceRef, input: { ti
   const over = await checkChars(ctx, ref.orgId, chars);
   if (over) return { ...over, field: "pairs" };
   const title = input.title?.trim() || (pairs.length === 1 ? pairs[0].question : `${pairs.length} questions and answers`);
-  return insertAndEnqueue(ctx, ref, { type: "qa", title: title.slice(0, 200), content: JSON.stringify(pairs), charCount: chars });
+  return insertAndEnqueue(ctx, ref, { type: "qa", title: title.slice(0, 200), content: qaParts(pairs), charCount: chars });
 }
 
 function safeFilename(name: string): string {
