@@ -23,7 +23,10 @@ describe("leads", () => {
       await p.goto(`/app/${DEMO.orgId}/${DEMO.chatbotId}`);
       await p.getByRole("link", { name: "Leads", exact: true }).first().click();
       await p.waitForURL(/\/leads$/);
-      await p.getByLabel("Search").fill(EMAIL);
+      // The leads form's own field: after a client-side navigation the URL can change a moment before
+      // React commits the new page, and the chatbot home has a "Search" field of its own (CI flake of
+      // 2026-11-27: the home's field was filled, the leads form sent an empty q).
+      await p.getByRole("search", { name: "Leads" }).getByLabel("Search").fill(EMAIL);
       await Promise.all([p.waitForURL(/\/leads\?q=/), p.getByRole("button", { name: "Filter" }).click()]);
       expect(new URL(p.url()).searchParams.get("q")).toBe(EMAIL);
       await p.getByRole("link", { name: "Bea Buyer" }).click();
