@@ -16,6 +16,7 @@ import {
 } from "../../app/.server/chat/message-store";
 import {
   COLUMNS,
+  movedValues,
   messageChecksums,
   type ConversationChecksums,
   type ConversationShardMoveApi,
@@ -236,19 +237,7 @@ export class ConversationShard extends DurableObject<Env> implements Conversatio
             `INSERT INTO messages (org_id, chatbot_id, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
             ref.orgId,
             ref.chatbotId,
-            r.id,
-            r.conversation_id,
-            r.role,
-            r.content,
-            r.sources,
-            r.answered,
-            r.model,
-            r.latency_ms,
-            r.first_token_ms,
-            r.credits,
-            r.feedback,
-            r.client_message_id,
-            r.created_at,
+            ...movedValues(r),
           ).rowsWritten > 0;
         if (inserted) {
           imported++;

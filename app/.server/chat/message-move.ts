@@ -122,24 +122,26 @@ type After = [conversationId: string, createdAt: number, rowid: number];
 const START: After = ["", 0, 0];
 
 /** One message's checksum: every column the move copies, each ended by a separator, null told apart from text. */
+/** A moved row's values in COLUMNS order (the shard's import binds them in that order). */
+export const movedValues = (r: MovedMessage) => [
+  r.id,
+  r.conversation_id,
+  r.role,
+  r.content,
+  r.sources,
+  r.answered,
+  r.model,
+  r.latency_ms,
+  r.first_token_ms,
+  r.credits,
+  r.feedback,
+  r.client_message_id,
+  r.created_at,
+];
+
 function rowHash(r: MovedMessage): number {
   let h = 2166136261;
-  for (const v of [
-    r.id,
-    r.conversation_id,
-    r.role,
-    r.content,
-    r.sources,
-    r.answered,
-    r.model,
-    r.latency_ms,
-    r.first_token_ms,
-    r.credits,
-    r.feedback,
-    r.client_message_id,
-    r.created_at,
-  ])
-    h = fnv(fnv(h, v === null || v === undefined ? "\u0000" : String(v)), "\u0001");
+  for (const v of movedValues(r)) h = fnv(fnv(h, v === null || v === undefined ? "\u0000" : String(v)), "\u0001");
   return h;
 }
 
