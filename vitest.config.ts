@@ -20,6 +20,8 @@ export default defineConfig({
           // The tests' chatbots keep their messages in their shards, as new chatbots do; TEST_MESSAGE_STORE=d1 keeps them in D1 (ADR 040; tests/factories.ts).
           TEST_MESSAGE_STORE: process.env.TEST_MESSAGE_STORE ?? "",
         },
+        // An empty second database for tests that apply migrations to rows of an earlier shape (tests/integration/conversation-fk-migration.test.ts).
+        d1Databases: ["MIGRATION_DB"],
       },
     })),
   ],

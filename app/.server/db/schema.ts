@@ -525,7 +525,7 @@ export const leads = sqliteTable(
     chatbotId: text("chatbot_id")
       .notNull()
       .references(() => chatbots.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    conversationId: text("conversation_id"),
     visitorId: text("visitor_id"),
     name: text("name"),
     email: text("email"),
@@ -559,9 +559,7 @@ export const leadConversations = sqliteTable(
     leadId: text("lead_id")
       .notNull()
       .references(() => leads.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").notNull(),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.leadId, t.conversationId] }), index("lead_conversations_conversation_idx").on(t.conversationId)],
@@ -601,7 +599,7 @@ export const bugReports = sqliteTable(
     chatbotId: text("chatbot_id")
       .notNull()
       .references(() => chatbots.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    conversationId: text("conversation_id"),
     /** The reported message while it is a row of D1's messages (set null when that row goes, e.g. moved to its shard). */
     messageId: text("message_id").references(() => messages.id, { onDelete: "set null" }),
     /** The reported message's id wherever its chatbot's messages are (ADR 040): no foreign key, a shard's message has no D1 row. */
@@ -763,9 +761,7 @@ export const notificationMarks = sqliteTable("notification_marks", {
 export const conversationAgents = sqliteTable(
   "conversation_agents",
   {
-    conversationId: text("conversation_id")
-      .primaryKey()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").primaryKey(),
     orgId: text("org_id")
       .notNull()
       .references(() => organisations.id, { onDelete: "cascade" }),
@@ -847,14 +843,19 @@ export const analyticsVisitors = sqliteTable(
 );
 
 /** Each counted conversation's start day, and whether it has had a problem (it then counts as unresolved once). */
-export const analyticsConversations = sqliteTable("analytics_conversations", {
-  conversationId: text("conversation_id")
-    .primaryKey()
-    .references(() => conversations.id, { onDelete: "cascade" }),
-  chatbotId: text("chatbot_id").notNull(),
-  day: text("day").notNull(),
-  problem: integer("problem", { mode: "boolean" }).notNull().default(false),
-});
+export const analyticsConversations = sqliteTable(
+  "analytics_conversations",
+  {
+    conversationId: text("conversation_id").primaryKey(),
+    // Deleting the chatbot removes these rows (they went with their conversations' cascade before migration 0033).
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    problem: integer("problem", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [index("analytics_conversations_chatbot_idx").on(t.chatbotId)],
+);
 
 /** Questions grouped by their content terms (analytics/questions.ts): a sample text and whether someone answered the group. */
 export const analyticsQuestions = sqliteTable(
@@ -958,7 +959,7 @@ export const calls = sqliteTable(
       .notNull()
       .references(() => chatbots.id, { onDelete: "cascade" }),
     phoneNumberId: text("phone_number_id").references(() => phoneNumbers.id, { onDelete: "set null" }),
-    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    conversationId: text("conversation_id"),
     callSid: text("call_sid").notNull(),
     caller: text("caller"),
     called: text("called"),
@@ -1062,9 +1063,7 @@ export const conversationNotes = sqliteTable(
     chatbotId: text("chatbot_id")
       .notNull()
       .references(() => chatbots.id, { onDelete: "cascade" }),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id").notNull(),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     authorName: text("author_name").notNull(),
     body: text("body").notNull(),
@@ -1122,7 +1121,7 @@ export const toolCalls = sqliteTable(
       .references(() => chatbots.id, { onDelete: "cascade" }),
     toolId: text("tool_id").references(() => customTools.id, { onDelete: "set null" }),
     toolName: text("tool_name").notNull(),
-    conversationId: text("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
+    conversationId: text("conversation_id"),
     source: text("source", { enum: ["chat", "test"] }).notNull(),
     outcome: text("outcome", { enum: TOOL_CALL_OUTCOMES }).notNull(),
     httpStatus: integer("http_status"),
@@ -1134,9 +1133,7 @@ export const toolCalls = sqliteTable(
 
 /** A call the built-in engine is preparing across turns: collecting parameters, or waiting for the visitor's yes. */
 export const toolPendingCalls = sqliteTable("tool_pending_calls", {
-  conversationId: text("conversation_id")
-    .primaryKey()
-    .references(() => conversations.id, { onDelete: "cascade" }),
+  conversationId: text("conversation_id").primaryKey(),
   chatbotId: text("chatbot_id")
     .notNull()
     .references(() => chatbots.id, { onDelete: "cascade" }),
