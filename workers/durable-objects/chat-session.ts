@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import { orgTimeZone } from "../../app/.server/analytics/record";
+import { orgTimeZone, type CountedConversation } from "../../app/.server/analytics/record";
+import { countedConversation } from "../../app/.server/chat/conversation-index";
 import { recordLiveMessage } from "../../app/.server/chat/conversations";
 import { createServiceContext } from "../../app/.server/context";
 import type { Env } from "../../app/.server/env";
@@ -64,6 +65,17 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
   private sql: SqlStorage;
   /** The organisation's time zone (the analytics day of a mirrored message), read once per instance. */
   private timeZone: Promise<string> | null = null;
+  /** The values analytics counts the conversation by (visitor, channel, country; ADR 048), read once per object start. */
+  private countedAs: Promise<CountedConversation | null> | null = null;
+
+  private counted(meta: Meta): Promise<CountedConversation | null> {
+    const ref = { id: meta.conversationId, orgId: meta.orgId, chatbotId: meta.chatbotId };
+    this.countedAs ??= countedConversation(this.services(), ref).catch((e) => {
+      this.countedAs = null;
+      throw e;
+    });
+    return this.countedAs;
+  }
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -205,7 +217,7 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
         });
         await recordLiveMessage(
           ctx,
-          { id: meta.conversationId, orgId: meta.orgId, chatbotId: meta.chatbotId },
+          (await this.counted(meta)) ?? { id: meta.conversationId, orgId: meta.orgId, chatbotId: meta.chatbotId },
           { id: r.id, role: r.role, content: r.text, createdAt: r.at, clientMessageId: r.role === "visitor" ? r.client_id : null },
           { retry, timeZone: await this.timeZone },
         );
@@ -300,7 +312,12 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
     this.saveMeta(next);
     const at = Date.now();
     try {
-      await applyLiveTransition(this.services(), { id: meta.conversationId, orgId: meta.orgId, chatbotId: meta.chatbotId }, { action, state: t.state, at });
+      const conversation = action === "request" ? await this.counted(meta) : null;
+      await applyLiveTransition(this.services(), conversation ?? { id: meta.conversationId, orgId: meta.orgId, chatbotId: meta.chatbotId }, {
+        action,
+        state: t.state,
+        at,
+      });
     } catch (e) {
       console.error("[live] status change not saved", e);
       this.saveMeta(meta);

@@ -29,6 +29,7 @@ import {
   type Conversation,
   type ConversationFlags,
   type ConversationIndexShardApi,
+  type CountMark,
   type InboxLists,
   type LeadMark,
   type LiveChange,
@@ -36,6 +37,7 @@ import {
   type OpenInput,
 } from "../../app/.server/chat/conversation-index";
 import type { ConversationListPage } from "../../app/.server/chat/conversation-list";
+import type { CountDecision } from "../../app/.server/analytics/record";
 import type { ConversationListParams } from "../../app/lib/schemas/conversation-list";
 
 // One chatbot's messages (issue #20, ADR 040): every message of its conversations and the visitor
@@ -194,6 +196,11 @@ export class ConversationShard extends DurableObject<Env> implements Conversatio
   async indexActivity(ref: ChatbotRef, start: number, end: number): Promise<{ active: number; started: number }> {
     if (!this.shard.owns(ref)) return { active: 0, started: 0 };
     return this.index(ref).activity(start, end);
+  }
+
+  async indexCountOnce(ref: ChatbotRef, conversationId: string, mark: CountMark): Promise<CountDecision | null> {
+    if (!this.shard.owns(ref)) return null;
+    return this.index(ref).countOnce(conversationId, mark);
   }
 
   // ——— the move from D1 (app/.server/chat/message-move.ts, ADR 042) ———

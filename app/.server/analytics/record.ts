@@ -9,10 +9,27 @@ import { questionKey, questionSample } from "./questions";
 // handed to the caller to run in the same batch as the write they count — a message, a lead, a
 // thumb, a report, a handoff — so a count is stored exactly when the thing it counts is. Nothing
 // here reads messages back; the analytics page reads only these rows (analytics/report.ts).
+//
+// Nothing here reads `conversations` either (ADR 048): the conversation's chatbot, visitor, channel
+// and country come as values, since its row may be in the chatbot's shard (ADR 044). Whether an
+// event is the conversation's first (counted once) or its first problem (unresolved once) is decided
+// either by D1 inside the caller's batch, from `analytics_conversations` (the batch is one
+// transaction), or beforehand by the conversation index (`CountDecision`, a chatbot whose index is
+// in its shard keeps those marks there).
 
 type Db = ServiceContext["db"];
 type Ref = { orgId: string; chatbotId: string };
 export type AnalyticsStatement = ReturnType<Db["run"]>;
+
+/** What a count needs to know about its conversation, by value. */
+export type CountedConversation = Ref & { id: string; visitorId: string; channel: string; country: string | null };
+
+/**
+ * The conversation index's answer for one event (`ConversationIndex.countOnce`): `counted`, this
+ * event counted the conversation (on the event's day); `unresolvedDay`, this event made it unresolved
+ * and it was counted on that day. Without one, D1 decides in the batch.
+ */
+export type CountDecision = { counted: boolean; unresolvedDay: string | null };
 
 /**
  * A raw statement that can go into `db.batch`. drizzle-orm 0.45's D1 batch binds each item's
@@ -60,6 +77,23 @@ function takeOne(db: Db, ref: Ref, day: string, counter: Counter): AnalyticsStat
 
 const notCounted = (conversationId: string) => sql`not exists (select 1 from analytics_conversations where conversation_id = ${conversationId})`;
 
+/** A split row (channel, country, answer time) per entry, counted by one. */
+function splits(db: Db, ref: Ref, day: string, rows: { dim: string; key: string; when?: SQL }[]): AnalyticsStatement[] {
+  if (!rows.length) return [];
+  // The upsert's SELECTs each end in a WHERE clause (SQLite's rule for INSERT … SELECT … ON CONFLICT).
+  const selects = sql.join(
+    rows.map((r) => sql`select ${ref.chatbotId}, ${day}, ${r.dim}, ${r.key}, 1 where ${r.when ?? sql`true`}`),
+    sql` union all `,
+  );
+  return [
+    statement(
+      db,
+      sql`insert into analytics_splits (chatbot_id, day, dim, key, count) ${selects}
+      on conflict (chatbot_id, day, dim, key) do update set count = count + 1`,
+    ),
+  ];
+}
+
 /**
  * A conversation is counted once, on the day of its first message (or handoff request): the day's
  * conversations, its channel and country. Must run before anything else of the same batch that
@@ -69,29 +103,28 @@ const notCounted = (conversationId: string) => sql`not exists (select 1 from ana
  */
 function countConversation(
   db: Db,
-  ref: Ref,
-  conversationId: string,
+  c: CountedConversation,
   day: string,
   extra: Partial<Record<Counter, number | SQL>> = {},
   latencyBucket?: string,
+  decided?: CountDecision,
 ): AnalyticsStatement[] {
-  const once = (dim: "channel" | "country", column: SQL) =>
-    sql`select chatbot_id, ${day}, ${dim}, ${column}, 1 from conversations where id = ${conversationId} and ${notCounted(conversationId)}`;
-  // The upsert's SELECT ends in a WHERE clause (SQLite's rule for INSERT … SELECT … ON CONFLICT).
-  const latency = latencyBucket === undefined ? sql`` : sql` union all select ${ref.chatbotId}, ${day}, 'latency', ${latencyBucket}, 1 where true`;
+  const ref = { orgId: c.orgId, chatbotId: c.chatbotId };
+  const latency = latencyBucket === undefined ? [] : [{ dim: "latency", key: latencyBucket }];
+  if (decided) {
+    const first = decided.counted
+      ? [
+          { dim: "channel", key: c.channel },
+          { dim: "country", key: c.country ?? "" },
+        ]
+      : [];
+    return [bump(db, ref, day, { conversations: first.length ? 1 : 0, ...extra }), ...splits(db, ref, day, [...first, ...latency])];
+  }
+  const once = notCounted(c.id);
   return [
-    bump(db, ref, day, { conversations: sql`(${notCounted(conversationId)})`, ...extra }),
-    statement(
-      db,
-      sql`insert into analytics_splits (chatbot_id, day, dim, key, count)
-      ${once("channel", sql`channel`)} union all ${once("country", sql`coalesce(country, '')`)}${latency}
-      on conflict (chatbot_id, day, dim, key) do update set count = count + 1`,
-    ),
-    statement(
-      db,
-      sql`insert or ignore into analytics_conversations (conversation_id, chatbot_id, day, problem)
-      select id, chatbot_id, ${day}, 0 from conversations where id = ${conversationId}`,
-    ),
+    bump(db, ref, day, { conversations: sql`(${once})`, ...extra }),
+    ...splits(db, ref, day, [{ dim: "channel", key: c.channel, when: once }, { dim: "country", key: c.country ?? "", when: once }, ...latency]),
+    statement(db, sql`insert or ignore into analytics_conversations (conversation_id, chatbot_id, day, problem) values (${c.id}, ${c.chatbotId}, ${day}, 0)`),
   ];
 }
 
@@ -99,7 +132,11 @@ function countConversation(
  * The conversation had a fallback, a thumbs-down, a report or a handoff: it counts as unresolved,
  * once, on the day it started (after this, whatever else happens to it).
  */
-function markUnresolved(db: Db, conversationId: string): AnalyticsStatement[] {
+function markUnresolved(db: Db, ref: Ref, conversationId: string, decided?: CountDecision): AnalyticsStatement[] {
+  if (decided)
+    return decided.unresolvedDay
+      ? [statement(db, sql`update analytics_daily set unresolved = unresolved + 1 where chatbot_id = ${ref.chatbotId} and day = ${decided.unresolvedDay}`)]
+      : [];
   const open = sql`from analytics_conversations where conversation_id = ${conversationId} and problem = 0`;
   return [
     statement(
@@ -129,7 +166,7 @@ export type ExchangeFacts = {
  * neither. It is unanswered when the reply had no knowledge behind it (the fallback, or an answer
  * below the relevance floor), not when the plan's reply limit refused it (credits 0).
  */
-export function exchangeStatements(db: Db, conversation: Ref & { id: string }, facts: ExchangeFacts): AnalyticsStatement[] {
+export function exchangeStatements(db: Db, conversation: CountedConversation, facts: ExchangeFacts, decided?: CountDecision): AnalyticsStatement[] {
   const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   const day = dayIn(facts.timeZone, facts.askedAt);
   const bot = facts.bot;
@@ -137,19 +174,13 @@ export function exchangeStatements(db: Db, conversation: Ref & { id: string }, f
   const gap = !!bot && !bot.answered && facts.unanswered && bot.credits > 0;
   const out = countConversation(
     db,
-    ref,
-    conversation.id,
+    conversation,
     day,
     { messages: bot ? 2 : 1, questions: question ? 1 : 0, unanswered: gap ? 1 : 0 },
     bot?.latencyMs != null ? String(answerTimeBucket(bot.latencyMs)) : undefined,
+    decided,
   );
-  out.push(
-    statement(
-      db,
-      sql`insert or ignore into analytics_visitors (chatbot_id, day, visitor_id)
-      select chatbot_id, ${day}, visitor_id from conversations where id = ${conversation.id}`,
-    ),
-  );
+  out.push(visitorOn(db, conversation, day));
   if (question) {
     const key = questionKey(facts.visitorText);
     const text = questionSample(facts.visitorText);
@@ -171,8 +202,13 @@ export function exchangeStatements(db: Db, conversation: Ref & { id: string }, f
       ),
     );
   }
-  if (facts.unanswered) out.push(...markUnresolved(db, conversation.id));
+  if (facts.unanswered) out.push(...markUnresolved(db, ref, conversation.id, decided));
   return out;
+}
+
+/** The conversation's visitor among the day's visitors. */
+function visitorOn(db: Db, c: CountedConversation, day: string): AnalyticsStatement {
+  return statement(db, sql`insert or ignore into analytics_visitors (chatbot_id, day, visitor_id) values (${c.chatbotId}, ${day}, ${c.visitorId})`);
 }
 
 /**
@@ -186,7 +222,7 @@ export function exchangeStatements(db: Db, conversation: Ref & { id: string }, f
  */
 export function liveMessageStatements(
   db: Db,
-  conversation: Ref & { id: string },
+  conversation: CountedConversation,
   m: {
     id: string;
     role: "visitor" | "human" | "system";
@@ -196,22 +232,15 @@ export function liveMessageStatements(
     /** Whether the message was new, when the caller stored it elsewhere first (a chatbot's message shard, ADR 040). */
     fresh?: boolean;
   },
+  decided?: CountDecision,
 ): AnalyticsStatement[] {
   if (m.role === "system") return [];
   const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   const day = dayIn(m.timeZone, m.createdAt);
   const sameClient = m.clientMessageId ? sql` or (conversation_id = ${conversation.id} and client_message_id = ${m.clientMessageId})` : sql``;
   const fresh = m.fresh === undefined ? sql`(not exists (select 1 from messages where id = ${m.id}${sameClient}))` : m.fresh ? 1 : 0;
-  const out = countConversation(db, ref, conversation.id, day, { messages: fresh });
-  if (m.role === "visitor") {
-    out.push(
-      statement(
-        db,
-        sql`insert or ignore into analytics_visitors (chatbot_id, day, visitor_id)
-        select chatbot_id, ${day}, visitor_id from conversations where id = ${conversation.id}`,
-      ),
-    );
-  }
+  const out = countConversation(db, conversation, day, { messages: fresh }, undefined, decided);
+  if (m.role === "visitor") out.push(visitorOn(db, conversation, day));
   return out;
 }
 
@@ -228,6 +257,7 @@ export function feedbackStatements(
   db: Db,
   ref: Ref,
   input: { timeZone: string; conversationId: string; repliedAt: number; from: number | null; to: number | null },
+  decided?: CountDecision,
 ): AnalyticsStatement[] {
   if (input.from === input.to) return [];
   const day = dayIn(input.timeZone, input.repliedAt);
@@ -237,14 +267,19 @@ export function feedbackStatements(
   const now = counter(input.to);
   if (was) out.push(takeOne(db, ref, day, was));
   if (now) out.push(bump(db, ref, day, { [now]: 1 }));
-  if (input.to === -1) out.push(...markUnresolved(db, input.conversationId));
+  if (input.to === -1) out.push(...markUnresolved(db, ref, input.conversationId, decided));
   return out;
 }
 
 /** "Report a problem": counted on the day of the report; its conversation, if any, is unresolved. */
-export function reportStatements(db: Db, ref: Ref, input: { timeZone: string; at: number; conversationId: string | null }): AnalyticsStatement[] {
+export function reportStatements(
+  db: Db,
+  ref: Ref,
+  input: { timeZone: string; at: number; conversationId: string | null },
+  decided?: CountDecision,
+): AnalyticsStatement[] {
   const out = [bump(db, ref, dayIn(input.timeZone, input.at), { reports: 1 })];
-  if (input.conversationId) out.push(...markUnresolved(db, input.conversationId));
+  if (input.conversationId) out.push(...markUnresolved(db, ref, input.conversationId, decided));
   return out;
 }
 
@@ -252,7 +287,12 @@ export function reportStatements(db: Db, ref: Ref, input: { timeZone: string; at
  * A visitor asked for a person (or a person took the conversation over): a handoff on that day. The
  * conversation is counted if this is its first event, and it is unresolved.
  */
-export function handoffStatements(db: Db, ref: Ref, input: { timeZone: string; at: number; conversationId: string }): AnalyticsStatement[] {
+export function handoffStatements(
+  db: Db,
+  conversation: CountedConversation,
+  input: { timeZone: string; at: number },
+  decided?: CountDecision,
+): AnalyticsStatement[] {
   const day = dayIn(input.timeZone, input.at);
-  return [...countConversation(db, ref, input.conversationId, day, { handoffs: 1 }), ...markUnresolved(db, input.conversationId)];
+  return [...countConversation(db, conversation, day, { handoffs: 1 }, undefined, decided), ...markUnresolved(db, conversation, conversation.id, decided)];
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { ConversationListParams } from "~/lib/schemas/conversation-list";
-import { batchable } from "../analytics/record";
+import { batchable, type CountDecision, type CountedConversation } from "../analytics/record";
 import { newId } from "../auth/crypto";
 import type { ServiceContext } from "../context";
 import type { Db as Database } from "../db/client";
@@ -78,6 +78,19 @@ export const leadMarkSchema = z
   .refine((l) => !!(l.conversationId || l.visitorId), "a lead marks a conversation or a visitor's conversations");
 export type LeadMark = z.input<typeof leadMarkSchema>;
 
+/** An analytics event on a conversation (ADR 048): counts it on `day` if it never was; `problem` marks it unresolved if it was not. */
+export const countMarkSchema = z
+  .object({
+    day: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
+    problem: z.boolean(),
+  })
+  .strict()
+  .refine((m) => m.day !== undefined || m.problem, "a mark counts the conversation, marks a problem, or both");
+export type CountMark = z.input<typeof countMarkSchema>;
+
 /** The live inbox's row (inbox/inbox-list.ts). */
 export type InboxRow = {
   id: string;
@@ -117,6 +130,12 @@ export interface ConversationIndex {
   inboxLists(userId: string): Promise<InboxLists>;
   /** Conversations with messages active since `start`, and how many of them started in [start, end) (the daily digest's figures). */
   activity(start: number, end: number): Promise<{ active: number; started: number }>;
+  /**
+   * Analytics' once-only marks (ADR 044 §4, ADR 048): what D1 must add for this event, decided next to
+   * the conversation (`analytics_conversations` of the index's storage). Null when the conversation
+   * is not this chatbot's. Pass the answer to analytics/record.ts's statements.
+   */
+  countOnce(conversationId: string, mark: CountMark): Promise<CountDecision | null>;
 }
 
 type Stmt = Parameters<Database["batch"]>[0][number];
@@ -437,6 +456,24 @@ export function d1ConversationIndex(ctx: { db: Database }, ref: ChatbotRef, kind
       ]);
       return { waiting, live, mine: live.filter((r) => r.agentId === userId), closed };
     },
+    async countOnce(conversationId, raw) {
+      const mark = countMarkSchema.parse(raw);
+      // One batch (one transaction): the count if new (only for this chatbot's conversation), then the problem if new.
+      const [exists, counted, problem] = await client.batch<{ day: string }>([
+        client.prepare("SELECT id AS day FROM conversations WHERE id = ?1 AND chatbot_id = ?2 AND org_id = ?3").bind(conversationId, ref.chatbotId, ref.orgId),
+        client
+          .prepare(
+            `INSERT OR IGNORE INTO analytics_conversations (conversation_id, chatbot_id, day, problem)
+            SELECT ?1, ?2, ?4, 0 WHERE ?4 IS NOT NULL AND EXISTS (SELECT 1 FROM conversations WHERE id = ?1 AND chatbot_id = ?2 AND org_id = ?3) RETURNING day`,
+          )
+          .bind(conversationId, ref.chatbotId, ref.orgId, mark.day ?? null),
+        client
+          .prepare(`UPDATE analytics_conversations SET problem = 1 WHERE conversation_id = ?1 AND chatbot_id = ?2 AND ?3 AND problem = 0 RETURNING day`)
+          .bind(conversationId, ref.chatbotId, mark.problem ? 1 : 0),
+      ]);
+      if (!exists.results.length) return null;
+      return { counted: counted.results.length > 0, unresolvedDay: problem.results[0]?.day ?? null };
+    },
     async activity(start, end) {
       // A range of conversations_list_idx: activity since `start`.
       const active = and(ours, sql`${conversations.messageCount} > 0`, sql`${conversations.lastMessageAt} >= ${start}`);
@@ -490,7 +527,23 @@ export function shardConversationIndex(env: Pick<Env, "CONVERSATION_SHARD">, ref
     list: (params, opts) => shard.indexList(ref, params, opts),
     inboxLists: (userId) => shard.indexInboxLists(ref, userId),
     activity: (start, end) => shard.indexActivity(ref, start, end),
+    countOnce: async (id, mark) => shard.indexCountOnce(ref, id, countMarkSchema.parse(mark)),
   };
+}
+
+/**
+ * The values analytics counts a conversation by (analytics/record.ts): from the caller when it holds
+ * them, else from the chatbot's index. Null when the conversation is not this chatbot's.
+ */
+export async function countedConversation(
+  ctx: Pick<ServiceContext, "db"> & Partial<Pick<ServiceContext, "env">>,
+  c: ChatbotRef & { id: string } & Partial<Pick<Conversation, "visitorId" | "channel" | "country">>,
+): Promise<CountedConversation | null> {
+  const known = c.visitorId !== undefined && c.channel !== undefined && c.country !== undefined;
+  // Without the bindings (a D1-only context) the index can only be D1's.
+  const index = known ? null : ctx.env ? await conversationIndex({ env: ctx.env, db: ctx.db }, c) : d1ConversationIndex(ctx, c);
+  const row = index ? await index.get(c.id) : c;
+  return row ? { orgId: c.orgId, chatbotId: c.chatbotId, id: c.id, visitorId: row.visitorId!, channel: row.channel!, country: row.country ?? null } : null;
 }
 
 /** Where the chatbot's row says its conversation index is ('d1' for a chatbot not found). */

@@ -14,7 +14,16 @@ import {
   type MessageStoreKind,
   type NewMessage,
 } from "./message-store";
-import { d1Client, d1ConversationIndex, type StoredConversation, openFacts, openStatements, RESOLVED_ID, recordMessagesStatement } from "./conversation-index";
+import {
+  countedConversation,
+  d1Client,
+  d1ConversationIndex,
+  type StoredConversation,
+  openFacts,
+  openStatements,
+  RESOLVED_ID,
+  recordMessagesStatement,
+} from "./conversation-index";
 
 export { isDuplicateClientMessage };
 
@@ -175,7 +184,7 @@ export type NewBotMessage = {
  */
 export async function recordExchange(
   ctx: Ctx,
-  conversation: Pick<Conversation, "id" | "orgId" | "chatbotId" | "title">,
+  conversation: Pick<Conversation, "id" | "orgId" | "chatbotId" | "title" | "visitorId" | "channel" | "country">,
   input: {
     visitorText: string;
     askedAt: number;
@@ -457,7 +466,8 @@ export async function getVisitorHistory(
  */
 export async function recordLiveMessage(
   ctx: Ctx,
-  conversation: Pick<Conversation, "id" | "orgId" | "chatbotId">,
+  /** The analytics' values (visitor, channel, country) are read from the chatbot's index when not given. */
+  conversation: LiveConversationRef,
   m: { id: string; role: "visitor" | "human" | "system"; content: string; createdAt: number; clientMessageId?: string | null },
   opts: {
     retry?: boolean;
@@ -492,17 +502,31 @@ export async function recordLiveMessage(
   const search = m.role === "visitor" ? [searchInsert(ctx.db, conversation, conversation.id, m.content)] : [];
   // The daily analytics rows (ADR 020), first in the same batch: the count asks whether the message
   // is already stored, so a repeated mirror counts nothing. System notes are not counted.
-  const [counted, ...counting] =
-    m.role === "system" ? [] : liveMessageStatements(ctx.db, conversation, { ...m, timeZone: opts.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)) });
+  const [counted, ...counting] = await liveCounting(ctx, conversation, { ...m, timeZone: opts.timeZone });
   if (counted) await ctx.db.batch([counted, ...counting, insert, update, ...search]);
   else await ctx.db.batch([insert, update, ...search]);
+}
+
+/** A live message's conversation, with the values analytics counts it by when the caller holds them. */
+type LiveConversationRef = Pick<Conversation, "id" | "orgId" | "chatbotId"> & Partial<Pick<Conversation, "visitorId" | "channel" | "country">>;
+
+/** The analytics statements of a live message: none for a system note or a conversation this chatbot does not hold. */
+async function liveCounting(
+  ctx: Ctx,
+  conversation: LiveConversationRef,
+  m: Omit<Parameters<typeof liveMessageStatements>[2], "timeZone"> & { timeZone?: string },
+) {
+  if (m.role === "system") return [];
+  const counted = await countedConversation(ctx, conversation);
+  if (!counted) return [];
+  return liveMessageStatements(ctx.db, counted, { ...m, timeZone: m.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)) });
 }
 
 /** recordLiveMessage for a chatbot whose messages are in its shard: the message there, then the counters and analytics in D1. */
 async function mirrorToShard(
   ctx: Ctx,
   shard: MessageStore,
-  conversation: Pick<Conversation, "id" | "orgId" | "chatbotId">,
+  conversation: LiveConversationRef,
   m: { id: string; role: "visitor" | "human" | "system"; content: string; createdAt: number; clientMessageId?: string | null },
   opts: { timeZone?: string },
 ) {
@@ -515,10 +539,7 @@ async function mirrorToShard(
     at: m.createdAt,
     ...(m.role === "visitor" ? { title: m.content.slice(0, 140) } : {}),
   });
-  const [counted, ...counting] =
-    m.role === "system"
-      ? []
-      : liveMessageStatements(ctx.db, conversation, { ...m, fresh, timeZone: opts.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)) });
+  const [counted, ...counting] = await liveCounting(ctx, conversation, { ...m, fresh, timeZone: opts.timeZone });
   if (counted) await ctx.db.batch([counted, ...counting, update]);
   else await ctx.db.batch([update]);
 }

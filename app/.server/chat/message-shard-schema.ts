@@ -11,7 +11,11 @@
 // `visitor_leads`, the newest contact each visitor left (D1's `leads` stays the record; a new
 // conversation copies from this one so a turn never reads D1 for it). Every statement is
 // IF NOT EXISTS, so a version-1 object gains the tables on its next call and keeps its messages.
-export const MESSAGE_SHARD_SCHEMA_VERSION = 2;
+//
+// Version 3 adds `analytics_conversations` in D1's shape (migration 0033, no foreign key): which of
+// the chatbot's conversations analytics has counted, on which day, and which are unresolved, so the
+// once-only decisions are taken next to the conversation (ConversationIndex.countOnce, ADR 048).
+export const MESSAGE_SHARD_SCHEMA_VERSION = 3;
 
 export const MESSAGE_SHARD_SCHEMA = `
 CREATE TABLE IF NOT EXISTS messages (
@@ -80,6 +84,12 @@ CREATE TABLE IF NOT EXISTS conversation_agents (
 );
 CREATE INDEX IF NOT EXISTS conversation_agents_user_idx ON conversation_agents (chatbot_id, user_id);
 CREATE INDEX IF NOT EXISTS conversation_agents_closed_idx ON conversation_agents (chatbot_id, closed_at) WHERE closed_at is not null;
+CREATE TABLE IF NOT EXISTS analytics_conversations (
+  conversation_id TEXT PRIMARY KEY NOT NULL,
+  chatbot_id TEXT NOT NULL,
+  day TEXT NOT NULL,
+  problem INTEGER DEFAULT false NOT NULL
+);
 CREATE TABLE IF NOT EXISTS visitor_leads (
   visitor_id TEXT PRIMARY KEY NOT NULL,
   name TEXT,
