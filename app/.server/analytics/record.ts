@@ -1,7 +1,7 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { dayIn, DEFAULT_TIME_ZONE } from "~/lib/time-zone";
 import type { ServiceContext } from "../context";
-import { organisations } from "../db/schema";
+import { organisations, type CHANNELS } from "../db/schema";
 import { answerTimeBucket } from "./answer-time";
 import { questionKey, questionSample } from "./questions";
 
@@ -22,7 +22,7 @@ type Ref = { orgId: string; chatbotId: string };
 export type AnalyticsStatement = ReturnType<Db["run"]>;
 
 /** What a count needs to know about its conversation, by value. */
-export type CountedConversation = Ref & { id: string; visitorId: string; channel: string; country: string | null };
+export type CountedConversation = Ref & { id: string; visitorId: string; channel: (typeof CHANNELS)[number]; country: string | null };
 
 /**
  * The conversation index's answer for one event (`ConversationIndex.countOnce`): `counted`, this

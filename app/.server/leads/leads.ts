@@ -3,7 +3,7 @@ import { dayRange, LEAD_PAGE_SIZE, type LeadCursor, type LeadListParams, type Le
 import { CSV_BOM, csvRow } from "~/lib/csv";
 import { newId } from "../auth/crypto";
 import { leadStatements, orgTimeZone } from "../analytics/record";
-import { markLeadStatement } from "../chat/conversation-index";
+import { conversationStoreKind, markLeadStatement, shardConversationIndex } from "../chat/conversation-index";
 import type { AppContext } from "../context";
 import { conversations, leadConversations, leadEvents, leads, LEAD_EVENT_KINDS } from "../db/schema";
 import { forgetLeadDeliveries } from "../notifications/delivery";
@@ -14,7 +14,7 @@ import { notifyLeadCreated } from "../notifications/notify";
 // first one lacked and links its conversation (lead_conversations). Every change is recorded in
 // lead_events (who, what, when), shown as the lead's history.
 
-type Ctx = Pick<AppContext, "db">;
+type Ctx = Pick<AppContext, "db"> & Partial<Pick<AppContext, "env">>;
 type Ref = { orgId: string; chatbotId: string };
 export type Lead = typeof leads.$inferSelect;
 export type LeadEventKind = (typeof LEAD_EVENT_KINDS)[number];
@@ -119,11 +119,14 @@ export async function createLead(ctx: Ctx, ref: Ref, input: NewLead): Promise<Le
     if (existing && !(await isLinked(ctx, leadId, conversationId))) writes.push(event(ctx, leadId, actor, "conversation", null, conversationId, now));
   }
   // The conversation list shows the contact on the lead's conversation and on every conversation of
-  // the same visitor on this chatbot (and getOrCreateConversation copies it to their next ones).
-  if (conversationId || visitorId) {
-    writes.push(markLeadStatement(ctx.db, ref, { conversationId, visitorId, name, email, at: now }));
-  }
+  // the same visitor on this chatbot (and a new conversation of the visitor copies it). With the
+  // chatbot's index in its shard (ADR 044, 048) that is one shard call after D1's record: the marks
+  // and the shard's `visitor_leads`, which its new conversations copy from (a turn never reads D1).
+  const mark = conversationId || visitorId ? { conversationId, visitorId, name, email, at: now } : null;
+  const inShard = mark && ctx.env && (await conversationStoreKind(ctx, ref)) === "shard" ? ctx.env : null;
+  if (mark && !inShard) writes.push(markLeadStatement(ctx.db, ref, mark));
   await ctx.db.batch(writes as unknown as Parameters<typeof ctx.db.batch>[0]);
+  if (mark && inShard) await shardConversationIndex(inShard, ref).markLead(mark);
   const lead = (await ctx.db.select().from(leads).where(eq(leads.id, leadId)).get())!;
   // A new lead notifies the chatbot's destinations (a repeat of a known email does not).
   if (!existing) await notifyLeadCreated(ctx, ref, lead);

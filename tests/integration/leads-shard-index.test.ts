@@ -1,0 +1,65 @@
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { conversationIndex, d1ConversationIndex } from "~/.server/chat/conversation-index";
+import { chatbots } from "~/.server/db/schema";
+import { createLead } from "~/.server/leads/leads";
+import { db, makeOrg, makeUser, testContext } from "../factories";
+
+// A lead left on a chatbot whose conversation index is in its shard (ADR 044 §5, ADR 048): D1's
+// `leads` stays the record, and the same createLead call marks the shard's conversations and writes
+// the shard's `visitor_leads`, which the visitor's next conversations copy — a turn never reads D1's
+// leads. The chatbot is switched by setting its columns here; nothing in the product sets 'shard' yet.
+
+async function shardChatbot(name: string) {
+  const owner = await makeUser();
+  const { org, bot } = await makeOrg(owner.id, name);
+  await db.update(chatbots).set({ messageStore: "shard", conversationStore: "shard" }).where(eq(chatbots.id, bot.id));
+  return { orgId: org.id, chatbotId: bot.id };
+}
+
+describe("leads on a chatbot whose conversation index is in its shard", () => {
+  it("marks the shard's conversations and gives the visitor's next conversation the contact", async () => {
+    const ctx = testContext();
+    const ref = await shardChatbot("Shard leads");
+    const index = await conversationIndex(ctx, ref);
+    expect(index.kind).toBe("shard");
+    const first = await index.open({ visitorId: "v_lead", channel: "widget" });
+    const earlier = await index.create({ visitorId: "v_lead", channel: "api" });
+    const stranger = await index.open({ visitorId: "v_other", channel: "widget" });
+
+    await createLead(ctx, ref, { conversationId: first.id, visitorId: "v_lead", name: "Ann", email: "Ann@Example.com" });
+    // A second form later fills in only a name: the email is kept.
+    await createLead(ctx, ref, { conversationId: first.id, visitorId: "v_lead", name: "Ann Berg", email: null });
+
+    for (const id of [first.id, earlier.id]) expect(await index.get(id)).toMatchObject({ hasLead: true, leadName: "Ann Berg", leadEmail: "ann@example.com" });
+    expect(await index.get(stranger.id)).toMatchObject({ hasLead: false, leadName: null, leadEmail: null });
+
+    const next = await index.create({ visitorId: "v_lead", channel: "widget" });
+    expect(next).toMatchObject({ isNew: true, hasLead: true, leadName: "Ann Berg", leadEmail: "ann@example.com" });
+    const opened = await index.open({ visitorId: "v_lead", channel: "voice" });
+    expect(opened).toMatchObject({ isNew: true, hasLead: true, leadEmail: "ann@example.com" });
+
+    // D1 holds the lead (the record) and no conversation of this chatbot.
+    const inD1 = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM conversations WHERE chatbot_id = ?1) AS c, (SELECT count(*) FROM leads WHERE chatbot_id = ?1) AS l",
+    )
+      .bind(ref.chatbotId)
+      .first<{ c: number; l: number }>();
+    expect(inD1).toEqual({ c: 0, l: 2 });
+    expect(await d1ConversationIndex(ctx, ref).get(first.id)).toBeNull();
+  });
+
+  it("still marks D1's conversations for a chatbot whose index is in D1", async () => {
+    const ctx = testContext();
+    const owner = await makeUser();
+    const { org, bot } = await makeOrg(owner.id, "D1 leads");
+    const ref = { orgId: org.id, chatbotId: bot.id };
+    const index = await conversationIndex(ctx, ref);
+    expect(index.kind).toBe("d1");
+    const c = await index.open({ visitorId: "v_d1", channel: "widget" });
+    await createLead(ctx, ref, { conversationId: c.id, visitorId: "v_d1", email: "d1@example.com" });
+    expect(await index.get(c.id)).toMatchObject({ hasLead: true, leadEmail: "d1@example.com" });
+    expect(await index.create({ visitorId: "v_d1", channel: "api" })).toMatchObject({ hasLead: true, leadEmail: "d1@example.com" });
+  });
+});
