@@ -2,6 +2,7 @@ import { and, eq, gte, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm"
 import { bugReports, chatbots, conversations, leads, messages, notificationDestinations, notificationMarks, organisations } from "../db/schema";
 import { HANDOFF_NOTE } from "../inbox/rules";
 import { messageShard } from "../chat/message-store";
+import { shardConversationIndex } from "../chat/conversation-index";
 import { dashboardUrl, emit, type NotifyContext } from "./events";
 
 // The daily digest: each morning (DIGEST_HOUR, the organisation's time zone) the cron sends
@@ -75,8 +76,16 @@ export async function digestNumbers(
   end: number,
 ): Promise<DigestNumbers> {
   const db = ctx.db;
+  const stores = await db
+    .select({ messages: chatbots.messageStore, conversations: chatbots.conversationStore })
+    .from(chatbots)
+    .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)))
+    .get();
   // Handoff notes and thumbs-down are messages: the chatbot's shard counts them when they are there (ADR 040).
-  const shard = await messageShard(ctx, ref);
+  const shard = await messageShard(ctx, ref, stores?.messages ?? "d1");
+  // The day's new conversations: the index's count when it is in the shard (ADR 044, 048), else D1's query below.
+  if (stores?.conversations === "shard" && !ctx.env) throw new Error("this chatbot's conversations are in its shard: the caller needs env");
+  const index = stores?.conversations === "shard" && ctx.env ? shardConversationIndex(ctx.env, ref) : null;
   // Conversations of the day have had activity since its start: a range of conversations_list_idx.
   const active = and(
     eq(conversations.orgId, ref.orgId),
@@ -84,7 +93,7 @@ export async function digestNumbers(
     sql`${conversations.messageCount} > 0`,
     gte(conversations.lastMessageAt, start),
   );
-  const counted = shard ? await shard.digestCounts(start, end, HANDOFF_NOTE) : null;
+  const [counted, activity] = await Promise.all([shard ? shard.digestCounts(start, end, HANDOFF_NOTE) : null, index ? index.activity(start, end) : null]);
   // In a shard, D1's two message counts become constant queries (the batch keeps its shape).
   const none = db
     .select({ n: sql<number>`0` })
@@ -100,10 +109,12 @@ export async function digestNumbers(
           .innerJoin(conversations, eq(conversations.id, messages.conversationId))
           .where(and(active, which, gte(messages.createdAt, start), lt(messages.createdAt, end)));
   const [conv, lead, handoff, down, bug] = await db.batch([
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(conversations)
-      .where(and(active, gte(conversations.createdAt, start), lt(conversations.createdAt, end))),
+    activity
+      ? none
+      : db
+          .select({ n: sql<number>`count(*)` })
+          .from(conversations)
+          .where(and(active, gte(conversations.createdAt, start), lt(conversations.createdAt, end))),
     db
       .select({ n: sql<number>`count(*)` })
       .from(leads)
@@ -117,7 +128,7 @@ export async function digestNumbers(
   ]);
   const n = (r: { n: number }[]) => Number(r[0]?.n ?? 0);
   return {
-    conversations: n(conv),
+    conversations: activity ? activity.started : n(conv),
     leads: n(lead),
     handoffs: counted ? counted.handoffs : n(handoff),
     ratedDown: counted ? counted.ratedDown : n(down),
