@@ -158,6 +158,11 @@ export class ConversationShard extends DurableObject<Env> implements Conversatio
     return this.index(ref).get(conversationId, visitorId);
   }
 
+  async indexHasConversation(ref: ChatbotRef, of: { visitorId?: string; verified?: true } = {}): Promise<boolean> {
+    if (!this.shard.owns(ref)) return false;
+    return this.index(ref).hasConversation(of);
+  }
+
   async indexLatestOpen(ref: ChatbotRef, visitorId: string, channel?: Conversation["channel"]): Promise<Conversation | null> {
     if (!this.shard.owns(ref)) return null;
     return this.index(ref).latestOpen(visitorId, channel);

@@ -78,6 +78,8 @@ export const leadMarkSchema = z
   .refine((l) => !!(l.conversationId || l.visitorId), "a lead marks a conversation or a visitor's conversations");
 export type LeadMark = z.input<typeof leadMarkSchema>;
 
+export const hasConversationSchema = z.object({ visitorId: z.string().min(1).max(200).optional(), verified: z.literal(true).optional() }).strict();
+
 /** An analytics event on a conversation (ADR 048): counts it on `day` if it never was; `problem` marks it unresolved if it was not. */
 export const countMarkSchema = z
   .object({
@@ -116,6 +118,8 @@ export interface ConversationIndex {
   create(input: OpenInput): Promise<Conversation & { isNew: true }>;
   /** One conversation of this chatbot (of this visitor when given), or null. */
   get(conversationId: string, visitorId?: string): Promise<Conversation | null>;
+  /** Whether the chatbot has any conversation — of this visitor, and verified, when asked (the setup checklist, the identity gate). */
+  hasConversation(of?: { visitorId?: string; verified?: true }): Promise<boolean>;
   /** The visitor's most recently active open conversation (on a channel when given). */
   latestOpen(visitorId: string, channel?: Conversation["channel"]): Promise<Conversation | null>;
   /** After messages were stored: counts, last activity, title, badges. The row after it, or null when not this chatbot's. */
@@ -371,6 +375,21 @@ export function d1ConversationIndex(ctx: { db: Database }, ref: ChatbotRef, kind
       const where = visitorId ? and(byId(conversationId), eq(conversations.visitorId, visitorId)) : byId(conversationId);
       return (await db.select().from(conversations).where(where).get()) ?? null;
     },
+    async hasConversation(of = {}) {
+      const row = await db
+        .select({ id: conversations.id })
+        .from(conversations)
+        .where(
+          and(
+            ours,
+            of.visitorId !== undefined ? eq(conversations.visitorId, of.visitorId) : undefined,
+            of.verified ? eq(conversations.verified, true) : undefined,
+          ),
+        )
+        .limit(1)
+        .get();
+      return !!row;
+    },
     async latestOpen(visitorId, channel) {
       return (
         (await db
@@ -520,6 +539,7 @@ export function shardConversationIndex(env: Pick<Env, "CONVERSATION_SHARD">, ref
     create: async (input) => (await shard.indexCreate(ref, openInputSchema.parse(input))) ?? refused(ref),
     get: (id, visitorId) => shard.indexGet(ref, id, visitorId),
     latestOpen: (visitorId, channel) => shard.indexLatestOpen(ref, visitorId, channel),
+    hasConversation: async (of) => shard.indexHasConversation(ref, hasConversationSchema.parse(of ?? {})),
     recordMessages: async (id, update) => shard.indexRecordMessages(ref, id, messageUpdateSchema.parse(update)),
     setFlags: async (id, flags) => shard.indexSetFlags(ref, id, flagsSchema.parse(flags)),
     applyLive: async (id, change) => shard.indexApplyLive(ref, id, liveChangeSchema.parse(change)),

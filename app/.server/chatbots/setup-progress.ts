@@ -3,7 +3,8 @@ import { can, type Role } from "~/lib/permissions";
 import { readAccessSettings } from "~/lib/schemas/widget-settings";
 import type { SetupProgress } from "~/lib/setup-progress";
 import type { AppContext } from "../context";
-import { chatbots, conversations, knowledgeSources, widgetSites } from "../db/schema";
+import { conversationIndex, d1ConversationIndex } from "../chat/conversation-index";
+import { chatbots, knowledgeSources, widgetSites } from "../db/schema";
 import type { Chatbot } from "./find-chatbot";
 
 // A chatbot's first-run checklist, read from what really happened, never from clicks on the list:
@@ -15,8 +16,8 @@ import type { Chatbot } from "./find-chatbot";
 //   origins   — allowed origins are set.
 // Dismissing it is kept in `$.setup.dismissedAt` (team-wide, per chatbot).
 
-type Ctx = Pick<AppContext, "db">;
-type Ref = { orgId: string; chatbot: Pick<Chatbot, "id" | "settings"> };
+type Ctx = Pick<AppContext, "db"> & Partial<Pick<AppContext, "env">>;
+type Ref = { orgId: string; chatbot: Pick<Chatbot, "id" | "settings"> & Partial<Pick<Chatbot, "conversationStore">> };
 
 export async function getSetupProgress(ctx: Ctx, ref: Ref & { role: Role }): Promise<SetupProgress> {
   const chatbotId = ref.chatbot.id;
@@ -27,7 +28,13 @@ export async function getSetupProgress(ctx: Ctx, ref: Ref & { role: Role }): Pro
       .where(and(eq(knowledgeSources.chatbotId, chatbotId), eq(knowledgeSources.orgId, ref.orgId)))
       .groupBy(knowledgeSources.status)
       .all(),
-    ctx.db.select({ id: conversations.id }).from(conversations).where(eq(conversations.chatbotId, chatbotId)).limit(1).get(),
+    // Wherever the chatbot's conversation index is (ADR 044): the row names it (without the bindings it can only be D1's).
+    (ctx.env
+      ? conversationIndex({ env: ctx.env, db: ctx.db }, { orgId: ref.orgId, chatbotId }, ref.chatbot.conversationStore)
+      : ref.chatbot.conversationStore === "shard"
+        ? Promise.reject(new Error("this chatbot's conversations are in its shard: the caller needs env"))
+        : Promise.resolve(d1ConversationIndex(ctx, { orgId: ref.orgId, chatbotId }))
+    ).then((index) => index.hasConversation()),
     ctx.db
       .select({ origin: widgetSites.origin })
       .from(widgetSites)

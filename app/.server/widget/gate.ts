@@ -1,8 +1,7 @@
-import { and, eq } from "drizzle-orm";
 import { readAccessSettings } from "~/lib/schemas/widget-settings";
 import type { ChatTarget } from "../chatbots/find-chatbot";
 import type { AppContext } from "../context";
-import { conversations } from "../db/schema";
+import { conversationIndex } from "../chat/conversation-index";
 import { NOT_VERIFIED_MESSAGE, verifyVisitor } from "./identity";
 import { ORIGIN_REFUSED_MESSAGE, isRequestOriginAllowed } from "./origin";
 import { chatMessageLimits, checkLimits, widgetActionLimits, type RateKey } from "./rate-limit";
@@ -47,7 +46,7 @@ export async function admitVisitor(
   }
   const tester = target.member && req.channel === "test";
   const verified = await verifyVisitor(ctx, target.chatbot, req.visitorId, req.hash);
-  if (access.requireVerified && !verified && !tester && !(req.rate === "action" && (await hasVerifiedConversation(ctx, target.chatbot.id, req.visitorId)))) {
+  if (access.requireVerified && !verified && !tester && !(req.rate === "action" && (await hasVerifiedConversation(ctx, target, req.visitorId)))) {
     recordSiteEvent(ctx, target.chatbot.id, req.site ?? null, "visitor_not_verified");
     return { ok: false, refusal: { status: 403, code: "visitor_not_verified", message: NOT_VERIFIED_MESSAGE } };
   }
@@ -71,12 +70,8 @@ export function socketMessageLimits(ctx: Pick<AppContext, "ip">, target: ChatTar
   return target.member && req.channel === "test" ? [] : messageLimits(ctx, target, req);
 }
 
-async function hasVerifiedConversation(ctx: Pick<AppContext, "db">, chatbotId: string, visitorId: string): Promise<boolean> {
-  const row = await ctx.db
-    .select({ id: conversations.id })
-    .from(conversations)
-    .where(and(eq(conversations.chatbotId, chatbotId), eq(conversations.visitorId, visitorId), eq(conversations.verified, true)))
-    .limit(1)
-    .get();
-  return !!row;
+/** Whether the visitor has a verified conversation, wherever the chatbot's conversation index is (ADR 044). */
+async function hasVerifiedConversation(ctx: Pick<AppContext, "env" | "db">, target: ChatTarget, visitorId: string): Promise<boolean> {
+  const index = await conversationIndex(ctx, { orgId: target.chatbot.orgId, chatbotId: target.chatbot.id }, target.chatbot.conversationStore);
+  return index.hasConversation({ visitorId, verified: true });
 }
