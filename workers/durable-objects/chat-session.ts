@@ -70,10 +70,17 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
 
   private counted(meta: Meta): Promise<CountedConversation | null> {
     const ref = { id: meta.conversationId, orgId: meta.orgId, chatbotId: meta.chatbotId };
-    this.countedAs ??= countedConversation(this.services(), ref).catch((e) => {
-      this.countedAs = null;
-      throw e;
-    });
+    // A failure or a conversation not found (yet) is asked again next time; only found values are kept.
+    this.countedAs ??= countedConversation(this.services(), ref).then(
+      (found) => {
+        if (!found) this.countedAs = null;
+        return found;
+      },
+      (e) => {
+        this.countedAs = null;
+        throw e;
+      },
+    );
     return this.countedAs;
   }
 
