@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { conversationIndex, d1ConversationIndex } from "~/.server/chat/conversation-index";
 import { chatbots } from "~/.server/db/schema";
-import { createLead } from "~/.server/leads/leads";
+import { createLead, deleteLead } from "~/.server/leads/leads";
 import { db, makeOrg, makeUser, testContext } from "../factories";
 
 // A lead left on a chatbot whose conversation index is in its shard (ADR 044 §5, ADR 048): D1's
@@ -48,6 +48,31 @@ describe("leads on a chatbot whose conversation index is in its shard", () => {
       .first<{ c: number; l: number }>();
     expect(inD1).toEqual({ c: 0, l: 2 });
     expect(await d1ConversationIndex(ctx, ref).get(first.id)).toBeNull();
+  });
+
+  it("deleting a lead scrubs its contact from the shard's conversations and from the visitor's next ones", async () => {
+    const ctx = testContext();
+    const ref = await shardChatbot("Shard lead delete");
+    const index = await conversationIndex(ctx, ref);
+    const first = await index.open({ visitorId: "v_del", channel: "widget" });
+    const second = await index.create({ visitorId: "v_del", channel: "widget" });
+    // Another visitor's conversation linked to the same lead by its email (a repeat lead) keeps its own lead.
+    const other = await index.open({ visitorId: "v_keep", channel: "widget" });
+    const ann = await createLead(ctx, ref, { conversationId: first.id, visitorId: "v_del", name: "Ann", email: "ann@example.com" });
+    const bob = await createLead(ctx, ref, { visitorId: "v_del", email: "bob@example.com" });
+    await createLead(ctx, ref, { conversationId: other.id, visitorId: "v_keep", name: "Kim", email: "kim@example.com" });
+    expect(await index.get(second.id)).toMatchObject({ hasLead: true, leadName: "Ann", leadEmail: "bob@example.com" });
+
+    // Bob's lead goes: Ann's remains on the visitor's conversations and for their next one.
+    expect(await deleteLead(ctx, ref, bob.id)).toBe(true);
+    for (const id of [first.id, second.id]) expect(await index.get(id)).toMatchObject({ hasLead: true, leadName: "Ann", leadEmail: "ann@example.com" });
+    expect(await index.create({ visitorId: "v_del", channel: "api" })).toMatchObject({ hasLead: true, leadEmail: "ann@example.com" });
+
+    // Ann's goes too: nothing of either is left in the shard for this visitor.
+    expect(await deleteLead(ctx, ref, ann.id)).toBe(true);
+    for (const id of [first.id, second.id]) expect(await index.get(id)).toMatchObject({ hasLead: false, leadName: null, leadEmail: null });
+    expect(await index.create({ visitorId: "v_del", channel: "api" })).toMatchObject({ hasLead: false, leadName: null, leadEmail: null });
+    expect(await index.get(other.id)).toMatchObject({ hasLead: true, leadName: "Kim", leadEmail: "kim@example.com" });
   });
 
   it("still marks D1's conversations for a chatbot whose index is in D1", async () => {

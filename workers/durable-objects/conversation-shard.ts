@@ -30,6 +30,7 @@ import {
   type ConversationFlags,
   type ConversationIndexShardApi,
   type CountMark,
+  type LeadReset,
   type InboxLists,
   type LeadMark,
   type LiveChange,
@@ -156,6 +157,16 @@ export class ConversationShard extends DurableObject<Env> implements Conversatio
   async indexGet(ref: ChatbotRef, conversationId: string, visitorId?: string): Promise<Conversation | null> {
     if (!this.shard.owns(ref)) return null;
     return this.index(ref).get(conversationId, visitorId);
+  }
+
+  async indexLeadScope(ref: ChatbotRef, visitorId: string | null, conversationIds: string[]): Promise<{ id: string; visitorId: string }[]> {
+    if (!this.shard.owns(ref)) return [];
+    return this.index(ref).leadScope(visitorId, conversationIds);
+  }
+
+  async indexResetLeads(ref: ChatbotRef, reset: LeadReset): Promise<number> {
+    if (!this.shard.owns(ref)) return 0;
+    return this.index(ref).resetLeads(reset);
   }
 
   async indexHasConversation(ref: ChatbotRef, of: { visitorId?: string; verified?: true } = {}): Promise<boolean> {

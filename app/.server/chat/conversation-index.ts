@@ -78,6 +78,32 @@ export const leadMarkSchema = z
   .refine((l) => !!(l.conversationId || l.visitorId), "a lead marks a conversation or a visitor's conversations");
 export type LeadMark = z.input<typeof leadMarkSchema>;
 
+/**
+ * After a lead was deleted (leads.ts deleteLead): the conversations it marked (`conversationIds`, and
+ * every conversation of `visitorId`) show only what the remaining `leads` say — D1's `leads` is the
+ * record, so the caller passes those that can match — and the visitor's contact for new conversations
+ * is recomputed from them, or dropped.
+ */
+export const leadResetSchema = z
+  .object({
+    visitorId: z.string().min(1).max(200).nullable(),
+    conversationIds: z.array(z.string().min(1).max(200)).max(1_000),
+    leads: z
+      .array(
+        z.object({
+          visitorId: z.string().max(200).nullable(),
+          conversationIds: z.array(z.string().max(200)).max(1_000),
+          name: z.string().max(200).nullable(),
+          email: z.string().max(320).nullable(),
+          createdAt: z.number().int(),
+        }),
+      )
+      .max(1_000),
+    at: z.number().int().nonnegative(),
+  })
+  .strict();
+export type LeadReset = z.input<typeof leadResetSchema>;
+
 export const hasConversationSchema = z.object({ visitorId: z.string().min(1).max(200).optional(), verified: z.literal(true).optional() }).strict();
 
 /** An analytics event on a conversation (ADR 048): counts it on `day` if it never was; `problem` marks it unresolved if it was not. */
@@ -118,6 +144,10 @@ export interface ConversationIndex {
   create(input: OpenInput): Promise<Conversation & { isNew: true }>;
   /** One conversation of this chatbot (of this visitor when given), or null. */
   get(conversationId: string, visitorId?: string): Promise<Conversation | null>;
+  /** The conversations a deleted lead may have marked: these ids and every conversation of the visitor (with their visitors). */
+  leadScope(visitorId: string | null, conversationIds: string[]): Promise<{ id: string; visitorId: string }[]>;
+  /** Recomputes the lead marks after a lead was deleted (see leadResetSchema). How many conversations were recomputed. */
+  resetLeads(reset: LeadReset): Promise<number>;
   /** Whether the chatbot has any conversation — of this visitor, and verified, when asked (the setup checklist, the identity gate). */
   hasConversation(of?: { visitorId?: string; verified?: true }): Promise<boolean>;
   /** The visitor's most recently active open conversation (on a channel when given). */
@@ -375,6 +405,58 @@ export function d1ConversationIndex(ctx: { db: Database }, ref: ChatbotRef, kind
       const where = visitorId ? and(byId(conversationId), eq(conversations.visitorId, visitorId)) : byId(conversationId);
       return (await db.select().from(conversations).where(where).get()) ?? null;
     },
+    async leadScope(visitorId, conversationIds) {
+      return db
+        .select({ id: conversations.id, visitorId: conversations.visitorId })
+        .from(conversations)
+        .where(
+          and(
+            ours,
+            or(
+              sql`${conversations.id} in (select value from json_each(${JSON.stringify(conversationIds)}))`,
+              visitorId ? eq(conversations.visitorId, visitorId) : undefined,
+            ),
+          ),
+        )
+        .all();
+    },
+    async resetLeads(raw) {
+      const reset = leadResetSchema.parse(raw);
+      // ?1 the remaining leads (JSON); the update binds ?2 chatbot, ?3 organisation, ?4 the conversation ids, ?5 the visitor.
+      const remaining = `WITH l AS (SELECT json_extract(value, '$.visitorId') AS visitor_id, json_extract(value, '$.conversationIds') AS convs,
+          json_extract(value, '$.name') AS name, json_extract(value, '$.email') AS email, json_extract(value, '$.createdAt') AS created_at FROM json_each(?1))`;
+      const leadsJson = JSON.stringify(reset.leads);
+      const match = "(l.visitor_id = conversations.visitor_id OR conversations.id IN (SELECT value FROM json_each(l.convs)))";
+      const statements = [
+        client
+          .prepare(
+            `${remaining} UPDATE conversations SET has_lead = EXISTS (SELECT 1 FROM l WHERE ${match}),
+              lead_name = (SELECT name FROM l WHERE ${match} AND name IS NOT NULL ORDER BY created_at DESC LIMIT 1),
+              lead_email = (SELECT email FROM l WHERE ${match} AND email IS NOT NULL ORDER BY created_at DESC LIMIT 1)
+            WHERE chatbot_id = ?2 AND org_id = ?3 AND (id IN (SELECT value FROM json_each(?4)) OR visitor_id = ?5) RETURNING id`,
+          )
+          .bind(leadsJson, ref.chatbotId, ref.orgId, JSON.stringify(reset.conversationIds), reset.visitorId),
+      ];
+      // In the shard, the visitor's contact for their next conversations (D1 reads its `leads` instead):
+      // the newest name and email of their remaining leads, or no row. These bind ?2 the visitor (and ?3 now).
+      if (kind === "shard" && reset.visitorId) {
+        const theirs = "FROM l WHERE visitor_id = ?2";
+        statements.push(
+          client.prepare(`${remaining} DELETE FROM visitor_leads WHERE visitor_id = ?2 AND NOT EXISTS (SELECT 1 ${theirs})`).bind(leadsJson, reset.visitorId),
+          client
+            .prepare(
+              `${remaining} INSERT INTO visitor_leads (visitor_id, name, email, updated_at)
+              SELECT ?2, (SELECT name ${theirs} AND name IS NOT NULL ORDER BY created_at DESC LIMIT 1),
+                (SELECT email ${theirs} AND email IS NOT NULL ORDER BY created_at DESC LIMIT 1), ?3
+              WHERE EXISTS (SELECT 1 ${theirs})
+              ON CONFLICT (visitor_id) DO UPDATE SET name = excluded.name, email = excluded.email, updated_at = excluded.updated_at`,
+            )
+            .bind(leadsJson, reset.visitorId, reset.at),
+        );
+      }
+      const [updated] = await client.batch(statements);
+      return updated.results.length;
+    },
     async hasConversation(of = {}) {
       const row = await db
         .select({ id: conversations.id })
@@ -539,6 +621,8 @@ export function shardConversationIndex(env: Pick<Env, "CONVERSATION_SHARD">, ref
     create: async (input) => (await shard.indexCreate(ref, openInputSchema.parse(input))) ?? refused(ref),
     get: (id, visitorId) => shard.indexGet(ref, id, visitorId),
     latestOpen: (visitorId, channel) => shard.indexLatestOpen(ref, visitorId, channel),
+    leadScope: (visitorId, ids) => shard.indexLeadScope(ref, visitorId, ids),
+    resetLeads: async (reset) => shard.indexResetLeads(ref, leadResetSchema.parse(reset)),
     hasConversation: async (of) => shard.indexHasConversation(ref, hasConversationSchema.parse(of ?? {})),
     recordMessages: async (id, update) => shard.indexRecordMessages(ref, id, messageUpdateSchema.parse(update)),
     setFlags: async (id, flags) => shard.indexSetFlags(ref, id, flagsSchema.parse(flags)),

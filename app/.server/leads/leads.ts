@@ -387,6 +387,7 @@ export async function deleteLead(ctx: Ctx, ref: Ref, leadId: string): Promise<bo
   if (!lead) return false;
   const linked = await ctx.db.select({ id: leadConversations.conversationId }).from(leadConversations).where(eq(leadConversations.leadId, lead.id)).all();
   const ids = [...new Set([...linked.map((r) => r.id), ...(lead.conversationId ? [lead.conversationId] : [])])];
+  if (ctx.env && (await conversationStoreKind(ctx, ref)) === "shard") return deleteShardLead(ctx.env, ctx, ref, lead, ids);
   // A remaining lead of a conversation: captured in it, linked to it, or left by its visitor.
   const match = sql`l.chatbot_id = conversations.chatbot_id and (l.conversation_id = conversations.id or l.visitor_id = conversations.visitor_id or l.id in (select lead_id from lead_conversations lc where lc.conversation_id = conversations.id))`;
   await ctx.db.batch([
@@ -411,5 +412,55 @@ export async function deleteLead(ctx: Ctx, ref: Ref, leadId: string): Promise<bo
     // The lead's contact details also sit in the notification deliveries that announced it.
     forgetLeadDeliveries(ctx, ref, lead),
   ]);
+  return true;
+}
+
+/**
+ * deleteLead for a chatbot whose conversation index is in its shard (ADR 048): D1 deletes the lead
+ * (the record), then the shard recomputes the marks of the conversations it may have marked and the
+ * visitor's contact from the remaining leads that can match them — those of the same visitors, or
+ * captured in or linked to one of those conversations.
+ */
+async function deleteShardLead(env: NonNullable<Ctx["env"]>, ctx: Ctx, ref: Ref, lead: Lead, ids: string[]): Promise<boolean> {
+  const index = shardConversationIndex(env, ref);
+  const scope = await index.leadScope(lead.visitorId, ids);
+  await ctx.db.batch([ctx.db.delete(leads).where(eq(leads.id, lead.id)), forgetLeadDeliveries(ctx, ref, lead)]);
+  const conversationIds = [...new Set([...ids, ...scope.map((c) => c.id)])];
+  const visitorIds = [...new Set([...(lead.visitorId ? [lead.visitorId] : []), ...scope.map((c) => c.visitorId)])];
+  const idsJson = JSON.stringify(conversationIds);
+  const remaining = await ctx.db
+    .select({
+      visitorId: leads.visitorId,
+      conversationId: leads.conversationId,
+      linked: sql<string>`(select json_group_array(lc.conversation_id) from ${leadConversations} lc where lc.lead_id = ${leads.id})`,
+      name: leads.name,
+      email: leads.email,
+      createdAt: leads.createdAt,
+    })
+    .from(leads)
+    .where(
+      and(
+        eq(leads.chatbotId, ref.chatbotId),
+        eq(leads.orgId, ref.orgId),
+        or(
+          sql`${leads.visitorId} in (select value from json_each(${JSON.stringify(visitorIds)}))`,
+          sql`${leads.conversationId} in (select value from json_each(${idsJson}))`,
+          sql`${leads.id} in (select lead_id from ${leadConversations} where conversation_id in (select value from json_each(${idsJson})))`,
+        ),
+      ),
+    )
+    .all();
+  await index.resetLeads({
+    visitorId: lead.visitorId,
+    conversationIds,
+    leads: remaining.map((l) => ({
+      visitorId: l.visitorId,
+      conversationIds: [...(l.conversationId ? [l.conversationId] : []), ...(JSON.parse(l.linked) as string[])],
+      name: l.name,
+      email: l.email,
+      createdAt: l.createdAt,
+    })),
+    at: Date.now(),
+  });
   return true;
 }
