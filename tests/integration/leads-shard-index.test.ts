@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { conversationIndex, d1ConversationIndex } from "~/.server/chat/conversation-index";
+import { conversationIndex, d1ConversationIndex, shardConversationIndex } from "~/.server/chat/conversation-index";
+import { createServiceContext } from "~/.server/context";
+import type { Env } from "~/.server/env";
 import { chatbots } from "~/.server/db/schema";
 import { createLead, deleteLead } from "~/.server/leads/leads";
 import { db, makeOrg, makeUser, testContext } from "../factories";
@@ -73,6 +75,45 @@ describe("leads on a chatbot whose conversation index is in its shard", () => {
     for (const id of [first.id, second.id]) expect(await index.get(id)).toMatchObject({ hasLead: false, leadName: null, leadEmail: null });
     expect(await index.create({ visitorId: "v_del", channel: "api" })).toMatchObject({ hasLead: false, leadName: null, leadEmail: null });
     expect(await index.get(other.id)).toMatchObject({ hasLead: true, leadName: "Kim", leadEmail: "kim@example.com" });
+  });
+
+  it("recomputes lead marks the same way in D1 and in the shard (leadScope, resetLeads)", async () => {
+    const service = createServiceContext(env as unknown as Env);
+    const owner = await makeUser();
+    const { org, bot } = await makeOrg(owner.id, "Reset parity");
+    const ref = { orgId: org.id, chatbotId: bot.id };
+    const answers = [];
+    for (const index of [d1ConversationIndex(service, ref), shardConversationIndex(service.env, ref)]) {
+      const ids = [];
+      for (const [i, visitorId] of ["v_a", "v_a", "v_b"].entries()) {
+        const c = await index.create({ visitorId, channel: "widget", id: `cv_reset_${i}`, now: 1_000 + i });
+        await index.markLead({ conversationId: c.id, visitorId, name: "Old", email: "old@example.com", at: 2_000 });
+        ids.push(c.id);
+      }
+      const scope = await index.leadScope("v_a", ["cv_reset_2"]);
+      const recomputed = await index.resetLeads({
+        visitorId: "v_a",
+        conversationIds: ["cv_reset_2"],
+        // A lead of another visitor linked to v_a's first conversation; nothing for v_b's.
+        leads: [{ visitorId: "v_z", conversationIds: ["cv_reset_0"], name: "Zed", email: null, createdAt: 3_000 }],
+        at: 4_000,
+      });
+      answers.push({
+        scope: scope.map((c) => `${c.id}:${c.visitorId}`).sort(),
+        recomputed,
+        rows: await Promise.all(ids.map(async (id) => (({ hasLead, leadName, leadEmail }) => ({ hasLead, leadName, leadEmail }))((await index.get(id))!))),
+      });
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[0]).toEqual({
+      scope: ["cv_reset_0:v_a", "cv_reset_1:v_a", "cv_reset_2:v_b"],
+      recomputed: 3,
+      rows: [
+        { hasLead: true, leadName: "Zed", leadEmail: null },
+        { hasLead: false, leadName: null, leadEmail: null },
+        { hasLead: false, leadName: null, leadEmail: null },
+      ],
+    });
   });
 
   it("still marks D1's conversations for a chatbot whose index is in D1", async () => {
