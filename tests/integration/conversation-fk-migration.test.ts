@@ -91,18 +91,16 @@ async function writeOldRows() {
         .insert(leads)
         .values({ id: `ld_${cv}`, orgId: "org_1", chatbotId: bot, conversationId: cv, visitorId: `v_${n}`, email: `${n}@example.test`, createdAt: at });
       await db.insert(leadConversations).values({ leadId: `ld_${cv}`, conversationId: cv, createdAt: at });
-      await db
-        .insert(leadEvents)
-        .values({
-          id: `le_${cv}`,
-          leadId: `ld_${cv}`,
-          actorUserId: "u_1",
-          actorLabel: "Owner",
-          kind: "status",
-          fromValue: "new",
-          toValue: "won",
-          createdAt: at,
-        });
+      await db.insert(leadEvents).values({
+        id: `le_${cv}`,
+        leadId: `ld_${cv}`,
+        actorUserId: "u_1",
+        actorLabel: "Owner",
+        kind: "status",
+        fromValue: "new",
+        toValue: "won",
+        createdAt: at,
+      });
       await db
         .insert(conversationAgents)
         .values({ conversationId: cv, orgId: "org_1", chatbotId: bot, userId: "u_1", agentName: "Owner", takenAt: at, closedAt: at + 5 });
@@ -113,33 +111,29 @@ async function writeOldRows() {
       await db
         .insert(toolPendingCalls)
         .values({ conversationId: cv, chatbotId: bot, toolId: `tool_${bot}`, stage: "confirm", params: { id: "42" }, expiresAt: at + 60_000 });
-      await db
-        .insert(bugReports)
-        .values({
-          id: `bug_${cv}`,
-          orgId: "org_1",
-          chatbotId: bot,
-          conversationId: cv,
-          messageId: `m_${cv}`,
-          messageRef: `m_${cv}`,
-          comment: "Wrong",
-          createdAt: at,
-        });
+      await db.insert(bugReports).values({
+        id: `bug_${cv}`,
+        orgId: "org_1",
+        chatbotId: bot,
+        conversationId: cv,
+        messageId: `m_${cv}`,
+        messageRef: `m_${cv}`,
+        comment: "Wrong",
+        createdAt: at,
+      });
       await db.insert(calls).values({ id: `call_${cv}`, orgId: "org_1", chatbotId: bot, conversationId: cv, callSid: `CA_${cv}`, startedAt: at });
-      await db
-        .insert(toolCalls)
-        .values({
-          id: `tc_${cv}`,
-          orgId: "org_1",
-          chatbotId: bot,
-          toolId: `tool_${bot}`,
-          toolName: "orders",
-          conversationId: cv,
-          source: "chat",
-          outcome: "ok",
-          durationMs: 12,
-          createdAt: at,
-        });
+      await db.insert(toolCalls).values({
+        id: `tc_${cv}`,
+        orgId: "org_1",
+        chatbotId: bot,
+        toolId: `tool_${bot}`,
+        toolName: "orders",
+        conversationId: cv,
+        source: "chat",
+        outcome: "ok",
+        durationMs: 12,
+        createdAt: at,
+      });
     }
   }
 }
