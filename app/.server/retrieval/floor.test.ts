@@ -9,6 +9,7 @@ import {
   longQuestionShare,
   namedWords,
   oneEdit,
+  priceFor,
   queryTerms,
   relevanceFloor,
   retrieve,
@@ -219,6 +220,31 @@ describe("the relevance floor", () => {
     // Nothing it asks the price of is named: the impersonal floor stays.
     const kitchen = await retrieve(bot.ctx, bot.ref, "how much does a new kitchen cost", { k: 1 });
     expect(kitchen.floor).toBeCloseTo(DEFAULT_TUNING.floorSmallImpersonal, 2);
+  });
+
+  it("a discount asked for a group the knowledge prices is about that group (ADR 050)", async () => {
+    // One section a source, as a gym's help pages would be (a single short text is one chunk).
+    const sections: [string, string][] = [
+      ["Prices", "A monthly membership costs £34 a month. Students and people over 65 pay £25 a month; bring your student card to reception."],
+      ["Classes", "Classes are included in every membership. Book classes in the app up to 7 days ahead."],
+      ["Opening hours", "The gym is open Monday to Friday from 6 am to 10 pm, and at weekends from 8 am to 6 pm."],
+      ["Parking", "There are 30 free parking spaces behind the building, and a bike rack by the entrance."],
+      ["Contact", "Call us on 0114 496 0321 between 8 am and 8 pm, or send us an email."],
+      ["Lockers", "Lockers are free; bring your own padlock or buy one at reception."],
+    ];
+    const bot = await makeBot({ sources: sections.map(([t]) => t.toLowerCase().replace(/ /g, "-")) });
+    for (const [i, [title, text]] of sections.entries())
+      await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, format: "markdown", url: null }));
+    expect(availabilityObject("do you do a discount for students")).toEqual(["discount"]);
+    expect(priceFor("do you do a discount for students")).toEqual(["students"]);
+    expect(priceFor("do you offer dental implants")).toEqual([]);
+    // Refused before (a gym probe): the knowledge never says "discount", the availability rule refused.
+    const r = await retrieve(bot.ctx, bot.ref, "do you do a discount for students", { k: 1 });
+    expect(r.answerable).toBe(true);
+    expect(r.passages[0].text).toContain("£25");
+    // A group the knowledge does not price is still refused, and so is a discount asked for nobody.
+    expect((await retrieve(bot.ctx, bot.ref, "do you do a discount for nurses", { k: 1 })).answerable).toBe(false);
+    expect((await retrieve(bot.ctx, bot.ref, "do you offer any discounts", { k: 1 })).answerable).toBe(false);
   });
 
   it("counts a multi-word synonym written out in full as the word: wifi is Wi-Fi (ADR 046)", async () => {

@@ -661,6 +661,12 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     availabilityObject(query).some((w) => {
       const q = qTerms.find((x) => x.word === w || x.phrase?.includes(stem(w)));
       return q !== undefined && !isLightWord(q.word) && !namesTerm(q);
+    }) &&
+    // "Do you do a discount for students?" where the knowledge gives students' own price without the
+    // word "discount": what the price is for, named, is the thing asked about. ADR 050.
+    !priceFor(query).some((w) => {
+      const q = qTerms.find((x) => x.word === w);
+      return q !== undefined && !isLightWord(q.word) && namesTerm(q);
     });
   // "Are you DBS checked?": in a short question a name the customer capitalises (DBS, Botox, DHL) is
   // what the question is about; when the knowledge never uses it nor any word for it, the rest of
@@ -923,6 +929,8 @@ export function relevanceFloor(t: Pick<RetrievalTuning, "floor" | "floorSmall" |
 const AVAILABILITY =
   /^(?:(?:please|hi|hello|hey)\s+)?(?:do|does|will|would|can|could)\s+(?:you|u|ya|they|the\s+\w+)\s+(?:guys\s+)?(?:offer|sell|have|do|install|fit|provide|stock|carry|make|accept|take|serve|supply|repair|fix|support|allow|hire|rent|run|host|organise|organize|arrange|cater|cater\s+for)\s+(.+)$|^(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(.+)$|^(?:can|could|may)\s+(?:i|we)\s+(?:get|buy|order|bring|hire|rent|have|use)\s+(.+)$/;
 const OBJECT_END = new Set("to for at in on with from by of into during before after when if while so as or and because about like than this next".split(" "));
+/** Words for a price or a reduction: what they apply to is the object of an availability question. */
+const PRICE_OBJECTS = new Set("discount discounts deal deals offer offers reduction reductions concession concessions price prices rate rates".split(" "));
 const DETERMINERS = new Set("a an any some my our your the their his her its".split(" "));
 
 /**
@@ -936,6 +944,24 @@ export function availabilityObject(query: string): string[] {
   if (!rest) return [];
   const out: string[] = [];
   for (const w of rest.split(" ")) {
+    if (OBJECT_END.has(w)) break;
+    if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
+  }
+  return out;
+}
+
+/**
+ * What a price asked about in an availability question is for: "do you do a discount for students"
+ * → students. Only when the object is a price word alone; empty otherwise.
+ */
+export function priceFor(query: string): string[] {
+  const object = availabilityObject(query);
+  if (!object.length || !object.every((w) => PRICE_OBJECTS.has(w))) return [];
+  const ws = questionWords(query);
+  const at = ws.findIndex((w, i) => (w === "for" || w === "on") && PRICE_OBJECTS.has(ws[i - 1] ?? ""));
+  if (at < 0) return [];
+  const out: string[] = [];
+  for (const w of ws.slice(at + 1)) {
     if (OBJECT_END.has(w)) break;
     if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
   }
