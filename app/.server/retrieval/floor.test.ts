@@ -9,6 +9,7 @@ import {
   longQuestionShare,
   namedWords,
   oneEdit,
+  paymentMeans,
   priceFor,
   queryTerms,
   relevanceFloor,
@@ -67,6 +68,25 @@ describe("customers' words reach the owner's", () => {
     expect(oneEdit("return", "retain")).toBe(false);
   });
 });
+
+// A gym's help pages, one section a source (a single short text would be one chunk). ADR 050.
+const GYM: [string, string][] = [
+  [
+    "Prices",
+    "A monthly membership costs £34 a month, paid by Direct Debit. Students and people over 65 pay £25 a month; bring your student card to reception.",
+  ],
+  ["Classes", "Classes are included in every membership. Book classes in the app up to 7 days ahead."],
+  ["Opening hours", "The gym is open Monday to Friday from 6 am to 10 pm, and at weekends from 8 am to 6 pm."],
+  ["Parking", "There are 30 free parking spaces behind the building, and a bike rack by the entrance."],
+  ["Contact", "Call us on 0114 496 0321 between 8 am and 8 pm, or send us an email."],
+  ["Lockers", "Lockers are free; bring your own padlock or buy one at reception."],
+];
+async function gym() {
+  const bot = await makeBot({ sources: GYM.map(([t]) => t.toLowerCase().replace(/ /g, "-")) });
+  for (const [i, [title, text]] of GYM.entries())
+    await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, format: "markdown", url: null }));
+  return bot;
+}
 
 describe("the relevance floor", () => {
   it("refuses a general-knowledge question that only shares a place name with the knowledge", async () => {
@@ -223,18 +243,7 @@ describe("the relevance floor", () => {
   });
 
   it("a discount asked for a group the knowledge prices is about that group (ADR 050)", async () => {
-    // One section a source, as a gym's help pages would be (a single short text is one chunk).
-    const sections: [string, string][] = [
-      ["Prices", "A monthly membership costs £34 a month. Students and people over 65 pay £25 a month; bring your student card to reception."],
-      ["Classes", "Classes are included in every membership. Book classes in the app up to 7 days ahead."],
-      ["Opening hours", "The gym is open Monday to Friday from 6 am to 10 pm, and at weekends from 8 am to 6 pm."],
-      ["Parking", "There are 30 free parking spaces behind the building, and a bike rack by the entrance."],
-      ["Contact", "Call us on 0114 496 0321 between 8 am and 8 pm, or send us an email."],
-      ["Lockers", "Lockers are free; bring your own padlock or buy one at reception."],
-    ];
-    const bot = await makeBot({ sources: sections.map(([t]) => t.toLowerCase().replace(/ /g, "-")) });
-    for (const [i, [title, text]] of sections.entries())
-      await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, format: "markdown", url: null }));
+    const bot = await gym();
     expect(availabilityObject("do you do a discount for students")).toEqual(["discount"]);
     expect(priceFor("do you do a discount for students")).toEqual(["students"]);
     expect(priceFor("do you offer dental implants")).toEqual([]);
@@ -245,6 +254,17 @@ describe("the relevance floor", () => {
     // A group the knowledge does not price is still refused, and so is a discount asked for nobody.
     expect((await retrieve(bot.ctx, bot.ref, "do you do a discount for nurses", { k: 1 })).answerable).toBe(false);
     expect((await retrieve(bot.ctx, bot.ref, "do you offer any discounts", { k: 1 })).answerable).toBe(false);
+  });
+
+  it("refuses paying with a means the knowledge never names, not one it names in part (ADR 050)", async () => {
+    const bot = await gym();
+    expect(paymentMeans("can i pay with cash at reception")).toEqual(["cash"]);
+    expect(paymentMeans("can I pay in monthly instalments?")).toEqual(["monthly", "instalments"]);
+    expect(paymentMeans("how do i pay")).toEqual([]);
+    // Answered before (a gym probe) from the student price, which mentions the reception.
+    expect((await retrieve(bot.ctx, bot.ref, "can i pay with cash at reception", { k: 1 })).answerable).toBe(false);
+    expect((await retrieve(bot.ctx, bot.ref, "can i pay by direct debit", { k: 1 })).answerable).toBe(true);
+    expect((await retrieve(bot.ctx, bot.ref, "can i pay in monthly instalments", { k: 1 })).answerable).toBe(true);
   });
 
   it("counts a multi-word synonym written out in full as the word: wifi is Wi-Fi (ADR 046)", async () => {

@@ -668,6 +668,17 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       const q = qTerms.find((x) => x.word === w);
       return q !== undefined && !isLightWord(q.word) && namesTerm(q);
     });
+  // "Can I pay with cash?": a means of payment none of whose words the knowledge names (nor any
+  // word of the lexicon for them) is not one it accepts, however much else of the question matches
+  // (paying, the reception). All of them, not any: "monthly instalments" is answered by "£12 a
+  // month" (ADR 050).
+  const means = total < FLOOR_LARGE_KB ? paymentMeans(query).filter((w) => !isLightWord(w)) : [];
+  const missingMeans =
+    means.length > 0 &&
+    means.every((w) => {
+      const q = qTerms.find((x) => x.word === w || x.phrase?.includes(stem(w)));
+      return q === undefined || !namesTerm(q);
+    });
   // "Are you DBS checked?": in a short question a name the customer capitalises (DBS, Botox, DHL) is
   // what the question is about; when the knowledge never uses it nor any word for it, the rest of
   // the question matching says nothing. In a long one names are mostly the customer's story ("my
@@ -684,7 +695,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // the two signals fail on different questions. Off-topic questions that share a few words with
   // the knowledge stay below the similarity bar on every set (ADR 019).
   const closeInWording = t.floorSimilarity > 0 && similarity >= t.floorSimilarity && relevance >= t.floorSimilarityShare * floor;
-  const answerable = qaWins || (!missingObject && !missingName && (relevance >= floor || closeInWording || list.some((c) => c.cosine >= FLOOR_COSINE)));
+  const answerable =
+    qaWins || (!missingObject && !missingName && !missingMeans && (relevance >= floor || closeInWording || list.some((c) => c.cosine >= FLOOR_COSINE)));
 
   // 7. Greedy selection: score + novelty of query terms not yet covered; distinct sources first;
   //    near-identical chunks (same words) are dropped.
@@ -941,6 +953,22 @@ const DETERMINERS = new Set("a an any some my our your the their his her its".sp
 export function availabilityObject(query: string): string[] {
   const m = AVAILABILITY.exec(questionWords(query).join(" "));
   const rest = m?.[1] ?? m?.[2] ?? m?.[3];
+  if (!rest) return [];
+  const out: string[] = [];
+  for (const w of rest.split(" ")) {
+    if (OBJECT_END.has(w)) break;
+    if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
+  }
+  return out;
+}
+
+const PAY_WITH = /^(?:can|could|may|do|does)\s+(?:i|we|you|u)\s+(?:pay|paying|payment)\s+(?:with|by|in|using|via|through)\s+(.+)$/;
+/**
+ * The means a customer asks to pay with ("can I pay with cash at reception" → cash; "can I pay in
+ * monthly instalments" → monthly, instalments): up to the first preposition, without determiners.
+ */
+export function paymentMeans(query: string): string[] {
+  const rest = PAY_WITH.exec(questionWords(query).join(" "))?.[1];
   if (!rest) return [];
   const out: string[] = [];
   for (const w of rest.split(" ")) {
