@@ -459,10 +459,14 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // The relevance floor weighs terms against a knowledge base of at least FLOOR_PSEUDO_CHUNKS
   // chunks: in a small one every word is in many chunks and IDF says little, while a question word
   // the knowledge never uses still says the question is about something else (ADR 013).
+  // A number the customer counts people or gives an age with ("we are 2 adults and 2 kids", "my 2
+  // year old") is their own situation: the knowledge gives limits and ranges ("under 3 stay free"),
+  // rarely the same number, so in the floor it weighs as a light word. ADR 050.
+  const headcounts = new Set(headcountNumbers(query));
   const floorTotal = Math.max(total, t.floorPseudoChunks);
   const floorW = new Map<string, number>();
   for (const q of qTerms) {
-    const light = isLightWord(q.word) ? 0.25 : 1;
+    const light = isLightWord(q.word) || headcounts.has(q.word) ? 0.25 : 1;
     // Only the word and its synonyms say how common the term is: "tomorrow" is not as common as "day".
     const known = [q.stem, ...q.alts.filter((a) => (a.strength ?? 1) >= 1).map((a) => a.stem)].map(dfOf).filter((d) => d > 0);
     const df = known.length ? Math.min(...known) : 0;
@@ -975,6 +979,25 @@ export function paymentMeans(query: string): string[] {
     if (OBJECT_END.has(w)) break;
     if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
   }
+  return out;
+}
+
+/** Words after a number that make it a count of people or an age. */
+const HEADCOUNT_NOUNS = new Set(
+  "adult adults kid kids child children people persons person guests guest of year years yr yrs month months week weeks yo".split(" "),
+);
+/**
+ * Numbers a question counts people or gives an age with: followed by a word for people or by an age
+ * ("2 adults", "4 of us", "my 2 year old", "a 10 month old"); for an age unit, only when "old" follows.
+ */
+export function headcountNumbers(query: string): string[] {
+  const ws = questionWords(query);
+  const out: string[] = [];
+  ws.forEach((w, i) => {
+    if (!/^\d{1,3}$/.test(w) || !HEADCOUNT_NOUNS.has(ws[i + 1] ?? "")) return;
+    const unit = /^(year|years|yr|yrs|month|months|week|weeks)$/.test(ws[i + 1]);
+    if (!unit || ws[i + 2] === "old" || ws[i + 1] === "yo") out.push(w);
+  });
   return out;
 }
 
