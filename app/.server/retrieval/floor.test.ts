@@ -296,6 +296,28 @@ describe("the relevance floor", () => {
     expect((await retrieve(bot.ctx, bot.ref, "what is 17 times 23", { k: 1 })).answerable).toBe(false);
   });
 
+  it("“10% off” is a discount: “do plan members get a discount on treatment” (ADR 050)", async () => {
+    const sections: [string, string][] = [
+      ["Care plan", "Our care plan costs £16.50 a month. It covers two check-ups and two hygienist visits a year, and gives 10% off other private treatment."],
+      ["Opening hours", "The practice is open Monday to Thursday from 8.30 am to 6 pm and on Fridays from 8.30 am to 4 pm."],
+      ["New patients", "New patients are welcome. Register online or at reception; your first examination costs £45."],
+      ["Emergencies", "If you are in pain, phone us at 8.30 am and we will see you the same day."],
+      ["Finding us", "The practice is at 7 Bridge Street, Cardiff. The number 9 bus stops right outside."],
+      ["Fees", "A check-up costs £45 and a scale and polish £60. White fillings start at £95."],
+    ];
+    const bot = await makeBot({ sources: sections.map(([t]) => t.toLowerCase().replace(/ /g, "-")) });
+    for (const [i, [title, text]] of sections.entries())
+      await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, format: "markdown", url: null }));
+    // Refused before (clinic answer set, dev half): the knowledge never writes "discount".
+    const r = await retrieve(bot.ctx, bot.ref, "do plan members get a discount on treatment", { k: 2 });
+    expect(r.answerable).toBe(true);
+    // It clears the floor by its words (0.43 of the question before, against a floor of 0.55).
+    expect(r.relevance!).toBeGreaterThanOrEqual(r.floor!);
+    expect(textOf(r)).toContain("10% off");
+    // A reduction the knowledge does not give is still refused.
+    expect((await retrieve(bot.ctx, bot.ref, "is there a discount for students", { k: 1 })).answerable).toBe(false);
+  });
+
   it("counts a multi-word synonym written out in full as the word: wifi is Wi-Fi (ADR 046)", async () => {
     const bot = await makeBot({ sources: ["rooms"] });
     const text = `# Rooms\n## In your room\nEvery room has free Wi-Fi, a television and a kettle.\n## Breakfast\nBreakfast is served from 7.30 am.`;

@@ -476,6 +476,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     floorW.set(q.stem, light * everywhere * Math.log(1 + (floorTotal - df + 0.5) / (df + 0.5)));
   }
   const floorSum = [...floorW.values()].reduce((a, b) => a + b, 0) || 1;
+  const discountTerms = new Set(qTerms.filter((q) => DISCOUNT_WORDS.has(q.word)).map((q) => q.stem));
   const strengthOf = new Map(
     qTerms.map((q) => [
       q.stem,
@@ -490,6 +491,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       // A multi-word synonym written out in full ("Wi-Fi" for "wifi") is the word itself, as in the
       // built-in engine's sentence choice; its head alone stays weak. ADR 046.
       if (best > 0 && best < 1 && termOf.get(s)!.synonymPhrases?.some((p) => writesPhrase(text, p))) best = 1;
+      // "10% off", "half price" is a discount however the knowledge words the rest (ADR 050).
+      if (best < 1 && discountTerms.has(s) && REDUCTION.test(text)) best = 1;
       w += v * best;
     }
     return w / floorSum;
@@ -945,6 +948,9 @@ export function relevanceFloor(t: Pick<RetrievalTuning, "floor" | "floorSmall" |
 const AVAILABILITY =
   /^(?:(?:please|hi|hello|hey)\s+)?(?:do|does|will|would|can|could)\s+(?:you|u|ya|they|the\s+\w+)\s+(?:guys\s+)?(?:offer|sell|have|do|install|fit|provide|stock|carry|make|accept|take|serve|supply|repair|fix|support|allow|hire|rent|run|host|organise|organize|arrange|cater|cater\s+for)\s+(.+)$|^(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(.+)$|^(?:can|could|may)\s+(?:i|we)\s+(?:get|buy|order|bring|hire|rent|have|use)\s+(.+)$/;
 const OBJECT_END = new Set("to for at in on with from by of into during before after when if while so as or and because about like than this next".split(" "));
+/** Words that ask for a reduction, and how knowledge writes one without naming it ("10% off", "half price"). */
+const DISCOUNT_WORDS = new Set("discount discounts discounted reduction reductions reduced concession concessions cheaper".split(" "));
+const REDUCTION = /\d\s?%\s*off\b|\bhalf[- ]price\b|\b\d+\s?%\s+(?:less|cheaper|discount)\b/i;
 /** Words for a price or a reduction: what they apply to is the object of an availability question. */
 const PRICE_OBJECTS = new Set("discount discounts deal deals offer offers reduction reductions concession concessions price prices rate rates".split(" "));
 const DETERMINERS = new Set("a an any some my our your the their his her its".split(" "));
