@@ -241,6 +241,20 @@ describe("answers that start with the answer (issue #12)", () => {
     expect(ask("How long does a refund take?", passages).text).toMatch(/^Refunds go back to the original payment method within 5 business days/);
   });
 
+  it("an age question prefers the sentence with an age limit put after the number: “16 or older” (ADR 050)", () => {
+    // Before: "how old do you have to be to use the weights" led with the sentence listing the free weights.
+    const passages: PromptPassage[] = [
+      {
+        id: 1,
+        title: "Gym",
+        heading: null,
+        url: null,
+        text: "We have a gym floor with free weights and cardio machines. You must be 16 or older to use the gym floor.",
+      },
+    ];
+    expect(ask("how old do you have to be to use the weights", passages).text).toMatch(/^You must be 16 or older/);
+  });
+
   it("leads with the opening of the section whose heading names the question (ADR 018)", () => {
     // The demo bot's docs: before, "How do I add the widget to my website?" led with the REST API
     // sentence (it has "widget" and "add") or the look-and-feel one, not the embed instructions.

@@ -280,7 +280,8 @@ const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
   // "How old does my cat have to be…" wants an age: "from 6 months of age", "under 18", "aged 5".
   {
     ask: /\bhow old\b|\bwhat age\b|\b(minimum|maximum) age\b/,
-    has: /\b\d+\s*(months?|weeks?|years?)\s+(of age|old)\b|\b(aged?|under|over|from the age of)\s+\d+|\b\d+(st|nd|rd|th) birthday\b|\bfirst birthday\b/i,
+    // …or a limit put after the number: "16 or older", "18 and over", "12+" (ADR 050).
+    has: /\b\d+\s*(months?|weeks?|years?)\s+(of age|old)\b|\b(aged?|under|over|from the age of)\s+\d+|\b\d+(st|nd|rd|th) birthday\b|\bfirst birthday\b|\b\d+\s+(or|and)\s+(older|over|above|under|younger)\b|\b\d+\+/i,
   },
   // "Who can change the billing?" wants the people: a sentence whose subject is a role or a name
   // with "can"/"may"/"must" ("Admins can manage members, clients and billing"), not "you can…" nor

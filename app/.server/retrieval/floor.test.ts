@@ -9,6 +9,9 @@ import {
   longQuestionShare,
   namedWords,
   oneEdit,
+  headcountNumbers,
+  paymentMeans,
+  priceFor,
   queryTerms,
   relevanceFloor,
   retrieve,
@@ -66,6 +69,25 @@ describe("customers' words reach the owner's", () => {
     expect(oneEdit("return", "retain")).toBe(false);
   });
 });
+
+// A gym's help pages, one section a source (a single short text would be one chunk). ADR 050.
+const GYM: [string, string][] = [
+  [
+    "Prices",
+    "A monthly membership costs £34 a month, paid by Direct Debit. Students and people over 65 pay £25 a month; bring your student card to reception.",
+  ],
+  ["Classes", "Classes are included in every membership. Book classes in the app up to 7 days ahead."],
+  ["Opening hours", "The gym is open Monday to Friday from 6 am to 10 pm, and at weekends from 8 am to 6 pm."],
+  ["Parking", "There are 30 free parking spaces behind the building, and a bike rack by the entrance."],
+  ["Contact", "Call us on 0114 496 0321 between 8 am and 8 pm, or send us an email."],
+  ["Lockers", "Lockers are free; bring your own padlock or buy one at reception."],
+];
+async function gym() {
+  const bot = await makeBot({ sources: GYM.map(([t]) => t.toLowerCase().replace(/ /g, "-")) });
+  for (const [i, [title, text]] of GYM.entries())
+    await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, format: "markdown", url: null }));
+  return bot;
+}
 
 describe("the relevance floor", () => {
   it("refuses a general-knowledge question that only shares a place name with the knowledge", async () => {
@@ -219,6 +241,81 @@ describe("the relevance floor", () => {
     // Nothing it asks the price of is named: the impersonal floor stays.
     const kitchen = await retrieve(bot.ctx, bot.ref, "how much does a new kitchen cost", { k: 1 });
     expect(kitchen.floor).toBeCloseTo(DEFAULT_TUNING.floorSmallImpersonal, 2);
+  });
+
+  it("a discount asked for a group the knowledge prices is about that group (ADR 050)", async () => {
+    const bot = await gym();
+    expect(availabilityObject("do you do a discount for students")).toEqual(["discount"]);
+    expect(priceFor("do you do a discount for students")).toEqual(["students"]);
+    expect(priceFor("do you offer dental implants")).toEqual([]);
+    // Refused before (a gym probe): the knowledge never says "discount", the availability rule refused.
+    const r = await retrieve(bot.ctx, bot.ref, "do you do a discount for students", { k: 1 });
+    expect(r.answerable).toBe(true);
+    expect(r.passages[0].text).toContain("£25");
+    // A group the knowledge does not price is still refused, and so is a discount asked for nobody.
+    expect((await retrieve(bot.ctx, bot.ref, "do you do a discount for nurses", { k: 1 })).answerable).toBe(false);
+    expect((await retrieve(bot.ctx, bot.ref, "do you offer any discounts", { k: 1 })).answerable).toBe(false);
+  });
+
+  it("refuses paying with a means the knowledge never names, not one it names in part (ADR 050)", async () => {
+    const bot = await gym();
+    expect(paymentMeans("can i pay with cash at reception")).toEqual(["cash"]);
+    expect(paymentMeans("can I pay in monthly instalments?")).toEqual(["monthly", "instalments"]);
+    expect(paymentMeans("how do i pay")).toEqual([]);
+    // Answered before (a gym probe) from the student price, which mentions the reception.
+    expect((await retrieve(bot.ctx, bot.ref, "can i pay with cash at reception", { k: 1 })).answerable).toBe(false);
+    expect((await retrieve(bot.ctx, bot.ref, "can i pay by direct debit", { k: 1 })).answerable).toBe(true);
+    expect((await retrieve(bot.ctx, bot.ref, "can i pay in monthly instalments", { k: 1 })).answerable).toBe(true);
+  });
+
+  it("a number counting people or giving an age weighs light: “we are 2 adults and 2 kids” (ADR 050)", async () => {
+    const sections: [string, string][] = [
+      ["Rooms", "We have four rooms: two doubles, a twin and a family room for up to four people. Every room has its own shower."],
+      [
+        "Children and pets",
+        "Children of all ages are welcome. A travel cot is free on request, and children under 3 stay free. Dogs are welcome in two rooms for £15 a night.",
+      ],
+      ["Breakfast", "Breakfast is served from 8 am to 9.30 am in the dining room."],
+      ["Arriving", "Check-in is from 3 pm to 9 pm. If you will arrive after 9 pm, we leave your key in the lockbox."],
+      ["Parking", "There is free parking for three cars in front of the house."],
+      ["Payment", "We take payment by card when you arrive. A deposit of one night is taken when you book."],
+    ];
+    const bot = await makeBot({ sources: sections.map(([t]) => t.toLowerCase()) });
+    for (const [i, [title, text]] of sections.entries())
+      await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, format: "markdown", url: null }));
+    expect(headcountNumbers("we are 2 adults and 2 kids, do you have a room for us")).toEqual(["2", "2"]);
+    expect(headcountNumbers("do i pay for my 2 year old")).toEqual(["2"]);
+    expect(headcountNumbers("my 2 year old dog")).toEqual(["2"]);
+    expect(headcountNumbers("what is 17 times 23")).toEqual([]);
+    expect(headcountNumbers("is it free for 2 years")).toEqual([]);
+    // Both refused before (guest house answer set and probes): the number weighed as a word the knowledge never uses.
+    const r = await retrieve(bot.ctx, bot.ref, "do i pay for my 2 year old", { k: 3 });
+    expect(r.answerable).toBe(true);
+    expect(textOf(r)).toContain("under 3 stay free");
+    expect((await retrieve(bot.ctx, bot.ref, "we are 2 adults and 2 kids, do you have a room for us", { k: 1 })).answerable).toBe(true);
+    expect((await retrieve(bot.ctx, bot.ref, "what is 17 times 23", { k: 1 })).answerable).toBe(false);
+  });
+
+  it("“10% off” is a discount: “do plan members get a discount on treatment” (ADR 050)", async () => {
+    const sections: [string, string][] = [
+      ["Care plan", "Our care plan costs £16.50 a month. It covers two check-ups and two hygienist visits a year, and gives 10% off other private treatment."],
+      ["Opening hours", "The practice is open Monday to Thursday from 8.30 am to 6 pm and on Fridays from 8.30 am to 4 pm."],
+      ["New patients", "New patients are welcome. Register online or at reception; your first examination costs £45."],
+      ["Emergencies", "If you are in pain, phone us at 8.30 am and we will see you the same day."],
+      ["Finding us", "The practice is at 7 Bridge Street, Cardiff. The number 9 bus stops right outside."],
+      ["Fees", "A check-up costs £45 and a scale and polish £60. White fillings start at £95."],
+    ];
+    const bot = await makeBot({ sources: sections.map(([t]) => t.toLowerCase().replace(/ /g, "-")) });
+    for (const [i, [title, text]] of sections.entries())
+      await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, format: "markdown", url: null }));
+    // Refused before (clinic answer set, dev half): the knowledge never writes "discount".
+    const r = await retrieve(bot.ctx, bot.ref, "do plan members get a discount on treatment", { k: 2 });
+    expect(r.answerable).toBe(true);
+    // It clears the floor by its words (0.43 of the question before, against a floor of 0.55).
+    expect(r.relevance!).toBeGreaterThanOrEqual(r.floor!);
+    expect(textOf(r)).toContain("10% off");
+    // A reduction the knowledge does not give is still refused.
+    expect((await retrieve(bot.ctx, bot.ref, "is there a discount for students", { k: 1 })).answerable).toBe(false);
   });
 
   it("counts a multi-word synonym written out in full as the word: wifi is Wi-Fi (ADR 046)", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formVariants, isLightWord, lexicalSlots, questionWords, spellingVariants } from "./lexicon";
+import { formVariants, isLightWord, lexicalSlots, questionWords, spellingVariants, superlativeBases } from "./lexicon";
 import { STOP_WORDS } from "./text";
 
 // Each rule with a customer's question that the engine answered "I don't know" (or wrongly) before
@@ -185,5 +185,30 @@ describe("support lexicon", () => {
     // Money given back is a refund, goods given back a return.
     expect(slotOf("do you give back the shipping fee when i return", "give")?.alternatives).toEqual(expect.arrayContaining(["return", "refund"]));
     expect(lexicalSlots("how quick can someone get to me in an emergency", stop).map((s) => s.word)).not.toContain("quick");
+  });
+  // ADR 050. Each question was answered wrongly or refused by the engine on the gym probes
+  // (bench/probes/gym), written before the engine was run on them.
+  it("reads a superlative as its adjective: the latest is late, the cheapest cheap (ADR 050)", () => {
+    expect(superlativeBases("cheapest")).toContain("cheap");
+    expect(superlativeBases("latest")).toContain("late");
+    expect(superlativeBases("biggest")).toEqual(["big"]);
+    expect(superlativeBases("earliest")).toEqual(["early"]);
+    // -est words that are not superlatives keep their own meaning.
+    for (const w of ["guest", "guests", "request", "interest", "harvest", "best", "test"]) expect(superlativeBases(w), w).toEqual([]);
+    // Before: "latest" was a word of its own; now it is "late" with the lexicon's words for late.
+    const latest = lexicalSlots("whats the latest i can come in on a weekday", stop).find((s) => s.word === "late");
+    expect(latest?.alternatives).toEqual(expect.arrayContaining(["later"]));
+    expect(formVariants("cheapest")).toContain("cheap");
+  });
+
+  it("a holiday by name is a bank holiday: Easter Monday (ADR 050)", () => {
+    // Before: "is the gym open on easter monday" quoted the weekday hours, not the bank holiday ones.
+    const easter = lexicalSlots("is the gym open on easter monday", stop).find((s) => s.phrase?.includes("easter"));
+    expect(easter?.alternatives).toContain("holiday");
+    expect(easter?.broader).toContain("holiday");
+    // New Year keeps its own words (the closing dates in December and January).
+    expect(slotOf("are you open on new years day", "years")?.alternatives ?? slotOf("are you open on new years day", "new")?.alternatives).toEqual(
+      expect.arrayContaining(["december", "january"]),
+    );
   });
 });

@@ -511,6 +511,25 @@ const BROADER: [string[], string[]][] = [
     ["christmas", "christmas day", "boxing day", "new year", "new years"],
     ["december", "january", "christmas"],
   ],
+  // A holiday by name is a bank holiday for the opening hours ("are you open on Easter Monday?").
+  // New Year and Christmas keep their own group above (→ December, January): a longer phrase here
+  // would be matched instead of it.
+  [
+    [
+      "easter",
+      "easter monday",
+      "easter sunday",
+      "good friday",
+      "boxing day",
+      "may day",
+      "st patrick's day",
+      "st patricks day",
+      "whit monday",
+      "august bank holiday",
+      "christmas day",
+    ],
+    ["bank holiday", "bank holidays", "public holiday", "public holidays", "holidays"],
+  ],
   [
     ["today", "same day"],
     ["same day", "today"],
@@ -725,13 +744,34 @@ export type LexicalSlot = {
  */
 export function formVariants(w: string): string[] {
   if (w.length < 4 || !/^\p{L}+$/u.test(w)) return [];
-  const out: string[] = [];
+  const out: string[] = [...superlativeBases(w)];
   if (w.endsWith("ves")) out.push(w.slice(0, -3) + "f", w.slice(0, -3) + "fe");
   else if (w.endsWith("fe")) out.push(w.slice(0, -2) + "ves");
   else if (w.endsWith("f") && !w.endsWith("ff")) out.push(w.slice(0, -1) + "ves");
   // Only participles and adjectives ("worn", "washed", "opened"): "limit" is not "unlimited".
   if (!w.startsWith("un") && /(ed|wn|rn)$/.test(w)) out.push("un" + w);
   return out;
+}
+
+/** Words in -est that are not superlatives (the length test already spares best, rest, test, west…). */
+const NOT_SUPERLATIVE = new Set(
+  (
+    "guest request interest suggest forest harvest honest modest invest protest contest digest arrest priest manifest inquest conquest " +
+    "behest tempest attest detest infest ingest congest molest earnest"
+  ).split(" "),
+);
+/**
+ * The adjective a superlative is made from, which Porter stemming keeps apart ("cheapest" and
+ * "cheap", "latest" and "late"): a doubled consonant undone ("biggest" → "big"), -iest → -y
+ * ("earliest" → "early"), else the stem with and without a final e ("latest" → "lat", "late"). Only
+ * the forms whose stems differ. ADR 050.
+ */
+export function superlativeBases(w: string): string[] {
+  if (w.length < 6 || !w.endsWith("est") || NOT_SUPERLATIVE.has(w) || NOT_SUPERLATIVE.has(w.replace(/s$/, ""))) return [];
+  const base = w.slice(0, -3);
+  if (base.endsWith("i")) return [base.slice(0, -1) + "y"];
+  if (/([b-df-hj-np-tv-z])\1$/.test(base)) return [base.slice(0, -1)];
+  return [base, base + "e"];
 }
 
 /** A slot for a word the lexicon does not know: its spelling variants and other forms, and the thesaurus's words for it as weak alternatives. */
@@ -760,6 +800,12 @@ export function lexicalSlots(text: string, isStop: (w: string) => boolean): Lexi
     if (shape) {
       i += shape.length;
       continue;
+    }
+    // "the cheapest membership", "the latest I can come in": a superlative the lexicon does not know
+    // is read as its adjective when the lexicon knows that (cheap, late). ADR 050.
+    if (!INDEX.has(ws[i])) {
+      const base = superlativeBases(ws[i]).find((b) => INDEX.has(b));
+      if (base) ws[i] = base;
     }
     const entries = INDEX.get(ws[i]) ?? [];
     let hit = entries.find((e) => e.phrase.every((p, j) => ws[i + j] === p));

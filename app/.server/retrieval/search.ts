@@ -459,10 +459,14 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // The relevance floor weighs terms against a knowledge base of at least FLOOR_PSEUDO_CHUNKS
   // chunks: in a small one every word is in many chunks and IDF says little, while a question word
   // the knowledge never uses still says the question is about something else (ADR 013).
+  // A number the customer counts people or gives an age with ("we are 2 adults and 2 kids", "my 2
+  // year old") is their own situation: the knowledge gives limits and ranges ("under 3 stay free"),
+  // rarely the same number, so in the floor it weighs as a light word. ADR 050.
+  const headcounts = new Set(headcountNumbers(query));
   const floorTotal = Math.max(total, t.floorPseudoChunks);
   const floorW = new Map<string, number>();
   for (const q of qTerms) {
-    const light = isLightWord(q.word) ? 0.25 : 1;
+    const light = isLightWord(q.word) || headcounts.has(q.word) ? 0.25 : 1;
     // Only the word and its synonyms say how common the term is: "tomorrow" is not as common as "day".
     const known = [q.stem, ...q.alts.filter((a) => (a.strength ?? 1) >= 1).map((a) => a.stem)].map(dfOf).filter((d) => d > 0);
     const df = known.length ? Math.min(...known) : 0;
@@ -472,6 +476,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     floorW.set(q.stem, light * everywhere * Math.log(1 + (floorTotal - df + 0.5) / (df + 0.5)));
   }
   const floorSum = [...floorW.values()].reduce((a, b) => a + b, 0) || 1;
+  const discountTerms = new Set(qTerms.filter((q) => DISCOUNT_WORDS.has(q.word)).map((q) => q.stem));
   const strengthOf = new Map(
     qTerms.map((q) => [
       q.stem,
@@ -486,6 +491,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       // A multi-word synonym written out in full ("Wi-Fi" for "wifi") is the word itself, as in the
       // built-in engine's sentence choice; its head alone stays weak. ADR 046.
       if (best > 0 && best < 1 && termOf.get(s)!.synonymPhrases?.some((p) => writesPhrase(text, p))) best = 1;
+      // "10% off", "half price" is a discount however the knowledge words the rest (ADR 050).
+      if (best < 1 && discountTerms.has(s) && REDUCTION.test(text)) best = 1;
       w += v * best;
     }
     return w / floorSum;
@@ -661,6 +668,23 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     availabilityObject(query).some((w) => {
       const q = qTerms.find((x) => x.word === w || x.phrase?.includes(stem(w)));
       return q !== undefined && !isLightWord(q.word) && !namesTerm(q);
+    }) &&
+    // "Do you do a discount for students?" where the knowledge gives students' own price without the
+    // word "discount": what the price is for, named, is the thing asked about. ADR 050.
+    !priceFor(query).some((w) => {
+      const q = qTerms.find((x) => x.word === w);
+      return q !== undefined && !isLightWord(q.word) && namesTerm(q);
+    });
+  // "Can I pay with cash?": a means of payment none of whose words the knowledge names (nor any
+  // word of the lexicon for them) is not one it accepts, however much else of the question matches
+  // (paying, the reception). All of them, not any: "monthly instalments" is answered by "£12 a
+  // month" (ADR 050).
+  const means = total < FLOOR_LARGE_KB ? paymentMeans(query).filter((w) => !isLightWord(w)) : [];
+  const missingMeans =
+    means.length > 0 &&
+    means.every((w) => {
+      const q = qTerms.find((x) => x.word === w || x.phrase?.includes(stem(w)));
+      return q === undefined || !namesTerm(q);
     });
   // "Are you DBS checked?": in a short question a name the customer capitalises (DBS, Botox, DHL) is
   // what the question is about; when the knowledge never uses it nor any word for it, the rest of
@@ -678,7 +702,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // the two signals fail on different questions. Off-topic questions that share a few words with
   // the knowledge stay below the similarity bar on every set (ADR 019).
   const closeInWording = t.floorSimilarity > 0 && similarity >= t.floorSimilarity && relevance >= t.floorSimilarityShare * floor;
-  const answerable = qaWins || (!missingObject && !missingName && (relevance >= floor || closeInWording || list.some((c) => c.cosine >= FLOOR_COSINE)));
+  const answerable =
+    qaWins || (!missingObject && !missingName && !missingMeans && (relevance >= floor || closeInWording || list.some((c) => c.cosine >= FLOOR_COSINE)));
 
   // 7. Greedy selection: score + novelty of query terms not yet covered; distinct sources first;
   //    near-identical chunks (same words) are dropped.
@@ -923,6 +948,11 @@ export function relevanceFloor(t: Pick<RetrievalTuning, "floor" | "floorSmall" |
 const AVAILABILITY =
   /^(?:(?:please|hi|hello|hey)\s+)?(?:do|does|will|would|can|could)\s+(?:you|u|ya|they|the\s+\w+)\s+(?:guys\s+)?(?:offer|sell|have|do|install|fit|provide|stock|carry|make|accept|take|serve|supply|repair|fix|support|allow|hire|rent|run|host|organise|organize|arrange|cater|cater\s+for)\s+(.+)$|^(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(.+)$|^(?:can|could|may)\s+(?:i|we)\s+(?:get|buy|order|bring|hire|rent|have|use)\s+(.+)$/;
 const OBJECT_END = new Set("to for at in on with from by of into during before after when if while so as or and because about like than this next".split(" "));
+/** Words that ask for a reduction, and how knowledge writes one without naming it ("10% off", "half price"). */
+const DISCOUNT_WORDS = new Set("discount discounts discounted reduction reductions reduced concession concessions cheaper".split(" "));
+const REDUCTION = /\d\s?%\s*off\b|\bhalf[- ]price\b|\b\d+\s?%\s+(?:less|cheaper|discount)\b/i;
+/** Words for a price or a reduction: what they apply to is the object of an availability question. */
+const PRICE_OBJECTS = new Set("discount discounts deal deals offer offers reduction reductions concession concessions price prices rate rates".split(" "));
 const DETERMINERS = new Set("a an any some my our your the their his her its".split(" "));
 
 /**
@@ -936,6 +966,59 @@ export function availabilityObject(query: string): string[] {
   if (!rest) return [];
   const out: string[] = [];
   for (const w of rest.split(" ")) {
+    if (OBJECT_END.has(w)) break;
+    if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
+  }
+  return out;
+}
+
+const PAY_WITH = /^(?:can|could|may|do|does)\s+(?:i|we|you|u)\s+(?:pay|paying|payment)\s+(?:with|by|in|using|via|through)\s+(.+)$/;
+/**
+ * The means a customer asks to pay with ("can I pay with cash at reception" → cash; "can I pay in
+ * monthly instalments" → monthly, instalments): up to the first preposition, without determiners.
+ */
+export function paymentMeans(query: string): string[] {
+  const rest = PAY_WITH.exec(questionWords(query).join(" "))?.[1];
+  if (!rest) return [];
+  const out: string[] = [];
+  for (const w of rest.split(" ")) {
+    if (OBJECT_END.has(w)) break;
+    if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
+  }
+  return out;
+}
+
+/** Words after a number that make it a count of people or an age. */
+const HEADCOUNT_NOUNS = new Set(
+  "adult adults kid kids child children people persons person guests guest of year years yr yrs month months week weeks yo".split(" "),
+);
+/**
+ * Numbers a question counts people or gives an age with: followed by a word for people or by an age
+ * ("2 adults", "4 of us", "my 2 year old", "a 10 month old"); for an age unit, only when "old" follows.
+ */
+export function headcountNumbers(query: string): string[] {
+  const ws = questionWords(query);
+  const out: string[] = [];
+  ws.forEach((w, i) => {
+    if (!/^\d{1,3}$/.test(w) || !HEADCOUNT_NOUNS.has(ws[i + 1] ?? "")) return;
+    const unit = /^(year|years|yr|yrs|month|months|week|weeks)$/.test(ws[i + 1]);
+    if (!unit || ws[i + 2] === "old" || ws[i + 1] === "yo") out.push(w);
+  });
+  return out;
+}
+
+/**
+ * What a price asked about in an availability question is for: "do you do a discount for students"
+ * → students. Only when the object is a price word alone; empty otherwise.
+ */
+export function priceFor(query: string): string[] {
+  const object = availabilityObject(query);
+  if (!object.length || !object.every((w) => PRICE_OBJECTS.has(w))) return [];
+  const ws = questionWords(query);
+  const at = ws.findIndex((w, i) => (w === "for" || w === "on") && PRICE_OBJECTS.has(ws[i - 1] ?? ""));
+  if (at < 0) return [];
+  const out: string[] = [];
+  for (const w of ws.slice(at + 1)) {
     if (OBJECT_END.has(w)) break;
     if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
   }
