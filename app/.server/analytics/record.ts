@@ -15,15 +15,36 @@ type Ref = { orgId: string; chatbotId: string };
 export type AnalyticsStatement = ReturnType<Db["run"]>;
 
 /**
+ * A statement as SQL text with its parameters (anonymous `?`, in order). The counters are written
+ * this way rather than with drizzle's `sql` template: a chat message runs six of them, and drizzle
+ * rebuilding each one's SQL per message was a visible share of its CPU under load (issue #21, ADR
+ * 049). The chat path binds them on D1's API (`bindAll`); the other writers (leads, thumbs, reports,
+ * handoffs) get them as drizzle statements for their `db.batch` (`statement`).
+ */
+export type CounterSql = { sql: string; params: unknown[] };
+
+/** Prepares counter statements on a D1 client (D1, or a shard's storage behind D1's API). */
+export function bindAll(client: D1Database, statements: CounterSql[]): D1PreparedStatement[] {
+  return statements.map((s) => client.prepare(s.sql).bind(...s.params));
+}
+
+/**
+ * A counter statement as a drizzle statement for `db.batch`: the text between `?`s raw, the
+ * parameters bound in their places (the SQL here never has a `?` inside a literal).
+ */
+function statement(db: Db, q: CounterSql): AnalyticsStatement {
+  const parts = q.sql.split("?");
+  if (parts.length !== q.params.length + 1) throw new Error("analytics statement: parameters do not match");
+  const chunks: SQL[] = [sql.raw(parts[0])];
+  q.params.forEach((p, i) => chunks.push(sql`${p}`, sql.raw(parts[i + 1])));
+  return batchable(db, db.run(sql.join(chunks)));
+}
+
+/**
  * A raw statement that can go into `db.batch`. drizzle-orm 0.45's D1 batch binds each item's
  * parameters through its prepared `stmt`, which a raw `db.run(sql)` lacks (it only works alone), so
  * the statement is prepared here on the same D1 client.
  */
-function statement(db: Db, query: SQL): AnalyticsStatement {
-  return batchable(db, db.run(query));
-}
-
-/** A raw `db.run` / `db.all` made fit for `db.batch` (see above). */
 export function batchable<T extends { getQuery(): { sql: string } }>(db: Db, raw: T): T {
   return Object.assign(raw, { stmt: db.$client.prepare(raw.getQuery().sql) });
 }
@@ -37,28 +58,34 @@ export async function orgTimeZone(ctx: { db: Db }, orgId: string): Promise<strin
   return row?.timeZone ?? DEFAULT_TIME_ZONE;
 }
 
-/** Adds to the day's counters (a row per chatbot and day, created on first use). */
-function bump(db: Db, ref: Ref, day: string, add: Partial<Record<Counter, number | SQL>>): AnalyticsStatement {
+/** Adds to the day's counters (a row per chatbot and day, created on first use); an addend is a number or an expression. */
+function bump(ref: Ref, day: string, add: Partial<Record<Counter, number | CounterSql>>): CounterSql {
   const cols = COUNTERS.filter((c) => add[c] !== undefined);
-  const names = sql.raw(cols.map((c) => `, ${c}`).join(""));
-  const values = sql.join(
-    cols.map((c) => sql`, ${add[c]}`),
-    sql``,
-  );
-  const sets = sql.raw(cols.map((c) => `${c} = ${c} + excluded.${c}`).join(", "));
-  return statement(
-    db,
-    sql`insert into analytics_daily (chatbot_id, day, org_id${names}) values (${ref.chatbotId}, ${day}, ${ref.orgId}${values})
-    on conflict (chatbot_id, day) do update set ${sets}`,
-  );
+  const params: unknown[] = [ref.chatbotId, day, ref.orgId];
+  let values = "";
+  for (const c of cols) {
+    const v = add[c]!;
+    if (typeof v === "number") {
+      values += ", ?";
+      params.push(v);
+    } else {
+      values += `, ${v.sql}`;
+      params.push(...v.params);
+    }
+  }
+  return {
+    sql: `insert into analytics_daily (chatbot_id, day, org_id${cols.map((c) => `, ${c}`).join("")}) values (?, ?, ?${values})
+    on conflict (chatbot_id, day) do update set ${cols.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`,
+    params,
+  };
 }
 
 /** Takes one from a day's counter where it has one (a thumb changed or cleared). */
-function takeOne(db: Db, ref: Ref, day: string, counter: Counter): AnalyticsStatement {
-  return statement(db, sql`update analytics_daily set ${sql.raw(`${counter} = max(0, ${counter} - 1)`)} where chatbot_id = ${ref.chatbotId} and day = ${day}`);
+function takeOne(ref: Ref, day: string, counter: Counter): CounterSql {
+  return { sql: `update analytics_daily set ${counter} = max(0, ${counter} - 1) where chatbot_id = ? and day = ?`, params: [ref.chatbotId, day] };
 }
 
-const notCounted = (conversationId: string) => sql`not exists (select 1 from analytics_conversations where conversation_id = ${conversationId})`;
+const NOT_COUNTED = "not exists (select 1 from analytics_conversations where conversation_id = ?)";
 
 /**
  * A conversation is counted once, on the day of its first message (or handoff request): the day's
@@ -68,30 +95,33 @@ const notCounted = (conversationId: string) => sql`not exists (select 1 from ana
  * a message's batch is CPU on the one local runtime (issue #21).
  */
 function countConversation(
-  db: Db,
   ref: Ref,
   conversationId: string,
   day: string,
-  extra: Partial<Record<Counter, number | SQL>> = {},
+  extra: Partial<Record<Counter, number | CounterSql>> = {},
   latencyBucket?: string,
-): AnalyticsStatement[] {
-  const once = (dim: "channel" | "country", column: SQL) =>
-    sql`select chatbot_id, ${day}, ${dim}, ${column}, 1 from conversations where id = ${conversationId} and ${notCounted(conversationId)}`;
+): CounterSql[] {
+  const once = (dim: "channel" | "country", column: string) =>
+    `select chatbot_id, ?, '${dim}', ${column}, 1 from conversations where id = ? and ${NOT_COUNTED}`;
   // The upsert's SELECT ends in a WHERE clause (SQLite's rule for INSERT … SELECT … ON CONFLICT).
-  const latency = latencyBucket === undefined ? sql`` : sql` union all select ${ref.chatbotId}, ${day}, 'latency', ${latencyBucket}, 1 where true`;
+  const latency = latencyBucket === undefined ? "" : " union all select ?, ?, 'latency', ?, 1 where true";
   return [
-    bump(db, ref, day, { conversations: sql`(${notCounted(conversationId)})`, ...extra }),
-    statement(
-      db,
-      sql`insert into analytics_splits (chatbot_id, day, dim, key, count)
-      ${once("channel", sql`channel`)} union all ${once("country", sql`coalesce(country, '')`)}${latency}
+    bump(ref, day, { conversations: { sql: `(${NOT_COUNTED})`, params: [conversationId] }, ...extra }),
+    {
+      sql: `insert into analytics_splits (chatbot_id, day, dim, key, count)
+      ${once("channel", "channel")} union all ${once("country", "coalesce(country, '')")}${latency}
       on conflict (chatbot_id, day, dim, key) do update set count = count + 1`,
-    ),
-    statement(
-      db,
-      sql`insert or ignore into analytics_conversations (conversation_id, chatbot_id, day, problem)
-      select id, chatbot_id, ${day}, 0 from conversations where id = ${conversationId}`,
-    ),
+      params: [
+        ...[day, conversationId, conversationId],
+        ...[day, conversationId, conversationId],
+        ...(latencyBucket === undefined ? [] : [ref.chatbotId, day, latencyBucket]),
+      ],
+    },
+    {
+      sql: `insert or ignore into analytics_conversations (conversation_id, chatbot_id, day, problem)
+      select id, chatbot_id, ?, 0 from conversations where id = ?`,
+      params: [day, conversationId],
+    },
   ];
 }
 
@@ -99,15 +129,15 @@ function countConversation(
  * The conversation had a fallback, a thumbs-down, a report or a handoff: it counts as unresolved,
  * once, on the day it started (after this, whatever else happens to it).
  */
-function markUnresolved(db: Db, conversationId: string): AnalyticsStatement[] {
-  const open = sql`from analytics_conversations where conversation_id = ${conversationId} and problem = 0`;
+function markUnresolved(conversationId: string): CounterSql[] {
+  const open = "from analytics_conversations where conversation_id = ? and problem = 0";
   return [
-    statement(
-      db,
-      sql`update analytics_daily set unresolved = unresolved + 1
+    {
+      sql: `update analytics_daily set unresolved = unresolved + 1
       where chatbot_id = (select chatbot_id ${open}) and day = (select day ${open})`,
-    ),
-    statement(db, sql`update analytics_conversations set problem = 1 where conversation_id = ${conversationId}`),
+      params: [conversationId, conversationId],
+    },
+    { sql: "update analytics_conversations set problem = 1 where conversation_id = ?", params: [conversationId] },
   ];
 }
 
@@ -129,51 +159,51 @@ export type ExchangeFacts = {
  * neither. It is unanswered when the reply had no knowledge behind it (the fallback, or an answer
  * below the relevance floor), not when the plan's reply limit refused it (credits 0).
  */
-export function exchangeStatements(db: Db, conversation: Ref & { id: string }, facts: ExchangeFacts): AnalyticsStatement[] {
+export function exchangeStatements(conversation: Ref & { id: string }, facts: ExchangeFacts): CounterSql[] {
   const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   const day = dayIn(facts.timeZone, facts.askedAt);
   const bot = facts.bot;
   const question = !!bot && (bot.answered || facts.unanswered);
   const gap = !!bot && !bot.answered && facts.unanswered && bot.credits > 0;
   const out = countConversation(
-    db,
     ref,
     conversation.id,
     day,
     { messages: bot ? 2 : 1, questions: question ? 1 : 0, unanswered: gap ? 1 : 0 },
     bot?.latencyMs != null ? String(answerTimeBucket(bot.latencyMs)) : undefined,
   );
-  out.push(
-    statement(
-      db,
-      sql`insert or ignore into analytics_visitors (chatbot_id, day, visitor_id)
-      select chatbot_id, ${day}, visitor_id from conversations where id = ${conversation.id}`,
-    ),
-  );
+  out.push(visitorDay(conversation.id, day));
   if (question) {
     const key = questionKey(facts.visitorText);
     const text = questionSample(facts.visitorText);
     const missed = gap ? 1 : 0;
     out.push(
       // A group answered with "add an answer" opens again when the question goes unanswered after that.
-      statement(
-        db,
-        sql`insert into analytics_questions (chatbot_id, key, org_id, text, asked, unanswered, last_asked_at, last_unanswered_at)
-        values (${ref.chatbotId}, ${key}, ${ref.orgId}, ${text}, 1, ${missed}, ${facts.askedAt}, ${gap ? facts.askedAt : null})
+      {
+        sql: `insert into analytics_questions (chatbot_id, key, org_id, text, asked, unanswered, last_asked_at, last_unanswered_at)
+        values (?, ?, ?, ?, 1, ?, ?, ?)
         on conflict (chatbot_id, key) do update set asked = asked + 1, unanswered = unanswered + excluded.unanswered, last_asked_at = excluded.last_asked_at, text = excluded.text,
           last_unanswered_at = coalesce(excluded.last_unanswered_at, last_unanswered_at),
           answered_at = case when excluded.last_unanswered_at is not null then null else answered_at end`,
-      ),
-      statement(
-        db,
-        sql`insert into analytics_question_days (chatbot_id, day, key, asked, unanswered) values (${ref.chatbotId}, ${day}, ${key}, 1, ${missed})
+        params: [ref.chatbotId, key, ref.orgId, text, missed, facts.askedAt, gap ? facts.askedAt : null],
+      },
+      {
+        sql: `insert into analytics_question_days (chatbot_id, day, key, asked, unanswered) values (?, ?, ?, 1, ?)
         on conflict (chatbot_id, day, key) do update set asked = asked + 1, unanswered = unanswered + excluded.unanswered`,
-      ),
+        params: [ref.chatbotId, day, key, missed],
+      },
     );
   }
-  if (facts.unanswered) out.push(...markUnresolved(db, conversation.id));
+  if (facts.unanswered) out.push(...markUnresolved(conversation.id));
   return out;
 }
+
+/** The conversation's visitor was here on `day`. */
+const visitorDay = (conversationId: string, day: string): CounterSql => ({
+  sql: `insert or ignore into analytics_visitors (chatbot_id, day, visitor_id)
+      select chatbot_id, ?, visitor_id from conversations where id = ?`,
+  params: [day, conversationId],
+});
 
 /**
  * One message of a live conversation mirrored from its Durable Object (chat/conversations.ts
@@ -185,7 +215,6 @@ export function exchangeStatements(db: Db, conversation: Ref & { id: string }, f
  * insert does nothing, adds nothing either. The conversation is counted if this is its first event.
  */
 export function liveMessageStatements(
-  db: Db,
   conversation: Ref & { id: string },
   m: {
     id: string;
@@ -196,28 +225,29 @@ export function liveMessageStatements(
     /** Whether the message was new, when the caller stored it elsewhere first (a chatbot's message shard, ADR 040). */
     fresh?: boolean;
   },
-): AnalyticsStatement[] {
+): CounterSql[] {
   if (m.role === "system") return [];
   const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   const day = dayIn(m.timeZone, m.createdAt);
-  const sameClient = m.clientMessageId ? sql` or (conversation_id = ${conversation.id} and client_message_id = ${m.clientMessageId})` : sql``;
-  const fresh = m.fresh === undefined ? sql`(not exists (select 1 from messages where id = ${m.id}${sameClient}))` : m.fresh ? 1 : 0;
-  const out = countConversation(db, ref, conversation.id, day, { messages: fresh });
-  if (m.role === "visitor") {
-    out.push(
-      statement(
-        db,
-        sql`insert or ignore into analytics_visitors (chatbot_id, day, visitor_id)
-        select chatbot_id, ${day}, visitor_id from conversations where id = ${conversation.id}`,
-      ),
-    );
-  }
+  const fresh: number | CounterSql =
+    m.fresh !== undefined
+      ? m.fresh
+        ? 1
+        : 0
+      : m.clientMessageId
+        ? {
+            sql: "(not exists (select 1 from messages where id = ? or (conversation_id = ? and client_message_id = ?)))",
+            params: [m.id, conversation.id, m.clientMessageId],
+          }
+        : { sql: "(not exists (select 1 from messages where id = ?))", params: [m.id] };
+  const out = countConversation(ref, conversation.id, day, { messages: fresh });
+  if (m.role === "visitor") out.push(visitorDay(conversation.id, day));
   return out;
 }
 
 /** A new lead (not a repeat of an email already known), on the day it was captured. */
 export function leadStatements(db: Db, ref: Ref, timeZone: string, at: number): AnalyticsStatement[] {
-  return [bump(db, ref, dayIn(timeZone, at), { leads: 1 })];
+  return [statement(db, bump(ref, dayIn(timeZone, at), { leads: 1 }))];
 }
 
 /**
@@ -232,20 +262,20 @@ export function feedbackStatements(
   if (input.from === input.to) return [];
   const day = dayIn(input.timeZone, input.repliedAt);
   const counter = (v: number | null): Counter | null => (v === 1 ? "thumbs_up" : v === -1 ? "thumbs_down" : null);
-  const out: AnalyticsStatement[] = [];
+  const out: CounterSql[] = [];
   const was = counter(input.from);
   const now = counter(input.to);
-  if (was) out.push(takeOne(db, ref, day, was));
-  if (now) out.push(bump(db, ref, day, { [now]: 1 }));
-  if (input.to === -1) out.push(...markUnresolved(db, input.conversationId));
-  return out;
+  if (was) out.push(takeOne(ref, day, was));
+  if (now) out.push(bump(ref, day, { [now]: 1 }));
+  if (input.to === -1) out.push(...markUnresolved(input.conversationId));
+  return out.map((q) => statement(db, q));
 }
 
 /** "Report a problem": counted on the day of the report; its conversation, if any, is unresolved. */
 export function reportStatements(db: Db, ref: Ref, input: { timeZone: string; at: number; conversationId: string | null }): AnalyticsStatement[] {
-  const out = [bump(db, ref, dayIn(input.timeZone, input.at), { reports: 1 })];
-  if (input.conversationId) out.push(...markUnresolved(db, input.conversationId));
-  return out;
+  const out = [bump(ref, dayIn(input.timeZone, input.at), { reports: 1 })];
+  if (input.conversationId) out.push(...markUnresolved(input.conversationId));
+  return out.map((q) => statement(db, q));
 }
 
 /**
@@ -254,5 +284,5 @@ export function reportStatements(db: Db, ref: Ref, input: { timeZone: string; at
  */
 export function handoffStatements(db: Db, ref: Ref, input: { timeZone: string; at: number; conversationId: string }): AnalyticsStatement[] {
   const day = dayIn(input.timeZone, input.at);
-  return [...countConversation(db, ref, input.conversationId, day, { handoffs: 1 }), ...markUnresolved(db, input.conversationId)];
+  return [...countConversation(ref, input.conversationId, day, { handoffs: 1 }), ...markUnresolved(input.conversationId)].map((q) => statement(db, q));
 }

@@ -3,7 +3,7 @@ import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
 import type { ChatSource } from "~/lib/schemas/chat";
 import { conversations, messages, type MessageSource } from "../db/schema";
-import { exchangeStatements, liveMessageStatements, orgTimeZone } from "../analytics/record";
+import { bindAll, exchangeStatements, liveMessageStatements, orgTimeZone } from "../analytics/record";
 import {
   DuplicateClientMessage,
   isDuplicateClientMessage,
@@ -210,19 +210,21 @@ export async function recordExchange(
     : null;
   const d1 = d1Client(ctx.db);
   // The batch goes to D1 as is (each statement's own SQL), not through drizzle's batch, which
-  // prepares and maps every item again (bench:cpu's profile, issue #21).
-  const update = ((q) => d1.prepare(q.sql).bind(...q.params))(
-    recordMessagesStatement(ctx.db, ref, conversation.id, { added, at: last, title, unanswered: input.unanswered, pageUrl: input.pageUrl }).toSQL(),
-  );
+  // prepares and maps every item again (bench:cpu's profile, issue #21). The conversation's update
+  // and the counters are fixed SQL, not built by drizzle per message (ADR 047, 049).
+  const update = recordMessagesStatement(d1, ref, conversation.id, { added, at: last, title, unanswered: input.unanswered, pageUrl: input.pageUrl });
   // The daily analytics rows, counted in the same batch (analytics/record.ts; they run first: a new
   // conversation is recognised before this exchange is stored).
-  const [counted, ...counting] = exchangeStatements(ctx.db, conversation, {
-    timeZone: input.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)),
-    askedAt: input.askedAt,
-    visitorText: input.visitorText,
-    bot: input.bot,
-    unanswered: !!input.unanswered,
-  }).map((st) => ((q) => d1.prepare(q.sql).bind(...q.params))(st.getQuery()));
+  const [counted, ...counting] = bindAll(
+    d1,
+    exchangeStatements(conversation, {
+      timeZone: input.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)),
+      askedAt: input.askedAt,
+      visitorText: input.visitorText,
+      bot: input.bot,
+      unanswered: !!input.unanswered,
+    }),
+  );
   const shard = await shardStore(ctx, ref, input.messageStore);
   if (shard) {
     // Messages first: a failure after this leaves them stored and uncounted, never counted and lost.
@@ -491,11 +493,13 @@ export async function recordLiveMessage(
     .where(eq(conversations.id, conversation.id));
   const search = m.role === "visitor" ? [searchInsert(ctx.db, conversation, conversation.id, m.content)] : [];
   // The daily analytics rows (ADR 020), first in the same batch: the count asks whether the message
-  // is already stored, so a repeated mirror counts nothing. System notes are not counted.
-  const [counted, ...counting] =
-    m.role === "system" ? [] : liveMessageStatements(ctx.db, conversation, { ...m, timeZone: opts.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)) });
-  if (counted) await ctx.db.batch([counted, ...counting, insert, update, ...search]);
-  else await ctx.db.batch([insert, update, ...search]);
+  // is already stored, so a repeated mirror counts nothing. System notes are not counted. The batch
+  // goes to D1 as is, as recordExchange's does.
+  const d1 = d1Client(ctx.db);
+  const asD1 = (q: { toSQL(): { sql: string; params: unknown[] } }) => ((r) => d1.prepare(r.sql).bind(...r.params))(q.toSQL());
+  const counters =
+    m.role === "system" ? [] : liveMessageStatements(conversation, { ...m, timeZone: opts.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)) });
+  await d1.batch([...bindAll(d1, counters), asD1(insert), asD1(update), ...search.map(asD1)]);
 }
 
 /** recordLiveMessage for a chatbot whose messages are in its shard: the message there, then the counters and analytics in D1. */
@@ -510,15 +514,13 @@ async function mirrorToShard(
   const fresh = written.inserted.length > 0;
   const count = written.counts[conversation.id] ?? 0;
   // A repeated mirror (or one whose D1 half failed before) writes the same values again: harmless.
-  const update = recordMessagesStatement(ctx.db, conversation, conversation.id, {
+  const d1 = d1Client(ctx.db);
+  const update = recordMessagesStatement(d1, conversation, conversation.id, {
     count,
     at: m.createdAt,
     ...(m.role === "visitor" ? { title: m.content.slice(0, 140) } : {}),
   });
-  const [counted, ...counting] =
-    m.role === "system"
-      ? []
-      : liveMessageStatements(ctx.db, conversation, { ...m, fresh, timeZone: opts.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)) });
-  if (counted) await ctx.db.batch([counted, ...counting, update]);
-  else await ctx.db.batch([update]);
+  const counters =
+    m.role === "system" ? [] : liveMessageStatements(conversation, { ...m, fresh, timeZone: opts.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)) });
+  await d1.batch([...bindAll(d1, counters), update]);
 }
