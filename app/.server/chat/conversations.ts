@@ -75,15 +75,14 @@ export async function openTurn(
   ref: ChatbotRef,
   input: ConversationInput & { clientMessageId?: string; historyLimit?: number },
   /** One more statement for the same round trip (the reply's credit, chat/turn.ts); its rows come back as `also`. */
-  also?: { toSQL(): { sql: string; params: unknown[] } } | null,
+  also?: { sql: string; params: unknown[] } | null,
 ): Promise<{ conversation: Conversation & { isNew?: boolean }; sent: SentMessage | null; history: HistoryMessage[] | null; also: unknown }> {
   const d1 = d1Client(ctx.db);
   // The conversation index's own statements (chat/conversation-index.ts), sent with the turn's. All
   // are fixed SQL bound with D1's API: built by drizzle they were the largest share of query building
-  // in bench:cpu's profile (issue #21). The credit comes from usage.ts as a drizzle query and is
-  // bound as the SQL drizzle renders for it.
+  // in bench:cpu's profile (issue #21). The credit comes from usage.ts, fixed SQL as well (ADR 049).
   const o = openStatements(d1, ref, openFacts(input));
-  const extra = also ? also.toSQL() : null;
+  const extra = also ?? null;
   const statements = [
     o.insert,
     o.open,
@@ -109,7 +108,7 @@ export async function openTurn(
 // The turn's message statements (D1's messages; a chatbot whose messages are in its shard reads them
 // there, chat/turn.ts). Each binds ?1 org, ?2 chatbot, ?3 visitor first.
 const TURN_SQL = {
-  // As sentQuery (binds org, chatbot, visitor, client message id).
+  // The visitor's message with this client message id on this chatbot, in any of their conversations (binds org, chatbot, visitor, client message id).
   sent: `SELECT m.id AS id, m.conversation_id AS conversationId, m.created_at AS createdAt, c.status AS status
     FROM messages m JOIN conversations c ON c.id = m.conversation_id
     WHERE c.chatbot_id = ?2 AND c.org_id = ?1 AND c.visitor_id = ?3 AND m.client_message_id = ?4 AND m.role = 'visitor' LIMIT 1`,
@@ -121,10 +120,13 @@ const TURN_SQL = {
 
 export type BatchItem = Parameters<Ctx["db"]["batch"]>[0][number];
 
-/** True (in SQL) when the visitor already sent a message with this client message id on this chatbot. */
-export function clientMessageStored(ctx: Ctx, ref: ChatbotRef, visitorId: string, clientMessageId: string): SQL {
-  // drizzle puts the subquery in parentheses itself.
-  return sql`exists ${sentQuery(ctx, ref, visitorId, clientMessageId)}`;
+/**
+ * True (in SQL) when the visitor already sent a message with this client message id on this
+ * chatbot: TURN_SQL.sent as a condition, binding ?1–?4 (a statement that uses it numbers its own
+ * parameters after them, chat/usage.ts consumeReply).
+ */
+export function clientMessageStored(ref: ChatbotRef, visitorId: string, clientMessageId: string): { sql: string; params: unknown[] } {
+  return { sql: `EXISTS (${TURN_SQL.sent})`, params: [ref.orgId, ref.chatbotId, visitorId, clientMessageId] };
 }
 
 /** The visitor proved their id with an identity hash (identity verification); never unset. */
@@ -250,26 +252,8 @@ export type StoredExchange = {
   held: boolean;
 };
 
-/** The visitor message stored under a client message id (sentQuery), the start of a StoredExchange. */
+/** The visitor message stored under a client message id (TURN_SQL.sent), the start of a StoredExchange. */
 export type SentMessage = { id: string; conversationId: string; createdAt: number; status: Conversation["status"] };
-
-/** The visitor's message with this client message id on this chatbot, in any of their conversations (D1). */
-function sentQuery(ctx: Ctx, ref: ChatbotRef, visitorId: string, clientMessageId: string) {
-  return ctx.db
-    .select({ id: messages.id, conversationId: messages.conversationId, createdAt: messages.createdAt, status: conversations.status })
-    .from(messages)
-    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-    .where(
-      and(
-        eq(conversations.chatbotId, ref.chatbotId),
-        eq(conversations.orgId, ref.orgId),
-        eq(conversations.visitorId, visitorId),
-        eq(messages.clientMessageId, clientMessageId),
-        eq(messages.role, "visitor"),
-      ),
-    )
-    .limit(1);
-}
 
 /**
  * The exchange a visitor already sent with this client message id on this chatbot (in any of their
@@ -284,7 +268,7 @@ export async function findClientMessage(
 ): Promise<StoredExchange | null> {
   const shard = await shardStore(ctx, ref, kind);
   if (shard) return findClientMessageInShard(ctx, shard, ref, visitorId, clientMessageId);
-  const sent = await sentQuery(ctx, ref, visitorId, clientMessageId).get();
+  const sent = await d1Client(ctx.db).prepare(TURN_SQL.sent).bind(ref.orgId, ref.chatbotId, visitorId, clientMessageId).first<SentMessage>();
   return sent ? storedExchange(ctx, sent) : null;
 }
 
