@@ -70,12 +70,7 @@ export class AdmissionGate {
   }
 }
 
-/**
- * The response, with `release` called once its body has been sent or dropped (at once when it has
- * none). The body is piped through an identity TransformStream, so the runtime moves the chunks
- * itself; a JS pull per chunk was ~1 ms of CPU per streamed chat reply in bench:cpu (issue #21,
- * ADR 049). The pipe settles when the last chunk has been taken (or the reader went away).
- */
+/** The response, with `release` called once its body has been sent or dropped (at once when it has none). */
 export function releaseWhenSent(res: Response, releaseSlot: () => void): Response {
   let released = false;
   const release = () => {
@@ -87,7 +82,24 @@ export function releaseWhenSent(res: Response, releaseSlot: () => void): Respons
     release();
     return res;
   }
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  res.body.pipeTo(writable).then(release, release);
-  return new Response(readable, res);
+  const reader = res.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          release();
+        } else controller.enqueue(value);
+      } catch (e) {
+        controller.error(e);
+        release();
+      }
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, res);
 }
