@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
+  bindAll,
   exchangeStatements,
   feedbackStatements,
   handoffStatements,
@@ -8,6 +9,7 @@ import {
   reportStatements,
   type CountDecision,
   type CountedConversation,
+  type CounterSql,
 } from "~/.server/analytics/record";
 import { d1ConversationIndex, shardConversationIndex, type ConversationIndex, type CountMark } from "~/.server/chat/conversation-index";
 import { createServiceContext } from "~/.server/context";
@@ -31,8 +33,16 @@ const DAY3 = DAY2 + 86_400_000;
 type Side = {
   index: ConversationIndex;
   /** Runs an event's statements: D1 decides in the batch, or the index decided first. */
-  run(conversationId: string, mark: CountMark, statements: (decided?: CountDecision) => ReturnType<typeof reportStatements>): Promise<void>;
+  run(conversationId: string, mark: CountMark, statements: (decided?: CountDecision) => Statements): Promise<void>;
 };
+
+/** The chat path's counters come as SQL text for D1's API (ADR 049), the other writers' as drizzle statements. */
+type Statements = CounterSql[] | ReturnType<typeof reportStatements>;
+async function runAll(statements: Statements) {
+  if (!statements.length) return;
+  if (Array.isArray((statements[0] as CounterSql).params)) await env.DB.batch(bindAll(env.DB, statements as CounterSql[]));
+  else await db.batch(statements as [ReturnType<typeof reportStatements>[number]]);
+}
 
 async function rows(chatbotId: string) {
   const q = (sql: string) => env.DB.prepare(sql).bind(chatbotId).all();
@@ -53,12 +63,7 @@ async function play(side: Side, ref: { orgId: string; chatbotId: string }) {
   };
   const exchange = (c: CountedConversation, at: number, text: string, answered: boolean) =>
     side.run(c.id, { day: dayIn(TZ, at), problem: !answered }, (decided) =>
-      exchangeStatements(
-        db,
-        c,
-        { timeZone: TZ, askedAt: at, visitorText: text, bot: { answered, credits: 1, latencyMs: 900 }, unanswered: !answered },
-        decided,
-      ),
+      exchangeStatements(c, { timeZone: TZ, askedAt: at, visitorText: text, bot: { answered, credits: 1, latencyMs: 900 }, unanswered: !answered }, decided),
     );
   const thumbsDown = (c: CountedConversation, at: number) =>
     side.run(c.id, { problem: true }, (decided) =>
@@ -73,7 +78,7 @@ async function play(side: Side, ref: { orgId: string; chatbotId: string }) {
 
   const two = await open("v_2", "api", null, DAY2);
   await side.run(two.id, { day: dayIn(TZ, DAY2), problem: false }, (decided) =>
-    liveMessageStatements(db, two, { id: "m_live", role: "visitor", createdAt: DAY2 + 10, timeZone: TZ, fresh: true }, decided),
+    liveMessageStatements(two, { id: "m_live", role: "visitor", createdAt: DAY2 + 10, timeZone: TZ, fresh: true }, decided),
   );
   await side.run(two.id, { day: dayIn(TZ, DAY2 + 20), problem: true }, (decided) => handoffStatements(db, two, { timeZone: TZ, at: DAY2 + 20 }, decided));
 
@@ -95,7 +100,7 @@ describe("analytics counted by value, once-only decisions from the conversation 
     await play(
       {
         index: d1ConversationIndex(ctx, inD1),
-        run: async (_id, _mark, statements) => void (await db.batch(statements() as [ReturnType<typeof reportStatements>[number]])),
+        run: async (_id, _mark, statements) => runAll(statements()),
       },
       inD1,
     );
@@ -106,7 +111,7 @@ describe("analytics counted by value, once-only decisions from the conversation 
         run: async (id, mark, statements) => {
           const decided = await shardIndex.countOnce(id, mark);
           if (!decided) throw new Error(`countOnce refused ${id}`);
-          await db.batch(statements(decided) as [ReturnType<typeof reportStatements>[number]]);
+          await runAll(statements(decided));
         },
       },
       inShard,

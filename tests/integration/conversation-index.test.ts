@@ -216,6 +216,31 @@ describe("conversation index", () => {
     await expect(shard.index.markLead({ name: "No one", email: null, at: T0 })).rejects.toThrow();
   });
 
+  it("records messages on the row: an exchange adds, the live mirror's count only grows, the first title stays, unanswered and page only set", async () => {
+    // recordMessages is fixed SQL (ADR 049): each field's rule, on both sides.
+    const { d1, shard } = await twoStores("Record rules");
+    for (const s of [d1, shard]) await s.index.open({ visitorId: "vis_r", channel: "widget", id: "cv_rules", now: T0 });
+    const step = (u: Parameters<ConversationIndex["recordMessages"]>[1]) => both(d1, shard, (s) => s.index.recordMessages("cv_rules", u));
+    expect(await step({ added: 2, at: T0 + 5, title: "First question", pageUrl: "https://shop.example/a" })).toMatchObject({
+      messageCount: 2,
+      lastMessageAt: T0 + 5,
+      title: "First question",
+      unanswered: false,
+      pageUrl: "https://shop.example/a",
+    });
+    // A later exchange: the title stays, an empty page leaves the page, unanswered is set.
+    expect(await step({ added: 1, at: T0 + 9, title: "Second question", unanswered: true, pageUrl: "" })).toMatchObject({
+      messageCount: 3,
+      lastMessageAt: T0 + 9,
+      title: "First question",
+      unanswered: true,
+      pageUrl: "https://shop.example/a",
+    });
+    // A repeated mirror with an older count and time changes neither; unanswered is never cleared here.
+    expect(await step({ count: 2, at: T0 + 7, unanswered: false })).toMatchObject({ messageCount: 3, lastMessageAt: T0 + 9, unanswered: true });
+    expect(await step({ count: 5, at: T0 + 20 })).toMatchObject({ messageCount: 5, lastMessageAt: T0 + 20, title: "First question" });
+  });
+
   it("keeps tenants apart: D1 scopes every statement by chatbot, a shard answers only the chatbot it holds", async () => {
     const mine = await twoStores("Holder");
     const other = await twoStores("Other tenant");

@@ -7,6 +7,13 @@ import type { ChatbotRef } from "../../app/.server/retrieval/types";
  */
 export class ShardMeta {
   private ready = false;
+  /**
+   * The owner as stored, kept in memory once read or written: `owns` runs on every call of a shard
+   * (several per chat message), and a SQL read each time showed in bench:cpu's profile (issue #21,
+   * ADR 049). Only `set` writes shard_meta and only `forget` follows an emptied storage, so the copy
+   * cannot go stale; a new object instance reads it again.
+   */
+  private owner: string | undefined;
 
   constructor(
     private readonly sql: SqlStorage,
@@ -20,6 +27,7 @@ export class ShardMeta {
 
   set(key: string, value: string) {
     this.ensure();
+    if (key === "owner") this.owner = undefined; // read back by owns(), after the write
     this.sql.exec("INSERT INTO shard_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
   }
 
@@ -41,6 +49,7 @@ export class ShardMeta {
   /** The storage was emptied: the tables are created again on next use. */
   forget() {
     this.ready = false;
+    this.owner = undefined;
   }
 
   /**
@@ -52,9 +61,11 @@ export class ShardMeta {
    */
   owns(ref: ChatbotRef): boolean {
     const owner = `${ref.orgId}/${ref.chatbotId}`;
-    const held = this.get("owner");
-    if (!held) this.set("owner", owner);
-    else if (held !== owner) {
+    const held = (this.owner ??= this.get("owner"));
+    if (!held) {
+      this.set("owner", owner);
+      this.owner = owner;
+    } else if (held !== owner) {
       console.error(`${this.schema.label} of ${held} refused a call for ${owner}`);
       return false;
     }

@@ -32,15 +32,36 @@ export type CountedConversation = Ref & { id: string; visitorId: string; channel
 export type CountDecision = { counted: boolean; unresolvedDay: string | null };
 
 /**
+ * A statement as SQL text with its parameters (anonymous `?`, in order). The counters are written
+ * this way rather than with drizzle's `sql` template: a chat message runs six of them, and drizzle
+ * rebuilding each one's SQL per message was a visible share of its CPU under load (issue #21, ADR
+ * 049). The chat path binds them on D1's API (`bindAll`); the other writers (leads, thumbs, reports,
+ * handoffs) get them as drizzle statements for their `db.batch` (`statement`).
+ */
+export type CounterSql = { sql: string; params: unknown[] };
+
+/** Prepares counter statements on a D1 client (D1, or a shard's storage behind D1's API). */
+export function bindAll(client: D1Database, statements: CounterSql[]): D1PreparedStatement[] {
+  return statements.map((s) => client.prepare(s.sql).bind(...s.params));
+}
+
+/**
+ * A counter statement as a drizzle statement for `db.batch`: the text between `?`s raw, the
+ * parameters bound in their places (the SQL here never has a `?` inside a literal).
+ */
+function statement(db: Db, q: CounterSql): AnalyticsStatement {
+  const parts = q.sql.split("?");
+  if (parts.length !== q.params.length + 1) throw new Error("analytics statement: parameters do not match");
+  const chunks: SQL[] = [sql.raw(parts[0])];
+  q.params.forEach((p, i) => chunks.push(sql`${p}`, sql.raw(parts[i + 1])));
+  return batchable(db, db.run(sql.join(chunks)));
+}
+
+/**
  * A raw statement that can go into `db.batch`. drizzle-orm 0.45's D1 batch binds each item's
  * parameters through its prepared `stmt`, which a raw `db.run(sql)` lacks (it only works alone), so
  * the statement is prepared here on the same D1 client.
  */
-function statement(db: Db, query: SQL): AnalyticsStatement {
-  return batchable(db, db.run(query));
-}
-
-/** A raw `db.run` / `db.all` made fit for `db.batch` (see above). */
 export function batchable<T extends { getQuery(): { sql: string } }>(db: Db, raw: T): T {
   return Object.assign(raw, { stmt: db.$client.prepare(raw.getQuery().sql) });
 }
@@ -54,43 +75,50 @@ export async function orgTimeZone(ctx: { db: Db }, orgId: string): Promise<strin
   return row?.timeZone ?? DEFAULT_TIME_ZONE;
 }
 
-/** Adds to the day's counters (a row per chatbot and day, created on first use). */
-function bump(db: Db, ref: Ref, day: string, add: Partial<Record<Counter, number | SQL>>): AnalyticsStatement {
+/** Adds to the day's counters (a row per chatbot and day, created on first use); an addend is a number or an expression. */
+function bump(ref: Ref, day: string, add: Partial<Record<Counter, number | CounterSql>>): CounterSql {
   const cols = COUNTERS.filter((c) => add[c] !== undefined);
-  const names = sql.raw(cols.map((c) => `, ${c}`).join(""));
-  const values = sql.join(
-    cols.map((c) => sql`, ${add[c]}`),
-    sql``,
-  );
-  const sets = sql.raw(cols.map((c) => `${c} = ${c} + excluded.${c}`).join(", "));
-  return statement(
-    db,
-    sql`insert into analytics_daily (chatbot_id, day, org_id${names}) values (${ref.chatbotId}, ${day}, ${ref.orgId}${values})
-    on conflict (chatbot_id, day) do update set ${sets}`,
-  );
+  const params: unknown[] = [ref.chatbotId, day, ref.orgId];
+  let values = "";
+  for (const c of cols) {
+    const v = add[c]!;
+    if (typeof v === "number") {
+      values += ", ?";
+      params.push(v);
+    } else {
+      values += `, ${v.sql}`;
+      params.push(...v.params);
+    }
+  }
+  return {
+    sql: `insert into analytics_daily (chatbot_id, day, org_id${cols.map((c) => `, ${c}`).join("")}) values (?, ?, ?${values})
+    on conflict (chatbot_id, day) do update set ${cols.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`,
+    params,
+  };
 }
 
 /** Takes one from a day's counter where it has one (a thumb changed or cleared). */
-function takeOne(db: Db, ref: Ref, day: string, counter: Counter): AnalyticsStatement {
-  return statement(db, sql`update analytics_daily set ${sql.raw(`${counter} = max(0, ${counter} - 1)`)} where chatbot_id = ${ref.chatbotId} and day = ${day}`);
+function takeOne(ref: Ref, day: string, counter: Counter): CounterSql {
+  return { sql: `update analytics_daily set ${counter} = max(0, ${counter} - 1) where chatbot_id = ? and day = ?`, params: [ref.chatbotId, day] };
 }
 
-const notCounted = (conversationId: string) => sql`not exists (select 1 from analytics_conversations where conversation_id = ${conversationId})`;
+const NOT_COUNTED = "not exists (select 1 from analytics_conversations where conversation_id = ?)";
 
-/** A split row (channel, country, answer time) per entry, counted by one. */
-function splits(db: Db, ref: Ref, day: string, rows: { dim: string; key: string; when?: SQL }[]): AnalyticsStatement[] {
+/** A split row (channel, country, answer time) per entry, counted by one; `when` holds the row back unless true. */
+function splits(ref: Ref, day: string, rows: { dim: string; key: string; when?: CounterSql }[]): CounterSql[] {
   if (!rows.length) return [];
   // The upsert's SELECTs each end in a WHERE clause (SQLite's rule for INSERT … SELECT … ON CONFLICT).
-  const selects = sql.join(
-    rows.map((r) => sql`select ${ref.chatbotId}, ${day}, ${r.dim}, ${r.key}, 1 where ${r.when ?? sql`true`}`),
-    sql` union all `,
-  );
+  const params: unknown[] = [];
+  const selects = rows.map((r) => {
+    params.push(ref.chatbotId, day, r.dim, r.key, ...(r.when?.params ?? []));
+    return `select ?, ?, ?, ?, 1 where ${r.when?.sql ?? "true"}`;
+  });
   return [
-    statement(
-      db,
-      sql`insert into analytics_splits (chatbot_id, day, dim, key, count) ${selects}
+    {
+      sql: `insert into analytics_splits (chatbot_id, day, dim, key, count) ${selects.join(" union all ")}
       on conflict (chatbot_id, day, dim, key) do update set count = count + 1`,
-    ),
+      params,
+    },
   ];
 }
 
@@ -102,13 +130,12 @@ function splits(db: Db, ref: Ref, day: string, rows: { dim: string; key: string;
  * a message's batch is CPU on the one local runtime (issue #21).
  */
 function countConversation(
-  db: Db,
   c: CountedConversation,
   day: string,
-  extra: Partial<Record<Counter, number | SQL>> = {},
+  extra: Partial<Record<Counter, number | CounterSql>> = {},
   latencyBucket?: string,
   decided?: CountDecision,
-): AnalyticsStatement[] {
+): CounterSql[] {
   const ref = { orgId: c.orgId, chatbotId: c.chatbotId };
   const latency = latencyBucket === undefined ? [] : [{ dim: "latency", key: latencyBucket }];
   if (decided) {
@@ -118,13 +145,16 @@ function countConversation(
           { dim: "country", key: c.country ?? "" },
         ]
       : [];
-    return [bump(db, ref, day, { conversations: first.length ? 1 : 0, ...extra }), ...splits(db, ref, day, [...first, ...latency])];
+    return [bump(ref, day, { conversations: first.length ? 1 : 0, ...extra }), ...splits(ref, day, [...first, ...latency])];
   }
-  const once = notCounted(c.id);
+  const once: CounterSql = { sql: NOT_COUNTED, params: [c.id] };
   return [
-    bump(db, ref, day, { conversations: sql`(${once})`, ...extra }),
-    ...splits(db, ref, day, [{ dim: "channel", key: c.channel, when: once }, { dim: "country", key: c.country ?? "", when: once }, ...latency]),
-    statement(db, sql`insert or ignore into analytics_conversations (conversation_id, chatbot_id, day, problem) values (${c.id}, ${c.chatbotId}, ${day}, 0)`),
+    bump(ref, day, { conversations: { sql: `(${NOT_COUNTED})`, params: [c.id] }, ...extra }),
+    ...splits(ref, day, [{ dim: "channel", key: c.channel, when: once }, { dim: "country", key: c.country ?? "", when: once }, ...latency]),
+    {
+      sql: "insert or ignore into analytics_conversations (conversation_id, chatbot_id, day, problem) values (?, ?, ?, 0)",
+      params: [c.id, c.chatbotId, day],
+    },
   ];
 }
 
@@ -132,19 +162,19 @@ function countConversation(
  * The conversation had a fallback, a thumbs-down, a report or a handoff: it counts as unresolved,
  * once, on the day it started (after this, whatever else happens to it).
  */
-function markUnresolved(db: Db, ref: Ref, conversationId: string, decided?: CountDecision): AnalyticsStatement[] {
+function markUnresolved(ref: Ref, conversationId: string, decided?: CountDecision): CounterSql[] {
   if (decided)
     return decided.unresolvedDay
-      ? [statement(db, sql`update analytics_daily set unresolved = unresolved + 1 where chatbot_id = ${ref.chatbotId} and day = ${decided.unresolvedDay}`)]
+      ? [{ sql: "update analytics_daily set unresolved = unresolved + 1 where chatbot_id = ? and day = ?", params: [ref.chatbotId, decided.unresolvedDay] }]
       : [];
-  const open = sql`from analytics_conversations where conversation_id = ${conversationId} and problem = 0`;
+  const open = "from analytics_conversations where conversation_id = ? and problem = 0";
   return [
-    statement(
-      db,
-      sql`update analytics_daily set unresolved = unresolved + 1
+    {
+      sql: `update analytics_daily set unresolved = unresolved + 1
       where chatbot_id = (select chatbot_id ${open}) and day = (select day ${open})`,
-    ),
-    statement(db, sql`update analytics_conversations set problem = 1 where conversation_id = ${conversationId}`),
+      params: [conversationId, conversationId],
+    },
+    { sql: "update analytics_conversations set problem = 1 where conversation_id = ?", params: [conversationId] },
   ];
 }
 
@@ -166,49 +196,48 @@ export type ExchangeFacts = {
  * neither. It is unanswered when the reply had no knowledge behind it (the fallback, or an answer
  * below the relevance floor), not when the plan's reply limit refused it (credits 0).
  */
-export function exchangeStatements(db: Db, conversation: CountedConversation, facts: ExchangeFacts, decided?: CountDecision): AnalyticsStatement[] {
+export function exchangeStatements(conversation: CountedConversation, facts: ExchangeFacts, decided?: CountDecision): CounterSql[] {
   const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   const day = dayIn(facts.timeZone, facts.askedAt);
   const bot = facts.bot;
   const question = !!bot && (bot.answered || facts.unanswered);
   const gap = !!bot && !bot.answered && facts.unanswered && bot.credits > 0;
   const out = countConversation(
-    db,
     conversation,
     day,
     { messages: bot ? 2 : 1, questions: question ? 1 : 0, unanswered: gap ? 1 : 0 },
     bot?.latencyMs != null ? String(answerTimeBucket(bot.latencyMs)) : undefined,
     decided,
   );
-  out.push(visitorOn(db, conversation, day));
+  out.push(visitorOn(conversation, day));
   if (question) {
     const key = questionKey(facts.visitorText);
     const text = questionSample(facts.visitorText);
     const missed = gap ? 1 : 0;
     out.push(
       // A group answered with "add an answer" opens again when the question goes unanswered after that.
-      statement(
-        db,
-        sql`insert into analytics_questions (chatbot_id, key, org_id, text, asked, unanswered, last_asked_at, last_unanswered_at)
-        values (${ref.chatbotId}, ${key}, ${ref.orgId}, ${text}, 1, ${missed}, ${facts.askedAt}, ${gap ? facts.askedAt : null})
+      {
+        sql: `insert into analytics_questions (chatbot_id, key, org_id, text, asked, unanswered, last_asked_at, last_unanswered_at)
+        values (?, ?, ?, ?, 1, ?, ?, ?)
         on conflict (chatbot_id, key) do update set asked = asked + 1, unanswered = unanswered + excluded.unanswered, last_asked_at = excluded.last_asked_at, text = excluded.text,
           last_unanswered_at = coalesce(excluded.last_unanswered_at, last_unanswered_at),
           answered_at = case when excluded.last_unanswered_at is not null then null else answered_at end`,
-      ),
-      statement(
-        db,
-        sql`insert into analytics_question_days (chatbot_id, day, key, asked, unanswered) values (${ref.chatbotId}, ${day}, ${key}, 1, ${missed})
+        params: [ref.chatbotId, key, ref.orgId, text, missed, facts.askedAt, gap ? facts.askedAt : null],
+      },
+      {
+        sql: `insert into analytics_question_days (chatbot_id, day, key, asked, unanswered) values (?, ?, ?, 1, ?)
         on conflict (chatbot_id, day, key) do update set asked = asked + 1, unanswered = unanswered + excluded.unanswered`,
-      ),
+        params: [ref.chatbotId, day, key, missed],
+      },
     );
   }
-  if (facts.unanswered) out.push(...markUnresolved(db, ref, conversation.id, decided));
+  if (facts.unanswered) out.push(...markUnresolved(ref, conversation.id, decided));
   return out;
 }
 
 /** The conversation's visitor among the day's visitors. */
-function visitorOn(db: Db, c: CountedConversation, day: string): AnalyticsStatement {
-  return statement(db, sql`insert or ignore into analytics_visitors (chatbot_id, day, visitor_id) values (${c.chatbotId}, ${day}, ${c.visitorId})`);
+function visitorOn(c: CountedConversation, day: string): CounterSql {
+  return { sql: "insert or ignore into analytics_visitors (chatbot_id, day, visitor_id) values (?, ?, ?)", params: [c.chatbotId, day, c.visitorId] };
 }
 
 /**
@@ -221,7 +250,6 @@ function visitorOn(db: Db, c: CountedConversation, day: string): AnalyticsStatem
  * insert does nothing, adds nothing either. The conversation is counted if this is its first event.
  */
 export function liveMessageStatements(
-  db: Db,
   conversation: CountedConversation,
   m: {
     id: string;
@@ -233,20 +261,29 @@ export function liveMessageStatements(
     fresh?: boolean;
   },
   decided?: CountDecision,
-): AnalyticsStatement[] {
+): CounterSql[] {
   if (m.role === "system") return [];
   const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   const day = dayIn(m.timeZone, m.createdAt);
-  const sameClient = m.clientMessageId ? sql` or (conversation_id = ${conversation.id} and client_message_id = ${m.clientMessageId})` : sql``;
-  const fresh = m.fresh === undefined ? sql`(not exists (select 1 from messages where id = ${m.id}${sameClient}))` : m.fresh ? 1 : 0;
-  const out = countConversation(db, conversation, day, { messages: fresh }, undefined, decided);
-  if (m.role === "visitor") out.push(visitorOn(db, conversation, day));
+  const fresh: number | CounterSql =
+    m.fresh !== undefined
+      ? m.fresh
+        ? 1
+        : 0
+      : m.clientMessageId
+        ? {
+            sql: "(not exists (select 1 from messages where id = ? or (conversation_id = ? and client_message_id = ?)))",
+            params: [m.id, conversation.id, m.clientMessageId],
+          }
+        : { sql: "(not exists (select 1 from messages where id = ?))", params: [m.id] };
+  const out = countConversation(conversation, day, { messages: fresh }, undefined, decided);
+  if (m.role === "visitor") out.push(visitorOn(conversation, day));
   return out;
 }
 
 /** A new lead (not a repeat of an email already known), on the day it was captured. */
 export function leadStatements(db: Db, ref: Ref, timeZone: string, at: number): AnalyticsStatement[] {
-  return [bump(db, ref, dayIn(timeZone, at), { leads: 1 })];
+  return [statement(db, bump(ref, dayIn(timeZone, at), { leads: 1 }))];
 }
 
 /**
@@ -262,13 +299,13 @@ export function feedbackStatements(
   if (input.from === input.to) return [];
   const day = dayIn(input.timeZone, input.repliedAt);
   const counter = (v: number | null): Counter | null => (v === 1 ? "thumbs_up" : v === -1 ? "thumbs_down" : null);
-  const out: AnalyticsStatement[] = [];
+  const out: CounterSql[] = [];
   const was = counter(input.from);
   const now = counter(input.to);
-  if (was) out.push(takeOne(db, ref, day, was));
-  if (now) out.push(bump(db, ref, day, { [now]: 1 }));
-  if (input.to === -1) out.push(...markUnresolved(db, ref, input.conversationId, decided));
-  return out;
+  if (was) out.push(takeOne(ref, day, was));
+  if (now) out.push(bump(ref, day, { [now]: 1 }));
+  if (input.to === -1) out.push(...markUnresolved(ref, input.conversationId, decided));
+  return out.map((q) => statement(db, q));
 }
 
 /** "Report a problem": counted on the day of the report; its conversation, if any, is unresolved. */
@@ -278,9 +315,9 @@ export function reportStatements(
   input: { timeZone: string; at: number; conversationId: string | null },
   decided?: CountDecision,
 ): AnalyticsStatement[] {
-  const out = [bump(db, ref, dayIn(input.timeZone, input.at), { reports: 1 })];
-  if (input.conversationId) out.push(...markUnresolved(db, ref, input.conversationId, decided));
-  return out;
+  const out = [bump(ref, dayIn(input.timeZone, input.at), { reports: 1 })];
+  if (input.conversationId) out.push(...markUnresolved(ref, input.conversationId, decided));
+  return out.map((q) => statement(db, q));
 }
 
 /**
@@ -294,5 +331,7 @@ export function handoffStatements(
   decided?: CountDecision,
 ): AnalyticsStatement[] {
   const day = dayIn(input.timeZone, input.at);
-  return [...countConversation(db, conversation, day, { handoffs: 1 }, undefined, decided), ...markUnresolved(db, conversation, conversation.id, decided)];
+  return [...countConversation(conversation, day, { handoffs: 1 }, undefined, decided), ...markUnresolved(conversation, conversation.id, decided)].map((q) =>
+    statement(db, q),
+  );
 }

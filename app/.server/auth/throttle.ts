@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 
 export type Limit = { max: number; windowMs: number };
@@ -30,17 +29,24 @@ export async function hitAll(db: Db, checks: [string, Limit][], now = Date.now()
   );
 }
 
-/** Adds one to each key's count in its window (a new window starts at 1), in one multi-row statement. */
+/**
+ * Adds one to each key's count in its window (a new window starts at 1), in one multi-row statement.
+ * Fixed SQL on D1's API rather than drizzle's template: every chat message runs it, and rebuilding it
+ * per message showed in bench:cpu's profile (issue #21, ADR 049).
+ */
 async function upsertAll(db: Db, checks: [string, Limit][], now: number): Promise<Map<string, number>> {
-  const rows = checks.map(([key, limit]) => sql`(${key}, ${windowOf(limit, now)}, 1)`);
-  const counted = await db.all<{ key: string; count: number }>(
-    sql`INSERT INTO rate_limits (key, window_start, count) VALUES ${sql.join(rows, sql`, `)}
+  const client = (db as unknown as { $client: D1Database }).$client;
+  const { results } = await client
+    .prepare(
+      `INSERT INTO rate_limits (key, window_start, count) VALUES ${checks.map(() => "(?, ?, 1)").join(", ")}
       ON CONFLICT (key) DO UPDATE SET
         count = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.count + 1 ELSE 1 END,
         window_start = excluded.window_start
       RETURNING key, count`,
-  );
-  return new Map(counted.map((r) => [r.key, r.count]));
+    )
+    .bind(...checks.flatMap(([key, limit]) => [key, windowOf(limit, now)]))
+    .all<{ key: string; count: number }>();
+  return new Map(results.map((r) => [r.key, r.count]));
 }
 
 /**

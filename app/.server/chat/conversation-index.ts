@@ -292,20 +292,25 @@ function createStatement(client: D1Database, ref: ChatbotRef, input: OpenFacts, 
 }
 
 /** The update after stored messages (returning the row), for D1 callers that batch it with the messages and analytics. */
-export function recordMessagesStatement(db: Database, ref: ChatbotRef, conversationId: string, raw: MessageUpdate) {
+// What stored messages change on their conversation (MessageUpdate), as fixed SQL for the same
+// reason as `open`'s: it runs with every chat message (issue #21, ADR 049). ?1 org, ?2 chatbot,
+// ?3 conversation; ?4 `added` or null, ?5 `count` or null (exactly one is given); ?6 at; ?7 title,
+// ?8 unanswered, ?9 page, each null for "leave as it is".
+const RECORD_MESSAGES_SQL = `UPDATE conversations SET
+    message_count = CASE WHEN ?4 IS NULL THEN max(message_count, ?5) ELSE message_count + ?4 END,
+    last_message_at = CASE WHEN ?4 IS NULL THEN max(last_message_at, ?6) ELSE ?6 END,
+    title = coalesce(title, ?7),
+    unanswered = CASE WHEN ?8 THEN 1 ELSE unanswered END,
+    page_url = coalesce(?9, page_url)
+  WHERE id = ?3 AND org_id = ?1 AND chatbot_id = ?2`;
+const RECORD_MESSAGES_RETURNING = `${RECORD_MESSAGES_SQL} RETURNING ${CONVERSATION_COLUMNS}`;
+
+/** The update of `recordMessages` on a D1 client, for callers that batch it with the messages' counters; `returning` adds the row after it. */
+export function recordMessagesStatement(client: D1Database, ref: ChatbotRef, conversationId: string, raw: MessageUpdate, returning = false) {
   const u = messageUpdateSchema.parse(raw);
-  return db
-    .update(conversations)
-    .set({
-      ...(u.added !== undefined
-        ? { messageCount: sql`${conversations.messageCount} + ${u.added}`, lastMessageAt: u.at }
-        : { messageCount: sql`max(${conversations.messageCount}, ${u.count})`, lastMessageAt: sql`max(${conversations.lastMessageAt}, ${u.at})` }),
-      ...(u.title !== undefined ? { title: sql`coalesce(${conversations.title}, ${u.title})` } : {}),
-      ...(u.unanswered ? { unanswered: true } : {}),
-      ...(u.pageUrl ? { pageUrl: u.pageUrl } : {}),
-    })
-    .where(and(eq(conversations.id, conversationId), eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId)))
-    .returning();
+  return client
+    .prepare(returning ? RECORD_MESSAGES_RETURNING : RECORD_MESSAGES_SQL)
+    .bind(ref.orgId, ref.chatbotId, conversationId, u.added ?? null, u.count ?? null, u.at, u.title ?? null, u.unanswered ? 1 : null, u.pageUrl || null);
 }
 
 const scopedId = (ref: ChatbotRef, conversationId: string) =>
@@ -486,7 +491,8 @@ export function d1ConversationIndex(ctx: { db: Database }, ref: ChatbotRef, kind
       );
     },
     async recordMessages(conversationId, raw) {
-      return (await recordMessagesStatement(db, ref, conversationId, raw).get()) ?? null;
+      const row = await recordMessagesStatement(d1Client(db), ref, conversationId, raw, true).first<StoredConversation>();
+      return row ? conversationFromRow(row) : null;
     },
     async setFlags(conversationId, raw) {
       const flags = flagsSchema.parse(raw);

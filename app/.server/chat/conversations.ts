@@ -3,7 +3,7 @@ import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
 import type { ChatSource } from "~/lib/schemas/chat";
 import { conversations, messages, type MessageSource } from "../db/schema";
-import { exchangeStatements, liveMessageStatements, orgTimeZone } from "../analytics/record";
+import { bindAll, exchangeStatements, liveMessageStatements, orgTimeZone, type CounterSql } from "../analytics/record";
 import {
   DuplicateClientMessage,
   isDuplicateClientMessage,
@@ -84,15 +84,14 @@ export async function openTurn(
   ref: ChatbotRef,
   input: ConversationInput & { clientMessageId?: string; historyLimit?: number },
   /** One more statement for the same round trip (the reply's credit, chat/turn.ts); its rows come back as `also`. */
-  also?: { toSQL(): { sql: string; params: unknown[] } } | null,
+  also?: { sql: string; params: unknown[] } | null,
 ): Promise<{ conversation: Conversation & { isNew?: boolean }; sent: SentMessage | null; history: HistoryMessage[] | null; also: unknown }> {
   const d1 = d1Client(ctx.db);
   // The conversation index's own statements (chat/conversation-index.ts), sent with the turn's. All
   // are fixed SQL bound with D1's API: built by drizzle they were the largest share of query building
-  // in bench:cpu's profile (issue #21). The credit comes from usage.ts as a drizzle query and is
-  // bound as the SQL drizzle renders for it.
+  // in bench:cpu's profile (issue #21). The credit comes from usage.ts, fixed SQL as well (ADR 049).
   const o = openStatements(d1, ref, openFacts(input));
-  const extra = also ? also.toSQL() : null;
+  const extra = also ?? null;
   const statements = [
     o.insert,
     o.open,
@@ -118,7 +117,7 @@ export async function openTurn(
 // The turn's message statements (D1's messages; a chatbot whose messages are in its shard reads them
 // there, chat/turn.ts). Each binds ?1 org, ?2 chatbot, ?3 visitor first.
 const TURN_SQL = {
-  // As sentQuery (binds org, chatbot, visitor, client message id).
+  // The visitor's message with this client message id on this chatbot, in any of their conversations (binds org, chatbot, visitor, client message id).
   sent: `SELECT m.id AS id, m.conversation_id AS conversationId, m.created_at AS createdAt, c.status AS status
     FROM messages m JOIN conversations c ON c.id = m.conversation_id
     WHERE c.chatbot_id = ?2 AND c.org_id = ?1 AND c.visitor_id = ?3 AND m.client_message_id = ?4 AND m.role = 'visitor' LIMIT 1`,
@@ -130,10 +129,13 @@ const TURN_SQL = {
 
 export type BatchItem = Parameters<Ctx["db"]["batch"]>[0][number];
 
-/** True (in SQL) when the visitor already sent a message with this client message id on this chatbot. */
-export function clientMessageStored(ctx: Ctx, ref: ChatbotRef, visitorId: string, clientMessageId: string): SQL {
-  // drizzle puts the subquery in parentheses itself.
-  return sql`exists ${sentQuery(ctx, ref, visitorId, clientMessageId)}`;
+/**
+ * True (in SQL) when the visitor already sent a message with this client message id on this
+ * chatbot: TURN_SQL.sent as a condition, binding ?1–?4 (a statement that uses it numbers its own
+ * parameters after them, chat/usage.ts consumeReply).
+ */
+export function clientMessageStored(ref: ChatbotRef, visitorId: string, clientMessageId: string): { sql: string; params: unknown[] } {
+  return { sql: `EXISTS (${TURN_SQL.sent})`, params: [ref.orgId, ref.chatbotId, visitorId, clientMessageId] };
 }
 
 /** The visitor proved their id with an identity hash (identity verification); never unset. */
@@ -219,19 +221,21 @@ export async function recordExchange(
     : null;
   const d1 = d1Client(ctx.db);
   // The batch goes to D1 as is (each statement's own SQL), not through drizzle's batch, which
-  // prepares and maps every item again (bench:cpu's profile, issue #21).
-  const update = ((q) => d1.prepare(q.sql).bind(...q.params))(
-    recordMessagesStatement(ctx.db, ref, conversation.id, { added, at: last, title, unanswered: input.unanswered, pageUrl: input.pageUrl }).toSQL(),
-  );
+  // prepares and maps every item again (bench:cpu's profile, issue #21). The conversation's update
+  // and the counters are fixed SQL, not built by drizzle per message (ADR 047, 049).
+  const update = recordMessagesStatement(d1, ref, conversation.id, { added, at: last, title, unanswered: input.unanswered, pageUrl: input.pageUrl });
   // The daily analytics rows, counted in the same batch (analytics/record.ts; they run first: a new
   // conversation is recognised before this exchange is stored).
-  const [counted, ...counting] = exchangeStatements(ctx.db, conversation, {
-    timeZone: input.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)),
-    askedAt: input.askedAt,
-    visitorText: input.visitorText,
-    bot: input.bot,
-    unanswered: !!input.unanswered,
-  }).map((st) => ((q) => d1.prepare(q.sql).bind(...q.params))(st.getQuery()));
+  const [counted, ...counting] = bindAll(
+    d1,
+    exchangeStatements(conversation, {
+      timeZone: input.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)),
+      askedAt: input.askedAt,
+      visitorText: input.visitorText,
+      bot: input.bot,
+      unanswered: !!input.unanswered,
+    }),
+  );
   const shard = await shardStore(ctx, ref, input.messageStore);
   if (shard) {
     // Messages first: a failure after this leaves them stored and uncounted, never counted and lost.
@@ -257,26 +261,8 @@ export type StoredExchange = {
   held: boolean;
 };
 
-/** The visitor message stored under a client message id (sentQuery), the start of a StoredExchange. */
+/** The visitor message stored under a client message id (TURN_SQL.sent), the start of a StoredExchange. */
 export type SentMessage = { id: string; conversationId: string; createdAt: number; status: Conversation["status"] };
-
-/** The visitor's message with this client message id on this chatbot, in any of their conversations (D1). */
-function sentQuery(ctx: Ctx, ref: ChatbotRef, visitorId: string, clientMessageId: string) {
-  return ctx.db
-    .select({ id: messages.id, conversationId: messages.conversationId, createdAt: messages.createdAt, status: conversations.status })
-    .from(messages)
-    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-    .where(
-      and(
-        eq(conversations.chatbotId, ref.chatbotId),
-        eq(conversations.orgId, ref.orgId),
-        eq(conversations.visitorId, visitorId),
-        eq(messages.clientMessageId, clientMessageId),
-        eq(messages.role, "visitor"),
-      ),
-    )
-    .limit(1);
-}
 
 /**
  * The exchange a visitor already sent with this client message id on this chatbot (in any of their
@@ -291,7 +277,7 @@ export async function findClientMessage(
 ): Promise<StoredExchange | null> {
   const shard = await shardStore(ctx, ref, kind);
   if (shard) return findClientMessageInShard(ctx, shard, ref, visitorId, clientMessageId);
-  const sent = await sentQuery(ctx, ref, visitorId, clientMessageId).get();
+  const sent = await d1Client(ctx.db).prepare(TURN_SQL.sent).bind(ref.orgId, ref.chatbotId, visitorId, clientMessageId).first<SentMessage>();
   return sent ? storedExchange(ctx, sent) : null;
 }
 
@@ -501,10 +487,12 @@ export async function recordLiveMessage(
     .where(eq(conversations.id, conversation.id));
   const search = m.role === "visitor" ? [searchInsert(ctx.db, conversation, conversation.id, m.content)] : [];
   // The daily analytics rows (ADR 020), first in the same batch: the count asks whether the message
-  // is already stored, so a repeated mirror counts nothing. System notes are not counted.
-  const [counted, ...counting] = await liveCounting(ctx, conversation, { ...m, timeZone: opts.timeZone });
-  if (counted) await ctx.db.batch([counted, ...counting, insert, update, ...search]);
-  else await ctx.db.batch([insert, update, ...search]);
+  // is already stored, so a repeated mirror counts nothing. System notes are not counted, nor a
+  // conversation this chatbot does not hold. The batch goes to D1 as is, as recordExchange's does.
+  const d1 = d1Client(ctx.db);
+  const asD1 = (q: { toSQL(): { sql: string; params: unknown[] } }) => ((r) => d1.prepare(r.sql).bind(...r.params))(q.toSQL());
+  const counters = await liveCounting(ctx, conversation, { ...m, timeZone: opts.timeZone });
+  await d1.batch([...bindAll(d1, counters), asD1(insert), asD1(update), ...search.map(asD1)]);
 }
 
 /** A live message's conversation, with the values analytics counts it by when the caller holds them. */
@@ -514,12 +502,12 @@ type LiveConversationRef = Pick<Conversation, "id" | "orgId" | "chatbotId"> & Pa
 async function liveCounting(
   ctx: Ctx,
   conversation: LiveConversationRef,
-  m: Omit<Parameters<typeof liveMessageStatements>[2], "timeZone"> & { timeZone?: string },
-) {
+  m: Omit<Parameters<typeof liveMessageStatements>[1], "timeZone"> & { timeZone?: string },
+): Promise<CounterSql[]> {
   if (m.role === "system") return [];
   const counted = await countedConversation(ctx, conversation);
   if (!counted) return [];
-  return liveMessageStatements(ctx.db, counted, { ...m, timeZone: m.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)) });
+  return liveMessageStatements(counted, { ...m, timeZone: m.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)) });
 }
 
 /** recordLiveMessage for a chatbot whose messages are in its shard: the message there, then the counters and analytics in D1. */
@@ -534,12 +522,12 @@ async function mirrorToShard(
   const fresh = written.inserted.length > 0;
   const count = written.counts[conversation.id] ?? 0;
   // A repeated mirror (or one whose D1 half failed before) writes the same values again: harmless.
-  const update = recordMessagesStatement(ctx.db, conversation, conversation.id, {
+  const d1 = d1Client(ctx.db);
+  const update = recordMessagesStatement(d1, conversation, conversation.id, {
     count,
     at: m.createdAt,
     ...(m.role === "visitor" ? { title: m.content.slice(0, 140) } : {}),
   });
-  const [counted, ...counting] = await liveCounting(ctx, conversation, { ...m, fresh, timeZone: opts.timeZone });
-  if (counted) await ctx.db.batch([counted, ...counting, update]);
-  else await ctx.db.batch([update]);
+  const counters = await liveCounting(ctx, conversation, { ...m, fresh, timeZone: opts.timeZone });
+  await d1.batch([...bindAll(d1, counters), update]);
 }

@@ -383,11 +383,11 @@ type StoreContext = Pick<ServiceContext, "env" | "db">;
 
 /** Where the chatbot's row says its messages are ('d1' for a chatbot not found). */
 export async function messageStoreKind(ctx: { db: Database }, ref: ChatbotRef): Promise<MessageStoreKind> {
-  const row = await ctx.db
-    .select({ k: chatbots.messageStore })
-    .from(chatbots)
-    .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)))
-    .get();
+  // Fixed SQL: live chat's mirror asks this for every message it writes (issue #21, ADR 049).
+  const row = await (ctx.db as unknown as { $client: D1Database }).$client
+    .prepare("SELECT message_store AS k FROM chatbots WHERE id = ?1 AND org_id = ?2")
+    .bind(ref.chatbotId, ref.orgId)
+    .first<{ k: MessageStoreKind }>();
   return row?.k ?? "d1";
 }
 

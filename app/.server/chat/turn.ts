@@ -4,7 +4,6 @@ import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
 import { fail, type Result } from "../failure";
 import { answerMessage, collectAnswer, HISTORY_MESSAGES, replayExchange, type AnswerKind, type AnswerStream } from "./answer";
-import { sql } from "drizzle-orm";
 import {
   clientMessageStored,
   createConversation,
@@ -96,7 +95,8 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
     // The reply's credit rides along, counted only when the message is not a retry of a stored one
     // (a visitor handed to a person in words pays none: answerMessage counts it if it answers after all).
     // In a shard the retry was looked up above; one racing it is refunded when its exchange is stored.
-    const notStored = !inShard && turn.clientMessageId ? sql`NOT ${clientMessageStored(ctx, ref, turn.visitorId, turn.clientMessageId)}` : undefined;
+    const stored = !inShard && turn.clientMessageId ? clientMessageStored(ref, turn.visitorId, turn.clientMessageId) : undefined;
+    const notStored = stored ? { sql: `NOT ${stored.sql}`, params: stored.params } : undefined;
     const consume = handsOver ? null : consumeReply(ctx, turn.target.org, startedAt, notStored);
     const { sent, also, ...rest } = await openTurn(
       ctx,

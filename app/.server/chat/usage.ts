@@ -1,8 +1,9 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { planLimits, raiseLimitHint } from "~/lib/plans";
 import type { AppContext } from "../context";
 import { organisations, usageCounters } from "../db/schema";
 import { notifyReplyUsage } from "../notifications/usage-alerts";
+import { d1Client } from "./conversation-index";
 
 // Replies (credits) per billing period. A period starts at the organisation's periodStart and renews
 // every calendar month on the same day (clamped to the month's last day, e.g. 31 → 30 April).
@@ -51,31 +52,39 @@ export type ConsumeResult = { ok: true; period: number; replies: number; limit: 
  */
 export async function tryConsumeReply(ctx: Ctx & object, org: Org, now = Date.now()): Promise<ConsumeResult> {
   const consume = consumeReply(ctx, org, now);
-  return consume.settle(consume.query ? await consume.query.get() : undefined);
+  const q = consume.query;
+  return consume.settle(
+    q
+      ? ((await d1Client(ctx.db)
+          .prepare(q.sql)
+          .bind(...q.params)
+          .first<{ replies: number }>()) ?? undefined)
+      : undefined,
+  );
 }
 
 /**
  * tryConsumeReply in two halves, for a caller that runs the upsert in a batch of its own (chat/turn.ts,
  * with the turn's first reads): `query` (null when the plan allows no replies at all), optionally
  * guarded by `onlyIf` (the reply is not counted when it is false), then `settle` with its row.
+ * `query` is fixed SQL with its parameters (every chat message runs it; drizzle rebuilt it each time,
+ * issue #21, ADR 049). `onlyIf` is an SQL condition whose parameters are numbered ?1…?n; the
+ * upsert's own follow them.
  */
-export function consumeReply(ctx: Ctx & object, org: Org, now = Date.now(), onlyIf?: SQL) {
+export function consumeReply(ctx: Ctx & object, org: Org, now = Date.now(), onlyIf?: { sql: string; params: unknown[] }) {
   const { start } = currentPeriod(org.periodStart, now);
   const limit = planLimits(org.plan).repliesPerMonth;
+  const n = onlyIf?.params.length ?? 0;
   const query =
     limit <= 0
       ? null
-      : (onlyIf
-          ? // An upsert from a SELECT needs the WHERE (SQLite's parsing rule), which is the guard here.
-            ctx.db.insert(usageCounters).select(sql`SELECT ${org.id}, ${start}, 1 WHERE ${onlyIf}`)
-          : ctx.db.insert(usageCounters).values({ orgId: org.id, period: start, replies: 1 })
-        )
-          .onConflictDoUpdate({
-            target: [usageCounters.orgId, usageCounters.period],
-            set: { replies: sql`${usageCounters.replies} + 1` },
-            setWhere: sql`${usageCounters.replies} < ${limit}`,
-          })
-          .returning({ replies: usageCounters.replies });
+      : {
+          // An upsert from a SELECT needs the WHERE (SQLite's parsing rule), which is the guard here.
+          sql: `INSERT INTO usage_counters (org_id, period, replies) ${onlyIf ? `SELECT ?${n + 1}, ?${n + 2}, 1 WHERE ${onlyIf.sql}` : `VALUES (?${n + 1}, ?${n + 2}, 1)`}
+            ON CONFLICT (org_id, period) DO UPDATE SET replies = usage_counters.replies + 1 WHERE usage_counters.replies < ?${n + 3}
+            RETURNING replies`,
+          params: [...(onlyIf?.params ?? []), org.id, start, limit],
+        };
   const settle = async (row: { replies: number } | undefined): Promise<ConsumeResult> => {
     if (!row)
       return {
