@@ -207,8 +207,8 @@ describe("migration 0033: no foreign keys into conversations", () => {
   });
 
   it("deleting a chatbot still removes every row about its conversations, and only its own", async () => {
-    await d1.prepare("DELETE FROM chatbots WHERE id = 'cb_a'").run();
-    for (const table of [
+    // The tables that lost their key into conversations and keep the chatbot's cascade.
+    const BY_CHATBOT = [
       "conversation_agents",
       "conversation_notes",
       "analytics_conversations",
@@ -217,21 +217,12 @@ describe("migration 0033: no foreign keys into conversations", () => {
       "calls",
       "tool_calls",
       "leads",
-    ])
-      expect(await count(table, "chatbot_id = 'cb_a'"), table).toBe(0);
+    ];
+    await d1.prepare("DELETE FROM chatbots WHERE id = 'cb_a'").run();
+    for (const table of BY_CHATBOT) expect(await count(table, "chatbot_id = 'cb_a'"), table).toBe(0);
     expect(await count("lead_conversations", "lead_id LIKE 'ld_cv_cb_a_%'")).toBe(0);
     expect(await count("lead_events", "lead_id LIKE 'ld_cv_cb_a_%'")).toBe(0);
     // The other chatbot's rows are untouched.
-    for (const table of [
-      "conversation_agents",
-      "conversation_notes",
-      "analytics_conversations",
-      "tool_pending_calls",
-      "bug_reports",
-      "calls",
-      "tool_calls",
-      "leads",
-    ])
-      expect(await count(table, "chatbot_id = 'cb_b'"), table).toBe(2);
+    for (const table of BY_CHATBOT) expect(await count(table, "chatbot_id = 'cb_b'"), table).toBe(2);
   });
 });

@@ -962,7 +962,11 @@ const DETERMINERS = new Set("a an any some my our your the their his her its".sp
  */
 export function availabilityObject(query: string): string[] {
   const m = AVAILABILITY.exec(questionWords(query).join(" "));
-  const rest = m?.[1] ?? m?.[2] ?? m?.[3];
+  return objectWords(m?.[1] ?? m?.[2] ?? m?.[3]);
+}
+
+/** The words of a question's object: up to the first preposition or conjunction, without determiners. */
+function objectWords(rest: string | undefined): string[] {
   if (!rest) return [];
   const out: string[] = [];
   for (const w of rest.split(" ")) {
@@ -978,14 +982,7 @@ const PAY_WITH = /^(?:can|could|may|do|does)\s+(?:i|we|you|u)\s+(?:pay|paying|pa
  * monthly instalments" → monthly, instalments): up to the first preposition, without determiners.
  */
 export function paymentMeans(query: string): string[] {
-  const rest = PAY_WITH.exec(questionWords(query).join(" "))?.[1];
-  if (!rest) return [];
-  const out: string[] = [];
-  for (const w of rest.split(" ")) {
-    if (OBJECT_END.has(w)) break;
-    if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
-  }
-  return out;
+  return objectWords(PAY_WITH.exec(questionWords(query).join(" "))?.[1]);
 }
 
 /** Words after a number that make it a count of people or an age. */
