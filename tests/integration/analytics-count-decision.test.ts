@@ -9,8 +9,8 @@ import {
   reportStatements,
   type CountDecision,
   type CountedConversation,
-  type CounterSql,
 } from "~/.server/analytics/record";
+import type { BoundSql } from "~/.server/db/client";
 import { d1ConversationIndex, shardConversationIndex, type ConversationIndex, type CountMark } from "~/.server/chat/conversation-index";
 import { createServiceContext } from "~/.server/context";
 import type { Env } from "~/.server/env";
@@ -37,10 +37,10 @@ type Side = {
 };
 
 /** The chat path's counters come as SQL text for D1's API (ADR 049), the other writers' as drizzle statements. */
-type Statements = CounterSql[] | ReturnType<typeof reportStatements>;
+type Statements = BoundSql[] | ReturnType<typeof reportStatements>;
 async function runAll(statements: Statements) {
   if (!statements.length) return;
-  if (Array.isArray((statements[0] as CounterSql).params)) await env.DB.batch(bindAll(env.DB, statements as CounterSql[]));
+  if (Array.isArray((statements[0] as BoundSql).params)) await env.DB.batch(bindAll(env.DB, statements as BoundSql[]));
   else await db.batch(statements as [ReturnType<typeof reportStatements>[number]]);
 }
 

@@ -1,6 +1,7 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { dayIn, DEFAULT_TIME_ZONE } from "~/lib/time-zone";
 import type { ServiceContext } from "../context";
+import { prepareOn, type BoundSql } from "../db/client";
 import { organisations, type CHANNELS } from "../db/schema";
 import { answerTimeBucket } from "./answer-time";
 import { questionKey, questionSample } from "./questions";
@@ -31,25 +32,22 @@ export type CountedConversation = Ref & { id: string; visitorId: string; channel
  */
 export type CountDecision = { counted: boolean; unresolvedDay: string | null };
 
-/**
- * A statement as SQL text with its parameters (anonymous `?`, in order). The counters are written
- * this way rather than with drizzle's `sql` template: a chat message runs six of them, and drizzle
- * rebuilding each one's SQL per message was a visible share of its CPU under load (issue #21, ADR
- * 049). The chat path binds them on D1's API (`bindAll`); the other writers (leads, thumbs, reports,
- * handoffs) get them as drizzle statements for their `db.batch` (`statement`).
- */
-export type CounterSql = { sql: string; params: unknown[] };
+// The counters are SQL text with their parameters (BoundSql, anonymous `?` in order) rather than
+// drizzle's `sql` template: a chat message runs six of them, and drizzle rebuilding each one's SQL per
+// message was a visible share of its CPU under load (issue #21, ADR 049). The chat path binds them on
+// D1's API (`bindAll`); the other writers (leads, thumbs, reports, handoffs) get them as drizzle
+// statements for their `db.batch` (`statement`).
 
 /** Prepares counter statements on a D1 client (D1, or a shard's storage behind D1's API). */
-export function bindAll(client: D1Database, statements: CounterSql[]): D1PreparedStatement[] {
-  return statements.map((s) => client.prepare(s.sql).bind(...s.params));
+export function bindAll(client: D1Database, statements: BoundSql[]): D1PreparedStatement[] {
+  return statements.map((s) => prepareOn(client, s));
 }
 
 /**
  * A counter statement as a drizzle statement for `db.batch`: the text between `?`s raw, the
  * parameters bound in their places (the SQL here never has a `?` inside a literal).
  */
-function statement(db: Db, q: CounterSql): AnalyticsStatement {
+function statement(db: Db, q: BoundSql): AnalyticsStatement {
   const parts = q.sql.split("?");
   if (parts.length !== q.params.length + 1) throw new Error("analytics statement: parameters do not match");
   const chunks: SQL[] = [sql.raw(parts[0])];
@@ -76,7 +74,7 @@ export async function orgTimeZone(ctx: { db: Db }, orgId: string): Promise<strin
 }
 
 /** Adds to the day's counters (a row per chatbot and day, created on first use); an addend is a number or an expression. */
-function bump(ref: Ref, day: string, add: Partial<Record<Counter, number | CounterSql>>): CounterSql {
+function bump(ref: Ref, day: string, add: Partial<Record<Counter, number | BoundSql>>): BoundSql {
   const cols = COUNTERS.filter((c) => add[c] !== undefined);
   const params: unknown[] = [ref.chatbotId, day, ref.orgId];
   let values = "";
@@ -98,14 +96,14 @@ function bump(ref: Ref, day: string, add: Partial<Record<Counter, number | Count
 }
 
 /** Takes one from a day's counter where it has one (a thumb changed or cleared). */
-function takeOne(ref: Ref, day: string, counter: Counter): CounterSql {
+function takeOne(ref: Ref, day: string, counter: Counter): BoundSql {
   return { sql: `update analytics_daily set ${counter} = max(0, ${counter} - 1) where chatbot_id = ? and day = ?`, params: [ref.chatbotId, day] };
 }
 
 const NOT_COUNTED = "not exists (select 1 from analytics_conversations where conversation_id = ?)";
 
 /** A split row (channel, country, answer time) per entry, counted by one; `when` holds the row back unless true. */
-function splits(ref: Ref, day: string, rows: { dim: string; key: string; when?: CounterSql }[]): CounterSql[] {
+function splits(ref: Ref, day: string, rows: { dim: string; key: string; when?: BoundSql }[]): BoundSql[] {
   if (!rows.length) return [];
   // The upsert's SELECTs each end in a WHERE clause (SQLite's rule for INSERT … SELECT … ON CONFLICT).
   const params: unknown[] = [];
@@ -132,10 +130,10 @@ function splits(ref: Ref, day: string, rows: { dim: string; key: string; when?: 
 function countConversation(
   c: CountedConversation,
   day: string,
-  extra: Partial<Record<Counter, number | CounterSql>> = {},
+  extra: Partial<Record<Counter, number | BoundSql>> = {},
   latencyBucket?: string,
   decided?: CountDecision,
-): CounterSql[] {
+): BoundSql[] {
   const ref = { orgId: c.orgId, chatbotId: c.chatbotId };
   const latency = latencyBucket === undefined ? [] : [{ dim: "latency", key: latencyBucket }];
   if (decided) {
@@ -147,7 +145,7 @@ function countConversation(
       : [];
     return [bump(ref, day, { conversations: first.length ? 1 : 0, ...extra }), ...splits(ref, day, [...first, ...latency])];
   }
-  const once: CounterSql = { sql: NOT_COUNTED, params: [c.id] };
+  const once: BoundSql = { sql: NOT_COUNTED, params: [c.id] };
   return [
     bump(ref, day, { conversations: { sql: `(${NOT_COUNTED})`, params: [c.id] }, ...extra }),
     ...splits(ref, day, [{ dim: "channel", key: c.channel, when: once }, { dim: "country", key: c.country ?? "", when: once }, ...latency]),
@@ -162,7 +160,7 @@ function countConversation(
  * The conversation had a fallback, a thumbs-down, a report or a handoff: it counts as unresolved,
  * once, on the day it started (after this, whatever else happens to it).
  */
-function markUnresolved(ref: Ref, conversationId: string, decided?: CountDecision): CounterSql[] {
+function markUnresolved(ref: Ref, conversationId: string, decided?: CountDecision): BoundSql[] {
   if (decided)
     return decided.unresolvedDay
       ? [{ sql: "update analytics_daily set unresolved = unresolved + 1 where chatbot_id = ? and day = ?", params: [ref.chatbotId, decided.unresolvedDay] }]
@@ -196,7 +194,7 @@ export type ExchangeFacts = {
  * neither. It is unanswered when the reply had no knowledge behind it (the fallback, or an answer
  * below the relevance floor), not when the plan's reply limit refused it (credits 0).
  */
-export function exchangeStatements(conversation: CountedConversation, facts: ExchangeFacts, decided?: CountDecision): CounterSql[] {
+export function exchangeStatements(conversation: CountedConversation, facts: ExchangeFacts, decided?: CountDecision): BoundSql[] {
   const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   const day = dayIn(facts.timeZone, facts.askedAt);
   const bot = facts.bot;
@@ -236,7 +234,7 @@ export function exchangeStatements(conversation: CountedConversation, facts: Exc
 }
 
 /** The conversation's visitor among the day's visitors. */
-function visitorOn(c: CountedConversation, day: string): CounterSql {
+function visitorOn(c: CountedConversation, day: string): BoundSql {
   return { sql: "insert or ignore into analytics_visitors (chatbot_id, day, visitor_id) values (?, ?, ?)", params: [c.chatbotId, day, c.visitorId] };
 }
 
@@ -261,11 +259,11 @@ export function liveMessageStatements(
     fresh?: boolean;
   },
   decided?: CountDecision,
-): CounterSql[] {
+): BoundSql[] {
   if (m.role === "system") return [];
   const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   const day = dayIn(m.timeZone, m.createdAt);
-  const fresh: number | CounterSql =
+  const fresh: number | BoundSql =
     m.fresh !== undefined
       ? m.fresh
         ? 1
@@ -299,7 +297,7 @@ export function feedbackStatements(
   if (input.from === input.to) return [];
   const day = dayIn(input.timeZone, input.repliedAt);
   const counter = (v: number | null): Counter | null => (v === 1 ? "thumbs_up" : v === -1 ? "thumbs_down" : null);
-  const out: CounterSql[] = [];
+  const out: BoundSql[] = [];
   const was = counter(input.from);
   const now = counter(input.to);
   if (was) out.push(takeOne(ref, day, was));

@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import { d1Client, type Db } from "../db/client";
 
 export type Limit = { max: number; windowMs: number };
 
@@ -35,8 +35,7 @@ export async function hitAll(db: Db, checks: [string, Limit][], now = Date.now()
  * per message showed in bench:cpu's profile (issue #21, ADR 049).
  */
 async function upsertAll(db: Db, checks: [string, Limit][], now: number): Promise<Map<string, number>> {
-  const client = (db as unknown as { $client: D1Database }).$client;
-  const { results } = await client
+  const { results } = await d1Client(db)
     .prepare(
       `INSERT INTO rate_limits (key, window_start, count) VALUES ${checks.map(() => "(?, ?, 1)").join(", ")}
       ON CONFLICT (key) DO UPDATE SET

@@ -4,7 +4,7 @@ import type { ConversationListParams } from "~/lib/schemas/conversation-list";
 import { batchable, type CountDecision, type CountedConversation } from "../analytics/record";
 import { newId } from "../auth/crypto";
 import type { ServiceContext } from "../context";
-import type { Db as Database } from "../db/client";
+import { d1Client, type Db as Database } from "../db/client";
 import { CHANNELS, chatbots, CONVERSATION_STATUSES, conversationAgents, conversations } from "../db/schema";
 import type { Env } from "../env";
 import { listWithMessages, type ConversationListPage } from "./conversation-list";
@@ -241,8 +241,8 @@ function conversationFromRow(r: StoredConversation): Conversation {
   return { ...r, verified: !!r.verified, unanswered: !!r.unanswered, reported: !!r.reported, hasLead: !!r.hasLead };
 }
 
-/** The D1 client under a drizzle instance (D1, or the shard's storage behind D1's API). */
-export const d1Client = (db: Database) => (db as unknown as { $client: D1Database }).$client;
+/** The D1 client under a drizzle instance (db/client.ts), exported here for the store's callers. */
+export { d1Client };
 
 /**
  * The statements of `open`, for D1 callers that send them in one batch with their own (the turn's
@@ -650,8 +650,7 @@ export async function countedConversation(
   c: ChatbotRef & { id: string } & Partial<Pick<Conversation, "visitorId" | "channel" | "country">>,
 ): Promise<CountedConversation | null> {
   const known = c.visitorId !== undefined && c.channel !== undefined && c.country !== undefined;
-  // Without the bindings (a D1-only context) the index can only be D1's.
-  const index = known ? null : ctx.env ? await conversationIndex({ env: ctx.env, db: ctx.db }, c) : d1ConversationIndex(ctx, c);
+  const index = known ? null : await conversationIndex(ctx, c);
   const row = index ? await index.get(c.id) : c;
   return row ? { orgId: c.orgId, chatbotId: c.chatbotId, id: c.id, visitorId: row.visitorId!, channel: row.channel!, country: row.country ?? null } : null;
 }
@@ -667,7 +666,16 @@ export async function conversationStoreKind(ctx: { db: Database }, ref: ChatbotR
 }
 
 /** The index the chatbot's row names; `kind` when the caller holds the row. 'moving' reads and writes D1 until the switch (as messages do). */
-export async function conversationIndex(ctx: Pick<ServiceContext, "env" | "db">, ref: ChatbotRef, kind?: ConversationStoreKind): Promise<ConversationIndex> {
+export async function conversationIndex(
+  ctx: Pick<ServiceContext, "db"> & Partial<Pick<ServiceContext, "env">>,
+  ref: ChatbotRef,
+  kind?: ConversationStoreKind,
+): Promise<ConversationIndex> {
+  // Without the bindings (a D1-only context) the index can only be D1's.
+  if (!ctx.env) {
+    if (kind === "shard") throw new Error("this chatbot's conversations are in its shard: the caller needs env");
+    return d1ConversationIndex(ctx, ref);
+  }
   const where = kind ?? (await conversationStoreKind(ctx, ref));
   return where === "shard" ? shardConversationIndex(ctx.env, ref) : d1ConversationIndex(ctx, ref);
 }

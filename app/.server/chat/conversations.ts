@@ -2,8 +2,9 @@ import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import type { AppContext } from "../context";
 import type { ChatSource } from "~/lib/schemas/chat";
+import { prepareOn, type BoundSql } from "../db/client";
 import { conversations, messages, type MessageSource } from "../db/schema";
-import { bindAll, exchangeStatements, liveMessageStatements, orgTimeZone, type CounterSql } from "../analytics/record";
+import { bindAll, exchangeStatements, liveMessageStatements, orgTimeZone } from "../analytics/record";
 import {
   DuplicateClientMessage,
   isDuplicateClientMessage,
@@ -84,7 +85,7 @@ export async function openTurn(
   ref: ChatbotRef,
   input: ConversationInput & { clientMessageId?: string; historyLimit?: number },
   /** One more statement for the same round trip (the reply's credit, chat/turn.ts); its rows come back as `also`. */
-  also?: { sql: string; params: unknown[] } | null,
+  also?: BoundSql | null,
 ): Promise<{ conversation: Conversation & { isNew?: boolean }; sent: SentMessage | null; history: HistoryMessage[] | null; also: unknown }> {
   const d1 = d1Client(ctx.db);
   // The conversation index's own statements (chat/conversation-index.ts), sent with the turn's. All
@@ -134,7 +135,7 @@ export type BatchItem = Parameters<Ctx["db"]["batch"]>[0][number];
  * chatbot: TURN_SQL.sent as a condition, binding ?1–?4 (a statement that uses it numbers its own
  * parameters after them, chat/usage.ts consumeReply).
  */
-export function clientMessageStored(ref: ChatbotRef, visitorId: string, clientMessageId: string): { sql: string; params: unknown[] } {
+export function clientMessageStored(ref: ChatbotRef, visitorId: string, clientMessageId: string): BoundSql {
   return { sql: `EXISTS (${TURN_SQL.sent})`, params: [ref.orgId, ref.chatbotId, visitorId, clientMessageId] };
 }
 
@@ -244,10 +245,9 @@ export async function recordExchange(
     await d1.batch([counted, ...counting, update]);
     return { visitorMessageId: visitorId };
   }
-  const asD1 = (q: { toSQL(): { sql: string; params: unknown[] } }) => ((r) => d1.prepare(r.sql).bind(...r.params))(q.toSQL());
-  const visitorInsert = asD1(messageInsert(ctx.db, ref, visitor));
-  const searchable = asD1(searchInsert(ctx.db, ref, conversation.id, input.visitorText));
-  if (bot) await d1.batch([counted, ...counting, visitorInsert, asD1(messageInsert(ctx.db, ref, bot)), update, searchable]);
+  const visitorInsert = prepareOn(d1, messageInsert(ctx.db, ref, visitor));
+  const searchable = prepareOn(d1, searchInsert(ctx.db, ref, conversation.id, input.visitorText));
+  if (bot) await d1.batch([counted, ...counting, visitorInsert, prepareOn(d1, messageInsert(ctx.db, ref, bot)), update, searchable]);
   else await d1.batch([counted, ...counting, visitorInsert, update, searchable]);
   return { visitorMessageId: visitorId };
 }
@@ -490,9 +490,8 @@ export async function recordLiveMessage(
   // is already stored, so a repeated mirror counts nothing. System notes are not counted, nor a
   // conversation this chatbot does not hold. The batch goes to D1 as is, as recordExchange's does.
   const d1 = d1Client(ctx.db);
-  const asD1 = (q: { toSQL(): { sql: string; params: unknown[] } }) => ((r) => d1.prepare(r.sql).bind(...r.params))(q.toSQL());
   const counters = await liveCounting(ctx, conversation, { ...m, timeZone: opts.timeZone });
-  await d1.batch([...bindAll(d1, counters), asD1(insert), asD1(update), ...search.map(asD1)]);
+  await d1.batch([...bindAll(d1, counters), prepareOn(d1, insert), prepareOn(d1, update), ...search.map((q) => prepareOn(d1, q))]);
 }
 
 /** A live message's conversation, with the values analytics counts it by when the caller holds them. */
@@ -503,7 +502,7 @@ async function liveCounting(
   ctx: Ctx,
   conversation: LiveConversationRef,
   m: Omit<Parameters<typeof liveMessageStatements>[1], "timeZone"> & { timeZone?: string },
-): Promise<CounterSql[]> {
+): Promise<BoundSql[]> {
   if (m.role === "system") return [];
   const counted = await countedConversation(ctx, conversation);
   if (!counted) return [];

@@ -121,7 +121,6 @@ type Keyed = MovedMessage & { k: number };
 type After = [conversationId: string, createdAt: number, rowid: number];
 const START: After = ["", 0, 0];
 
-/** One message's checksum: every column the move copies, each ended by a separator, null told apart from text. */
 /** A moved row's values in COLUMNS order (the shard's import binds them in that order). */
 export const movedValues = (r: MovedMessage) => [
   r.id,
@@ -139,6 +138,7 @@ export const movedValues = (r: MovedMessage) => [
   r.created_at,
 ];
 
+/** One message's checksum: every column the move copies, each ended by a separator, null told apart from text. */
 function rowHash(r: MovedMessage): number {
   let h = 2166136261;
   for (const v of movedValues(r)) h = fnv(fnv(h, v === null || v === undefined ? "\u0000" : String(v)), "\u0001");

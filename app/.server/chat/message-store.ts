@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
-import type { Db as Database } from "../db/client";
+import { d1Client, type Db as Database } from "../db/client";
 import { chatbots, messages, MESSAGE_ROLES, type MessageSource } from "../db/schema";
 import type { Env } from "../env";
 import { ftsChatbotToken } from "../retrieval/search";
@@ -166,13 +166,10 @@ export function messageFromRow(r: MessageRow): Message {
   return { ...r, sources: JSON.parse(r.sources) as MessageSource[], answered: r.answered === null ? null : r.answered !== 0 };
 }
 
-/** The D1 binding under a drizzle instance (the same one in a shard: its storage behind D1's API). */
-const clientOf = (db: Database): D1Database => (db as unknown as { $client: D1Database }).$client;
-
 /** The chatbot's messages in D1 (`ctx.db`) — or, run inside a shard, in the shard's storage. */
 export function d1MessageStore(ctx: { db: Database }, ref: ChatbotRef): MessageStore {
   const db = ctx.db;
-  const d1 = clientOf(db);
+  const d1 = d1Client(db);
   const mine = and(eq(messages.orgId, ref.orgId), eq(messages.chatbotId, ref.chatbotId));
   const inConversation = (conversationId: string) => and(eq(messages.conversationId, conversationId), mine);
   const counts = async (conversationIds: string[]) => {
@@ -384,7 +381,7 @@ type StoreContext = Pick<ServiceContext, "env" | "db">;
 /** Where the chatbot's row says its messages are ('d1' for a chatbot not found). */
 export async function messageStoreKind(ctx: { db: Database }, ref: ChatbotRef): Promise<MessageStoreKind> {
   // Fixed SQL: live chat's mirror asks this for every message it writes (issue #21, ADR 049).
-  const row = await (ctx.db as unknown as { $client: D1Database }).$client
+  const row = await d1Client(ctx.db)
     .prepare("SELECT message_store AS k FROM chatbots WHERE id = ?1 AND org_id = ?2")
     .bind(ref.chatbotId, ref.orgId)
     .first<{ k: MessageStoreKind }>();

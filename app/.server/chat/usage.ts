@@ -3,7 +3,7 @@ import { planLimits, raiseLimitHint } from "~/lib/plans";
 import type { AppContext } from "../context";
 import { organisations, usageCounters } from "../db/schema";
 import { notifyReplyUsage } from "../notifications/usage-alerts";
-import { d1Client } from "./conversation-index";
+import { d1Client, prepareOn, type BoundSql } from "../db/client";
 
 // Replies (credits) per billing period. A period starts at the organisation's periodStart and renews
 // every calendar month on the same day (clamped to the month's last day, e.g. 31 → 30 April).
@@ -53,14 +53,7 @@ export type ConsumeResult = { ok: true; period: number; replies: number; limit: 
 export async function tryConsumeReply(ctx: Ctx & object, org: Org, now = Date.now()): Promise<ConsumeResult> {
   const consume = consumeReply(ctx, org, now);
   const q = consume.query;
-  return consume.settle(
-    q
-      ? ((await d1Client(ctx.db)
-          .prepare(q.sql)
-          .bind(...q.params)
-          .first<{ replies: number }>()) ?? undefined)
-      : undefined,
-  );
+  return consume.settle(q ? ((await prepareOn(d1Client(ctx.db), q).first<{ replies: number }>()) ?? undefined) : undefined);
 }
 
 /**
@@ -71,7 +64,7 @@ export async function tryConsumeReply(ctx: Ctx & object, org: Org, now = Date.no
  * issue #21, ADR 049). `onlyIf` is an SQL condition whose parameters are numbered ?1…?n; the
  * upsert's own follow them.
  */
-export function consumeReply(ctx: Ctx & object, org: Org, now = Date.now(), onlyIf?: { sql: string; params: unknown[] }) {
+export function consumeReply(ctx: Ctx & object, org: Org, now = Date.now(), onlyIf?: BoundSql) {
   const { start } = currentPeriod(org.periodStart, now);
   const limit = planLimits(org.plan).repliesPerMonth;
   const n = onlyIf?.params.length ?? 0;

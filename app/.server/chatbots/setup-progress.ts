@@ -3,7 +3,7 @@ import { can, type Role } from "~/lib/permissions";
 import { readAccessSettings } from "~/lib/schemas/widget-settings";
 import type { SetupProgress } from "~/lib/setup-progress";
 import type { AppContext } from "../context";
-import { conversationIndex, d1ConversationIndex } from "../chat/conversation-index";
+import { conversationIndex } from "../chat/conversation-index";
 import { chatbots, knowledgeSources, widgetSites } from "../db/schema";
 import type { Chatbot } from "./find-chatbot";
 
@@ -28,13 +28,8 @@ export async function getSetupProgress(ctx: Ctx, ref: Ref & { role: Role }): Pro
       .where(and(eq(knowledgeSources.chatbotId, chatbotId), eq(knowledgeSources.orgId, ref.orgId)))
       .groupBy(knowledgeSources.status)
       .all(),
-    // Wherever the chatbot's conversation index is (ADR 044): the row names it (without the bindings it can only be D1's).
-    (ctx.env
-      ? conversationIndex({ env: ctx.env, db: ctx.db }, { orgId: ref.orgId, chatbotId }, ref.chatbot.conversationStore)
-      : ref.chatbot.conversationStore === "shard"
-        ? Promise.reject(new Error("this chatbot's conversations are in its shard: the caller needs env"))
-        : Promise.resolve(d1ConversationIndex(ctx, { orgId: ref.orgId, chatbotId }))
-    ).then((index) => index.hasConversation()),
+    // Wherever the chatbot's conversation index is (ADR 044): the row names it.
+    conversationIndex(ctx, { orgId: ref.orgId, chatbotId }, ref.chatbot.conversationStore).then((index) => index.hasConversation()),
     ctx.db
       .select({ origin: widgetSites.origin })
       .from(widgetSites)

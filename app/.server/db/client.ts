@@ -15,3 +15,18 @@ export function createDb(d1: D1Database) {
 
 export type Db = ReturnType<typeof createDb>;
 export { schema };
+
+/**
+ * A statement as SQL text with its parameters. The statements every chat message runs are kept in
+ * this form and bound on D1's API rather than built by drizzle per message (issue #21, ADR 047, 049).
+ */
+export type BoundSql = { sql: string; params: unknown[] };
+
+/** The D1 binding under a drizzle instance (D1, or a shard's storage behind D1's API). */
+export const d1Client = (db: Db): D1Database => (db as unknown as { $client: D1Database }).$client;
+
+/** Prepares fixed SQL, or the SQL a drizzle query renders, on a D1 binding (for its own `batch`). */
+export function prepareOn(d1: D1Database, q: BoundSql | { toSQL(): BoundSql }): D1PreparedStatement {
+  const { sql, params } = "toSQL" in q ? q.toSQL() : q;
+  return d1.prepare(sql).bind(...params);
+}

@@ -2,7 +2,7 @@ import { and, eq, gte, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm"
 import { bugReports, chatbots, conversations, leads, messages, notificationDestinations, notificationMarks, organisations } from "../db/schema";
 import { HANDOFF_NOTE } from "../inbox/rules";
 import { messageShard } from "../chat/message-store";
-import { shardConversationIndex } from "../chat/conversation-index";
+import { conversationIndex } from "../chat/conversation-index";
 import { dashboardUrl, emit, type NotifyContext } from "./events";
 
 // The daily digest: each morning (DIGEST_HOUR, the organisation's time zone) the cron sends
@@ -84,8 +84,7 @@ export async function digestNumbers(
   // Handoff notes and thumbs-down are messages: the chatbot's shard counts them when they are there (ADR 040).
   const shard = await messageShard(ctx, ref, stores?.messages ?? "d1");
   // The day's new conversations: the index's count when it is in the shard (ADR 044, 048), else D1's query below.
-  if (stores?.conversations === "shard" && !ctx.env) throw new Error("this chatbot's conversations are in its shard: the caller needs env");
-  const index = stores?.conversations === "shard" && ctx.env ? shardConversationIndex(ctx.env, ref) : null;
+  const index = stores?.conversations === "shard" ? await conversationIndex(ctx, ref, "shard") : null;
   // Conversations of the day have had activity since its start: a range of conversations_list_idx.
   const active = and(
     eq(conversations.orgId, ref.orgId),

@@ -763,11 +763,10 @@ const NOT_SUPERLATIVE = new Set(
 /**
  * The adjective a superlative is made from, which Porter stemming keeps apart ("cheapest" and
  * "cheap", "latest" and "late"): a doubled consonant undone ("biggest" → "big"), -iest → -y
- * ("earliest" → "early"), else the stem with and without a final e ("latest" → "lat", "late"). Only
- * the forms whose stems differ. ADR 050.
+ * ("earliest" → "early"), else the stem with and without a final e ("latest" → "lat", "late"). ADR 050.
  */
 export function superlativeBases(w: string): string[] {
-  if (w.length < 6 || !w.endsWith("est") || NOT_SUPERLATIVE.has(w) || NOT_SUPERLATIVE.has(w.replace(/s$/, ""))) return [];
+  if (w.length < 6 || !w.endsWith("est") || NOT_SUPERLATIVE.has(w)) return [];
   const base = w.slice(0, -3);
   if (base.endsWith("i")) return [base.slice(0, -1) + "y"];
   if (/([b-df-hj-np-tv-z])\1$/.test(base)) return [base.slice(0, -1)];

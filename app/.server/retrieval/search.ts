@@ -1013,13 +1013,7 @@ export function priceFor(query: string): string[] {
   if (!object.length || !object.every((w) => PRICE_OBJECTS.has(w))) return [];
   const ws = questionWords(query);
   const at = ws.findIndex((w, i) => (w === "for" || w === "on") && PRICE_OBJECTS.has(ws[i - 1] ?? ""));
-  if (at < 0) return [];
-  const out: string[] = [];
-  for (const w of ws.slice(at + 1)) {
-    if (OBJECT_END.has(w)) break;
-    if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
-  }
-  return out;
+  return at < 0 ? [] : objectWords(ws.slice(at + 1).join(" "));
 }
 
 /**
