@@ -207,17 +207,8 @@ describe("migration 0033: no foreign keys into conversations", () => {
   });
 
   it("deleting a chatbot still removes every row about its conversations, and only its own", async () => {
-    // The tables that lost their key into conversations and keep the chatbot's cascade.
-    const BY_CHATBOT = [
-      "conversation_agents",
-      "conversation_notes",
-      "analytics_conversations",
-      "tool_pending_calls",
-      "bug_reports",
-      "calls",
-      "tool_calls",
-      "leads",
-    ];
+    // The rebuilt tables with a chatbot column, each keeping the chatbot's cascade (the lead tables go with their lead).
+    const BY_CHATBOT = TABLES.filter((t) => t !== "lead_conversations" && t !== "lead_events");
     await d1.prepare("DELETE FROM chatbots WHERE id = 'cb_a'").run();
     for (const table of BY_CHATBOT) expect(await count(table, "chatbot_id = 'cb_a'"), table).toBe(0);
     expect(await count("lead_conversations", "lead_id LIKE 'ld_cv_cb_a_%'")).toBe(0);
