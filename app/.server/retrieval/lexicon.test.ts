@@ -211,4 +211,31 @@ describe("support lexicon", () => {
       expect.arrayContaining(["december", "january"]),
     );
   });
+  // Second probe batch (bench/probes2, ADR 050's status): words customers use that the knowledge never does.
+  it("shut is closing time, brekkie is breakfast, an op is an operation, a jab a vaccination, a chip a microchip", () => {
+    expect(slotOf("wot time do u shut on a saturday", "shut")?.alternatives).toContain("close");
+    expect(slotOf("what time is brekkie", "brekkie")?.alternatives).toContain("breakfast");
+    expect(slotOf("can my cat have a drink before her op", "op")?.alternatives).toContain("operation");
+    expect(slotOf("when does my puppy need the 2nd jab", "jab")?.alternatives).toContain("vaccinations");
+    expect(slotOf("when does my puppy need the 2nd jab", "2nd")?.broader).toContain("second");
+    expect(slotOf("does my dog legally need a chip", "chip")?.alternatives).toContain("microchipped");
+    expect(slotOf("does my dog legally need a chip", "legally")?.alternatives).toContain("law");
+    expect(slotOf("what if my cat gets poorly in the night", "poorly")?.alternatives).toContain("ill");
+  });
+
+  it("a breed is a dog, a tortoise a reptile, a pony a horse (broader, weaker)", () => {
+    expect(slotOf("can i bring my labrador", "labrador")?.broader).toContain("dog");
+    expect(slotOf("can you look at my tortoise", "tortoise")?.broader).toEqual(expect.arrayContaining(["reptiles", "pets"]));
+    expect(slotOf("do you treat ponies", "ponies")?.broader).toContain("horses");
+  });
+
+  it("software and plan words: SSO, a spreadsheet, joining, the smallest team, a change that kicks in", () => {
+    expect(slotOf("which plan has SSO", "sso")?.alternatives).toContain("sign");
+    expect(slotOf("can i download my timesheets as a spreadsheet", "spreadsheet")?.broader).toEqual(expect.arrayContaining(["excel", "csv"]));
+    expect(slotOf("how do i join the practice", "join")?.broader).toContain("registration");
+    expect(slotOf("whats the smallest team size", "smallest")?.alternatives).toContain("minimum");
+    expect(slotOf("when does a downgrade kick in", "kick")?.alternatives).toContain("effect");
+    expect(slotOf("can i charge my tesla", "tesla")?.broader).toContain("cars");
+    expect(slotOf("do members get money off food", "money")?.alternatives).toContain("discount");
+  });
 });

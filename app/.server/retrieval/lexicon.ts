@@ -214,6 +214,7 @@ const SYNONYMS: string[][] = [
     "promotion",
     "coupon",
     "less",
+    "money off",
   ],
   ["pay", "paying", "payment", "payments", "paid"],
   ["instalment", "instalments", "installment", "installments", "spread the cost", "pay monthly", "payment plan", "finance", "financing", "pay later", "klarna"],
@@ -231,7 +232,7 @@ const SYNONYMS: string[][] = [
   // time
   ["weekend", "weekends"],
   ["holiday", "holidays", "bank holiday", "public holiday", "vacation"],
-  ["open", "opens", "opening", "opening hours", "opening times", "closed", "close", "closes", "closing", "hours"],
+  ["open", "opens", "opening", "opening hours", "opening times", "closed", "close", "closes", "closing", "hours", "shut", "shuts", "shutting"],
   ["late", "later", "delayed", "running late"],
   ["expire", "expires", "expired", "expiry", "run out", "runs out", "ran out", "ends", "end", "valid", "validity"],
   ["cancel", "cancels", "cancelled", "canceled", "cancelling", "canceling", "cancellation", "call off", "quit", "terminate"],
@@ -348,7 +349,11 @@ const SYNONYMS: string[][] = [
   ["what do i get", "what do you get", "include", "includes", "covers"],
   ["senior", "seniors", "pensioner", "pensioners", "oap", "oaps", "retired", "elderly"],
   ["lost", "missing", "never arrived", "not arrived", "did not arrive", "has not arrived"],
-  ["sign up", "signup", "register", "registration", "create an account"],
+  ["sign up", "signup", "register", "registration", "create an account", "enrol", "enroll", "enrolment", "enrollment"],
+  ["minimum", "at least", "smallest", "fewest", "no fewer than", "no less than"],
+  ["maximum", "at most", "up to", "no more than", "biggest", "largest"],
+  ["take effect", "takes effect", "come into effect", "comes into effect", "kick in", "kicks in"],
+  ["legal", "legally", "law", "by law", "legal requirement", "required by law"],
   // files, messages and apps: the words people use for what a help page names
   ["folder", "folders", "directory", "directories", "subfolder", "subfolders"],
   ["multiple", "several", "more than one"],
@@ -363,10 +368,17 @@ const SYNONYMS: string[][] = [
   ["unreplied", "unanswered", "not replied", "no reply", "without reply", "without a reply", "without replies"],
   ["condition", "conditions", "criteria", "criterion", "constraint", "constraints"],
   ["analyse", "analyze", "analysis", "analyses", "analysing", "analyzing"],
-  // pets and medicines
+  // health: people's and pets'
+  ["ill", "sick", "unwell", "poorly", "not well", "under the weather"],
+  ["operation", "operations", "op", "surgery", "surgeries", "procedure", "procedures"],
+  ["vaccination", "vaccinations", "vaccinate", "vaccinated", "vaccine", "vaccines", "jab", "jabs", "injection", "injections", "immunisation", "immunization"],
+  ["microchip", "microchips", "microchipped", "microchipping", "chip", "chipped", "chipping"],
+  // software: the names customers use for a feature
+  ["single sign on", "single sign-on", "sso", "saml"],
   ["medicine", "medicines", "medication", "medications", "tablets", "pills", "drugs"],
   // meals and stays (hotels, B&Bs, cafés)
   ["dinner", "dinners", "evening meal", "evening meals", "supper"],
+  ["breakfast", "breakfasts", "brekkie", "brekky"],
   ["food", "meal", "meals", "dishes"],
   ["arrive", "arrives", "arriving", "arrival", "get there", "get to you", "reach you"],
   // UK ↔ US words
@@ -407,6 +419,61 @@ const BROADER: [string[], string[]][] = [
     ],
     ["pet", "pets"],
   ],
+  [
+    ["tortoise", "tortoises", "turtle", "turtles", "terrapin", "terrapins", "lizard", "lizards", "gecko", "geckos", "snake", "snakes", "bearded dragon", "iguana"],
+    ["reptile", "reptiles"],
+  ],
+  [
+    ["pony", "ponies", "donkey", "donkeys", "foal", "foals"],
+    ["horse", "horses"],
+  ],
+  // A breed is a dog ("can I bring my labrador").
+  [
+    [
+      "labrador",
+      "labradors",
+      "spaniel",
+      "spaniels",
+      "terrier",
+      "terriers",
+      "poodle",
+      "collie",
+      "retriever",
+      "beagle",
+      "dachshund",
+      "greyhound",
+      "whippet",
+      "husky",
+      "pug",
+      "bulldog",
+      "alsatian",
+      "german shepherd",
+      "jack russell",
+      "cockapoo",
+      "labradoodle",
+      "chihuahua",
+      "rottweiler",
+      "staffie",
+      "schnauzer",
+    ],
+    ["dog", "dogs"],
+  ],
+  // A spreadsheet is whichever table format the knowledge names; an electric car by make or initials.
+  [
+    ["spreadsheet", "spreadsheets"],
+    ["excel", "csv", "xlsx"],
+  ],
+  [
+    ["tesla", "ev", "evs", "electric vehicle", "electric vehicles"],
+    ["electric car", "electric cars"],
+  ],
+  // Joining a practice, club or scheme is registering for it ("how do I join").
+  [
+    ["join", "joining"],
+    ["register", "registering", "registration", "sign up"],
+  ],
+  [["2nd"], ["second"]],
+  [["3rd"], ["third"]],
   [
     ["cow", "cows", "cattle", "sheep", "pig", "pigs", "goat", "goats", "chicken", "chickens", "hens", "alpaca", "alpacas", "livestock"],
     ["farm animals", "livestock", "animals"],
