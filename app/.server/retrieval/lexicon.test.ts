@@ -237,5 +237,6 @@ describe("support lexicon", () => {
     expect(slotOf("when does a downgrade kick in", "kick")?.alternatives).toContain("effect");
     expect(slotOf("can i charge my tesla", "tesla")?.broader).toContain("cars");
     expect(slotOf("do members get money off food", "money")?.alternatives).toContain("discount");
+    expect(slotOf("how long is an appointment with the vet", "appointment")?.alternatives).toContain("consultation");
   });
 });

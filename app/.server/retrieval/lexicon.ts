@@ -331,6 +331,8 @@ const SYNONYMS: string[][] = [
   ["engineer", "engineers", "technician", "technicians", "tradesman", "tradesmen", "fitter", "fitters"],
   ["call out", "call outs", "callout", "callouts", "come out", "come round", "home visit", "home visits", "house call", "house calls"],
   ["available", "availability", "in stock", "stock", "sold out", "out of stock"],
+  // A clinic's, vet's or adviser's appointment is a consultation.
+  ["appointment", "appointments", "consultation", "consultations", "consult"],
   ["reschedule", "rearrange", "rebook", "postpone", "move my appointment", "move my booking"],
   [
     "no show",
