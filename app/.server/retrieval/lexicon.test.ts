@@ -238,5 +238,7 @@ describe("support lexicon", () => {
     expect(slotOf("can i charge my tesla", "tesla")?.broader).toContain("cars");
     expect(slotOf("do members get money off food", "money")?.alternatives).toContain("discount");
     expect(slotOf("how long is an appointment with the vet", "appointment")?.alternatives).toContain("consultation");
+    // every other word of "what time do we have to be out by" is a stop word: without the phrase there is nothing to look for
+    expect(lexicalSlots("what time do we have to be out by", stop).map((s) => s.broader ?? [])).toEqual([["check"]]);
   });
 });

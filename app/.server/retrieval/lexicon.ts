@@ -422,7 +422,22 @@ const BROADER: [string[], string[]][] = [
     ["pet", "pets"],
   ],
   [
-    ["tortoise", "tortoises", "turtle", "turtles", "terrapin", "terrapins", "lizard", "lizards", "gecko", "geckos", "snake", "snakes", "bearded dragon", "iguana"],
+    [
+      "tortoise",
+      "tortoises",
+      "turtle",
+      "turtles",
+      "terrapin",
+      "terrapins",
+      "lizard",
+      "lizards",
+      "gecko",
+      "geckos",
+      "snake",
+      "snakes",
+      "bearded dragon",
+      "iguana",
+    ],
     ["reptile", "reptiles"],
   ],
   [
@@ -473,6 +488,11 @@ const BROADER: [string[], string[]][] = [
   [
     ["join", "joining"],
     ["register", "registering", "registration", "sign up"],
+  ],
+  // Having to be out (of the room) by a time is a stay's check-out.
+  [
+    ["be out by", "be out of the room", "leave the room", "vacate", "vacate the room"],
+    ["check out", "check-out"],
   ],
   [["2nd"], ["second"]],
   [["3rd"], ["third"]],
