@@ -237,6 +237,7 @@ describe("support lexicon", () => {
     expect(slotOf("when does a downgrade kick in", "kick")?.alternatives).toContain("effect");
     expect(slotOf("can i charge my tesla", "tesla")?.broader).toContain("cars");
     expect(slotOf("do members get money off food", "money")?.alternatives).toContain("discount");
+    expect(slotOf("how much is it for just me", "single")?.broader).toContain("solo");
     expect(slotOf("how long is an appointment with the vet", "appointment")?.alternatives).toContain("consultation");
     // every other word of "what time do we have to be out by" is a stop word: without the phrase there is nothing to look for
     expect(lexicalSlots("what time do we have to be out by", stop).map((s) => s.broader ?? [])).toEqual([["check"]]);

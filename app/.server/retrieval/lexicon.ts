@@ -671,7 +671,7 @@ const BROADER: [string[], string[]][] = [
     ["hike", "hikes", "hiking", "hiker", "hikers", "trek", "trekking"],
     ["walk", "walking", "walkers"],
   ],
-  [["alone", "on my own", "by myself", "just me"], ["single"]],
+  [["alone", "on my own", "by myself", "just me"], ["single", "solo"]],
   // "my 2 year old": a child.
   [["year old"], ["child", "children"]],
   // Coming is arriving ("if I cancel a week before we come"); a week is counted in days.
