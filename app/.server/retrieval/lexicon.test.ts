@@ -238,6 +238,8 @@ describe("support lexicon", () => {
     expect(slotOf("can i charge my tesla", "tesla")?.broader).toContain("cars");
     expect(slotOf("do members get money off food", "money")?.alternatives).toContain("discount");
     expect(slotOf("how much is it for just me", "single")?.broader).toContain("solo");
+    // "£16 a month" writes "monthly" in full; a member's function words are kept when it has one content word
+    expect(slotOf("is there a monthly plan for pets", "monthly")?.synonymPhrases).toContainEqual(["a", "month"]);
     expect(slotOf("how long is an appointment with the vet", "appointment")?.alternatives).toContain("consultation");
     // every other word of "what time do we have to be out by" is a stop word: without the phrase there is nothing to look for
     expect(lexicalSlots("what time do we have to be out by", stop).map((s) => s.broader ?? [])).toEqual([["check"]]);

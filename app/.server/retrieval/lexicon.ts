@@ -671,7 +671,10 @@ const BROADER: [string[], string[]][] = [
     ["hike", "hikes", "hiking", "hiker", "hikers", "trek", "trekking"],
     ["walk", "walking", "walkers"],
   ],
-  [["alone", "on my own", "by myself", "just me"], ["single", "solo"]],
+  [
+    ["alone", "on my own", "by myself", "just me"],
+    ["single", "solo"],
+  ],
   // "my 2 year old": a child.
   [["year old"], ["child", "children"]],
   // Coming is arriving ("if I cancel a week before we come"); a week is counted in days.
@@ -734,7 +737,16 @@ function add(phrase: string[], all: string[][], broader = false) {
   }
   // Multi-word synonyms as written ("alcohol free" for "non alcoholic"): where the knowledge has the
   // whole phrase, it is as good as the question's word; only its head alone is weak.
-  const phrases = broader ? [] : all.filter((t) => t.length > 1 && !QUESTION_ONLY.has(t[0])).map((t) => t.filter((w) => !FUNCTION_WORDS.has(w)));
+  // A member that is one content word with function words ("a month" for "monthly", "in advance")
+  // is kept as written: "£16 a month" writes it in full, where "12 months" does not.
+  const phrases = broader
+    ? []
+    : all
+        .filter((t) => t.length > 1 && !QUESTION_ONLY.has(t[0]))
+        .map((t) => {
+          const content = t.filter((w) => !FUNCTION_WORDS.has(w));
+          return content.length === 1 ? t : content;
+        });
   const list = INDEX.get(phrase[0]) ?? [];
   const same = list.find((e) => e.phrase.join(" ") === phrase.join(" "));
   if (same) {
