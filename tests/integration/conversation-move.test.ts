@@ -4,6 +4,7 @@ import { conversationIndex } from "~/.server/chat/conversation-index";
 import {
   BUNDLE_SQL,
   conversationHash,
+  PAGE_SQL,
   conversationMoveNotice,
   conversationMoveProgress,
   runConversationMoveStep,
@@ -13,8 +14,9 @@ import {
   type MovedConversation,
 } from "~/.server/chat/conversation-move";
 import type { ChatbotRef } from "~/.server/chat/message-store";
+import { deleteChatbot } from "~/.server/chatbots/chatbots";
 import { chatbots, conversationMoves } from "~/.server/db/schema";
-import { db, makeOrg, makeUser } from "../factories";
+import { db, makeOrg, makeUser, testContext } from "../factories";
 import { recordingQueueContext } from "./recording-queue";
 
 // Moving a chatbot's conversation index from D1 into its ConversationShard (issue #20 item 3,
@@ -285,5 +287,22 @@ describe("moving a chatbot's conversation index into its shard (ADR 051)", () =>
     const row = (await db.select().from(conversationMoves).where(eq(conversationMoves.chatbotId, ref.chatbotId)).get())!;
     const resumed = await sweepConversationMoves(ctx, { now: row.updatedAt + 16 * 60_000, running: 50 });
     expect(resumed.resumed).toContain(ref.chatbotId);
+  });
+
+  it("reads D1's pages from the chatbot's visitor index, never a table scan", async () => {
+    const { results } = await ctx.env.DB.prepare(`EXPLAIN QUERY PLAN ${PAGE_SQL}`).bind("cb", "org", "", "", 200).all<{ detail: string }>();
+    const plan = results.map((r) => r.detail).join("\n");
+    expect(plan).toMatch(/SEARCH c USING INDEX conversations_visitor_idx/);
+    expect(plan).not.toMatch(/SCAN c\b/);
+  });
+
+  it("lets a chatbot be deleted in the middle of its move (the leads' trigger notes nothing that fails the delete)", async () => {
+    const { ref } = await botWithIndex("Deleted mid-move", 4);
+    await startConversationMove(ctx, ref);
+    await runConversationMoveStep(ctx, ref.chatbotId, { enqueue: false });
+    expect(await deleteChatbot(testContext(), ref)).toMatchObject({ id: ref.chatbotId });
+    expect(await db.select().from(chatbots).where(eq(chatbots.id, ref.chatbotId)).get()).toBeUndefined();
+    expect(await runConversationMoveStep(ctx, ref.chatbotId, { enqueue: false })).toEqual({ phase: "missing", done: true });
+    expect((await d1Left(ref)).conversations).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { freeMoveSlots, resumeStalledMoves, valuesHash } from "../db/moves";
 import { chatbots, conversationMoves } from "../db/schema";
 import type { Env } from "../env";
 import type { ConversationStoreKind } from "./conversation-index";
+import type { ConversationShardMoveApi } from "./message-move";
 import type { ChatbotRef } from "./message-store";
 
 // Moving a chatbot's conversation index from D1 into its ConversationShard (issue #20 item 3,
@@ -119,7 +120,8 @@ export type ConversationIndexMoveApi = {
 };
 
 const shardStub = (env: Pick<Env, "CONVERSATION_SHARD">, ref: ChatbotRef) =>
-  env.CONVERSATION_SHARD.get(env.CONVERSATION_SHARD.idFromName(ref.chatbotId)) as unknown as ConversationIndexMoveApi;
+  env.CONVERSATION_SHARD.get(env.CONVERSATION_SHARD.idFromName(ref.chatbotId)) as unknown as ConversationIndexMoveApi &
+    Pick<ConversationShardMoveApi, "dropAll">;
 
 /** Conversations per step (and per call to the shard); visitors per leads step; noted conversations per switch or cleanup step. */
 const PAGE = 200;
@@ -166,12 +168,13 @@ function parseCursor(cursor: string): [string, string] {
   return bar < 0 ? ["", ""] : [cursor.slice(0, bar), cursor.slice(bar + 1)];
 }
 
+/** A page in (visitor, id) order: binds chatbot, organisation, the cursor's visitor and id, the limit. */
+export const PAGE_SQL = `${BUNDLE_SQL} AND (c.visitor_id, c.id) > (?, ?) ORDER BY c.visitor_id, c.id LIMIT ?`;
+
 /** The next conversations after `cursor`, keyset over D1's (chatbot, visitor) index. Every conversation, with or without messages. */
 async function d1Page(ctx: Ctx, ref: ChatbotRef, cursor: string): Promise<MovedConversation[]> {
   const [visitor, id] = parseCursor(cursor);
-  const { results } = await ctx.env.DB.prepare(`${BUNDLE_SQL} AND (c.visitor_id, c.id) > (?, ?) ORDER BY c.visitor_id, c.id LIMIT ?`)
-    .bind(ref.chatbotId, ref.orgId, visitor, id, PAGE)
-    .all<MovedConversation>();
+  const { results } = await ctx.env.DB.prepare(PAGE_SQL).bind(ref.chatbotId, ref.orgId, visitor, id, PAGE).all<MovedConversation>();
   return results;
 }
 
@@ -480,7 +483,15 @@ async function commit(ctx: Ctx, move: Move, step: Advance, opts: { enqueue?: boo
     .where(and(eq(conversationMoves.chatbotId, move.chatbotId), eq(conversationMoves.updatedAt, move.updatedAt)))
     .returning({ id: conversationMoves.chatbotId })
     .get();
-  if (!written) return { phase: move.phase, done: false, written: false };
+  if (!written) {
+    // The chatbot was deleted while this step ran (its move row went with it): what the step wrote to its shard goes too.
+    const exists = await ctx.db.select({ id: chatbots.id }).from(chatbots).where(eq(chatbots.id, move.chatbotId)).get();
+    if (!exists) {
+      await shardStub(ctx.env, ref).dropAll(ref);
+      return { phase: "missing", done: true, written: false };
+    }
+    return { phase: move.phase, done: false, written: false };
+  }
   const phase = patch.phase ?? move.phase;
   if (phase === "failed") {
     // Back to D1, which never stopped serving; the shard's copy of the index is dropped, the notes too.
