@@ -5,6 +5,8 @@ import {
   BUNDLE_SQL,
   conversationHash,
   PAGE_SQL,
+  REMOVE_SQL,
+  removeParams,
   conversationMoveNotice,
   conversationMoveProgress,
   runConversationMoveStep,
@@ -294,6 +296,15 @@ describe("moving a chatbot's conversation index into its shard (ADR 051)", () =>
     const plan = results.map((r) => r.detail).join("\n");
     expect(plan).toMatch(/SEARCH c USING INDEX conversations_visitor_idx/);
     expect(plan).not.toMatch(/SCAN c\b/);
+    // The cleanup deletes by primary key (the chatbot's own indexes would walk all its rows per page).
+    for (const q of REMOVE_SQL) {
+      const { results: steps } = await ctx.env.DB.prepare(`EXPLAIN QUERY PLAN ${q}`)
+        .bind(...removeParams(q, "[]", { chatbotId: "cb", orgId: "org" }))
+        .all<{ detail: string }>();
+      const detail = steps.map((r) => r.detail).join("\n");
+      expect(detail).toMatch(/USING (INTEGER PRIMARY KEY|INDEX sqlite_autoindex_\w+_1|PRIMARY KEY)/);
+      expect(detail).not.toMatch(/chatbot_idx|visitor_idx|user_idx/);
+    }
   });
 
   it("lets a chatbot be deleted in the middle of its move (the leads' trigger notes nothing that fails the delete)", async () => {

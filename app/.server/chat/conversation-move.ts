@@ -286,6 +286,20 @@ async function withMessages(ctx: Ctx, ids: string[]): Promise<number> {
   return row?.n ?? 0;
 }
 
+/**
+ * Deleting a page (binds ?1 the ids as JSON, ?2 chatbot, ?3 organisation): by primary key. The `+`
+ * keeps SQLite from walking the chatbot's index instead (it did: ~0.6 s a step at 5,000 conversations).
+ */
+export const REMOVE_SQL = [
+  "DELETE FROM conversation_agents WHERE conversation_id IN (SELECT value FROM json_each(?1)) AND +chatbot_id = ?2",
+  "DELETE FROM analytics_conversations WHERE conversation_id IN (SELECT value FROM json_each(?1)) AND +chatbot_id = ?2",
+  "DELETE FROM conversations WHERE id IN (SELECT value FROM json_each(?1)) AND +chatbot_id = ?2 AND +org_id = ?3",
+];
+
+/** D1 wants exactly the parameters a statement names. */
+export const removeParams = (q: string, idsJson: string, ref: ChatbotRef) =>
+  q.includes("?3") ? [idsJson, ref.chatbotId, ref.orgId] : [idsJson, ref.chatbotId];
+
 /** Copies the first page of D1's conversations into the shard, then deletes them (with their agent rows and analytics marks). */
 async function removePage(ctx: Ctx, ref: ChatbotRef): Promise<number> {
   const rows = await d1Page(ctx, ref, "");
@@ -295,11 +309,7 @@ async function removePage(ctx: Ctx, ref: ChatbotRef): Promise<number> {
   await copyAndCheck(ctx, ref, rows);
   const json = JSON.stringify(ids);
   const db = ctx.env.DB;
-  await db.batch([
-    db.prepare("DELETE FROM conversation_agents WHERE chatbot_id = ? AND conversation_id IN (SELECT value FROM json_each(?))").bind(ref.chatbotId, json),
-    db.prepare("DELETE FROM analytics_conversations WHERE chatbot_id = ? AND conversation_id IN (SELECT value FROM json_each(?))").bind(ref.chatbotId, json),
-    db.prepare("DELETE FROM conversations WHERE chatbot_id = ? AND org_id = ? AND id IN (SELECT value FROM json_each(?))").bind(ref.chatbotId, ref.orgId, json),
-  ]);
+  await db.batch(REMOVE_SQL.map((q) => db.prepare(q).bind(...removeParams(q, json, ref))));
   return rows.length;
 }
 
