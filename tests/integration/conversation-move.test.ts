@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { conversationIndex } from "~/.server/chat/conversation-index";
 import {
   BUNDLE_SQL,
+  BY_IDS_SQL,
   conversationHash,
   PAGE_SQL,
   REMOVE_SQL,
@@ -296,6 +297,9 @@ describe("moving a chatbot's conversation index into its shard (ADR 051)", () =>
     const plan = results.map((r) => r.detail).join("\n");
     expect(plan).toMatch(/SEARCH c USING INDEX conversations_visitor_idx/);
     expect(plan).not.toMatch(/SCAN c\b/);
+    // Conversations by id (on D1 and in the shard) by primary key.
+    const { results: byIds } = await ctx.env.DB.prepare(`EXPLAIN QUERY PLAN ${BY_IDS_SQL}`).bind("cb", "org", "[]").all<{ detail: string }>();
+    expect(byIds.map((r) => r.detail).join("\n")).toMatch(/SEARCH c USING INDEX sqlite_autoindex_conversations_1 \(id=\?\)/);
     // The cleanup deletes by primary key (the chatbot's own indexes would walk all its rows per page).
     for (const q of REMOVE_SQL) {
       const { results: steps } = await ctx.env.DB.prepare(`EXPLAIN QUERY PLAN ${q}`)

@@ -24,8 +24,7 @@ import {
   type ShardMoveState,
 } from "../../app/.server/chat/message-move";
 import {
-  BUNDLE_SQL,
-  BY_IDS,
+  BY_IDS_SQL,
   conversationHash,
   CONVERSATION_COLUMNS,
   movedConversationsSchema,
@@ -355,7 +354,7 @@ export class ConversationShard
   }
 
   private bundles(ref: ChatbotRef, ids: string[]): MovedConversation[] {
-    return this.ctx.storage.sql.exec<MovedConversation>(BUNDLE_SQL + BY_IDS, ref.chatbotId, ref.orgId, JSON.stringify(ids)).toArray();
+    return this.ctx.storage.sql.exec<MovedConversation>(BY_IDS_SQL, ref.chatbotId, ref.orgId, JSON.stringify(ids)).toArray();
   }
 
   private clearIndex() {

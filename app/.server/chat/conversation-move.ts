@@ -82,18 +82,23 @@ export const visitorLeadsSchema = z.array(visitorLeadSchema).max(500);
 export const conversationHash = (r: MovedConversation) => valuesHash(BUNDLE_COLUMNS.map((c) => r[c]));
 export const visitorLeadHash = (r: VisitorLead) => valuesHash([r.visitor_id, r.name, r.email, r.updated_at]);
 
-/**
- * The conversations with their agent row and analytics mark; runs on D1 and, inside the shard, on
- * its storage. Append a condition on `c` (plain `?` parameters after chatbot and organisation).
- */
-export const BUNDLE_SQL = `SELECT ${CONVERSATION_COLUMNS.map((c) => `c.${c}`).join(", ")},
+const BUNDLE_FROM = `SELECT ${CONVERSATION_COLUMNS.map((c) => `c.${c}`).join(", ")},
   a.user_id AS agent_user_id, a.agent_name AS agent_name, a.taken_at AS agent_taken_at, a.closed_at AS agent_closed_at,
   x.day AS counted_day, x.problem AS counted_problem
   FROM conversations c
   LEFT JOIN conversation_agents a ON a.conversation_id = c.id AND a.chatbot_id = c.chatbot_id
-  LEFT JOIN analytics_conversations x ON x.conversation_id = c.id AND x.chatbot_id = c.chatbot_id
-  WHERE c.chatbot_id = ? AND c.org_id = ?`;
-export const BY_IDS = " AND c.id IN (SELECT value FROM json_each(?))";
+  LEFT JOIN analytics_conversations x ON x.conversation_id = c.id AND x.chatbot_id = c.chatbot_id`;
+/**
+ * The conversations with their agent row and analytics mark; runs on D1 and, inside the shard, on
+ * its storage. Append a condition on `c` (plain `?` parameters after chatbot and organisation).
+ */
+export const BUNDLE_SQL = `${BUNDLE_FROM} WHERE c.chatbot_id = ? AND c.org_id = ?`;
+/**
+ * The same by ids (binds chatbot, organisation, the ids as JSON), by primary key: the `+` keeps
+ * SQLite from walking the chatbot's visitor index once per id (measured: ~0.45 s per 200 ids at
+ * 2,000 conversations in the shard).
+ */
+export const BY_IDS_SQL = `${BUNDLE_FROM} WHERE +c.chatbot_id = ? AND +c.org_id = ? AND c.id IN (SELECT value FROM json_each(?))`;
 
 /** Exact counts the switch compares: conversations, their agent rows and analytics marks, visitors with a contact. */
 export type IndexCounts = { conversations: number; agents: number; counted: number; visitors: number };
@@ -180,9 +185,7 @@ async function d1Page(ctx: Ctx, ref: ChatbotRef, cursor: string): Promise<MovedC
 
 async function d1ByIds(ctx: Ctx, ref: ChatbotRef, ids: string[]): Promise<MovedConversation[]> {
   if (!ids.length) return [];
-  const { results } = await ctx.env.DB.prepare(BUNDLE_SQL + BY_IDS)
-    .bind(ref.chatbotId, ref.orgId, JSON.stringify(ids))
-    .all<MovedConversation>();
+  const { results } = await ctx.env.DB.prepare(BY_IDS_SQL).bind(ref.chatbotId, ref.orgId, JSON.stringify(ids)).all<MovedConversation>();
   return results;
 }
 
