@@ -453,7 +453,8 @@ export class ConversationShard
     const parsed = visitorLeadsSchema.safeParse(raw);
     if (!parsed.success || typeof after !== "string") return 0;
     const range = this.visitorRange(after, through);
-    const rows = parsed.data.filter((r) => r.visitor_id > after && (through === null || r.visitor_id <= through));
+    // The rows are D1's for this very range (SQLite's order on both sides; no JavaScript comparison, whose order differs beyond ASCII).
+    const rows = parsed.data;
     const sql = this.ctx.storage.sql;
     this.ctx.storage.transactionSync(() => {
       sql.exec(`DELETE FROM visitor_leads WHERE ${range.where}`, ...range.params);

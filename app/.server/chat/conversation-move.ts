@@ -210,7 +210,7 @@ async function d1Counts(ctx: Ctx, ref: ChatbotRef): Promise<IndexCounts> {
     `SELECT (SELECT count(*) FROM conversations WHERE chatbot_id = ?1 AND org_id = ?2) AS conversations,
        (SELECT count(*) FROM conversation_agents a JOIN conversations c ON c.id = a.conversation_id AND c.chatbot_id = a.chatbot_id WHERE a.chatbot_id = ?1 AND c.org_id = ?2) AS agents,
        (SELECT count(*) FROM analytics_conversations x JOIN conversations c ON c.id = x.conversation_id AND c.chatbot_id = x.chatbot_id WHERE x.chatbot_id = ?1 AND c.org_id = ?2) AS counted,
-       (SELECT count(DISTINCT visitor_id) FROM leads WHERE chatbot_id = ?1 AND org_id = ?2 AND visitor_id IS NOT NULL) AS visitors`,
+       (SELECT count(DISTINCT visitor_id) FROM leads WHERE chatbot_id = ?1 AND org_id = ?2 AND visitor_id > '') AS visitors`,
   )
     .bind(ref.chatbotId, ref.orgId)
     .first<IndexCounts>();
