@@ -1,3 +1,4 @@
+import { sweepConversationMoves } from "../app/.server/chat/conversation-move";
 import { sweepMessageMoves } from "../app/.server/chat/message-move";
 import { createServiceContext } from "../app/.server/context";
 import type { Env } from "../app/.server/env";
@@ -11,7 +12,7 @@ import { sweepKnowledgeMoves } from "../app/.server/retrieval/knowledge-move";
  * Cron trigger (wrangler.toml [triggers], every 5 minutes): re-indexes chatbots whose embedding
  * model changed, resumes stalled ingestion and starts due re-syncs; starts moving a few chatbots'
  * knowledge from D1 into their shards and resumes stalled moves (ADR 034), and the same for their
- * messages (ADR 042); sends due daily
+ * messages (ADR 042), and resumes conversation-index moves (ADR 051: it starts none yet); sends due daily
  * notification digests and drops notification deliveries past their retention.
  */
 export async function handleScheduled(_controller: ScheduledController, env: Env, execution: ExecutionContext) {
@@ -43,6 +44,14 @@ export async function handleScheduled(_controller: ScheduledController, env: Env
         if (r.started.length || r.resumed.length) console.log("[cron] message moves", JSON.stringify(r));
       },
       (e) => console.error("[cron] message-move sweep failed", e),
+    ),
+  );
+  ctx.waitUntil(
+    sweepConversationMoves(ctx).then(
+      (r) => {
+        if (r.started.length || r.resumed.length) console.log("[cron] conversation moves", JSON.stringify(r));
+      },
+      (e) => console.error("[cron] conversation-move sweep failed", e),
     ),
   );
   ctx.waitUntil(

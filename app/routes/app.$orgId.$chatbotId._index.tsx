@@ -4,6 +4,7 @@ import { useFormReply } from "~/components/ui/form-reply";
 import { ChatbotHomeScreen } from "~/components/chatbot/chatbot-home-screen";
 import { forbidden, notFound, requireChatbot } from "~/.server/auth/guards";
 import { findConversations } from "~/.server/chat/conversation-list";
+import { conversationMoveNotice } from "~/.server/chat/conversation-move";
 import { messageMoveNotice } from "~/.server/chat/message-move";
 import { getTranscript, numberedSources } from "~/.server/chat/conversations";
 import { getTranscriptAnnotations } from "~/.server/chat/transcript-annotations";
@@ -34,7 +35,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const conversationId = search.get("c");
   // The list's state is the URL query (search, filters, page position): see conversationListSearch.
   const query = parseConversationListQuery(search);
-  const [page, transcript, setup, inbox, messageMove] = await Promise.all([
+  const [page, transcript, setup, inbox, messageMove, conversationMove] = await Promise.all([
     findConversations(ctx, ref, query.params),
     conversationId ? getTranscript(ctx, ref, conversationId) : Promise.resolve(null),
     getSetupProgress(ctx, { orgId: org.id, chatbot, role }),
@@ -42,6 +43,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     inboxLists(ctx, ref, user.id),
     // The move of the chatbot's messages into its own storage (ADR 042): owners and admins only.
     messageMoveNotice(ctx, ref, chatbot.messageStore, can(role, "storage:view")),
+    // …and of its conversation list (ADR 051), the same way.
+    conversationMoveNotice(ctx, ref, chatbot.conversationStore, can(role, "storage:view")),
   ]);
   // A conversation id of another chatbot or organisation reveals nothing.
   if (conversationId && !transcript) notFound();
@@ -58,6 +61,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     chatbot: { id: chatbot.id, name: chatbot.name, visibility: chatbot.visibility },
     setup,
     messageMove,
+    conversationMove,
     me: { id: user.id, name: user.name },
     inbox,
     // Live chat is a Growth-plan extra (ADR 027): below it the inbox says what the plan needs.

@@ -23,6 +23,19 @@ import {
   type MovedMessage,
   type ShardMoveState,
 } from "../../app/.server/chat/message-move";
+import {
+  BY_IDS_SQL,
+  conversationHash,
+  CONVERSATION_COLUMNS,
+  movedConversationsSchema,
+  visitorLeadHash,
+  visitorLeadsSchema,
+  type ConversationIndexMoveApi,
+  type ImportResult,
+  type IndexCounts,
+  type MovedConversation,
+  type VisitorLead,
+} from "../../app/.server/chat/conversation-move";
 import { d1FromSqlStorage } from "../../app/.server/retrieval/sql-storage-d1";
 import {
   d1ConversationIndex,
@@ -47,7 +60,10 @@ import type { ConversationListParams } from "../../app/lib/schemas/conversation-
 // `messageStore()` after the caller's permission check; every call also carries the chatbot's ref,
 // which must match the chatbot the object holds (fixed by its first call).
 
-export class ConversationShard extends DurableObject<Env> implements ConversationShardApi, ConversationShardMoveApi, ConversationIndexShardApi {
+export class ConversationShard
+  extends DurableObject<Env>
+  implements ConversationShardApi, ConversationShardMoveApi, ConversationIndexShardApi, ConversationIndexMoveApi
+{
   private readonly shard = new ShardMeta(this.ctx.storage.sql, {
     sql: MESSAGE_SHARD_SCHEMA,
     version: MESSAGE_SHARD_SCHEMA_VERSION,
@@ -325,5 +341,168 @@ export class ConversationShard extends DurableObject<Env> implements Conversatio
     if (!this.shard.owns(ref)) return;
     await this.ctx.storage.deleteAll();
     this.shard.forget();
+  }
+
+  // ——— the conversation index's move from D1 (app/.server/chat/conversation-move.ts, ADR 051) ———
+  // `index_move` in shard_meta: absent or '' (never moved, or dropped), 'copying', 'serving' (D1
+  // switched or is switching to this object), 'finished'. `move_index` holds the checksum of each
+  // conversation as the move last wrote it: once the object serves, D1's later version replaces a
+  // conversation only if the object has not changed it since (else the object's own write wins).
+
+  private indexMoveState() {
+    return this.shard.get("index_move") ?? "";
+  }
+
+  private bundles(ref: ChatbotRef, ids: string[]): MovedConversation[] {
+    return this.ctx.storage.sql.exec<MovedConversation>(BY_IDS_SQL, ref.chatbotId, ref.orgId, JSON.stringify(ids)).toArray();
+  }
+
+  private clearIndex() {
+    const sql = this.ctx.storage.sql;
+    for (const table of ["conversations", "conversation_agents", "analytics_conversations", "visitor_leads"]) sql.exec(`DELETE FROM ${table}`);
+    sql.exec("DROP TABLE IF EXISTS move_index");
+  }
+
+  /** Empties the conversation index (the messages stay) for a new copy; refused once the object serves. */
+  async resetIndexForMove(ref: ChatbotRef): Promise<{ ok: boolean }> {
+    if (!this.shard.owns(ref)) return { ok: false };
+    const state = this.indexMoveState();
+    if (state === "serving" || state === "finished") {
+      console.error(`conversation shard of ${ref.chatbotId} refused to empty its conversation index for a move: it serves`);
+      return { ok: false };
+    }
+    this.ctx.storage.transactionSync(() => this.clearIndex());
+    this.shard.set("index_move", "copying");
+    return { ok: true };
+  }
+
+  /**
+   * D1's conversations (row, agent row, analytics mark) by id, each replacing what the object holds
+   * — unless it serves and changed that conversation itself since the move last wrote it (`kept`).
+   * Rows of another chatbot or organisation, or malformed ones, are refused (counted, never thrown).
+   */
+  async importConversations(ref: ChatbotRef, raw: MovedConversation[]): Promise<ImportResult> {
+    const n = Array.isArray(raw) ? raw.length : 0;
+    if (!this.shard.owns(ref)) return { imported: 0, kept: [], refused: n };
+    const parsed = movedConversationsSchema.safeParse(raw);
+    if (!parsed.success) return { imported: 0, kept: [], refused: n };
+    const sql = this.ctx.storage.sql;
+    const serving = ["serving", "finished"].includes(this.indexMoveState());
+    const out: ImportResult = { imported: 0, kept: [], refused: 0 };
+    this.ctx.storage.transactionSync(() => {
+      sql.exec("CREATE TABLE IF NOT EXISTS move_index (id TEXT PRIMARY KEY NOT NULL, hash INTEGER NOT NULL)");
+      if (!this.indexMoveState()) this.shard.set("index_move", "copying");
+      for (const r of parsed.data) {
+        if (r.chatbot_id !== ref.chatbotId || r.org_id !== ref.orgId || typeof r.id !== "string") {
+          out.refused++;
+          continue;
+        }
+        if (serving) {
+          const [current] = this.bundles(ref, [r.id]);
+          const written = sql.exec<{ hash: number }>("SELECT hash FROM move_index WHERE id = ?", r.id).toArray()[0];
+          if (current && (!written || conversationHash(current) !== written.hash)) {
+            out.kept.push(r.id);
+            continue;
+          }
+        }
+        sql.exec(
+          `INSERT OR REPLACE INTO conversations (${CONVERSATION_COLUMNS.join(", ")}) VALUES (${CONVERSATION_COLUMNS.map(() => "?").join(", ")})`,
+          ...CONVERSATION_COLUMNS.map((c) => r[c]),
+        );
+        if (r.agent_name === null) sql.exec("DELETE FROM conversation_agents WHERE conversation_id = ?", r.id);
+        else
+          sql.exec(
+            "INSERT OR REPLACE INTO conversation_agents (conversation_id, org_id, chatbot_id, user_id, agent_name, taken_at, closed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            r.id,
+            ref.orgId,
+            ref.chatbotId,
+            r.agent_user_id,
+            r.agent_name,
+            r.agent_taken_at,
+            r.agent_closed_at,
+          );
+        if (r.counted_day === null) sql.exec("DELETE FROM analytics_conversations WHERE conversation_id = ?", r.id);
+        else
+          sql.exec(
+            "INSERT OR REPLACE INTO analytics_conversations (conversation_id, chatbot_id, day, problem) VALUES (?, ?, ?, ?)",
+            r.id,
+            ref.chatbotId,
+            r.counted_day,
+            r.counted_problem,
+          );
+        sql.exec("INSERT OR REPLACE INTO move_index (id, hash) VALUES (?, ?)", r.id, conversationHash(r));
+        out.imported++;
+      }
+    });
+    return out;
+  }
+
+  /** Each held conversation's checksum (the same function the move runs over D1's rows); absent ones are left out. */
+  async conversationChecksums(ref: ChatbotRef, ids: string[]): Promise<Record<string, number>> {
+    if (!this.shard.owns(ref) || !Array.isArray(ids)) return {};
+    return Object.fromEntries(this.bundles(ref, ids.slice(0, 1_000)).map((r) => [r.id, conversationHash(r)]));
+  }
+
+  private visitorRange(after: string, through: string | null) {
+    return through === null ? { where: "visitor_id > ?", params: [after] } : { where: "visitor_id > ? AND visitor_id <= ?", params: [after, through] };
+  }
+
+  /** Replaces the visitors' contacts with ids in (after, through] by D1's (through null: to the end). */
+  async importVisitorLeads(ref: ChatbotRef, after: string, through: string | null, raw: VisitorLead[]): Promise<number> {
+    if (!this.shard.owns(ref)) return 0;
+    const parsed = visitorLeadsSchema.safeParse(raw);
+    if (!parsed.success || typeof after !== "string") return 0;
+    const range = this.visitorRange(after, through);
+    // The rows are D1's for this very range (SQLite's order on both sides; no JavaScript comparison, whose order differs beyond ASCII).
+    const rows = parsed.data;
+    const sql = this.ctx.storage.sql;
+    this.ctx.storage.transactionSync(() => {
+      sql.exec(`DELETE FROM visitor_leads WHERE ${range.where}`, ...range.params);
+      for (const r of rows)
+        sql.exec("INSERT INTO visitor_leads (visitor_id, name, email, updated_at) VALUES (?, ?, ?, ?)", r.visitor_id, r.name, r.email, r.updated_at);
+    });
+    return rows.length;
+  }
+
+  async visitorLeadsChecksum(ref: ChatbotRef, after: string, through: string | null): Promise<{ count: number; hash: number }> {
+    if (!this.shard.owns(ref)) return { count: 0, hash: 0 };
+    const range = this.visitorRange(after, through);
+    const rows = this.ctx.storage.sql
+      .exec<VisitorLead>(`SELECT visitor_id, name, email, updated_at FROM visitor_leads WHERE ${range.where}`, ...range.params)
+      .toArray();
+    return { count: rows.length, hash: rows.reduce((h, r) => (h + visitorLeadHash(r)) >>> 0, 0) };
+  }
+
+  /** The exact counts the switch compares with D1's. */
+  async indexMoveCounts(ref: ChatbotRef): Promise<IndexCounts> {
+    if (!this.shard.owns(ref)) return { conversations: 0, agents: 0, counted: 0, visitors: 0 };
+    return this.ctx.storage.sql
+      .exec<IndexCounts>(
+        `SELECT (SELECT count(*) FROM conversations) AS conversations,
+          (SELECT count(*) FROM conversation_agents a JOIN conversations c ON c.id = a.conversation_id) AS agents,
+          (SELECT count(*) FROM analytics_conversations x JOIN conversations c ON c.id = x.conversation_id) AS counted,
+          (SELECT count(*) FROM visitor_leads) AS visitors`,
+      )
+      .one();
+  }
+
+  /** Just before D1 switches: from now on the object's own changes win over D1's, and the move cannot empty it. */
+  async beginServingIndex(ref: ChatbotRef): Promise<void> {
+    if (!this.shard.owns(ref)) return;
+    this.shard.set("index_move", "serving");
+  }
+
+  /** D1's rows are gone: nothing of the move is kept but that it finished. */
+  async finishIndexMove(ref: ChatbotRef): Promise<void> {
+    if (!this.shard.owns(ref)) return;
+    this.ctx.storage.sql.exec("DROP TABLE IF EXISTS move_index");
+    this.shard.set("index_move", "finished");
+  }
+
+  /** A failed move: D1 serves (again), so the copy of the index goes; the messages stay. */
+  async dropIndexCopy(ref: ChatbotRef): Promise<void> {
+    if (!this.shard.owns(ref)) return;
+    this.ctx.storage.transactionSync(() => this.clearIndex());
+    this.shard.set("index_move", "");
   }
 }

@@ -1,5 +1,6 @@
 import { createServiceContext } from "../../app/.server/context";
 import type { Env } from "../../app/.server/env";
+import { isConversationMoveMessage, runConversationMoveStep } from "../../app/.server/chat/conversation-move";
 import { isMessageMoveMessage, runMessageMoveStep } from "../../app/.server/chat/message-move";
 import { runIngestStep } from "../../app/.server/kb/ingest";
 import { isIngestMessage } from "../../app/.server/kb/queue";
@@ -46,6 +47,17 @@ export async function handleQueue(batch: MessageBatch<QueueJob>, env: Env, execu
         message.ack();
       } catch (e) {
         console.error(`[queue] message move step for ${body.chatbotId} failed; retrying`, e);
+        message.retry({ delaySeconds: 30 });
+      }
+      continue;
+    }
+    if (isConversationMoveMessage(body)) {
+      try {
+        // One bounded step of moving a chatbot's conversation index into its shard (ADR 051); it queues the next.
+        await runConversationMoveStep(ctx, body.chatbotId);
+        message.ack();
+      } catch (e) {
+        console.error(`[queue] conversation move step for ${body.chatbotId} failed; retrying`, e);
         message.retry({ delaySeconds: 30 });
       }
       continue;

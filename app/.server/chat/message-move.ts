@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, lt, sql } from "drizzle-orm";
 import { MESSAGE_MOVE_RUNNING, type MessageMoveNotice } from "~/lib/message-move";
 import type { ServiceContext } from "../context";
-import { fnv, freeMoveSlots, resumeStalledMoves } from "../db/moves";
+import { freeMoveSlots, resumeStalledMoves, valuesHash } from "../db/moves";
 import { chatbots, messageMoves } from "../db/schema";
 import type { Env } from "../env";
 import { chatbotSearchRows, messageStoreKind, type ChatbotRef, type MessageStoreKind } from "./message-store";
@@ -140,9 +140,7 @@ export const movedValues = (r: MovedMessage) => [
 
 /** One message's checksum: every column the move copies, each ended by a separator, null told apart from text. */
 function rowHash(r: MovedMessage): number {
-  let h = 2166136261;
-  for (const v of movedValues(r)) h = fnv(fnv(h, v === null || v === undefined ? "\u0000" : String(v)), "\u0001");
-  return h;
+  return valuesHash(movedValues(r));
 }
 
 /**

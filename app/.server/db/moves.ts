@@ -1,4 +1,4 @@
-// What the two storage moves share (knowledge, ADR 034; messages, ADR 042): the checksum both sides
+// What the storage moves share (knowledge, ADR 034; messages, ADR 042; conversation index, ADR 051): the checksum both sides
 // of a move compute, and the cron sweeps' steps — both keep one row per chatbot (chatbot_id, phase,
 // updated_at), resume a move whose chain of queue messages was lost, then start new ones only while
 // fewer than a cap are under way.
@@ -9,8 +9,18 @@ export function fnv(h: number, s: string): number {
   return h;
 }
 
+/**
+ * A row's checksum over its values in a fixed order: each value ended by a separator, null told
+ * apart from text, so a moved column that differs in any way (or shifts into its neighbour) shows.
+ */
+export function valuesHash(values: readonly unknown[]): number {
+  let h = 2166136261;
+  for (const v of values) h = fnv(fnv(h, v === null || v === undefined ? "\u0000" : String(v)), "\u0001");
+  return h;
+}
+
 /** The moves' state tables; a fixed list, so the name can go into the SQL. */
-export type MoveTable = "knowledge_moves" | "message_moves";
+export type MoveTable = "knowledge_moves" | "message_moves" | "conversation_moves";
 
 /**
  * Moves in a running phase whose last step is older than `stalledBefore` get their next step queued

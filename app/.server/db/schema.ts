@@ -230,6 +230,58 @@ export const messageMoves = sqliteTable(
   (t) => [index("message_moves_phase_idx").on(t.phase, t.updatedAt)],
 );
 
+/**
+ * The move of one chatbot's conversation index (its conversation rows, their live agents, analytics'
+ * counted-once marks and its visitors' contacts) from D1 into its conversation shard (ADR 051,
+ * app/.server/chat/conversation-move.ts): resumable, one bounded step per queue message.
+ * `cursor` is where the current pass is ("<visitor_id>|<id>" for conversations, a visitor id for
+ * leads; empty at its start). Writes to D1 while the move runs are noted, per conversation, in
+ * `conversation_move_dirty` by triggers (migration 0034), so the switch waits for an exact "nothing
+ * changed since it was checked" rather than a signature.
+ */
+export const conversationMoves = sqliteTable(
+  "conversation_moves",
+  {
+    chatbotId: text("chatbot_id")
+      .primaryKey()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
+    orgId: text("org_id").notNull(),
+    phase: text("phase", { enum: ["copy", "leads", "switch", "cleanup", "done", "failed"] }).notNull(),
+    cursor: text("cursor").notNull().default(""),
+    /** Conversations copied and checked (copy), removed from D1 (cleanup), of the total when the move started. */
+    copied: integer("copied").notNull().default(0),
+    removed: integer("removed").notNull().default(0),
+    total: integer("total").notNull().default(0),
+    /** Switch attempts that found conversations written since they were checked. */
+    rounds: integer("rounds").notNull().default(0),
+    /** Steps that failed in a row (the queue retries them); the move fails at five before the switch. */
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    startedAt: integer("started_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    switchedAt: integer("switched_at"),
+    finishedAt: integer("finished_at"),
+  },
+  // The sweep counts running moves and finds stalled ones by phase and last step.
+  (t) => [index("conversation_moves_phase_idx").on(t.phase, t.updatedAt)],
+);
+
+/**
+ * Conversations written in D1 while their chatbot's conversation move runs (triggers of migration
+ * 0034 on `conversations`, `conversation_agents`, `analytics_conversations`; an empty id: the
+ * chatbot's `leads` changed). The move copies them again before it switches and after.
+ */
+export const conversationMoveDirty = sqliteTable(
+  "conversation_move_dirty",
+  {
+    // No foreign key: deleting a chatbot deletes its leads, whose trigger may note the chatbot here
+    // after its row is gone (a foreign key would then fail the delete). The move removes its rows.
+    chatbotId: text("chatbot_id").notNull(),
+    conversationId: text("conversation_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.conversationId] })],
+);
+
 // Fixed-window counters for throttling (login, signup, reset…) that hold across Worker instances.
 export const rateLimits = sqliteTable("rate_limits", {
   key: text("key").primaryKey(),

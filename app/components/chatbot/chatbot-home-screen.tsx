@@ -14,7 +14,8 @@ import { BUG_ANSWER_MAX, BUG_COMMENT_MAX } from "~/lib/schemas/bug-reports";
 import type { ChatSource } from "~/lib/schemas/chat";
 import type { SetupProgress } from "~/lib/setup-progress";
 import { ChatbotMainActions, SetupChecklist } from "./setup-checklist";
-import { MessageMoveStatus } from "./message-move-notice";
+import { ConversationMoveStatus, MessageMoveStatus } from "./message-move-notice";
+import type { ConversationMoveNotice } from "~/lib/conversation-move";
 import type { MessageMoveNotice } from "~/lib/message-move";
 import { conversationListSearch } from "~/lib/schemas/conversation-list";
 import { CHANNEL_LABELS, ConversationList, ROLE_LABELS, type ConversationListView } from "./conversation-list";
@@ -57,6 +58,8 @@ export type ChatbotHomeScreenData = {
   setup: SetupProgress;
   /** The move of its messages into its own storage (ADR 042), for owners and admins; null: nothing to say. */
   messageMove: MessageMoveNotice | null;
+  /** The move of its conversation list into its own storage (ADR 051), for owners and admins; null: nothing to say. */
+  conversationMove: ConversationMoveNotice | null;
   me: { id: string; name: string };
   inbox: InboxView;
   /** Live chat's plan gate and the agent's tools (ADR 027). */
@@ -216,6 +219,7 @@ export function ChatbotHomeScreen({ data, result }: { data: ChatbotHomeScreenDat
       />
       <SetupChecklist setup={data.setup} orgId={orgId} chatbotId={chatbot.id} />
       {data.messageMove ? <MessageMoveStatus move={data.messageMove} /> : null}
+      {data.conversationMove ? <ConversationMoveStatus move={data.conversationMove} /> : null}
       {data.live.enabled ? (
         <LiveInbox orgId={orgId} chatbotId={chatbot.id} inbox={data.inbox} openId={transcript?.conversation.id ?? null}>
           <OfficeHoursSettings live={data.live} result={result} />
