@@ -173,6 +173,11 @@ export class ConversationShard
     return this.index(ref).get(conversationId, visitorId);
   }
 
+  async indexByIds(ref: ChatbotRef, conversationIds: string[]): Promise<Conversation[]> {
+    if (!this.shard.owns(ref)) return [];
+    return this.index(ref).byIds(conversationIds);
+  }
+
   async indexLeadScope(ref: ChatbotRef, visitorId: string | null, conversationIds: string[]): Promise<{ id: string; visitorId: string }[]> {
     if (!this.shard.owns(ref)) return [];
     return this.index(ref).leadScope(visitorId, conversationIds);

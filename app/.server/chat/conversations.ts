@@ -11,6 +11,7 @@ import type { Env } from "../env";
 import { bindAll, exchangeStatements, liveMessageStatements, orgTimeZone, type CountDecision, type CountedConversation } from "../analytics/record";
 import {
   DuplicateClientMessage,
+  chatbotStores,
   isDuplicateClientMessage,
   messageInsert,
   messageShard,
@@ -50,6 +51,7 @@ type Where = MessageStoreKind | undefined;
 
 const shardStore = (ctx: Ctx, ref: ChatbotRef, kind: Where) => messageShard(ctx, ref, kind);
 
+const storesOf = chatbotStores;
 export type Conversation = typeof conversations.$inferSelect;
 export type Message = typeof messages.$inferSelect;
 export type ChatbotRef = { orgId: string; chatbotId: string };
@@ -466,10 +468,29 @@ export type ConversationRow = {
 export async function listConversations(
   ctx: Ctx,
   ref: ChatbotRef,
-  opts: { limit?: number; before?: number; messageStore?: MessageStoreKind } = {},
+  opts: { limit?: number; before?: number; messageStore?: MessageStoreKind; conversationStore?: ConversationStoreKind } = {},
 ): Promise<ConversationRow[]> {
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
-  const shard = await shardStore(ctx, ref, opts.messageStore);
+  const stores = await storesOf(ctx, ref, opts);
+  if (stores.conversations === "shard") {
+    // The index's list page (the chatbot home's, in the shard next to the messages): "before" is a
+    // keyset position whose id sorts before every id, so rows at exactly that time are left out, as below.
+    const index = await conversationIndex(ctx, ref, "shard");
+    const page = await index.list({ q: "", filters: [], older: opts.before ? { at: opts.before, id: "" } : null, newer: null }, { limit });
+    return page.rows.map((r) => ({
+      id: r.id,
+      visitorId: r.visitorId,
+      channel: r.channel,
+      status: r.status,
+      messageCount: r.messageCount,
+      createdAt: r.createdAt,
+      lastMessageAt: r.lastMessageAt,
+      firstQuestion: r.firstQuestion,
+      lastMessage: r.lastMessage,
+      lastRole: r.lastRole,
+    }));
+  }
+  const shard = await shardStore(ctx, ref, stores.messages);
   // In a shard the last messages are asked of it for the page's rows only (one call).
   const lastMessage = sql<
     string | null
@@ -515,8 +536,9 @@ export async function getTranscript(
   kind?: MessageStoreKind,
   conversationStore?: ConversationStoreKind,
 ): Promise<{ conversation: Conversation; messages: Message[] } | null> {
-  const shard = await shardStore(ctx, ref, kind);
-  const conversation = await (await conversationIndex(ctx, ref, conversationStore)).get(conversationId);
+  const stores = await storesOf(ctx, ref, { messageStore: kind, conversationStore });
+  const shard = await shardStore(ctx, ref, stores.messages);
+  const conversation = await (await conversationIndex(ctx, ref, stores.conversations)).get(conversationId);
   if (!conversation) return null;
   if (shard) return { conversation, messages: await shard.transcript(conversation.id) };
   const rows = await ctx.db
@@ -535,8 +557,9 @@ export async function getVisitorHistory(
   visitorId: string,
   opts: { channel?: Channel; limit?: number; messageStore?: MessageStoreKind; conversationStore?: ConversationStoreKind } = {},
 ): Promise<{ conversation: Conversation; messages: Message[] } | null> {
-  const shard = await shardStore(ctx, ref, opts.messageStore);
-  const conversation = await (await conversationIndex(ctx, ref, opts.conversationStore)).latestOpen(visitorId, opts.channel);
+  const stores = await storesOf(ctx, ref, opts);
+  const shard = await shardStore(ctx, ref, stores.messages);
+  const conversation = await (await conversationIndex(ctx, ref, stores.conversations)).latestOpen(visitorId, opts.channel);
   if (!conversation) return null;
   if (shard) return { conversation, messages: await shard.latest(conversation.id, ["visitor", "bot", "human"], opts.limit ?? 100) };
   const rows = await ctx.db
@@ -571,15 +594,7 @@ export async function recordLiveMessage(
 ) {
   const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   // Both stores in one look-up when the caller holds neither (live chat's object asks per message).
-  const stores =
-    opts.messageStore && opts.conversationStore
-      ? { messages: opts.messageStore, conversations: opts.conversationStore }
-      : await d1Client(ctx.db)
-          .prepare("SELECT message_store AS messages, conversation_store AS conversations FROM chatbots WHERE id = ?1 AND org_id = ?2")
-          .bind(ref.chatbotId, ref.orgId)
-          .first<{ messages: MessageStoreKind; conversations: ConversationStoreKind }>();
-  const messageStore = opts.messageStore ?? stores?.messages ?? "d1";
-  const conversationStore = opts.conversationStore ?? stores?.conversations ?? "d1";
+  const { messages: messageStore, conversations: conversationStore } = await storesOf(ctx, ref, opts);
   if (conversationStore === "shard") return mirrorToShardIndex(ctx, conversation, m, opts);
   const shard = await shardStore(ctx, ref, messageStore);
   if (shard) return mirrorToShard(ctx, shard, conversation, m, opts);

@@ -278,23 +278,41 @@ export async function getLead(ctx: Ctx, ref: Ref, leadId: string): Promise<LeadD
   const lead = await findLead(ctx, ref, leadId);
   if (!lead) return null;
   const [convs, events] = await Promise.all([
-    ctx.db
-      .select({
-        id: conversations.id,
-        createdAt: conversations.createdAt,
-        lastMessageAt: conversations.lastMessageAt,
-        messageCount: conversations.messageCount,
-        channel: conversations.channel,
-      })
-      .from(leadConversations)
-      .innerJoin(conversations, eq(conversations.id, leadConversations.conversationId))
-      .where(and(eq(leadConversations.leadId, lead.id), eq(conversations.chatbotId, ref.chatbotId)))
-      .orderBy(desc(conversations.lastMessageAt))
-      .limit(100)
-      .all(),
+    leadConversationsOf(ctx, ref, lead.id),
     ctx.db.select().from(leadEvents).where(eq(leadEvents.leadId, lead.id)).orderBy(desc(leadEvents.createdAt), desc(leadEvents.id)).limit(200).all(),
   ]);
   return { lead, conversations: convs, events };
+}
+
+/** A lead's linked conversations (the 100 most recently active), from the chatbot's conversation index. */
+async function leadConversationsOf(ctx: Ctx, ref: Ref, leadId: string): Promise<LeadConversation[]> {
+  if (ctx.env && (await conversationStoreKind(ctx, ref)) === "shard") {
+    // The links are D1's (leads are global data, ADR 044 §6); the rows are the shard's.
+    const links = await ctx.db
+      .select({ id: leadConversations.conversationId })
+      .from(leadConversations)
+      .where(eq(leadConversations.leadId, leadId))
+      .limit(1_000)
+      .all();
+    const rows = await shardConversationIndex(ctx.env, ref).byIds(links.map((l) => l.id));
+    return rows
+      .slice(0, 100)
+      .map((c) => ({ id: c.id, createdAt: c.createdAt, lastMessageAt: c.lastMessageAt, messageCount: c.messageCount, channel: c.channel }));
+  }
+  return ctx.db
+    .select({
+      id: conversations.id,
+      createdAt: conversations.createdAt,
+      lastMessageAt: conversations.lastMessageAt,
+      messageCount: conversations.messageCount,
+      channel: conversations.channel,
+    })
+    .from(leadConversations)
+    .innerJoin(conversations, eq(conversations.id, leadConversations.conversationId))
+    .where(and(eq(leadConversations.leadId, leadId), eq(conversations.chatbotId, ref.chatbotId)))
+    .orderBy(desc(conversations.lastMessageAt))
+    .limit(100)
+    .all();
 }
 
 /** Changes status and notes; records each change in the history. False when the lead is not this chatbot's. */
