@@ -71,8 +71,15 @@ export async function makeOrg(ownerId: string, name = "Acme", opts: { plan?: Pla
  */
 export const testMessageStore: "shard" | "d1" = env.TEST_MESSAGE_STORE === "d1" ? "d1" : "shard";
 
+/**
+ * Where the tests' chatbots keep their conversation index (ADR 044): D1 by default;
+ * `TEST_CONVERSATION_STORE=shard` puts it in each chatbot's shard, next to its messages (stage 3).
+ * A chatbot a test inserts itself takes this value (`conversationStore: testConversationStore`).
+ */
+export const testConversationStore: "shard" | "d1" = env.TEST_CONVERSATION_STORE === "shard" ? "shard" : "d1";
+
 export async function makeChatbot(orgId: string, name = "Test bot") {
-  const bot = { id: newId("cb_"), orgId, name, messageStore: testMessageStore };
+  const bot = { id: newId("cb_"), orgId, name, messageStore: testMessageStore, conversationStore: testConversationStore };
   await db.insert(chatbots).values(bot);
   return bot;
 }
@@ -100,7 +107,12 @@ export async function makeBot(opts: { plan?: PlanId; sources?: string[] } = {}) 
       opts.plan ?? "free",
       Date.now(),
     ),
-    env.DB.prepare("INSERT INTO chatbots (id, org_id, name, message_store) VALUES (?, ?, 'Test bot', ?)").bind(chatbotId, orgId, testMessageStore),
+    env.DB.prepare("INSERT INTO chatbots (id, org_id, name, message_store, conversation_store) VALUES (?, ?, 'Test bot', ?, ?)").bind(
+      chatbotId,
+      orgId,
+      testMessageStore,
+      testConversationStore,
+    ),
     ...sourceIds.map((id) =>
       env.DB.prepare("INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title) VALUES (?, ?, ?, 'text', 'Src')").bind(id, orgId, chatbotId),
     ),

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { newId } from "~/.server/auth/crypto";
+import { conversationIndex } from "~/.server/chat/conversation-index";
 import { createServiceContext } from "~/.server/context";
 import { calls, chatbots, conversations, knowledgeSources, organisations, phoneAccounts, phoneNumbers } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
@@ -107,7 +108,7 @@ function gatherPath(xml: string): string {
   return url.pathname + url.search;
 }
 
-async function setupLine(opts: { fallback?: string; maxCallMinutes?: number; cannotHelp?: string } = {}) {
+async function setupLine(opts: { fallback?: string; maxCallMinutes?: number; cannotHelp?: string; shardIndex?: boolean } = {}) {
   const owner = await makeUser();
   const { org, bot } = await makeOrg(owner.id, "Phone", { plan: "scale" });
   const sourceId = newId("ks_");
@@ -129,6 +130,8 @@ async function setupLine(opts: { fallback?: string; maxCallMinutes?: number; can
       },
     })
     .where(eq(chatbots.id, bot.id));
+  // The chatbot's conversation index in its shard (ADR 044 stage 3), with its messages.
+  if (opts.shardIndex) await db.update(chatbots).set({ messageStore: "shard", conversationStore: "shard" }).where(eq(chatbots.id, bot.id));
   const account = newAccount();
   fakeTwilio(account);
   const ctx = createServiceContext({ ...(env as unknown as Env), TWILIO_API_BASE: TWILIO }, undefined, BASE);
@@ -370,6 +373,26 @@ describe("a whole call: answer, silence, hang-up", () => {
     await twilio(next, { ...p2, SpeechResult: "When is the shop in Lyon open?" }, line.account.token);
     await twilio(line.statusPath, { ...p2, CallStatus: "completed", CallDuration: "20" }, line.account.token);
     expect((await callRow(sid2))!.outcome).toBe("answered");
+  });
+});
+
+describe("a call on a chatbot whose conversation index is in its shard", () => {
+  it("the call's conversation is created, answered in and closed at hang-up in the shard, never in D1", async () => {
+    const line = await setupLine({ fallback: "+33123456789", shardIndex: true });
+    const sid = `CA${hex(32)}`;
+    const p = { ...line.base, CallSid: sid };
+    let next = gatherPath(await (await twilio(line.voicePath, p, line.account.token)).text());
+    const first = await (await twilio(next, { ...p, SpeechResult: "When is the shop in Lyon open?" }, line.account.token)).text();
+    expect(first).toContain("Monday to Saturday");
+    next = gatherPath(first);
+    // "Speak to someone": the call's conversation is read from the index, the exchange stored there.
+    await twilio(next, { ...p, SpeechResult: "I want to speak to someone" }, line.account.token);
+    await twilio(line.statusPath, { ...p, CallStatus: "completed", CallDuration: "30" }, line.account.token);
+    const call = (await callRow(sid))!;
+    const ref = { orgId: line.org.id, chatbotId: line.bot.id };
+    const index = await conversationIndex({ db, env: env as unknown as Env }, ref);
+    expect(await index.get(call.conversationId!)).toMatchObject({ channel: "phone", status: "closed", messageCount: 4 });
+    expect(await db.select().from(conversations).where(eq(conversations.chatbotId, line.bot.id)).all()).toEqual([]);
   });
 });
 

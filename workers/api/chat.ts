@@ -130,6 +130,7 @@ chat.get("/:chatbotId/history", async (c) => {
     channel: channel === "test" || channel === "widget" ? channel : undefined,
     limit: 100,
     messageStore: target.chatbot.messageStore,
+    conversationStore: target.chatbot.conversationStore,
   });
   c.header("Cache-Control", "no-store");
   // Lets the widget stop offering its lead form even where it cannot keep that in storage.

@@ -51,6 +51,17 @@ import {
   type OpenInput,
 } from "../../app/.server/chat/conversation-index";
 import type { ConversationListPage } from "../../app/.server/chat/conversation-list";
+import {
+  openTurnOn,
+  storeMessagesSchema,
+  turnInputSchema,
+  type ConversationTurnShardApi,
+  type StoredMessages,
+  type StoreMessagesInput,
+  type TurnInput,
+  type TurnOpening,
+} from "../../app/.server/chat/conversations";
+import { d1Client } from "../../app/.server/db/client";
 import type { CountDecision } from "../../app/.server/analytics/record";
 import type { ConversationListParams } from "../../app/lib/schemas/conversation-list";
 
@@ -62,7 +73,7 @@ import type { ConversationListParams } from "../../app/lib/schemas/conversation-
 
 export class ConversationShard
   extends DurableObject<Env>
-  implements ConversationShardApi, ConversationShardMoveApi, ConversationIndexShardApi, ConversationIndexMoveApi
+  implements ConversationShardApi, ConversationShardMoveApi, ConversationIndexShardApi, ConversationIndexMoveApi, ConversationTurnShardApi
 {
   private readonly shard = new ShardMeta(this.ctx.storage.sql, {
     sql: MESSAGE_SHARD_SCHEMA,
@@ -175,6 +186,11 @@ export class ConversationShard
     return this.index(ref).get(conversationId, visitorId);
   }
 
+  async indexByIds(ref: ChatbotRef, conversationIds: string[]): Promise<Conversation[]> {
+    if (!this.shard.owns(ref)) return [];
+    return this.index(ref).byIds(conversationIds);
+  }
+
   async indexLeadScope(ref: ChatbotRef, visitorId: string | null, conversationIds: string[]): Promise<{ id: string; visitorId: string }[]> {
     if (!this.shard.owns(ref)) return [];
     return this.index(ref).leadScope(visitorId, conversationIds);
@@ -233,6 +249,32 @@ export class ConversationShard
   async indexCountOnce(ref: ChatbotRef, conversationId: string, mark: CountMark): Promise<CountDecision | null> {
     if (!this.shard.owns(ref)) return null;
     return this.index(ref).countOnce(conversationId, mark);
+  }
+
+  // ——— a turn on the index (chat/conversations.ts, ADR 044 §5): one call before the answer, one after ———
+
+  /** The turn's opening batch (retry look-up, the conversation found or created, its history) over this object's storage. */
+  async indexOpenTurn(ref: ChatbotRef, input: TurnInput): Promise<TurnOpening | null> {
+    if (!this.shard.owns(ref)) return null;
+    this.db ??= createDb(d1FromSqlStorage(this.ctx.storage));
+    return openTurnOn(d1Client(this.db), ref, turnInputSchema.parse(input), "shard");
+  }
+
+  /**
+   * An exchange's or a live mirror's messages, then their conversation's row (its count is what the
+   * object now holds), then the once-only analytics decision when a message was new. Nothing awaited
+   * between them but this object's own storage, so the writes commit together (the object's implicit
+   * transaction); a duplicate client message id writes nothing.
+   */
+  async indexStoreMessages(ref: ChatbotRef, rows: NewMessage[], raw: StoreMessagesInput): Promise<StoredMessages | null> {
+    if (!this.shard.owns(ref)) return null;
+    const input = storeMessagesSchema.parse(raw);
+    const written = await this.store(ref).append(rows);
+    if (written.duplicate) return { written, row: null, decision: null };
+    const index = this.index(ref);
+    const row = await index.recordMessages(input.conversationId, { count: written.counts[input.conversationId] ?? 0, ...input.update });
+    const decision = row && input.mark && written.inserted.length ? await index.countOnce(input.conversationId, input.mark) : null;
+    return { written, row, decision };
   }
 
   // ——— the move from D1 (app/.server/chat/message-move.ts, ADR 042) ———

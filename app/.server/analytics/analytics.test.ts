@@ -13,7 +13,7 @@ import { createOrganisation } from "../orgs/organisations";
 import { indexChunks } from "../retrieval/indexing";
 import { captureLead, reportProblem, requestHuman, setMessageFeedback } from "../widget/visitor-actions";
 import { leadFormSchema } from "~/lib/schemas/widget-settings";
-import { makeUser, recordingContext, testContext, testMessageStore } from "../../../tests/factories";
+import { makeUser, recordingContext, testContext, testConversationStore, testMessageStore } from "../../../tests/factories";
 import { answerQuestionGroup } from "./add-answer";
 import { answerTimeBucket, percentileFromHistogram } from "./answer-time";
 import { loadQuestions, loadReport } from "./report";
@@ -31,7 +31,7 @@ async function setup(opts: { timeZone?: string; knowledge?: boolean } = {}) {
   }
   const chatbot = await ctx.db
     .insert(chatbots)
-    .values({ id: newId("cb_"), orgId: org.id, name: "Counter", messageStore: testMessageStore })
+    .values({ id: newId("cb_"), orgId: org.id, name: "Counter", messageStore: testMessageStore, conversationStore: testConversationStore })
     .returning()
     .get();
   const ref = { orgId: org.id, chatbotId: chatbot.id };

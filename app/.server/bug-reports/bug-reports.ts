@@ -10,12 +10,12 @@ import {
   type BugReportStatus,
 } from "~/lib/schemas/bug-reports";
 import { newId } from "../auth/crypto";
-import { orgTimeZone, reportStatements } from "../analytics/record";
+import { orgTimeZone, reportStatements, type CountDecision } from "../analytics/record";
 import type { ServiceContext } from "../context";
 import { bugReports, conversations, knowledgeSources, messages, users } from "../db/schema";
 import { fail, type Failure } from "../failure";
-import { messageShard } from "../chat/message-store";
-import { flagsStatement } from "../chat/conversation-index";
+import { chatbotStores, messageShard } from "../chat/message-store";
+import { conversationIndex, flagsStatement } from "../chat/conversation-index";
 import { createQaSource, deleteSource } from "../kb/sources";
 
 // Bug reports of one chatbot (…/settings/bug). Visitors report from the widget (widget/visitor-actions.ts
@@ -128,7 +128,8 @@ export async function reportMessage(
   ref: Ref,
   input: { messageId: string; comment: string; expectedAnswer: string | null; userId: string },
 ): Promise<{ ok: true; id: string; conversationId: string } | ({ ok: false } & Failure)> {
-  const shard = await messageShard(ctx, ref);
+  const stores = await chatbotStores(ctx, ref);
+  const shard = await messageShard(ctx, ref, stores.messages);
   const message = shard
     ? await shard.get(input.messageId)
     : await ctx.db
@@ -140,7 +141,14 @@ export async function reportMessage(
   if (message.role !== "bot") return fail("invalid_input", "Only the bot's answers can be reported.");
   const id = newId("bug_");
   const now = Date.now();
-  const counted = reportStatements(ctx.db, ref, { timeZone: await orgTimeZone(ctx, ref.orgId), at: now, conversationId: message.conversationId });
+  // A shard index marks "reported" and decides "unresolved once" itself (ADR 044, 048); D1 keeps the report and the counters.
+  const index = stores.conversations === "shard" ? await conversationIndex(ctx, ref, "shard") : null;
+  let decision: CountDecision | undefined;
+  if (index) {
+    await index.setFlags(message.conversationId, { reported: true });
+    decision = (await index.countOnce(message.conversationId, { problem: true })) ?? { counted: false, unresolvedDay: null };
+  }
+  const counted = reportStatements(ctx.db, ref, { timeZone: await orgTimeZone(ctx, ref.orgId), at: now, conversationId: message.conversationId }, decision);
   await ctx.db.batch([
     ctx.db.insert(bugReports).values({
       id,
@@ -155,8 +163,8 @@ export async function reportMessage(
       expectedAnswer: input.expectedAnswer,
       createdAt: now,
     }),
-    // The conversation list's "reported" filter.
-    flagsStatement(ctx.db, ref, message.conversationId, { reported: true }),
+    // The conversation list's "reported" filter (D1's index; a shard's was set above).
+    ...(index ? [] : [flagsStatement(ctx.db, ref, message.conversationId, { reported: true })]),
     // Analytics: a report, and the conversation unresolved (analytics/record.ts).
     ...counted,
   ]);

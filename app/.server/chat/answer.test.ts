@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../auth/crypto";
 import { chatbots, knowledgeSources, usageCounters } from "../db/schema";
 import type { Env } from "../env";
-import { makeUser, testContext, testMessageStore } from "../../../tests/factories";
+import { makeUser, testContext, testConversationStore, testMessageStore } from "../../../tests/factories";
 import { LOCAL_MODEL_ID, textPieces } from "../ai/local-model";
 import { createOrganisation } from "../orgs/organisations";
 import { indexChunks } from "../retrieval/indexing";
@@ -40,6 +40,7 @@ async function setup() {
       orgId: org.id,
       name: "Helper",
       messageStore: testMessageStore,
+      conversationStore: testConversationStore,
       settings: { general: { instructions: "Always be polite.", language: "fr", answerLength: "short" } },
     })
     .returning()

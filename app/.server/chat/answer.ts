@@ -226,6 +226,7 @@ export async function answerMessage(
         timeZone: org.timeZone,
         pageUrl: input.pageUrl,
         messageStore: chatbot.messageStore,
+        conversationStore: chatbot.conversationStore,
       });
       const bot = exchange.bot
         ? { id: exchange.bot.id, content: exchange.bot.content, at: Math.max(exchange.bot.at, exchange.askedAt + 1), sources: exchange.bot.sources }

@@ -104,6 +104,8 @@ export const leadResetSchema = z
   .strict();
 export type LeadReset = z.input<typeof leadResetSchema>;
 
+export const byIdsSchema = z.array(z.string().min(1).max(200)).max(1_000);
+
 export const hasConversationSchema = z.object({ visitorId: z.string().min(1).max(200).optional(), verified: z.literal(true).optional() }).strict();
 
 /** An analytics event on a conversation (ADR 048): counts it on `day` if it never was; `problem` marks it unresolved if it was not. */
@@ -144,6 +146,8 @@ export interface ConversationIndex {
   create(input: OpenInput): Promise<Conversation & { isNew: true }>;
   /** One conversation of this chatbot (of this visitor when given), or null. */
   get(conversationId: string, visitorId?: string): Promise<Conversation | null>;
+  /** These conversations of this chatbot (at most 1,000 ids; others are left out), most recently active first (a lead's conversations). */
+  byIds(conversationIds: string[]): Promise<Conversation[]>;
   /** The conversations a deleted lead may have marked: these ids and every conversation of the visitor (with their visitors). */
   leadScope(visitorId: string | null, conversationIds: string[]): Promise<{ id: string; visitorId: string }[]>;
   /** Recomputes the lead marks after a lead was deleted (see leadResetSchema). How many conversations were recomputed. */
@@ -410,6 +414,16 @@ export function d1ConversationIndex(ctx: { db: Database }, ref: ChatbotRef, kind
       const where = visitorId ? and(byId(conversationId), eq(conversations.visitorId, visitorId)) : byId(conversationId);
       return (await db.select().from(conversations).where(where).get()) ?? null;
     },
+    async byIds(conversationIds) {
+      const ids = byIdsSchema.parse(conversationIds);
+      if (!ids.length) return [];
+      return db
+        .select()
+        .from(conversations)
+        .where(and(ours, sql`${conversations.id} in (select value from json_each(${JSON.stringify(ids)}))`))
+        .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
+        .all();
+    },
     async leadScope(visitorId, conversationIds) {
       return db
         .select({ id: conversations.id, visitorId: conversations.visitorId })
@@ -627,6 +641,7 @@ export function shardConversationIndex(env: Pick<Env, "CONVERSATION_SHARD">, ref
     create: async (input) => (await shard.indexCreate(ref, openInputSchema.parse(input))) ?? refused(ref),
     get: (id, visitorId) => shard.indexGet(ref, id, visitorId),
     latestOpen: (visitorId, channel) => shard.indexLatestOpen(ref, visitorId, channel),
+    byIds: async (ids) => shard.indexByIds(ref, byIdsSchema.parse(ids)),
     leadScope: (visitorId, ids) => shard.indexLeadScope(ref, visitorId, ids),
     resetLeads: async (reset) => shard.indexResetLeads(ref, leadResetSchema.parse(reset)),
     hasConversation: async (of) => shard.indexHasConversation(ref, hasConversationSchema.parse(of ?? {})),

@@ -2,7 +2,10 @@ import { sql, type SQL } from "drizzle-orm";
 import type { ConversationCursor, ConversationFilter, ConversationListParams } from "~/lib/schemas/conversation-list";
 import type { AppContext } from "../context";
 import type { ChatbotRef, Conversation, ConversationRow, Message } from "./conversations";
-import { conversationSearchMatch, messageStore, messageStoreKind, searchWords, type MessageStoreKind } from "./message-store";
+// conversation-index.ts imports this module too (its list runs listWithMessages); neither uses the
+// other at load time, so the cycle is harmless.
+import { shardConversationIndex } from "./conversation-index";
+import { chatbotStores, conversationSearchMatch, messageStore, searchWords, type MessageStoreKind } from "./message-store";
 
 // The chatbot home's conversation list: filters, search and keyset pages that stay fast at 100k
 // conversations. Every filter is a flag or column on the conversation (kept up to date where
@@ -242,11 +245,19 @@ export async function findConversations(
   ctx: Ctx,
   ref: ChatbotRef,
   params: ConversationListParams,
-  opts: { limit?: number; /** Where the chatbot's messages are (its row's `messageStore`); looked up when not given. */ messageStore?: MessageStoreKind } = {},
+  opts: {
+    limit?: number;
+    /** Where the chatbot's messages and conversation index are (its row's `messageStore`, `conversationStore`); looked up when not given. */
+    messageStore?: MessageStoreKind;
+    conversationStore?: MessageStoreKind;
+  } = {},
 ): Promise<ConversationListPage> {
-  const kind = opts.messageStore ?? (await messageStoreKind(ctx, ref));
+  const stores = await chatbotStores(ctx, ref, opts);
+  const kind = stores.messages;
   if (kind !== "shard") return listWithMessages(ctx.db, ref, params, opts);
   if (!ctx.env) throw new Error("this chatbot's messages are in its shard: the caller needs env");
+  // The index next to the messages (ADR 044): the whole page is one query in the shard.
+  if (stores.conversations === "shard") return shardConversationIndex(ctx.env, ref).list(params, opts);
   const limit = pageLimit(opts.limit);
   const cursor = cursorOf(params);
   const store = await messageStore({ db: ctx.db, env: ctx.env }, ref, kind);

@@ -5,7 +5,7 @@ import { newId } from "../auth/crypto";
 import { createDb } from "../db/client";
 import { chatbots, conversations, organisations } from "../db/schema";
 import { getOrCreateConversation } from "./conversations";
-import { testMessageStore } from "../../../tests/factories";
+import { testConversationStore, testMessageStore } from "../../../tests/factories";
 
 const ctx = { db: createDb(env.DB) };
 
@@ -13,7 +13,7 @@ async function bot() {
   const orgId = newId("org_");
   await ctx.db.insert(organisations).values({ id: orgId, name: "C", slug: `c-${newId()}`, periodStart: Date.now() });
   const chatbotId = newId("cb_");
-  await ctx.db.insert(chatbots).values({ id: chatbotId, orgId, name: "Bot", messageStore: testMessageStore });
+  await ctx.db.insert(chatbots).values({ id: chatbotId, orgId, name: "Bot", messageStore: testMessageStore, conversationStore: testConversationStore });
   return { orgId, chatbotId };
 }
 

@@ -4,26 +4,37 @@ import type { AppContext } from "../context";
 import type { ChatSource } from "~/lib/schemas/chat";
 import { prepareOn, type BoundSql } from "../db/client";
 import { conversations, messages, type MessageSource } from "../db/schema";
-import { bindAll, exchangeStatements, liveMessageStatements, orgTimeZone } from "../analytics/record";
+import { z } from "zod";
+import { clientMessageIdSchema } from "~/lib/schemas/chat";
+import { dayIn } from "~/lib/time-zone";
+import type { Env } from "../env";
+import { bindAll, exchangeStatements, liveMessageStatements, orgTimeZone, type CountDecision, type CountedConversation } from "../analytics/record";
 import {
   DuplicateClientMessage,
+  chatbotStores,
   isDuplicateClientMessage,
   messageInsert,
   messageShard,
   searchInsert,
+  type AppendResult,
   type MessageStore,
   type MessageStoreKind,
   type NewMessage,
 } from "./message-store";
 import {
+  conversationIndex,
   countedConversation,
+  countMarkSchema,
   d1Client,
-  d1ConversationIndex,
-  type StoredConversation,
   openFacts,
+  openInputSchema,
   openStatements,
   RESOLVED_ID,
   recordMessagesStatement,
+  type ConversationStoreKind,
+  type CountMark,
+  type LeadSource,
+  type StoredConversation,
 } from "./conversation-index";
 
 export { isDuplicateClientMessage };
@@ -40,6 +51,7 @@ type Where = MessageStoreKind | undefined;
 
 const shardStore = (ctx: Ctx, ref: ChatbotRef, kind: Where) => messageShard(ctx, ref, kind);
 
+const storesOf = chatbotStores;
 export type Conversation = typeof conversations.$inferSelect;
 export type Message = typeof messages.$inferSelect;
 export type ChatbotRef = { orgId: string; chatbotId: string };
@@ -52,24 +64,41 @@ type Channel = Conversation["channel"];
 
 /**
  * The visitor's open conversation on this chatbot and channel (the one named by `conversationId`
- * when it is theirs), or a new one; `fresh` always starts a new one.
+ * when it is theirs), or a new one; `fresh` always starts a new one. In the chatbot's conversation
+ * index (`kind`, its row's `conversationStore`; looked up when not given).
  */
 export async function getOrCreateConversation(
   ctx: Ctx,
   ref: ChatbotRef,
   input: ConversationInput & { fresh?: boolean },
+  kind?: ConversationStoreKind,
 ): Promise<Conversation & { isNew?: boolean }> {
-  if (input.fresh) return createConversation(ctx, ref, input);
-  return (await openTurn(ctx, ref, input)).conversation;
+  const index = await conversationIndex(ctx, ref, kind);
+  return input.fresh ? index.create(input) : index.open(input);
 }
 
 type ConversationInput = { visitorId: string; channel: Channel; conversationId?: string | null; country?: string | null; pageUrl?: string | null };
 type HistoryMessage = Pick<Message, "role" | "content">;
 
 /** A new conversation, whatever the visitor already has ("New conversation"). */
-export async function createConversation(ctx: Ctx, ref: ChatbotRef, input: ConversationInput): Promise<Conversation & { isNew: true }> {
-  return d1ConversationIndex(ctx, ref).create(input);
+export async function createConversation(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  input: ConversationInput,
+  kind?: ConversationStoreKind,
+): Promise<Conversation & { isNew: true }> {
+  return (await conversationIndex(ctx, ref, kind)).create(input);
 }
+
+/** What a turn reads before it answers (openTurn): the retried send's stored message, the conversation, its recent messages. */
+export type TurnOpening = { conversation: Conversation & { isNew?: boolean }; sent: SentMessage | null; history: HistoryMessage[] | null; also: unknown };
+
+/** openTurn's input as the chatbot's shard takes it (checked on both sides of the call). */
+export const turnInputSchema = openInputSchema.extend({
+  clientMessageId: clientMessageIdSchema.optional(),
+  historyLimit: z.number().int().min(1).max(100).optional(),
+});
+export type TurnInput = z.input<typeof turnInputSchema>;
 
 /**
  * What a visitor turn reads before it answers, in ONE round trip (it sits before the first byte of
@@ -78,7 +107,8 @@ export async function createConversation(ctx: Ctx, ref: ChatbotRef, input: Conve
  * — the one named by `conversationId` when it is theirs and open, else their open one on this
  * channel, else a new one — and, with `historyLimit`, that conversation's last messages (oldest
  * first, as recentMessages gives them). A batch is one transaction, so two requests of the same
- * visitor cannot both insert; the insert is skipped when the named conversation is open.
+ * visitor cannot both insert; the insert is skipped when the named conversation is open. For a
+ * chatbot whose conversation index is in its shard, see openTurnInShard.
  */
 export async function openTurn(
   ctx: Ctx,
@@ -86,23 +116,30 @@ export async function openTurn(
   input: ConversationInput & { clientMessageId?: string; historyLimit?: number },
   /** One more statement for the same round trip (the reply's credit, chat/turn.ts); its rows come back as `also`. */
   also?: BoundSql | null,
-): Promise<{ conversation: Conversation & { isNew?: boolean }; sent: SentMessage | null; history: HistoryMessage[] | null; also: unknown }> {
-  const d1 = d1Client(ctx.db);
+): Promise<TurnOpening> {
+  return openTurnOn(d1Client(ctx.db), ref, input, "d1", also);
+}
+
+/**
+ * openTurn's batch on a D1 client: D1, or a chatbot shard's storage behind D1's API (the shard runs
+ * it as it is, its conversations and messages side by side, with its own lead source, ADR 044 §5).
+ */
+export async function openTurnOn(client: D1Database, ref: ChatbotRef, input: TurnInput, leads: LeadSource, also?: BoundSql | null): Promise<TurnOpening> {
   // The conversation index's own statements (chat/conversation-index.ts), sent with the turn's. All
   // are fixed SQL bound with D1's API: built by drizzle they were the largest share of query building
   // in bench:cpu's profile (issue #21). The credit comes from usage.ts, fixed SQL as well (ADR 049).
-  const o = openStatements(d1, ref, openFacts(input));
+  const o = openStatements(client, ref, openFacts(input), leads);
   const extra = also ?? null;
   const statements = [
     o.insert,
     o.open,
     o.named,
-    input.clientMessageId ? d1.prepare(TURN_SQL.sent).bind(ref.orgId, ref.chatbotId, input.visitorId, input.clientMessageId) : null,
-    input.historyLimit ? d1.prepare(TURN_SQL.recent).bind(...o.who, input.historyLimit) : null,
-    extra ? d1.prepare(extra.sql).bind(...extra.params) : null,
+    input.clientMessageId ? client.prepare(TURN_SQL.sent).bind(ref.orgId, ref.chatbotId, input.visitorId, input.clientMessageId) : null,
+    input.historyLimit ? client.prepare(TURN_SQL.recent).bind(...o.who, input.historyLimit) : null,
+    extra ? client.prepare(extra.sql).bind(...extra.params) : null,
   ] as const;
   const present = statements.filter((q) => q !== null);
-  const results = await d1.batch(present);
+  const results = await client.batch(present);
   const out = statements.map((q) => (q === null ? null : (results[present.indexOf(q)].results ?? [])));
   const [, openRows, namedRows, sentRows, historyRows, alsoResult] = out as [
     unknown,
@@ -113,6 +150,54 @@ export async function openTurn(
     unknown,
   ];
   return { conversation: o.pick(openRows, namedRows), sent: sentRows?.[0] ?? null, history: historyRows ? historyFrom(historyRows) : null, also: alsoResult };
+}
+
+/**
+ * Where the messages of an exchange or a live mirror go when the chatbot's conversation index is in
+ * its shard (ADR 044 §5): the messages, then the conversation's row from them (`count` is what the
+ * conversation holds after the append), then — when `mark` is given and a message was new — the
+ * once-only analytics decision (ADR 048), all in one call to the object.
+ */
+export const storeMessagesSchema = z
+  .object({
+    conversationId: z.string().min(1).max(200),
+    update: z.object({
+      at: z.number().int().nonnegative(),
+      title: z.string().max(140).optional(),
+      unanswered: z.boolean().optional(),
+      pageUrl: z.string().max(2_000).nullish(),
+    }),
+    mark: countMarkSchema.nullable(),
+  })
+  .strict();
+export type StoreMessagesInput = z.input<typeof storeMessagesSchema> & { mark: CountMark | null };
+/** `row`: the conversation after it (null when not this chatbot's); `decision`: what D1's analytics add (null: count nothing). */
+export type StoredMessages = { written: AppendResult; row: Conversation | null; decision: CountDecision | null };
+
+/** The turn's side of a chatbot's ConversationShard (workers/durable-objects/conversation-shard.ts); a refusal answers null. */
+export type ConversationTurnShardApi = {
+  indexOpenTurn(ref: ChatbotRef, input: TurnInput): Promise<TurnOpening | null>;
+  indexStoreMessages(ref: ChatbotRef, rows: NewMessage[], input: StoreMessagesInput): Promise<StoredMessages | null>;
+};
+
+/** The chatbot's shard object (the same one as its messages and index). Only after the permission check. */
+const turnShard = (env: Pick<Env, "CONVERSATION_SHARD">, ref: ChatbotRef) =>
+  env.CONVERSATION_SHARD.get(env.CONVERSATION_SHARD.idFromName(ref.chatbotId)) as unknown as ConversationTurnShardApi;
+
+function needsEnv(ctx: Ctx): Env {
+  if (!ctx.env) throw new Error("this chatbot's conversations are in its shard: the caller needs env");
+  return ctx.env;
+}
+
+/**
+ * openTurn for a chatbot whose conversation index is in its shard: ONE call to the object (the retry
+ * look-up, the conversation found or created and its history, one transaction there); the reply's
+ * credit is the caller's own D1 statement (chat/turn.ts).
+ */
+export async function openTurnInShard(ctx: Ctx, ref: ChatbotRef, input: TurnInput): Promise<TurnOpening> {
+  const opened = await turnShard(needsEnv(ctx), ref).indexOpenTurn(ref, turnInputSchema.parse(input));
+  if (!opened) throw new Error(`the conversation shard named by ${ref.chatbotId} refused the turn: it holds another chatbot`);
+  return opened;
 }
 
 // The turn's message statements (D1's messages; a chatbot whose messages are in its shard reads them
@@ -140,8 +225,8 @@ export function clientMessageStored(ref: ChatbotRef, visitorId: string, clientMe
 }
 
 /** The visitor proved their id with an identity hash (identity verification); never unset. */
-export async function markConversationVerified(ctx: Ctx, conversation: Pick<Conversation, "id" | "orgId" | "chatbotId">) {
-  await d1ConversationIndex(ctx, conversation).setFlags(conversation.id, { verified: true });
+export async function markConversationVerified(ctx: Ctx, conversation: Pick<Conversation, "id" | "orgId" | "chatbotId">, kind?: ConversationStoreKind) {
+  await (await conversationIndex(ctx, conversation, kind)).setFlags(conversation.id, { verified: true });
 }
 
 type RecentRow = { role: Message["role"]; content: string; createdAt: number; id: string };
@@ -201,6 +286,8 @@ export async function recordExchange(
     pageUrl?: string | null;
     /** Where the chatbot's messages are (its row's `messageStore`); looked up when not given. */
     messageStore?: MessageStoreKind;
+    /** Where the chatbot's conversation index is (its row's `conversationStore`); 'd1' when not given. */
+    conversationStore?: ConversationStoreKind;
   },
 ) {
   const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
@@ -221,22 +308,34 @@ export async function recordExchange(
     ? (({ id, at, ...rest }) => ({ ...rest, id, conversationId: conversation.id, role: "bot" as const, createdAt: Math.max(at, input.askedAt + 1) }))(input.bot)
     : null;
   const d1 = d1Client(ctx.db);
+  const facts = {
+    timeZone: input.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)),
+    askedAt: input.askedAt,
+    visitorText: input.visitorText,
+    bot: input.bot,
+    unanswered: !!input.unanswered,
+  };
+  if (input.conversationStore === "shard") {
+    // ADR 044 §5: one call to the shard (messages, the conversation's row, the once-only analytics
+    // decision), then D1's analytics with that decision. Messages first, as below: a failure between
+    // leaves the exchange stored and possibly uncounted, never counted and lost.
+    const stored = await turnShard(needsEnv(ctx), ref).indexStoreMessages(ref, bot ? [visitor, bot] : [visitor], {
+      conversationId: conversation.id,
+      update: { at: last, title, unanswered: input.unanswered, pageUrl: input.pageUrl },
+      mark: { day: dayIn(facts.timeZone, input.askedAt), problem: facts.unanswered },
+    });
+    if (!stored) throw new Error(`the conversation shard named by ${ref.chatbotId} refused the exchange: it holds another chatbot`);
+    if (stored.written.duplicate) throw new DuplicateClientMessage();
+    if (stored.decision) await d1.batch(bindAll(d1, exchangeStatements(conversation, facts, stored.decision)));
+    return { visitorMessageId: visitorId };
+  }
   // The batch goes to D1 as is (each statement's own SQL), not through drizzle's batch, which
   // prepares and maps every item again (bench:cpu's profile, issue #21). The conversation's update
   // and the counters are fixed SQL, not built by drizzle per message (ADR 047, 049).
   const update = recordMessagesStatement(d1, ref, conversation.id, { added, at: last, title, unanswered: input.unanswered, pageUrl: input.pageUrl });
   // The daily analytics rows, counted in the same batch (analytics/record.ts; they run first: a new
   // conversation is recognised before this exchange is stored).
-  const [counted, ...counting] = bindAll(
-    d1,
-    exchangeStatements(conversation, {
-      timeZone: input.timeZone ?? (await orgTimeZone(ctx, conversation.orgId)),
-      askedAt: input.askedAt,
-      visitorText: input.visitorText,
-      bot: input.bot,
-      unanswered: !!input.unanswered,
-    }),
-  );
+  const [counted, ...counting] = bindAll(d1, exchangeStatements(conversation, facts));
   const shard = await shardStore(ctx, ref, input.messageStore);
   if (shard) {
     // Messages first: a failure after this leaves them stored and uncounted, never counted and lost.
@@ -274,9 +373,10 @@ export async function findClientMessage(
   visitorId: string,
   clientMessageId: string,
   kind?: MessageStoreKind,
+  conversationStore?: ConversationStoreKind,
 ): Promise<StoredExchange | null> {
   const shard = await shardStore(ctx, ref, kind);
-  if (shard) return findClientMessageInShard(ctx, shard, ref, visitorId, clientMessageId);
+  if (shard) return findClientMessageInShard(ctx, shard, ref, visitorId, clientMessageId, conversationStore);
   const sent = await d1Client(ctx.db).prepare(TURN_SQL.sent).bind(ref.orgId, ref.chatbotId, visitorId, clientMessageId).first<SentMessage>();
   return sent ? storedExchange(ctx, sent) : null;
 }
@@ -308,31 +408,33 @@ export async function storedExchange(ctx: Ctx, sent: SentMessage): Promise<Store
   return { conversationId: sent.conversationId, visitorMessageId: sent.id, reply, held };
 }
 
-/** findClientMessage for a chatbot whose messages are in its shard: the sent message there, its conversation (the visitor's?) in D1. */
+/**
+ * findClientMessage for a chatbot whose messages are in its shard: the sent message there, its
+ * conversation (the visitor's?) in the chatbot's conversation index (`conversationStore`, looked up
+ * when not given).
+ */
 async function findClientMessageInShard(
   ctx: Ctx,
   shard: MessageStore,
   ref: ChatbotRef,
   visitorId: string,
   clientMessageId: string,
+  conversationStore?: ConversationStoreKind,
 ): Promise<StoredExchange | null> {
   const candidates = await shard.byClientMessageId(clientMessageId);
   if (!candidates.length) return null;
-  const theirs = await ctx.db
-    .select({ id: conversations.id, status: conversations.status })
-    .from(conversations)
-    .where(
-      and(
-        inArray(
-          conversations.id,
-          candidates.map((m) => m.conversationId),
-        ),
-        eq(conversations.chatbotId, ref.chatbotId),
-        eq(conversations.orgId, ref.orgId),
-        eq(conversations.visitorId, visitorId),
-      ),
-    )
-    .all();
+  const index = await conversationIndex(ctx, ref, conversationStore);
+  // Usually one candidate: the same client message id in another visitor's conversation is not theirs.
+  const theirs = (await Promise.all([...new Set(candidates.map((m) => m.conversationId))].map((id) => index.get(id, visitorId)))).filter((c) => c !== null);
+  return shardExchange(shard, candidates, theirs);
+}
+
+/** The exchange of a sent message found in a message shard, given its visitor's conversations among the candidates'. */
+async function shardExchange(
+  shard: MessageStore,
+  candidates: Pick<Message, "id" | "conversationId" | "createdAt">[],
+  theirs: Pick<Conversation, "id" | "status">[],
+): Promise<StoredExchange | null> {
   const sent = candidates.find((m) => theirs.some((c) => c.id === m.conversationId));
   if (!sent) return null;
   const status = theirs.find((c) => c.id === sent.conversationId)!.status;
@@ -341,6 +443,12 @@ async function findClientMessageInShard(
   const reply = next?.role === "bot" ? { id: next.id, content: next.content, sources: next.sources, answered: next.answered } : null;
   const held = !reply && (status === "human" || (await shard.after(sent.conversationId, sent.createdAt, ["human", "system"], 1)).length > 0);
   return { conversationId: sent.conversationId, visitorMessageId: sent.id, reply, held };
+}
+
+/** What was stored after a retried send found by a shard's openTurn (its conversation is the visitor's there). */
+export async function storedExchangeInShard(ctx: Ctx, ref: ChatbotRef, sent: SentMessage): Promise<StoredExchange> {
+  const shard = (await shardStore(ctx, ref, "shard"))!;
+  return (await shardExchange(shard, [sent], [{ id: sent.conversationId, status: sent.status }]))!;
 }
 
 export type ConversationRow = {
@@ -360,10 +468,29 @@ export type ConversationRow = {
 export async function listConversations(
   ctx: Ctx,
   ref: ChatbotRef,
-  opts: { limit?: number; before?: number; messageStore?: MessageStoreKind } = {},
+  opts: { limit?: number; before?: number; messageStore?: MessageStoreKind; conversationStore?: ConversationStoreKind } = {},
 ): Promise<ConversationRow[]> {
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
-  const shard = await shardStore(ctx, ref, opts.messageStore);
+  const stores = await storesOf(ctx, ref, opts);
+  if (stores.conversations === "shard") {
+    // The index's list page (the chatbot home's, in the shard next to the messages): "before" is a
+    // keyset position whose id sorts before every id, so rows at exactly that time are left out, as below.
+    const index = await conversationIndex(ctx, ref, "shard");
+    const page = await index.list({ q: "", filters: [], older: opts.before ? { at: opts.before, id: "" } : null, newer: null }, { limit });
+    return page.rows.map((r) => ({
+      id: r.id,
+      visitorId: r.visitorId,
+      channel: r.channel,
+      status: r.status,
+      messageCount: r.messageCount,
+      createdAt: r.createdAt,
+      lastMessageAt: r.lastMessageAt,
+      firstQuestion: r.firstQuestion,
+      lastMessage: r.lastMessage,
+      lastRole: r.lastRole,
+    }));
+  }
+  const shard = await shardStore(ctx, ref, stores.messages);
   // In a shard the last messages are asked of it for the page's rows only (one call).
   const lastMessage = sql<
     string | null
@@ -407,9 +534,11 @@ export async function getTranscript(
   ref: ChatbotRef,
   conversationId: string,
   kind?: MessageStoreKind,
+  conversationStore?: ConversationStoreKind,
 ): Promise<{ conversation: Conversation; messages: Message[] } | null> {
-  const shard = await shardStore(ctx, ref, kind);
-  const conversation = await d1ConversationIndex(ctx, ref).get(conversationId);
+  const stores = await storesOf(ctx, ref, { messageStore: kind, conversationStore });
+  const shard = await shardStore(ctx, ref, stores.messages);
+  const conversation = await (await conversationIndex(ctx, ref, stores.conversations)).get(conversationId);
   if (!conversation) return null;
   if (shard) return { conversation, messages: await shard.transcript(conversation.id) };
   const rows = await ctx.db
@@ -426,10 +555,11 @@ export async function getVisitorHistory(
   ctx: Ctx,
   ref: ChatbotRef,
   visitorId: string,
-  opts: { channel?: Channel; limit?: number; messageStore?: MessageStoreKind } = {},
+  opts: { channel?: Channel; limit?: number; messageStore?: MessageStoreKind; conversationStore?: ConversationStoreKind } = {},
 ): Promise<{ conversation: Conversation; messages: Message[] } | null> {
-  const shard = await shardStore(ctx, ref, opts.messageStore);
-  const conversation = await d1ConversationIndex(ctx, ref).latestOpen(visitorId, opts.channel);
+  const stores = await storesOf(ctx, ref, opts);
+  const shard = await shardStore(ctx, ref, stores.messages);
+  const conversation = await (await conversationIndex(ctx, ref, stores.conversations)).latestOpen(visitorId, opts.channel);
   if (!conversation) return null;
   if (shard) return { conversation, messages: await shard.latest(conversation.id, ["visitor", "bot", "human"], opts.limit ?? 100) };
   const rows = await ctx.db
@@ -459,9 +589,14 @@ export async function recordLiveMessage(
     retry?: boolean;
     /** The organisation's time zone (the analytics day); looked up when not given. */ timeZone?: string;
     /** Where the chatbot's messages are; looked up when not given. */ messageStore?: MessageStoreKind;
+    /** Where the chatbot's conversation index is; looked up (with the messages') when not given. */ conversationStore?: ConversationStoreKind;
   } = {},
 ) {
-  const shard = await shardStore(ctx, { orgId: conversation.orgId, chatbotId: conversation.chatbotId }, opts.messageStore);
+  const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
+  // Both stores in one look-up when the caller holds neither (live chat's object asks per message).
+  const { messages: messageStore, conversations: conversationStore } = await storesOf(ctx, ref, opts);
+  if (conversationStore === "shard") return mirrorToShardIndex(ctx, conversation, m, opts);
+  const shard = await shardStore(ctx, ref, messageStore);
   if (shard) return mirrorToShard(ctx, shard, conversation, m, opts);
   if (opts.retry && (await ctx.db.select({ id: messages.id }).from(messages).where(eq(messages.id, m.id)).get())) return;
   const insert = ctx.db
@@ -529,4 +664,35 @@ async function mirrorToShard(
   });
   const counters = await liveCounting(ctx, conversation, { ...m, fresh, timeZone: opts.timeZone });
   await d1.batch([...bindAll(d1, counters), update]);
+}
+
+/**
+ * recordLiveMessage for a chatbot whose conversation index is in its shard (ADR 044 §5): one call to
+ * the shard (the message, the conversation's count and activity, the once-only analytics decision),
+ * then D1's analytics with that decision — nothing when the message was already there.
+ */
+async function mirrorToShardIndex(
+  ctx: Ctx,
+  conversation: LiveConversationRef,
+  m: { id: string; role: "visitor" | "human" | "system"; content: string; createdAt: number; clientMessageId?: string | null },
+  opts: { timeZone?: string },
+) {
+  const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
+  const counts = m.role !== "system";
+  const timeZone = counts ? (opts.timeZone ?? (await orgTimeZone(ctx, conversation.orgId))) : null;
+  const stored = await turnShard(needsEnv(ctx), ref).indexStoreMessages(
+    ref,
+    [{ ...m, conversationId: conversation.id, clientMessageId: m.clientMessageId ?? null }],
+    {
+      conversationId: conversation.id,
+      update: { at: m.createdAt, ...(m.role === "visitor" ? { title: m.content.slice(0, 140) } : {}) },
+      mark: timeZone ? { day: dayIn(timeZone, m.createdAt), problem: false } : null,
+    },
+  );
+  if (!stored) throw new Error(`the conversation shard named by ${ref.chatbotId} refused the message: it holds another chatbot`);
+  if (!timeZone || !stored.decision || !stored.row) return;
+  const row = stored.row;
+  const counted: CountedConversation = { ...ref, id: row.id, visitorId: row.visitorId, channel: row.channel, country: row.country };
+  const d1 = d1Client(ctx.db);
+  await d1.batch(bindAll(d1, liveMessageStatements(counted, { ...m, timeZone, fresh: stored.written.inserted.length > 0 }, stored.decision)));
 }

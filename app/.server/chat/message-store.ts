@@ -389,6 +389,24 @@ export async function messageStoreKind(ctx: { db: Database }, ref: ChatbotRef): 
 }
 
 /**
+ * Where the chatbot's messages and its conversation index (ADR 044) are: as the caller gives them
+ * (its row's `messageStore` / `conversationStore`), else both read in one look-up ('d1' for a chatbot
+ * not found).
+ */
+export async function chatbotStores(
+  ctx: { db: Database },
+  ref: ChatbotRef,
+  given: { messageStore?: MessageStoreKind; conversationStore?: MessageStoreKind } = {},
+): Promise<{ messages: MessageStoreKind; conversations: MessageStoreKind }> {
+  if (given.messageStore && given.conversationStore) return { messages: given.messageStore, conversations: given.conversationStore };
+  const row = await d1Client(ctx.db)
+    .prepare("SELECT message_store AS messages, conversation_store AS conversations FROM chatbots WHERE id = ?1 AND org_id = ?2")
+    .bind(ref.chatbotId, ref.orgId)
+    .first<{ messages: MessageStoreKind; conversations: MessageStoreKind }>();
+  return { messages: given.messageStore ?? row?.messages ?? "d1", conversations: given.conversationStore ?? row?.conversations ?? "d1" };
+}
+
+/**
  * The chatbot's shard store, or null when its messages are (still) in D1 — for callers that keep
  * their own D1 statements (one batch with counters) and branch only for the shard. `env` reaches
  * the shard; a caller without it (tests, D1-only tools) is refused for a chatbot in its shard

@@ -10,10 +10,13 @@ import {
   findClientMessage,
   markConversationVerified,
   openTurn,
+  openTurnInShard,
   storedExchange,
+  storedExchangeInShard,
   type Conversation,
 } from "./conversations";
 import { consumeReply, type ConsumeResult } from "./usage";
+import { d1Client } from "../db/client";
 import { asksForHuman } from "../ai/human-request";
 import { builtInToolOn } from "~/lib/schemas/custom-tools";
 import { handoffTurn, offersHuman, postHeldMessage, showExchangeLive } from "../inbox/core-hooks";
@@ -67,7 +70,7 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
   };
   const markVerified = async (c: Conversation & { isNew?: boolean }) => {
     if (turn.verified && !c.verified) {
-      await markConversationVerified(ctx, c);
+      await markConversationVerified(ctx, c, turn.target.chatbot.conversationStore);
       c.verified = true;
     }
     return c;
@@ -77,17 +80,39 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
   let opened: Pick<Awaited<ReturnType<typeof openTurn>>, "conversation" | "history">;
   let quota: Promise<ConsumeResult> | undefined;
   const store = turn.target.chatbot.messageStore;
+  const indexStore = turn.target.chatbot.conversationStore;
   // A chatbot whose messages are in its shard (ADR 040) has a retried send looked up there, not in
   // D1's batch, and its history read from there (answerMessage, alongside retrieval).
   const inShard = store === "shard";
   if (turn.fresh) {
     // "New conversation" must not create one for a retry: the client message id is looked up first.
-    const stored = turn.clientMessageId ? await findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId, store) : null;
+    const stored = turn.clientMessageId ? await findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId, store, indexStore) : null;
     if (stored) return replayExchange(stored);
-    opened = { conversation: await createConversation(ctx, ref, where), history: [] };
+    opened = { conversation: await createConversation(ctx, ref, where, indexStore), history: [] };
+  } else if (indexStore === "shard") {
+    // The conversation index is in the chatbot's shard too (ADR 044 §5): ONE call there (retry
+    // look-up, the conversation found or created, its history), and D1 only for the reply's credit —
+    // after it when a retry may be found (a retry pays nothing), alongside it otherwise (a racing
+    // retry's credit is refunded when its exchange is stored, as in the message-shard case below).
+    const consume = handsOver ? null : consumeReply(ctx, turn.target.org, startedAt);
+    const q = consume?.query;
+    const credit = () =>
+      q
+        ? d1Client(ctx.db)
+            .prepare(q.sql)
+            .bind(...q.params)
+            .first<{ replies: number }>()
+        : Promise.resolve(null);
+    const input = { ...where, clientMessageId: turn.clientMessageId, historyLimit: HISTORY_MESSAGES };
+    const early = consume && !turn.clientMessageId ? credit() : null;
+    const turnOpened = await openTurnInShard(ctx, ref, input);
+    if (turnOpened.sent) return replayExchange(await storedExchangeInShard(ctx, ref, turnOpened.sent));
+    opened = turnOpened;
+    // Not awaited here: answerMessage awaits it alongside retrieval, as it does the batch's answer below.
+    if (consume) quota = (early ?? credit()).then((row) => consume.settle(row ?? undefined));
   } else {
     if (inShard && turn.clientMessageId) {
-      const stored = await findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId, store);
+      const stored = await findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId, store, indexStore);
       if (stored) return replayExchange(stored);
     }
     // One D1 round trip: a retried send's stored message (same client message id), the conversation

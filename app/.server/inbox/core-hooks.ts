@@ -68,6 +68,7 @@ export async function handoffTurn(
     clientMessageId: input.clientMessageId,
     bot: { id: messageId, at, content: reply, sources: [], answered: false, model: null, latencyMs: at - input.askedAt, firstTokenMs: null, credits: 0 },
     messageStore: target.chatbot.messageStore,
+    conversationStore: target.chatbot.conversationStore,
   });
   // The exchange first, then the request (its note sorts after the reply, in the log and in D1).
   await liveConversation(ctx.env, conversation.id).appendStored(info, [

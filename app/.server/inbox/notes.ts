@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { ChatbotRef } from "../chat/conversations";
 import type { ServiceContext } from "../context";
 import { conversationNotes } from "../db/schema";
-import { d1ConversationIndex } from "../chat/conversation-index";
+import { conversationIndex } from "../chat/conversation-index";
 import { fail, type Result } from "../failure";
 import { chatbotInbox } from "./live";
 import { newId } from "../auth/crypto";
@@ -20,7 +20,7 @@ export async function addNote(
   ref: ChatbotRef,
   input: { conversationId: string; author: { id: string; name: string }; body: string },
 ): Promise<Result<{ note: ConversationNote }>> {
-  const c = await d1ConversationIndex(ctx, ref).get(input.conversationId);
+  const c = await (await conversationIndex(ctx, ref)).get(input.conversationId);
   if (!c) return fail("not_found", "No conversation with this id.");
   const note = { id: newId("note_"), authorName: input.author.name, body: input.body, createdAt: Date.now() };
   await ctx.db.insert(conversationNotes).values({ ...note, orgId: ref.orgId, chatbotId: ref.chatbotId, conversationId: c.id, userId: input.author.id });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { makeUser, testContext, testMessageStore } from "../../../tests/factories";
+import { makeUser, testContext, testConversationStore, testMessageStore } from "../../../tests/factories";
 import { newId } from "../auth/crypto";
 import { getOrCreateConversation, recordExchange } from "../chat/conversations";
 import { chatbots, knowledgeSources, organisations } from "../db/schema";
@@ -19,7 +19,7 @@ async function setup() {
   const org = await createOrganisation(ctx, user.id, { name: "Draft Co" });
   const bot = await ctx.db
     .insert(chatbots)
-    .values({ id: newId("cb_"), orgId: org.id, name: "Helper", messageStore: testMessageStore })
+    .values({ id: newId("cb_"), orgId: org.id, name: "Helper", messageStore: testMessageStore, conversationStore: testConversationStore })
     .returning()
     .get();
   const sourceId = newId("ks_");

@@ -4,7 +4,7 @@ import { buildSystemPrompt } from "../ai/prompts";
 import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
 import { messageStore } from "../chat/message-store";
-import { d1ConversationIndex } from "../chat/conversation-index";
+import { conversationIndex } from "../chat/conversation-index";
 import { fail, type Result } from "../failure";
 import { knowledgeStore } from "../retrieval/knowledge-store";
 
@@ -21,7 +21,7 @@ const PASSAGES_K = 5;
 
 export async function suggestReply(ctx: Ctx, target: Pick<ChatbotWithOrg, "chatbot" | "org">, conversationId: string): Promise<Result<SuggestedReply>> {
   const ref = { orgId: target.org.id, chatbotId: target.chatbot.id };
-  const c = await d1ConversationIndex(ctx, ref).get(conversationId);
+  const c = await (await conversationIndex(ctx, ref, target.chatbot.conversationStore)).get(conversationId);
   if (!c) return fail("not_found", "No conversation with this id.");
   const [last] = await (await messageStore(ctx, ref, target.chatbot.messageStore)).latest(c.id, ["visitor"], 1);
   if (!last) return { ok: true, question: null, draft: null, sources: [] };

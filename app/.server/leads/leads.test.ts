@@ -7,7 +7,7 @@ import { getOrCreateConversation } from "../chat/conversations";
 import { createDb } from "../db/client";
 import { chatbots, conversations, leadConversations, leadEvents, leads, organisations } from "../db/schema";
 import { createLead, deleteLead, findLeads, getLead, leadPageQuery, updateLead } from "./leads";
-import { testMessageStore } from "../../../tests/factories";
+import { testConversationStore, testMessageStore } from "../../../tests/factories";
 
 // The leads domain through its real writes: de-duplication by email, keyset pages, filters and
 // search, the history of changes, and query plans that never scan the table.
@@ -18,7 +18,7 @@ async function bot() {
   const orgId = newId("org_");
   await ctx.db.insert(organisations).values({ id: orgId, name: "L", slug: `l-${newId()}`, periodStart: Date.now() });
   const chatbotId = newId("cb_");
-  await ctx.db.insert(chatbots).values({ id: chatbotId, orgId, name: "Bot", messageStore: testMessageStore });
+  await ctx.db.insert(chatbots).values({ id: chatbotId, orgId, name: "Bot", messageStore: testMessageStore, conversationStore: testConversationStore });
   return { orgId, chatbotId };
 }
 

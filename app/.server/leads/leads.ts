@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { dayRange, LEAD_PAGE_SIZE, type LeadCursor, type LeadListParams, type LeadStatus } from "~/lib/schemas/leads";
 import { CSV_BOM, csvRow } from "~/lib/csv";
 import { newId } from "../auth/crypto";
@@ -278,23 +278,41 @@ export async function getLead(ctx: Ctx, ref: Ref, leadId: string): Promise<LeadD
   const lead = await findLead(ctx, ref, leadId);
   if (!lead) return null;
   const [convs, events] = await Promise.all([
-    ctx.db
-      .select({
-        id: conversations.id,
-        createdAt: conversations.createdAt,
-        lastMessageAt: conversations.lastMessageAt,
-        messageCount: conversations.messageCount,
-        channel: conversations.channel,
-      })
-      .from(leadConversations)
-      .innerJoin(conversations, eq(conversations.id, leadConversations.conversationId))
-      .where(and(eq(leadConversations.leadId, lead.id), eq(conversations.chatbotId, ref.chatbotId)))
-      .orderBy(desc(conversations.lastMessageAt))
-      .limit(100)
-      .all(),
+    leadConversationsOf(ctx, ref, lead.id),
     ctx.db.select().from(leadEvents).where(eq(leadEvents.leadId, lead.id)).orderBy(desc(leadEvents.createdAt), desc(leadEvents.id)).limit(200).all(),
   ]);
   return { lead, conversations: convs, events };
+}
+
+/** A lead's linked conversations (the 100 most recently active), from the chatbot's conversation index. */
+async function leadConversationsOf(ctx: Ctx, ref: Ref, leadId: string): Promise<LeadConversation[]> {
+  if (ctx.env && (await conversationStoreKind(ctx, ref)) === "shard") {
+    // The links are D1's (leads are global data, ADR 044 §6); the rows are the shard's.
+    const links = await ctx.db
+      .select({ id: leadConversations.conversationId })
+      .from(leadConversations)
+      .where(eq(leadConversations.leadId, leadId))
+      .limit(1_000)
+      .all();
+    const rows = await shardConversationIndex(ctx.env, ref).byIds(links.map((l) => l.id));
+    return rows
+      .slice(0, 100)
+      .map((c) => ({ id: c.id, createdAt: c.createdAt, lastMessageAt: c.lastMessageAt, messageCount: c.messageCount, channel: c.channel }));
+  }
+  return ctx.db
+    .select({
+      id: conversations.id,
+      createdAt: conversations.createdAt,
+      lastMessageAt: conversations.lastMessageAt,
+      messageCount: conversations.messageCount,
+      channel: conversations.channel,
+    })
+    .from(leadConversations)
+    .innerJoin(conversations, eq(conversations.id, leadConversations.conversationId))
+    .where(and(eq(leadConversations.leadId, leadId), eq(conversations.chatbotId, ref.chatbotId)))
+    .orderBy(desc(conversations.lastMessageAt))
+    .limit(100)
+    .all();
 }
 
 /** Changes status and notes; records each change in the history. False when the lead is not this chatbot's. */
@@ -424,43 +442,63 @@ export async function deleteLead(ctx: Ctx, ref: Ref, leadId: string): Promise<bo
 async function deleteShardLead(env: NonNullable<Ctx["env"]>, ctx: Ctx, ref: Ref, lead: Lead, ids: string[]): Promise<boolean> {
   const index = shardConversationIndex(env, ref);
   const scope = await index.leadScope(lead.visitorId, ids);
-  await ctx.db.batch([ctx.db.delete(leads).where(eq(leads.id, lead.id)), forgetLeadDeliveries(ctx, ref, lead)]);
   const conversationIds = [...new Set([...ids, ...scope.map((c) => c.id)])];
   const visitorIds = [...new Set([...(lead.visitorId ? [lead.visitorId] : []), ...scope.map((c) => c.visitorId)])];
   const idsJson = JSON.stringify(conversationIds);
-  const remaining = await ctx.db
-    .select({
-      visitorId: leads.visitorId,
-      conversationId: leads.conversationId,
-      linked: sql<string>`(select json_group_array(lc.conversation_id) from ${leadConversations} lc where lc.lead_id = ${leads.id})`,
-      name: leads.name,
-      email: leads.email,
-      createdAt: leads.createdAt,
-    })
-    .from(leads)
-    .where(
-      and(
-        eq(leads.chatbotId, ref.chatbotId),
-        eq(leads.orgId, ref.orgId),
-        or(
-          sql`${leads.visitorId} in (select value from json_each(${JSON.stringify(visitorIds)}))`,
-          sql`${leads.conversationId} in (select value from json_each(${idsJson}))`,
-          sql`${leads.id} in (select lead_id from ${leadConversations} where conversation_id in (select value from json_each(${idsJson})))`,
+  // The remaining leads, this one left out: the marks are recomputed before D1's row goes, so a
+  // failure between leaves the lead there and deleting it again finishes the job.
+  const remaining = (
+    await ctx.db
+      .select({
+        visitorId: leads.visitorId,
+        conversationId: leads.conversationId,
+        linked: sql<string>`(select json_group_array(lc.conversation_id) from ${leadConversations} lc where lc.lead_id = ${leads.id})`,
+        name: leads.name,
+        email: leads.email,
+        createdAt: leads.createdAt,
+      })
+      .from(leads)
+      .where(
+        and(
+          eq(leads.chatbotId, ref.chatbotId),
+          eq(leads.orgId, ref.orgId),
+          ne(leads.id, lead.id),
+          or(
+            sql`${leads.visitorId} in (select value from json_each(${JSON.stringify(visitorIds)}))`,
+            sql`${leads.conversationId} in (select value from json_each(${idsJson}))`,
+            sql`${leads.id} in (select lead_id from ${leadConversations} where conversation_id in (select value from json_each(${idsJson})))`,
+          ),
         ),
-      ),
-    )
-    .all();
-  await index.resetLeads({
-    visitorId: lead.visitorId,
-    conversationIds,
-    leads: remaining.map((l) => ({
-      visitorId: l.visitorId,
-      conversationIds: [...(l.conversationId ? [l.conversationId] : []), ...(JSON.parse(l.linked) as string[])],
-      name: l.name,
-      email: l.email,
-      createdAt: l.createdAt,
-    })),
-    at: Date.now(),
-  });
+      )
+      .all()
+  ).map((l) => ({
+    visitorId: l.visitorId,
+    conversationIds: [...(l.conversationId ? [l.conversationId] : []), ...(JSON.parse(l.linked) as string[])],
+    name: l.name,
+    email: l.email,
+    createdAt: l.createdAt,
+  }));
+  // The shard's call takes at most RESET_CHUNK conversations and as many leads (leadResetSchema):
+  // larger scopes go in pieces, each with the leads that can match its conversations (their links
+  // trimmed to the piece) and every lead of the deleted lead's visitor. Only the first piece names
+  // the visitor: that call also rewrites the visitor's other conversations (and their contact row),
+  // which every one is in `conversationIds` (leadScope), so its own piece recomputes it afterwards.
+  const visitorOf = new Map(scope.map((c) => [c.id, c.visitorId]));
+  const at = Date.now();
+  for (let i = 0; i < Math.max(conversationIds.length, 1); i += RESET_CHUNK) {
+    const piece = conversationIds.slice(i, i + RESET_CHUNK);
+    const inPiece = new Set(piece);
+    const visitors = new Set(piece.map((id) => visitorOf.get(id)).filter((v) => v));
+    const matching = remaining
+      .filter((l) => (l.visitorId && (visitors.has(l.visitorId) || l.visitorId === lead.visitorId)) || l.conversationIds.some((id) => inPiece.has(id)))
+      .map((l) => ({ ...l, conversationIds: l.conversationIds.filter((id) => inPiece.has(id)) }));
+    if (matching.length > RESET_CHUNK)
+      throw new Error(`deleteLead: ${matching.length} remaining leads match one piece of its conversations (at most ${RESET_CHUNK})`);
+    await index.resetLeads({ visitorId: i === 0 ? lead.visitorId : null, conversationIds: piece, leads: matching, at });
+  }
+  await ctx.db.batch([ctx.db.delete(leads).where(eq(leads.id, lead.id)), forgetLeadDeliveries(ctx, ref, lead)]);
   return true;
 }
+
+/** Conversations (and remaining leads) per shard call when a lead is deleted (leadResetSchema's limit). */
+const RESET_CHUNK = 1_000;

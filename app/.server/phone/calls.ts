@@ -3,11 +3,11 @@ import { readVoiceSettings } from "~/lib/schemas/voice-settings";
 import { asksForHuman } from "../ai/human-request";
 import { newId } from "../auth/crypto";
 import { getOrCreateConversation, recordExchange } from "../chat/conversations";
-import { d1ConversationIndex } from "../chat/conversation-index";
+import { conversationIndex } from "../chat/conversation-index";
 import { takeTurn, turnReply } from "../chat/turn";
 import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
-import { calls, chatbots, conversations, organisations, phoneAccounts, phoneNumbers } from "../db/schema";
+import { calls, chatbots, organisations, phoneAccounts, phoneNumbers } from "../db/schema";
 import { openCredentials, phoneAllowed } from "./accounts";
 import { verifyTwilioSignature } from "./signature";
 import { speakable, speechLanguage, twiml, type TwimlVerb } from "./twiml";
@@ -118,6 +118,7 @@ export async function answerCall(ctx: ServiceContext, phoneNumberId: string, req
     ctx,
     { orgId: found.target.org.id, chatbotId: found.target.chatbot.id },
     { visitorId: visitorIdOf(id), channel: "phone", fresh: true },
+    found.target.chatbot.conversationStore,
   );
   await ctx.db.update(calls).set({ conversationId: conversation.id }).where(eq(calls.id, id));
   return { ok: true, twiml: twiml(listen(turnUrl(req, phoneNumberId, id, 1), voice.greeting), language) };
@@ -182,7 +183,9 @@ export async function continueCall(
   }
 
   const conversation = call.conversationId
-    ? ((await d1ConversationIndex(ctx, { orgId: call.orgId, chatbotId: call.chatbotId }).get(call.conversationId)) ?? undefined)
+    ? ((await (
+        await conversationIndex(ctx, { orgId: call.orgId, chatbotId: call.chatbotId }, found.target.chatbot.conversationStore)
+      ).get(call.conversationId)) ?? undefined)
     : undefined;
   const fallback = voice.phoneFallbackNumber;
 
@@ -196,6 +199,7 @@ export async function continueCall(
         askedAt: at,
         bot: { id: newId("msg_"), at: at + 1, content: said, sources: [], answered: false, model: null, latencyMs: 1, firstTokenMs: null, credits: 0 },
         messageStore: found.target.chatbot.messageStore,
+        conversationStore: found.target.chatbot.conversationStore,
       });
     }
     if (fallback) {
@@ -253,15 +257,13 @@ export async function recordCallStatus(ctx: ServiceContext, phoneNumberId: strin
       outcome: sql`coalesce(${calls.outcome}, case when ${calls.turns} > 0 then 'answered' else 'caller_hung_up' end)`,
     })
     .where(and(eq(calls.phoneNumberId, phoneNumberId), eq(calls.callSid, req.params.get("CallSid") ?? ""), eq(calls.status, "in-progress")))
-    .returning({ id: calls.id, conversationId: calls.conversationId })
+    .returning({ id: calls.id, conversationId: calls.conversationId, orgId: calls.orgId, chatbotId: calls.chatbotId })
     .get();
   // Unknown or already ended: a replay (or a call this number refused), and nothing changes.
   if (!ended) return FORBIDDEN;
   // The call's conversation ends with it (the inbox lists it as closed); a next call starts a new one.
+  // Through the chatbot's conversation index (ADR 044): the call's conversation is a phone one by construction.
   if (ended.conversationId)
-    await ctx.db
-      .update(conversations)
-      .set({ status: "closed" })
-      .where(and(eq(conversations.id, ended.conversationId), eq(conversations.channel, "phone")));
+    await (await conversationIndex(ctx, { orgId: ended.orgId, chatbotId: ended.chatbotId })).applyLive(ended.conversationId, { status: "closed" });
   return { ok: true, twiml: twiml([]) };
 }

@@ -1,14 +1,14 @@
-import { and, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { LeadFormSettings } from "~/lib/schemas/widget-settings";
 import type { LeadInput } from "~/lib/schemas/widget-api";
 import { newId } from "../auth/crypto";
 import { getOrCreateConversation, type ChatbotRef, type Conversation, type Message } from "../chat/conversations";
-import { messageShard } from "../chat/message-store";
-import { flagsStatement } from "../chat/conversation-index";
+import { chatbotStores, messageShard } from "../chat/message-store";
+import { conversationIndex, flagsStatement } from "../chat/conversation-index";
 import type { AppContext } from "../context";
 import { bugReports, chatbots, conversations, leads, messages, organisations } from "../db/schema";
 import { createLead, visitorContact, type Lead } from "../leads/leads";
-import { feedbackStatements, orgTimeZone, reportStatements } from "../analytics/record";
+import { feedbackStatements, orgTimeZone, reportStatements, type CountDecision } from "../analytics/record";
 import { askForPerson, followUpFor, type Availability, type FollowUp } from "../inbox/handoff";
 import { notifyBugReport } from "../notifications/notify";
 
@@ -19,26 +19,24 @@ import { notifyBugReport } from "../notifications/notify";
 // `env` reaches the chatbot's message shard (ADR 040).
 type Ctx = Pick<AppContext, "db"> & Partial<Pick<AppContext, "env">>;
 
+/** Where the chatbot's messages and conversation index are (one look-up), and its index. */
+async function storesOf(ctx: Ctx, ref: ChatbotRef) {
+  const stores = await chatbotStores(ctx, ref);
+  return { ...stores, index: await conversationIndex(ctx, ref, stores.conversations) };
+}
+type Stores = Awaited<ReturnType<typeof storesOf>>;
+
 /** The named conversation when it is this visitor's, otherwise their latest open one; null when they have none. */
-async function findVisitorConversation(ctx: Ctx, ref: ChatbotRef, visitorId: string, conversationId?: string | null): Promise<Conversation | null> {
-  const mine = and(eq(conversations.orgId, ref.orgId), eq(conversations.chatbotId, ref.chatbotId), eq(conversations.visitorId, visitorId));
-  if (conversationId) {
-    const named = await ctx.db
-      .select()
-      .from(conversations)
-      .where(and(mine, eq(conversations.id, conversationId)))
-      .get();
-    if (named) return named;
-  }
-  return (
-    (await ctx.db
-      .select()
-      .from(conversations)
-      .where(and(mine, ne(conversations.status, "closed")))
-      .orderBy(desc(conversations.lastMessageAt))
-      .limit(1)
-      .get()) ?? null
-  );
+async function findVisitorConversation(
+  ctx: Ctx,
+  ref: ChatbotRef,
+  visitorId: string,
+  conversationId?: string | null,
+  stores?: Stores,
+): Promise<Conversation | null> {
+  const { index } = stores ?? (await storesOf(ctx, ref));
+  const named = conversationId ? await index.get(conversationId, visitorId) : null;
+  return named ?? (await index.latestOpen(visitorId));
 }
 
 /** A message of one of this visitor's conversations on this chatbot, or null. */
@@ -47,25 +45,17 @@ async function findVisitorMessage(
   ref: ChatbotRef,
   visitorId: string,
   messageId: string,
+  stores?: Stores,
 ): Promise<{ message: Message; conversation: Conversation; inShard?: true } | null> {
-  const shard = await messageShard(ctx, ref);
+  const { index, messages: kind } = stores ?? (await storesOf(ctx, ref));
+  const shard = await messageShard(ctx, ref, kind);
   if (shard) {
     const message = await shard.get(messageId);
     if (!message) return null;
-    const conversation = await ctx.db
-      .select()
-      .from(conversations)
-      .where(
-        and(
-          eq(conversations.id, message.conversationId),
-          eq(conversations.orgId, ref.orgId),
-          eq(conversations.chatbotId, ref.chatbotId),
-          eq(conversations.visitorId, visitorId),
-        ),
-      )
-      .get();
+    const conversation = await index.get(message.conversationId, visitorId);
     return conversation ? { message, conversation, inShard: true } : null;
   }
+  // Messages in D1 (so is the index: a shard index needs its messages in the shard, ADR 044 §3).
   const row = await ctx.db
     .select({ message: messages, conversation: conversations })
     .from(messages)
@@ -112,10 +102,27 @@ export async function setMessageFeedback(
   messageId: string,
   value: 1 | -1 | null,
 ): Promise<{ conversationId: string; rating: number | null } | null> {
-  const found = await findVisitorMessage(ctx, ref, visitorId, messageId);
+  const stores = await storesOf(ctx, ref);
+  const found = await findVisitorMessage(ctx, ref, visitorId, messageId, stores);
   if (!found || found.message.role !== "bot") return null;
   const conversationId = found.conversation.id;
-  const shard = await messageShard(ctx, ref);
+  const shard = await messageShard(ctx, ref, stores.messages);
+  if (shard && stores.index.kind === "shard") {
+    // The index next to the messages (ADR 044): the thumb, the conversation's rating and, for a
+    // thumbs-down, the once-only "unresolved" decision there; D1 gets only the counters.
+    const set = await shard.setFeedback(messageId, value);
+    if (!set) return null;
+    await stores.index.setFlags(conversationId, { rating: set.rating as -1 | 1 | null });
+    const decision = value === -1 ? await stores.index.countOnce(conversationId, { problem: true }) : { counted: false, unresolvedDay: null };
+    const counted = feedbackStatements(
+      ctx.db,
+      ref,
+      { timeZone: await orgTimeZone(ctx, ref.orgId), conversationId, repliedAt: found.message.createdAt, from: found.message.feedback, to: value },
+      decision ?? { counted: false, unresolvedDay: null },
+    );
+    if (counted.length) await ctx.db.batch(counted as [never, ...never[]]);
+    return { conversationId, rating: set.rating };
+  }
   if (shard) {
     // The thumb in the shard first (it gives the conversation's rating), then D1's flag and counts.
     const set = await shard.setFeedback(messageId, value);
@@ -159,19 +166,27 @@ export async function reportProblem(
   let messageId: string | null = null;
   let answer: string | null = null;
   let inShard = false;
+  const stores = await storesOf(ctx, ref);
   if (input.messageId) {
-    const found = await findVisitorMessage(ctx, ref, input.visitorId, input.messageId);
+    const found = await findVisitorMessage(ctx, ref, input.visitorId, input.messageId, stores);
     if (!found) return null;
     conversationId = found.conversation.id;
     messageId = found.message.id;
     answer = found.message.content;
     inShard = !!found.inShard;
   } else {
-    conversationId = (await findVisitorConversation(ctx, ref, input.visitorId))?.id ?? null;
+    conversationId = (await findVisitorConversation(ctx, ref, input.visitorId, null, stores))?.id ?? null;
   }
   const id = newId("bug_");
   const now = Date.now();
-  const counted = reportStatements(ctx.db, ref, { timeZone: await orgTimeZone(ctx, ref.orgId), at: now, conversationId });
+  // A shard index marks "reported" and decides "unresolved once" itself (ADR 044, 048); D1 keeps the report and the counters.
+  const inIndex = conversationId && stores.index.kind === "shard" ? stores.index : null;
+  let decision: CountDecision | undefined;
+  if (inIndex && conversationId) {
+    await inIndex.setFlags(conversationId, { reported: true });
+    decision = (await inIndex.countOnce(conversationId, { problem: true })) ?? { counted: false, unresolvedDay: null };
+  }
+  const counted = reportStatements(ctx.db, ref, { timeZone: await orgTimeZone(ctx, ref.orgId), at: now, conversationId }, decision);
   const insert = ctx.db.insert(bugReports).values({
     id,
     orgId: ref.orgId,
@@ -185,7 +200,7 @@ export async function reportProblem(
     comment: input.comment,
     createdAt: now,
   });
-  if (conversationId) {
+  if (conversationId && !inIndex) {
     // The conversation list's "reported" filter.
     await ctx.db.batch([insert, flagsStatement(ctx.db, ref, conversationId, { reported: true }), ...counted]);
   } else {
@@ -215,7 +230,7 @@ export async function requestHuman(
   if (!target) throw new Error("requestHuman: unknown chatbot");
   const conversation =
     (await findVisitorConversation(ctx, ref, input.visitorId, input.conversationId).then((c) => (c && c.status !== "closed" ? c : null))) ??
-    (await getOrCreateConversation(ctx, ref, { visitorId: input.visitorId, channel: "widget" }));
+    (await getOrCreateConversation(ctx, ref, { visitorId: input.visitorId, channel: "widget" }, target.chatbot.conversationStore));
   const lead = await visitorContact(ctx, ref, input.visitorId);
   // The plan, the office hours and who is online decide what happens (inbox/handoff.ts, ADR 027).
   const r = await askForPerson(ctx, target, conversation, lead);

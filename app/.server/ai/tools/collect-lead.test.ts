@@ -5,7 +5,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { leadFormSchema } from "~/lib/schemas/widget-settings";
-import { makeUser, testContext, testMessageStore } from "../../../../tests/factories";
+import { makeUser, testContext, testConversationStore, testMessageStore } from "../../../../tests/factories";
 import { newId } from "../../auth/crypto";
 import { answerMessage, collectAnswer } from "../../chat/answer";
 import { getOrCreateConversation } from "../../chat/conversations";
@@ -92,7 +92,14 @@ async function setup(ui: Record<string, unknown> = {}) {
   const org = await createOrganisation(ctx, user.id, { name: "Tool Co" });
   const bot = await ctx.db
     .insert(chatbots)
-    .values({ id: newId("cb_"), orgId: org.id, name: "Seller", messageStore: testMessageStore, settings: { ui: { leadForm: { ...FORM, ...ui } } } })
+    .values({
+      id: newId("cb_"),
+      orgId: org.id,
+      name: "Seller",
+      messageStore: testMessageStore,
+      conversationStore: testConversationStore,
+      settings: { ui: { leadForm: { ...FORM, ...ui } } },
+    })
     .returning()
     .get();
   const sourceId = newId("ks_");

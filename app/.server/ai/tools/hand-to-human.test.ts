@@ -4,7 +4,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { PlanId } from "~/lib/plans";
-import { makeUser, testContext, testMessageStore } from "../../../../tests/factories";
+import { makeUser, testContext, testConversationStore, testMessageStore } from "../../../../tests/factories";
 import { newId } from "../../auth/crypto";
 import { answerMessage } from "../../chat/answer";
 import { getOrCreateConversation } from "../../chat/conversations";
@@ -60,6 +60,7 @@ async function setup(plan: PlanId, humanHandoff = true) {
       orgId: org.id,
       name: "Helper",
       messageStore: testMessageStore,
+      conversationStore: testConversationStore,
       settings: {
         // The model may answer beyond the (empty) knowledge, so it is called at all.
         general: { onlyFromKnowledge: false },
