@@ -276,7 +276,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const k = Math.max(1, Math.min(opts.k ?? 5, 20));
   const maxPerSource = Math.max(1, opts.maxPerSource ?? 2);
   const d1 = ctx.env.DB;
-  const qTerms = queryTerms(query);
+  // A copy of each term's alternatives: a misspelt word gets one added below (step 3).
+  const qTerms = memoQueryTerms(query).map((q) => ({ ...q, alts: [...q.alts] }));
   if (qTerms.length === 0 && t.vector === "off") return { passages: [], answerable: false };
   if (qTerms.length === 0 && words(query).every((w) => STOP_WORDS.has(w) || QUESTION_FILLERS.has(w))) return { passages: [], answerable: false };
 
@@ -518,6 +519,25 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     for (const s of idf.keys()) w += termWeight(terms, s);
     return w / idfSum;
   };
+  // weightOf of a sentence (an array of a few words), reading it once: each of its words looks up the
+  // terms it is a form of, instead of every form of every term searching the sentence. The same
+  // maximum per term, summed in the same order, so the same number (issue #21).
+  const idfKeys = [...idf.keys()];
+  const termsByForm = new Map<string, { i: number; s: string; v: number }[]>();
+  idfKeys.forEach((s, i) => {
+    for (const [f, v] of formIdf.get(s)!) (termsByForm.get(f) ?? termsByForm.set(f, []).get(f)!).push({ i, s, v });
+  });
+  const bestOfTerm = new Array<number>(idfKeys.length);
+  const sentenceWeight = (sentence: string[]) => {
+    bestOfTerm.fill(0);
+    for (const x of sentence) {
+      const of = termsByForm.get(x);
+      if (of) for (const { i, s, v } of of) if (v > bestOfTerm[i]) bestOfTerm[i] = Math.max(bestOfTerm[i], v * phraseShare(sentence, s, x));
+    }
+    let w = 0;
+    for (let i = 0; i < bestOfTerm.length; i++) w += bestOfTerm[i];
+    return w / idfSum;
+  };
   // Adjacent pairs of query content words ("time to first token" → time·first, first·token).
   const qSeq = terms(questionWords(query).join(" "));
   const qBigrams = new Map<string, number>();
@@ -534,7 +554,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     let best = 0;
     if (t.sentence > 0 && idf.size > 1) {
       for (const sentence of f.sentences) {
-        const w = weightOf(sentence);
+        const w = sentenceWeight(sentence);
         if (w > best) best = w;
       }
     }
@@ -797,17 +817,35 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-/** queryTerms of a Q&A pair's question, memoised per isolate: the same pairs meet many questions. */
-const pairTermsCache = new Map<string, QueryTerm[]>();
-function pairQuestionTerms(question: string): QueryTerm[] {
-  let hit = pairTermsCache.get(question);
-  if (!hit) {
-    if (pairTermsCache.size >= 5_000) pairTermsCache.clear();
-    hit = queryTerms(question);
-    pairTermsCache.set(question, hit);
+const listBytes = (xs: readonly string[]) => xs.reduce((n, x) => n + stringBytes(x) + 8, 16);
+/** Estimated bytes of a question's terms (the memo below). */
+export function queryTermsBytes(qTerms: readonly QueryTerm[]): number {
+  let n = 16;
+  for (const q of qTerms) {
+    n += 96 + stringBytes(q.word) + stringBytes(q.stem) + (q.phrase ? listBytes(q.phrase) : 0) + (q.phraseWords ? listBytes(q.phraseWords) : 0);
+    for (const a of q.alts) n += 64 + stringBytes(a.word) + stringBytes(a.stem);
+    for (const p of q.synonymPhrases ?? []) n += listBytes(p);
   }
+  return n;
+}
+export const TERMS_CACHE_BYTES = 4 * 1024 * 1024;
+// ~4 MB at most per isolate (cache/byte-lru.ts): visitors' questions (the same ones come back: "pricing",
+// "opening hours"; a turn also searches its question again with the one before) and Q&A pairs'
+// questions (the same pairs meet many questions). ADR 052.
+const termsCache = new ByteLru<string, readonly QueryTerm[]>({
+  maxBytes: TERMS_CACHE_BYTES,
+  maxEntries: 10_000,
+  sizeOf: (text, qTerms) => stringBytes(text) + queryTermsBytes(qTerms),
+});
+/** queryTerms, memoised per isolate: shared, so never changed (retrieve copies what it extends). */
+export function memoQueryTerms(text: string): readonly QueryTerm[] {
+  let hit = termsCache.get(text);
+  if (!hit) termsCache.set(text, (hit = queryTerms(text)));
   return hit;
 }
+/** What the memo holds (tests). */
+export const termsMemoStats = () => ({ entries: termsCache.size, bytes: termsCache.bytes });
+const pairQuestionTerms = memoQueryTerms;
 
 /**
  * What the FTS MATCH searches for (retrieve, step 2): every query word in a knowledge base of at
