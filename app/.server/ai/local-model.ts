@@ -619,8 +619,10 @@ export function composeAnswer(parsed: ParsedPrompt): {
 /**
  * The sentences to show under each source of an answer (the source snippet): those the engine cites
  * from it, or for a passage it does not cite, the passage's own best sentence for the question.
- * With the built-in engine this is exactly what the reply quoted; with a real model it is the
- * sentence of the passage that matches the question best.
+ * The passages come titled without their heading, while the reply's composition reads them from the
+ * prompt as "Title — Heading", so with the built-in engine this is usually, not always, what the
+ * reply quoted (ADR 052); with a real model it is the sentence of the passage that matches the
+ * question best.
  */
 export function citedSnippets(
   input: { question: string; previousQuestions?: string[]; language?: string; length?: AnswerLength },
