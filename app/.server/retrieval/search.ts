@@ -519,25 +519,6 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     for (const s of idf.keys()) w += termWeight(terms, s);
     return w / idfSum;
   };
-  // weightOf of a sentence (an array of a few words), reading it once: each of its words looks up the
-  // terms it is a form of, instead of every form of every term searching the sentence. The same
-  // maximum per term, summed in the same order, so the same number (issue #21).
-  const idfKeys = [...idf.keys()];
-  const termsByForm = new Map<string, { i: number; s: string; v: number }[]>();
-  idfKeys.forEach((s, i) => {
-    for (const [f, v] of formIdf.get(s)!) (termsByForm.get(f) ?? termsByForm.set(f, []).get(f)!).push({ i, s, v });
-  });
-  const bestOfTerm = new Array<number>(idfKeys.length);
-  const sentenceWeight = (sentence: string[]) => {
-    bestOfTerm.fill(0);
-    for (const x of sentence) {
-      const of = termsByForm.get(x);
-      if (of) for (const { i, s, v } of of) if (v > bestOfTerm[i]) bestOfTerm[i] = Math.max(bestOfTerm[i], v * phraseShare(sentence, s, x));
-    }
-    let w = 0;
-    for (let i = 0; i < bestOfTerm.length; i++) w += bestOfTerm[i];
-    return w / idfSum;
-  };
   // Adjacent pairs of query content words ("time to first token" → time·first, first·token).
   const qSeq = terms(questionWords(query).join(" "));
   const qBigrams = new Map<string, number>();
@@ -554,7 +535,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     let best = 0;
     if (t.sentence > 0 && idf.size > 1) {
       for (const sentence of f.sentences) {
-        const w = sentenceWeight(sentence);
+        const w = weightOf(sentence);
         if (w > best) best = w;
       }
     }
