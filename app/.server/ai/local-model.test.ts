@@ -1,17 +1,7 @@
 import { generateText, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_GENERAL_SETTINGS, type GeneralSettings } from "~/lib/schemas/chatbot-settings";
-import {
-  citedSnippets,
-  composeAnswer,
-  composeMemoStats,
-  LocalLanguageModel,
-  parsePrompt,
-  passageSentences,
-  SENTENCE_CACHE_BYTES,
-  SLOT_CACHE_BYTES,
-  splitSentences,
-} from "./local-model";
+import { citedSnippets, composeAnswer, LocalLanguageModel, parsePrompt, splitSentences } from "./local-model";
 import { buildSystemPrompt, type PromptPassage } from "./prompts";
 import { getLanguageModel, listModels, resolveChatModel } from "./providers";
 import { detectSmallTalk } from "./small-talk";
@@ -412,45 +402,5 @@ describe("answers that start with the answer (issue #12)", () => {
     const s = splitSentences("Refund policy\nMonthly payments are not refundable. Annual plans can be refunded within 30 days.");
     expect(s.map((x) => x.text)).toEqual(["Monthly payments are not refundable.", "Annual plans can be refunded within 30 days."]);
     expect(s[0].heading).toBe("Refund policy");
-  });
-});
-
-describe("what compositions share (issue #21, ADR 052)", () => {
-  const followUp = (previous: string[]) =>
-    composeAnswer(
-      parsePrompt([
-        { role: "system", content: system() },
-        ...previous.map((q) => ({ role: "user" as const, content: [{ type: "text" as const, text: q }] })),
-        { role: "user", content: [{ type: "text", text: "and standard?" }] },
-      ]),
-    );
-
-  it("reads a passage once: the same sentences and stems for every composition that meets it", () => {
-    const text = PASSAGES[1].text;
-    const first = passageSentences(text);
-    expect(passageSentences(text)).toBe(first);
-    expect(first.map((s) => s.text)).toEqual(splitSentences(text).map((s) => s.text));
-    expect(first[0].stems).toEqual(["return", "item", "within", "30", "day", "deliveri"]);
-  });
-
-  it("gives the same answer with its memos warm as cold, and a follow-up's borrowed slots stay its own", () => {
-    const alone = followUp([]);
-    const borrowed = followUp(["How much does express shipping cost?"]);
-    // Had the follow-up's slots been added to the memoised list, asking it alone would now differ.
-    expect(followUp([])).toEqual(alone);
-    expect(followUp(["How much does express shipping cost?"])).toEqual(borrowed);
-    expect(borrowed.text).toContain("Standard shipping");
-  });
-
-  it("keeps the memos within their byte budgets however many passages and questions it meets", () => {
-    for (let i = 0; i < 3000; i++) {
-      const filler = `Passage ${i} says that item ${i} ships in ${i % 9} days. `.repeat(8);
-      citedSnippets({ question: `How long does item ${i} take to ship?` }, [{ id: 1, title: `Item ${i}`, text: filler }]);
-    }
-    const stats = composeMemoStats();
-    expect(stats.sentences.bytes).toBeLessThanOrEqual(SENTENCE_CACHE_BYTES);
-    expect(stats.sentences.bytes).toBeGreaterThan(SENTENCE_CACHE_BYTES / 2);
-    expect(stats.slots.bytes).toBeLessThanOrEqual(SLOT_CACHE_BYTES);
-    expect(stats.slots.entries).toBeLessThan(3000);
   });
 });

@@ -11,7 +11,6 @@ import type { AnswerLength } from "~/lib/schemas/chatbot-settings";
 import { LENGTH_GUIDE } from "./prompts";
 import { isLightWord, lexicalSlots } from "../retrieval/lexicon";
 import { detectSmallTalk, normalizeWords, smallTalkReply } from "./small-talk";
-import { ByteLru, stringBytes } from "../cache/byte-lru";
 
 // The built-in engine: a real AI SDK LanguageModelV3 that needs no key and no network. It reads the
 // system prompt built by prompts.ts (instructions, settings, fallback, numbered passages) and the
@@ -154,10 +153,8 @@ type Sentence = {
   position: number;
   text: string;
   bullet: boolean;
-  stems: readonly string[];
-  headingStems: readonly string[];
-  /** The analysis this sentence came from (passageSentences), shared with every other composition. */
-  parts: SentenceParts;
+  stems: string[];
+  headingStems: string[];
   score: number;
   whole: number;
 };
@@ -310,7 +307,7 @@ type Slot = { forms: Map<string, number>; weight: number; own: string; phrase?: 
 const isLocalStop = (w: string) => STOPWORDS.has(w) || (w.length < 2 && !/\d/.test(w));
 
 /** The question as slots (lexicon.ts): its content words, each with the words that count as it. */
-function slotsOf(question: string, weight: number): Slot[] {
+function questionSlots(question: string, weight: number): Slot[] {
   return lexicalSlots(question, isLocalStop).map((s) => {
     const forms = new Map<string, number>([[stem(s.word), 1]]);
     // The head of a multi-word synonym alone ("drink" of "soft drink" for "non alcoholic") is not the
@@ -325,75 +322,6 @@ function slotsOf(question: string, weight: number): Slot[] {
     };
   });
 }
-
-// ——— Per-isolate memos (issue #21) ———
-// A bot answer composes twice: once for the reply (from the prompt) and once for the sources'
-// snippets (from the passages, titled without their heading, so the two can pick different sentences;
-// see citedSnippets). Reading a passage into sentences and stems, and the question into slots, depend
-// on the text alone, so both compositions (and later questions meeting the same chunks) share them.
-// Byte-bounded like the other module-scope caches (cache/byte-lru.ts, ADR 015, ADR 052).
-
-/** A sentence of a passage as composeAnswer reads it, before any question is asked. */
-export type SentenceParts = {
-  readonly text: string;
-  readonly bullet: boolean;
-  readonly stems: readonly string[];
-  /** Stems of the heading the sentence sits under in the passage; null without one (the passage's title stands in). */
-  readonly headingStems: readonly string[] | null;
-  /** detectLanguage(text), filled in the first time a question asks for it. */
-  lang?: string | null;
-};
-
-/** Estimated bytes of a list of strings held in an array (pointer + string). */
-const listBytes = (xs: readonly string[]) => xs.reduce((n, x) => n + stringBytes(x) + 8, 16);
-export const SENTENCE_CACHE_BYTES = 4 * 1024 * 1024;
-const sentenceCache = new ByteLru<string, readonly SentenceParts[]>({
-  maxBytes: SENTENCE_CACHE_BYTES,
-  sizeOf: (text, parts) =>
-    stringBytes(text) + parts.reduce((n, p) => n + 48 + stringBytes(p.text) + listBytes(p.stems) + (p.headingStems ? listBytes(p.headingStems) : 0), 0),
-});
-
-/** A passage's sentences with their stems (splitSentences + contentStems), memoised by the passage's text. */
-export function passageSentences(text: string): readonly SentenceParts[] {
-  const hit = sentenceCache.get(text);
-  if (hit) return hit;
-  const parts = splitSentences(text).map((s): SentenceParts => ({
-    text: s.text,
-    bullet: s.bullet,
-    stems: contentStems(s.text),
-    headingStems: s.heading ? contentStems(s.heading) : null,
-  }));
-  sentenceCache.set(text, parts);
-  return parts;
-}
-
-const langOf = (p: SentenceParts) => (p.lang === undefined ? (p.lang = detectLanguage(p.text)) : p.lang);
-
-const slotBytes = (slot: Slot) =>
-  96 +
-  stringBytes(slot.own) +
-  [...slot.forms.keys()].reduce((n, f) => n + stringBytes(f) + 40, 0) +
-  (slot.phrase ? listBytes(slot.phrase) : 0) +
-  (slot.phrases ?? []).reduce((n, p) => n + listBytes(p), 0);
-export const SLOT_CACHE_BYTES = 512 * 1024;
-const slotCache = new ByteLru<string, readonly Slot[]>({
-  maxBytes: SLOT_CACHE_BYTES,
-  sizeOf: (key, slots) => stringBytes(key) + slots.reduce((n, x) => n + slotBytes(x), 0),
-});
-
-/** slotsOf, memoised: a fresh array (callers add to it), the slots themselves shared and never changed. */
-function questionSlots(question: string, weight: number): Slot[] {
-  const key = `${weight}\u0000${question}`;
-  let hit = slotCache.get(key);
-  if (!hit) slotCache.set(key, (hit = slotsOf(question, weight)));
-  return [...hit];
-}
-
-/** What the memos hold (tests). */
-export const composeMemoStats = () => ({
-  sentences: { entries: sentenceCache.size, bytes: sentenceCache.bytes },
-  slots: { entries: slotCache.size, bytes: slotCache.bytes },
-});
 /**
  * How far a sentence answers each slot, for what the reply has covered: in full when the slot is
  * what the sentence is about (one of its first two content words, its subject: "Members can track
@@ -422,12 +350,12 @@ function wholeShare(held: number[], slots: Slot[], idf: number[]): number {
  */
 const leadScore = (s: Sentence) => s.score * (0.5 + 0.5 * s.whole);
 /** Whether `stems` hold `phrase` as consecutive words. */
-function hasPhrase(stems: readonly string[], phrase: string[]): boolean {
+function hasPhrase(stems: string[], phrase: string[]): boolean {
   for (let i = 0; i + phrase.length <= stems.length; i++) if (phrase.every((p, j) => stemsMatch(stems[i + j], p))) return true;
   return false;
 }
 /** How well `stems` hold the slot: the strength of its best form there, 0 when none. */
-function slotIn(slot: Slot, stems: readonly string[]): number {
+function slotIn(slot: Slot, stems: string[]): number {
   // A multi-word synonym written out in full ("alcohol-free" for "non alcoholic") is the word itself.
   if (slot.phrases?.some((p) => hasPhrase(stems, p))) return 1;
   let best = 0;
@@ -454,19 +382,18 @@ export function composeAnswer(parsed: ParsedPrompt): {
     // every section of the page, the last heading only this one).
     const titleStemsOf = contentStems(p.title.split(/ — | › /).at(-1) ?? p.title);
     let opening = 0;
-    passageSentences(p.text).forEach((s, position) =>
+    splitSentences(p.text).forEach((s, position) =>
       sentences.push({
         passage: p.id,
         rank,
         position,
         text: s.text,
         bullet: s.bullet,
-        stems: s.stems,
+        stems: contentStems(s.text),
         // The opening sentences of a section answer what its heading names ("Add the chat widget to
         // your website" → "Paste the snippet before </body>…"): without a heading of their own in the
         // passage, they sit under the passage's section heading. ADR 018.
-        headingStems: s.headingStems ?? (opening++ < OPENING_SENTENCES ? titleStemsOf : []),
-        parts: s,
+        headingStems: s.heading ? contentStems(s.heading) : opening++ < OPENING_SENTENCES ? titleStemsOf : [],
         score: 0,
         whole: 0,
       }),
@@ -508,7 +435,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
     s.score = match * lengthPenalty * rankWeight;
     if (types.some((t) => t.test(s.text))) s.score *= 1.5;
     if (wanted) {
-      const lang = langOf(s.parts);
+      const lang = detectLanguage(s.text);
       if (lang && lang !== wanted) s.score *= 0.5;
     }
     // A sentence quoting example questions ("such as “How do I…?”") mentions the topic, not the answer.
@@ -619,10 +546,8 @@ export function composeAnswer(parsed: ParsedPrompt): {
 /**
  * The sentences to show under each source of an answer (the source snippet): those the engine cites
  * from it, or for a passage it does not cite, the passage's own best sentence for the question.
- * The passages come titled without their heading, while the reply's composition reads them from the
- * prompt as "Title — Heading", so with the built-in engine this is usually, not always, what the
- * reply quoted (ADR 052); with a real model it is the sentence of the passage that matches the
- * question best.
+ * With the built-in engine this is exactly what the reply quoted; with a real model it is the
+ * sentence of the passage that matches the question best.
  */
 export function citedSnippets(
   input: { question: string; previousQuestions?: string[]; language?: string; length?: AnswerLength },

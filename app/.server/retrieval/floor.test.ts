@@ -10,14 +10,11 @@ import {
   namedWords,
   oneEdit,
   headcountNumbers,
-  memoQueryTerms,
   paymentMeans,
   priceFor,
   queryTerms,
   relevanceFloor,
   retrieve,
-  TERMS_CACHE_BYTES,
-  termsMemoStats,
   writesPhrase,
 } from "./search";
 import { makeBot } from "../../../tests/factories";
@@ -70,24 +67,6 @@ describe("customers' words reach the owner's", () => {
     expect(oneEdit("recieve", "receive")).toBe(true);
     expect(oneEdit("refund", "refund")).toBe(false);
     expect(oneEdit("return", "retain")).toBe(false);
-  });
-
-  it("the misspelt word's stand-in stays with that search: the memoised terms of the question are not changed (ADR 052)", async () => {
-    const bot = await shop();
-    const question = "what temprature should I wash my jumper at, and do you gift wrap";
-    const first = await retrieve(bot.ctx, bot.ref, question, { k: 2 });
-    expect(first.passages[0].text).toContain("30 °C");
-    // retrieve added "temperatur" to its own copy of the terms, not to the memo's.
-    expect(memoQueryTerms(question)).toEqual(queryTerms(question));
-    expect(memoQueryTerms(question).flatMap((q) => q.alts.map((a) => a.stem))).not.toContain("temperatur");
-    expect(await retrieve(bot.ctx, bot.ref, question, { k: 2 })).toEqual(first);
-  });
-
-  it("keeps the memoised question terms within their byte budget", () => {
-    for (let i = 0; i < 12_000; i++) memoQueryTerms(`how long does delivery of parcel number ${i} to galway take in winter`);
-    const stats = termsMemoStats();
-    expect(stats.bytes).toBeLessThanOrEqual(TERMS_CACHE_BYTES);
-    expect(stats.entries).toBeLessThanOrEqual(10_000);
   });
 });
 

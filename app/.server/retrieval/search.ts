@@ -276,8 +276,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const k = Math.max(1, Math.min(opts.k ?? 5, 20));
   const maxPerSource = Math.max(1, opts.maxPerSource ?? 2);
   const d1 = ctx.env.DB;
-  // A copy of each term's alternatives: a misspelt word gets one added below (step 3).
-  const qTerms = memoQueryTerms(query).map((q) => ({ ...q, alts: [...q.alts] }));
+  const qTerms = queryTerms(query);
   if (qTerms.length === 0 && t.vector === "off") return { passages: [], answerable: false };
   if (qTerms.length === 0 && words(query).every((w) => STOP_WORDS.has(w) || QUESTION_FILLERS.has(w))) return { passages: [], answerable: false };
 
@@ -798,35 +797,17 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-const listBytes = (xs: readonly string[]) => xs.reduce((n, x) => n + stringBytes(x) + 8, 16);
-/** Estimated bytes of a question's terms (the memo below). */
-export function queryTermsBytes(qTerms: readonly QueryTerm[]): number {
-  let n = 16;
-  for (const q of qTerms) {
-    n += 96 + stringBytes(q.word) + stringBytes(q.stem) + (q.phrase ? listBytes(q.phrase) : 0) + (q.phraseWords ? listBytes(q.phraseWords) : 0);
-    for (const a of q.alts) n += 64 + stringBytes(a.word) + stringBytes(a.stem);
-    for (const p of q.synonymPhrases ?? []) n += listBytes(p);
+/** queryTerms of a Q&A pair's question, memoised per isolate: the same pairs meet many questions. */
+const pairTermsCache = new Map<string, QueryTerm[]>();
+function pairQuestionTerms(question: string): QueryTerm[] {
+  let hit = pairTermsCache.get(question);
+  if (!hit) {
+    if (pairTermsCache.size >= 5_000) pairTermsCache.clear();
+    hit = queryTerms(question);
+    pairTermsCache.set(question, hit);
   }
-  return n;
-}
-export const TERMS_CACHE_BYTES = 4 * 1024 * 1024;
-// ~4 MB at most per isolate (cache/byte-lru.ts): visitors' questions (the same ones come back: "pricing",
-// "opening hours"; a turn also searches its question again with the one before) and Q&A pairs'
-// questions (the same pairs meet many questions). ADR 052.
-const termsCache = new ByteLru<string, readonly QueryTerm[]>({
-  maxBytes: TERMS_CACHE_BYTES,
-  maxEntries: 10_000,
-  sizeOf: (text, qTerms) => stringBytes(text) + queryTermsBytes(qTerms),
-});
-/** queryTerms, memoised per isolate: shared, so never changed (retrieve copies what it extends). */
-export function memoQueryTerms(text: string): readonly QueryTerm[] {
-  let hit = termsCache.get(text);
-  if (!hit) termsCache.set(text, (hit = queryTerms(text)));
   return hit;
 }
-/** What the memo holds (tests). */
-export const termsMemoStats = () => ({ entries: termsCache.size, bytes: termsCache.bytes });
-const pairQuestionTerms = memoQueryTerms;
 
 /**
  * What the FTS MATCH searches for (retrieve, step 2): every query word in a knowledge base of at
