@@ -1,12 +1,12 @@
 import { env, exports } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
-import { conversations, knowledgeSources } from "~/.server/db/schema";
+import { knowledgeSources } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
 import { db, makeOrg, makeUser } from "../factories";
+import { setConversationStatus } from "./conversation-rows";
 import { BASE } from "./helpers";
 
 // How many D1 round trips one chat message costs through the Worker entry. Under load every round
@@ -131,7 +131,7 @@ describe("D1 round trips of one chat message", async () => {
   it("a message to a conversation a person holds, sent with the widget's held hint, runs no knowledge search", async () => {
     const c = await send("v_trips_2", "How much does express shipping to zone 4 cost?");
     const id = String(c.metadata?.conversationId);
-    await db.update(conversations).set({ status: "human" }).where(eq(conversations.id, id));
+    await setConversationStatus(id, "human");
     const t = await measure(() => send("v_trips_2", "Thanks, and how long do I have to send something back?", id, true));
     expect(t.some((x) => x.sql.some((s) => /chunks_fts/.test(s)))).toBe(false);
     // Without the hint an ordinary question's search starts at once (it is what the trips above count).

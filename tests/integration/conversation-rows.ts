@@ -50,21 +50,21 @@ export async function onIndexTables<T>(ref: ChatbotRef, fn: (tables: Db) => Prom
   return runInDurableObject(object, (_instance, state) => fn(createDb(d1FromSqlStorage(state.storage))));
 }
 
-/** Who holds (or closed) a conversation, as the index keeps it; null when nobody. */
-export async function agentRow(ref: ChatbotRef, conversationId: string): Promise<typeof conversationAgents.$inferSelect | null> {
+/** Who holds (or closed) a conversation, as its chatbot's index keeps it; null when nobody. Without `ref`, its chatbot is looked for. */
+export async function agentRow(conversationId: string, ref?: ChatbotRef): Promise<typeof conversationAgents.$inferSelect | null> {
   return onIndexTables(
-    ref,
+    ref ?? (await chatbotOfConversation(conversationId)),
     async (tables) => (await tables.select().from(conversationAgents).where(eq(conversationAgents.conversationId, conversationId)).get()) ?? null,
   );
 }
 
-/** Every conversation of a visitor on the chatbot, as its index holds them (oldest first). */
-export async function conversationsOfVisitor(ref: ChatbotRef, visitorId: string): Promise<Conversation[]> {
+/** The chatbot's conversations (of one visitor when given), as its index holds them, oldest first. */
+export async function conversationsOf(ref: ChatbotRef, visitorId?: string): Promise<Conversation[]> {
   return onIndexTables(ref, (tables) =>
     tables
       .select()
       .from(conversations)
-      .where(and(eq(conversations.chatbotId, ref.chatbotId), eq(conversations.visitorId, visitorId)))
+      .where(and(eq(conversations.chatbotId, ref.chatbotId), visitorId === undefined ? undefined : eq(conversations.visitorId, visitorId)))
       .orderBy(asc(conversations.createdAt), asc(conversations.id))
       .all(),
   );
