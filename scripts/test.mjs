@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // `npm test`: everything, from a clean clone.
 //   install (if needed) → format check → Chromium and PHP (apt-get when root) → WordPress plugin checks → build → vitest in workerd
-//   → the message tests again with messages in D1 → e2e → bundle budget.
+//   → the message and conversation tests again with messages in D1, then with the conversation index in
+//   the chatbots' shards → e2e → bundle budget.
 // Stops at the first failing stage; always ends with one line `tests: N passed, M failed`
 // (vitest + e2e counts, read from their JSON reports in .e2e/reports/). Exit code 0 only if all passed.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { bin, build, ensureDependencies, forwardSignals, formatDuration, log, ROOT, run, StageError } from "./lib/common.mjs";
-import { d1MessageTestFiles } from "./lib/message-store-tests.mjs";
+import { STORE_MODES, storeTestFiles } from "./lib/message-store-tests.mjs";
 
 const REPORTS = path.join(ROOT, ".e2e", "reports");
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -125,13 +126,17 @@ async function main() {
     const v = bin("vitest"); // may only exist after the install stage
     await vitestStage("unit + integration", v.cmd, [...v.pre, "run"], path.join(REPORTS, "unit.json"));
   });
-  // The run above keeps the tests' chatbots' messages in their shards, as new chatbots do; the message
-  // tests run again on D1's tables, where chatbots created before keep theirs until moved (ADR 040).
-  await stage("messages in D1 (workerd)", async () => {
-    log("The message tests again, with the chatbots' messages in D1 (TEST_MESSAGE_STORE=d1)…");
-    const v = bin("vitest");
-    await vitestStage("messages in D1", v.cmd, [...v.pre, "run", ...d1MessageTestFiles()], path.join(REPORTS, "unit-d1.json"), { TEST_MESSAGE_STORE: "d1" });
-  });
+  // The run above keeps the tests' chatbots' messages in their shards and their conversation index in
+  // D1, as new chatbots do; the message and conversation tests run again with the messages in D1,
+  // where chatbots created before keep theirs until moved (ADR 040), then with the index in the
+  // chatbots' shards, where a moved chatbot keeps it (ADR 044).
+  for (const [key, mode] of Object.entries(STORE_MODES)) {
+    await stage(`${mode.stage} (workerd)`, async () => {
+      log(`The message and conversation tests again, ${mode.what}…`);
+      const v = bin("vitest");
+      await vitestStage(mode.stage, v.cmd, [...v.pre, "run", ...storeTestFiles()], path.join(REPORTS, `unit-${key}.json`), mode.env);
+    });
+  }
   await stage("end-to-end (Chromium)", () =>
     vitestStage("end-to-end", process.execPath, [path.join(ROOT, "scripts", "e2e.mjs")], path.join(REPORTS, "e2e.json")),
   );

@@ -1,12 +1,14 @@
-// The test files that run a second time with the tests' chatbots keeping their messages in D1
-// (TEST_MESSAGE_STORE=d1; ADR 040). The default run keeps them in each chatbot's shard, as every
-// chatbot created now does; D1 is the path of chatbots created before, until their messages are
-// moved. Selected: every test file that reads or writes messages through the test helpers
-// (tests/integration/stored-messages.ts) or creates its chatbots with `testMessageStore`, and the
-// ones below that reach messages only through the product's pages and APIs.
+// The test files that run again with the tests' chatbots keeping their messages or their conversation
+// index in the other store (STORE_MODES below): every test file that reads or writes messages or
+// conversation rows through the test helpers (tests/integration/stored-messages.ts,
+// conversation-rows.ts) or creates its chatbots with `testMessageStore` / `testConversationStore`,
+// and the ones below that reach them only through the product's pages and APIs. The default run
+// keeps messages in each chatbot's shard and the conversation index in D1, as every chatbot created
+// now does; the modes are the paths of chatbots created before (messages in D1, ADR 040) and of
+// chatbots whose index moved into their shard (ADR 044).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT } from "./common.mjs";
+import { bin, log, ROOT, run } from "./common.mjs";
 
 /** Files that reach messages only through the product (transcripts, inbox search, REST API, the turn's D1 budget), which the scan below does not see. */
 export const D1_MESSAGE_READERS = [
@@ -17,7 +19,7 @@ export const D1_MESSAGE_READERS = [
   "tests/integration/transcript-annotations.test.ts",
 ];
 
-const MARKER = /stored-messages|testMessageStore/;
+const MARKER = /stored-messages|conversation-rows|testMessageStore|testConversationStore/;
 
 function testFiles(dir) {
   const out = [];
@@ -30,9 +32,41 @@ function testFiles(dir) {
   return out;
 }
 
-/** Repository-relative paths of the test files of the D1 run, sorted. */
-export function d1MessageTestFiles() {
+/** Repository-relative paths of the test files of the store modes' runs, sorted. */
+export function storeTestFiles() {
   for (const f of D1_MESSAGE_READERS) if (!existsSync(path.join(ROOT, f))) throw new Error(`${f} (scripts/lib/message-store-tests.mjs) does not exist`);
   const scanned = ["app", "workers", "tests/integration"].flatMap(testFiles).filter((f) => MARKER.test(readFileSync(path.join(ROOT, f), "utf8")));
   return [...new Set([...scanned, ...D1_MESSAGE_READERS])].sort();
+}
+
+/**
+ * The runs of storeTestFiles() in another store, each a stage of `npm test` (scripts/test.mjs) and an
+ * npm script of its own (scripts/test-store-mode.mjs): `env` is what vitest.config.ts passes on to
+ * tests/factories.ts.
+ */
+export const STORE_MODES = {
+  d1: {
+    stage: "messages in D1",
+    what: "with the chatbots' messages in D1 (TEST_MESSAGE_STORE=d1)",
+    env: { TEST_MESSAGE_STORE: "d1" },
+  },
+  "shard-index": {
+    stage: "conversation index in shards",
+    what: "with the chatbots' conversation index in their shards (TEST_CONVERSATION_STORE=shard)",
+    env: { TEST_CONVERSATION_STORE: "shard" },
+  },
+};
+
+/** vitest over storeTestFiles() in the store mode `key`, with `args` after the files; resolves the exit code. */
+export async function runStoreMode(key, args = [], { env = process.env, check = false } = {}) {
+  const mode = STORE_MODES[key];
+  if (!mode) throw new Error(`no store mode ${key} (one of ${Object.keys(STORE_MODES).join(", ")})`);
+  const files = storeTestFiles();
+  log(`${files.length} test files ${mode.what}…`);
+  const v = bin("vitest");
+  const { code } = await run(v.cmd, [...v.pre, "run", ...files, ...args], {
+    check,
+    env: { ...env, WRANGLER_SEND_METRICS: "false", ...mode.env },
+  });
+  return code ?? 1;
 }

@@ -2,10 +2,11 @@ import { exports } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
-import { bugReports, conversations, knowledgeSources } from "~/.server/db/schema";
+import { bugReports, knowledgeSources } from "~/.server/db/schema";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
 import { createTextSource } from "~/.server/kb/sources";
 import { addMember, db, makeOrg, makeUser, okResult, recordingContext, testMessageStore } from "../factories";
+import { conversationRow } from "./conversation-rows";
 import { BASE, request } from "./helpers";
 
 // …/settings/bug and the transcript's "Report": a visitor's report and a member's report of a wrong
@@ -106,7 +107,7 @@ describe("bug reports", async () => {
       status: "open",
     });
     expect(rows[0].expectedAnswer).toBe("Delivery to Germany takes 3 to 5 working days.");
-    const conv = await db.select({ reported: conversations.reported }).from(conversations).where(eq(conversations.id, first.conversationId)).get();
+    const conv = await conversationRow(first.conversationId);
     expect(conv?.reported).toBe(true);
     // The transcript shows it, with its expected answer, and anchors the message.
     const html = await (await request(`${base}?c=${first.conversationId}`, { cookie: agent.cookie })).text();

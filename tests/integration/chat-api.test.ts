@@ -3,12 +3,13 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { currentPeriod } from "~/.server/chat/usage";
-import { chatbots, conversations, knowledgeSources, organisations, usageCounters } from "~/.server/db/schema";
+import { chatbots, knowledgeSources, organisations, usageCounters } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
 import { addMember, db, makeOrg, makeUser } from "../factories";
 import { BASE } from "./helpers";
+import { conversationRow } from "./conversation-rows";
 import { storedMessage, storedMessages } from "./stored-messages";
 
 // The chat API end to end through the Worker entry: knowledge indexed with the real pipeline,
@@ -81,11 +82,11 @@ describe("POST /api/chat/:chatbotId", async () => {
     const visitorId = visitor();
     const first = await readReply((await post(pub.bot.id, { visitorId, message: "When is the shop open?", pageUrl: "https://shop.example/contact" })).body!);
     const cid = first.metadata.conversationId!;
-    expect((await db.select().from(conversations).where(eq(conversations.id, cid)).get())?.pageUrl).toBe("https://shop.example/contact");
+    expect((await conversationRow(cid))?.pageUrl).toBe("https://shop.example/contact");
     await readReply((await post(pub.bot.id, { visitorId, conversationId: cid, message: "And returns?", pageUrl: "https://shop.example/returns" })).body!);
     // A message without a page (the test page, an API client) keeps what was known.
     await readReply((await post(pub.bot.id, { visitorId, conversationId: cid, message: "Thanks" })).body!);
-    expect((await db.select().from(conversations).where(eq(conversations.id, cid)).get())?.pageUrl).toBe("https://shop.example/returns");
+    expect((await conversationRow(cid))?.pageUrl).toBe("https://shop.example/returns");
 
     const bad = await post(pub.bot.id, { visitorId, conversationId: cid, message: "Hi", pageUrl: "https://shop.example/account?token=secret" });
     expect(bad.status).toBe(400);
@@ -114,7 +115,7 @@ describe("POST /api/chat/:chatbotId", async () => {
     expect(cited!.snippet).toBe("Express shipping takes one business day and costs 9 euros.");
     expect(reply.metadata).toMatchObject({ answered: true, kind: "answer", conversationId: expect.stringMatching(/^cv_/) });
 
-    const conv = await db.select().from(conversations).where(eq(conversations.id, reply.metadata.conversationId!)).get();
+    const conv = await conversationRow(reply.metadata.conversationId!);
     expect(conv).toMatchObject({
       visitorId,
       channel: "test",
@@ -139,7 +140,7 @@ describe("POST /api/chat/:chatbotId", async () => {
     const second = await readReply((await post(pub.bot.id, { visitorId, message: "and on Sundays?" })).body!);
     expect(second.metadata.conversationId).toBe(first.metadata.conversationId);
     expect(second.text).toMatch(/closed on Sundays/);
-    const conv = await db.select().from(conversations).where(eq(conversations.id, first.metadata.conversationId!)).get();
+    const conv = await conversationRow(first.metadata.conversationId!);
     expect(conv?.messageCount).toBe(4);
   });
 

@@ -3,9 +3,10 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { currentPeriod } from "~/.server/chat/usage";
-import { chatbots, conversations, organisations, usageCounters } from "~/.server/db/schema";
+import { chatbots, organisations, usageCounters } from "~/.server/db/schema";
 import { readReply } from "~/lib/chat-stream";
 import { db, makeOrg, makeUser } from "../factories";
+import { conversationsOf, conversationRow } from "./conversation-rows";
 import { BASE } from "./helpers";
 import { storedMessages } from "./stored-messages";
 
@@ -64,7 +65,7 @@ describe("POST /api/chat/:chatbotId with clientMessageId", async () => {
     expect(rows.filter((m) => m.role === "visitor")).toHaveLength(1);
     expect(rows.filter((m) => m.role === "bot")).toHaveLength(1);
     expect(rows.find((m) => m.role === "visitor")?.clientMessageId).toBe(clientMessageId);
-    const conv = await db.select().from(conversations).where(eq(conversations.id, first.metadata.conversationId!)).get();
+    const conv = await conversationRow(first.metadata.conversationId!);
     expect(conv?.messageCount).toBe(2);
     expect(await creditsUsed(org.id)).toBe(used);
   });
@@ -75,7 +76,7 @@ describe("POST /api/chat/:chatbotId with clientMessageId", async () => {
     const first = await readReply((await post(bot.id, { visitorId, message: "good morning", clientMessageId, newConversation: true })).body!);
     const retry = await readReply((await post(bot.id, { visitorId, message: "good morning", clientMessageId, newConversation: true })).body!);
     expect(retry.metadata.conversationId).toBe(first.metadata.conversationId);
-    const mine = await db.select().from(conversations).where(eq(conversations.visitorId, visitorId)).all();
+    const mine = await conversationsOf({ orgId: org.id, chatbotId: bot.id }, visitorId);
     expect(mine).toHaveLength(1);
   });
 

@@ -2,12 +2,13 @@ import { env, exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
-import { chatbots, conversations, knowledgeSources } from "~/.server/db/schema";
+import { chatbots, knowledgeSources } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
 import { readGeneralSettings } from "~/lib/schemas/chatbot-settings";
 import { addMember, db, makeOrg, makeUser } from "../factories";
+import { conversationsOf, insertConversations } from "./conversation-rows";
 import { BASE, request } from "./helpers";
 
 // The screens of this issue through the real Worker (Hono → built Remix app): the /test page,
@@ -101,7 +102,7 @@ describe("chatbot home: conversations and transcript", async () => {
     expect(html.indexOf("Hello")).toBeLessThan(html.indexOf("When is the Lyon shop open?"));
     expect(html).toContain("Test page");
 
-    const conv = await db.select().from(conversations).where(eq(conversations.visitorId, "visitor_aaaaaaaa")).get();
+    const [conv] = await conversationsOf({ orgId: org.id, chatbotId: bot.id }, "visitor_aaaaaaaa");
     const transcript = await (await request(`/app/${org.id}/${bot.id}?c=${conv!.id}`, { cookie: owner.cookie })).text();
     expect(transcript).toContain("Transcript");
     expect(transcript).toContain("Monday to Saturday");
@@ -111,11 +112,9 @@ describe("chatbot home: conversations and transcript", async () => {
   });
 
   it("another organisation's conversation or chatbot id answers 404", async () => {
-    const theirs = await db
-      .insert(conversations)
-      .values({ id: newId("cv_"), orgId: other.org.id, chatbotId: other.bot.id, visitorId: "visitor_cccccccc", channel: "widget", messageCount: 1 })
-      .returning()
-      .get();
+    const [theirs] = await insertConversations({ orgId: other.org.id, chatbotId: other.bot.id }, [
+      { id: newId("cv_"), orgId: other.org.id, chatbotId: other.bot.id, visitorId: "visitor_cccccccc", channel: "widget", messageCount: 1 },
+    ]);
     expect((await request(`/app/${org.id}/${bot.id}?c=${theirs.id}`, { cookie: owner.cookie })).status).toBe(404);
     expect((await request(`/app/${org.id}/${other.bot.id}`, { cookie: owner.cookie })).status).toBe(404);
     expect((await request(`/app/${other.org.id}/${other.bot.id}?c=${theirs.id}`, { cookie: owner.cookie })).status).toBe(404);

@@ -1,13 +1,14 @@
 import { env, exports } from "cloudflare:workers";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { botMayAnswer, takeTurn, turnReply } from "~/.server/chat/turn";
 import { createServiceContext } from "~/.server/context";
-import { chatbots, conversations, knowledgeSources, organisations, usageCounters } from "~/.server/db/schema";
+import { chatbots, knowledgeSources, organisations, usageCounters } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { db, makeOrg, makeUser } from "../factories";
+import { setConversationStatus } from "./conversation-rows";
 import { BASE } from "./helpers";
 import { storedMessages } from "./stored-messages";
 
@@ -57,7 +58,7 @@ describe("the conversation core", async () => {
     const visitorId = "v_turn_held_0001";
     const first = await turnReply(await takeTurn(ctx, { target, channel: "widget", visitorId, text: "hello there" }));
     if (!first.ok) throw new Error(first.message);
-    await db.update(conversations).set({ status: "human" }).where(eq(conversations.id, first.conversationId));
+    await setConversationStatus(first.conversationId, "human", { ref: { orgId: org.id, chatbotId: bot.id } });
     const before = await replies(org.id);
 
     const held = await takeTurn(ctx, { target, channel: "widget", visitorId, text: "When is the shop open?" });
@@ -80,10 +81,7 @@ describe("the conversation core", async () => {
       }),
     );
     const { conversationId } = (await res.json()) as { conversationId: string };
-    await db
-      .update(conversations)
-      .set({ status: "human" })
-      .where(and(eq(conversations.id, conversationId), eq(conversations.chatbotId, bot.id)));
+    await setConversationStatus(conversationId, "human", { ref: { orgId: org.id, chatbotId: bot.id } });
     const held = await worker.fetch(
       new Request(`${BASE}/api/chat/${bot.id}`, {
         method: "POST",

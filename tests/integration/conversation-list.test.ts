@@ -2,10 +2,11 @@ import { env, exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
-import { chatbots, conversations, knowledgeSources } from "~/.server/db/schema";
+import { chatbots, knowledgeSources } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { db, makeOrg, makeUser } from "../factories";
+import { insertConversations } from "./conversation-rows";
 import { BASE, request } from "./helpers";
 
 // The chatbot home's conversation list through the real Worker: visitors act through the widget's
@@ -157,16 +158,18 @@ describe("chatbot home: the conversation list", async () => {
     const at = Date.now();
     // 52 conversations, two of them sharing a timestamp at the page boundary.
     for (let i = 0; i < 52; i++) {
-      await db.insert(conversations).values({
-        id: `cv_page_${String(i).padStart(3, "0")}`,
-        orgId: paged.org.id,
-        chatbotId: paged.bot.id,
-        visitorId: `v_page_${i}`,
-        channel: "widget",
-        messageCount: 2,
-        title: `Question number ${i}.`,
-        lastMessageAt: at - Math.min(i, 50) * 1000,
-      });
+      await insertConversations({ orgId: paged.org.id, chatbotId: paged.bot.id }, [
+        {
+          id: `cv_page_${String(i).padStart(3, "0")}`,
+          orgId: paged.org.id,
+          chatbotId: paged.bot.id,
+          visitorId: `v_page_${i}`,
+          channel: "widget",
+          messageCount: 2,
+          title: `Question number ${i}.`,
+          lastMessageAt: at - Math.min(i, 50) * 1000,
+        },
+      ]);
     }
     const first = await (await request(`/app/${paged.org.id}/${paged.bot.id}`, { cookie: owner.cookie })).text();
     const titles = (html: string) => [...html.matchAll(/>Question number (\d+)\.</g)].map((m) => Number(m[1]));

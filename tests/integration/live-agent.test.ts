@@ -1,13 +1,14 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { getTranscript } from "~/.server/chat/conversations";
 import { createServiceContext } from "~/.server/context";
-import { chatbots, conversationAgents, conversationNotes } from "~/.server/db/schema";
+import { chatbots, conversationNotes } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { addMember, db, makeUser } from "../factories";
+import { agentRow } from "./conversation-rows";
 import { BASE, request } from "./helpers";
 import { liveChatbot, liveRequests } from "./live-sockets";
 import { storedMessages } from "./stored-messages";
@@ -168,7 +169,7 @@ describe("agent actions", () => {
     a.send({ type: "transfer", agentId: bea.id });
     await v.next("status", (f) => f.status === "human" && f.agent?.name === "Bea Agent");
     await v.next("message", (f) => f.message.text === "Ada Agent passed the conversation to Bea Agent.");
-    expect(await db.select().from(conversationAgents).where(eq(conversationAgents.conversationId, cid)).get()).toMatchObject({
+    expect(await agentRow(cid)).toMatchObject({
       userId: bea.id,
       agentName: "Bea Agent",
     });

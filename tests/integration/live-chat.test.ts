@@ -1,13 +1,14 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { createServiceContext } from "~/.server/context";
-import { conversationAgents, conversations, notificationDeliveries } from "~/.server/db/schema";
+import { notificationDeliveries } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { addDestination } from "~/.server/notifications/destinations";
 import { addMember, db, makeUser } from "../factories";
+import { agentRow, conversationRow } from "./conversation-rows";
 import { BASE } from "./helpers";
 import { liveChatbot, liveRequests } from "./live-sockets";
 import { storedMessages } from "./stored-messages";
@@ -40,7 +41,7 @@ describe("live chat", async () => {
     expect(asked.message?.content).toMatch(/asked a person from the team to join/);
     await inbox.next("changed", (f) => f.conversationId === cid && f.status === "waiting");
     await v.next("status", (f) => f.status === "waiting");
-    expect((await db.select().from(conversations).where(eq(conversations.id, cid)).get())!.status).toBe("waiting");
+    expect((await conversationRow(cid))!.status).toBe("waiting");
 
     const a = await socket(`${s.base}/conversations/${cid}?after=0`, s.agentHeaders);
     const welcome = await a.next("welcome");
@@ -53,7 +54,7 @@ describe("live chat", async () => {
     a.send({ type: "take" });
     await v.next("status", (f) => f.status === "human" && f.agent?.name === "Ada Agent");
     await v.next("message", (f) => f.message.role === "system" && f.message.text === "Ada Agent joined the conversation.");
-    expect(await db.select().from(conversationAgents).where(eq(conversationAgents.conversationId, cid)).get()).toMatchObject({
+    expect(await agentRow(cid)).toMatchObject({
       userId: s.agentUser.id,
       closedAt: null,
     });
@@ -89,7 +90,7 @@ describe("live chat", async () => {
       ["human", "Hi, I'm Ada. How can I help?"],
       ["visitor", "My order #12 never arrived"],
     ]);
-    expect((await db.select().from(conversations).where(eq(conversations.id, cid)).get())!.messageCount).toBe(8);
+    expect((await conversationRow(cid))!.messageCount).toBe(8);
 
     // A client that reconnects after seq N gets exactly what came after.
     const again = await socket(`/api/live/visitor/${s.bot.id}?visitorId=${visitorId}&conversationId=${cid}&after=${ack.seq}`);
@@ -107,7 +108,7 @@ describe("live chat", async () => {
     // Hand back: the bot answers the next question.
     a.send({ type: "handBack" });
     await v.next("status", (f) => f.status === "bot");
-    expect((await db.select().from(conversations).where(eq(conversations.id, cid)).get())!.status).toBe("bot");
+    expect((await conversationRow(cid))!.status).toBe("bot");
     const after = await chat(s.bot.id, visitorId, "What are your opening hours?", cid);
     expect(after.message).not.toBeNull();
     // The held message resent after the hand-back (its first answer lost on the way): still "held",
@@ -118,8 +119,8 @@ describe("live chat", async () => {
     // Close: the conversation ends; the "closed" list knows who closed it.
     a.send({ type: "close" });
     await v.next("status", (f) => f.status === "closed");
-    expect((await db.select().from(conversations).where(eq(conversations.id, cid)).get())!.status).toBe("closed");
-    expect((await db.select().from(conversationAgents).where(eq(conversationAgents.conversationId, cid)).get())!.closedAt).not.toBeNull();
+    expect((await conversationRow(cid))!.status).toBe("closed");
+    expect((await agentRow(cid))!.closedAt).not.toBeNull();
     for (const c of [inbox, v, a, again]) c.close();
   });
 
@@ -174,7 +175,7 @@ describe("live chat", async () => {
     expect(await v.next("error")).toMatchObject({ code: "invalid_frame" });
     v.send({ type: "take" });
     expect(await v.next("error", (f) => f.code === "forbidden")).toBeTruthy();
-    expect((await db.select().from(conversations).where(eq(conversations.id, conversationId)).get())!.status).toBe("bot");
+    expect((await conversationRow(conversationId))!.status).toBe("bot");
     v.close();
   });
 
@@ -192,13 +193,7 @@ describe("live chat", async () => {
     for (const path of [`${s.base}/inbox`, `${s.base}/conversations/${conversationId}`, `${other.base}/conversations/${conversationId}`]) {
       expect((await open(path, other.agentHeaders)).status, path).toBe(404);
     }
-    expect(
-      (await db
-        .select()
-        .from(conversations)
-        .where(and(eq(conversations.id, conversationId), eq(conversations.orgId, s.org.id)))
-        .get())!.status,
-    ).toBe("bot");
+    expect((await conversationRow(conversationId, { orgId: s.org.id, chatbotId: s.bot.id }))!.status).toBe("bot");
   });
 });
 

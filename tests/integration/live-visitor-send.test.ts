@@ -4,11 +4,12 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { loadReport } from "~/.server/analytics/report";
 import { newId } from "~/.server/auth/crypto";
-import { chatbots, conversations } from "~/.server/db/schema";
+import { chatbots } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { MESSAGE_MAX } from "~/lib/schemas/chat";
 import { dayIn } from "~/lib/time-zone";
 import { db } from "../factories";
+import { conversationRow } from "./conversation-rows";
 import { liveChatbot, liveRequests } from "./live-sockets";
 import { storedMessages, storeOf } from "./stored-messages";
 
@@ -66,7 +67,7 @@ describe("a visitor's messages on their socket", () => {
     const row = (await visitorRows(cid)).find((m) => m.id === ack.id);
     expect(row).toMatchObject({ content: "My parcel never came", clientMessageId: "c_sock_visit_1", orgId: s.org.id, chatbotId: s.bot.id });
     expect((await figures()).messages).toBe(before.messages + 1);
-    const count = (await db.select().from(conversations).where(eq(conversations.id, cid)).get())!.messageCount;
+    const count = (await conversationRow(cid))!.messageCount;
 
     // The same client id again (the ack was lost on the way): acknowledged with the same seq, not stored twice.
     const from = v.frames.length;
@@ -75,7 +76,7 @@ describe("a visitor's messages on their socket", () => {
     expect(await a.none("message", a.frames.indexOf(got) + 1)).toBe(true);
     // …and the widget's HTTP fallback with that id: answered as held, nothing stored.
     const res = await post(`/api/chat/${s.bot.id}`, {
-      visitorId: (await db.select().from(conversations).where(eq(conversations.id, cid)).get())!.visitorId,
+      visitorId: (await conversationRow(cid))!.visitorId,
       message: "My parcel never came",
       stream: false,
       channel: "widget",
@@ -88,7 +89,7 @@ describe("a visitor's messages on their socket", () => {
     );
     expect(log.n).toBe(1);
     expect((await visitorRows(cid)).filter((m) => m.clientMessageId === "c_sock_visit_1")).toHaveLength(1);
-    expect((await db.select().from(conversations).where(eq(conversations.id, cid)).get())!.messageCount).toBe(count);
+    expect((await conversationRow(cid))!.messageCount).toBe(count);
     expect((await figures()).messages).toBe(before.messages + 1);
   });
 

@@ -11,6 +11,7 @@ import { PHRASES } from "~/.server/phone/calls";
 import { twilioSignature } from "~/.server/phone/signature";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { addMember, db, makeOrg, makeUser, okResult } from "../factories";
+import { conversationRow, conversationsOf } from "./conversation-rows";
 import { BASE, request } from "./helpers";
 import { storedMessages } from "./stored-messages";
 
@@ -206,7 +207,7 @@ describe("a whole call: answer, two turns, transfer", () => {
     const call = (await callRow(sid))!;
     expect(call).toMatchObject({ status: "ended", outcome: "transferred", durationS: 47, turns: 3, caller: "+33612345678" });
 
-    const conversation = (await db.select().from(conversations).where(eq(conversations.id, call.conversationId!)).get())!;
+    const conversation = (await conversationRow(call.conversationId!))!;
     expect(conversation.channel).toBe("phone");
     // The call's conversation ended with the call (the inbox's Closed list).
     expect(conversation.status).toBe("closed");
@@ -597,7 +598,7 @@ describe("/app/phone: connect, attach, detach, disconnect against a fake Twilio"
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(`<?xml version="1.0" encoding="UTF-8"?><Response><Say language="en-US">${PHRASES.unavailable}</Say><Hangup/></Response>`);
     expect(await callRow(sid)).toBeUndefined();
-    expect(await db.select().from(conversations).where(eq(conversations.chatbotId, line.bot.id)).all()).toEqual([]);
+    expect(await conversationsOf({ orgId: line.org.id, chatbotId: line.bot.id })).toEqual([]);
     // Still signed: an unsigned request for the same number is refused before the plan is looked at.
     expect((await twilio(line.voicePath, { ...line.base, CallSid: `CA${hex(32)}` }, line.account.token, { signature: null })).status).toBe(403);
   });

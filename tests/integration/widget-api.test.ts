@@ -3,12 +3,13 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { sealSecret } from "~/.server/crypto/secret-box";
-import { bugReports, chatbots, conversations, leads } from "~/.server/db/schema";
+import { bugReports, chatbots, leads } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { visitorHashFor } from "~/.server/widget/identity";
 import { ACTION_LIMITS } from "~/.server/widget/rate-limit";
 import type { PlanId } from "~/lib/plans";
 import { db, makeOrg, makeUser, testMessageStore } from "../factories";
+import { conversationRow } from "./conversation-rows";
 import { BASE } from "./helpers";
 import { storedMessage, storedMessages } from "./stored-messages";
 
@@ -140,7 +141,7 @@ describe("POST /api/widget/:chatbotId/feedback", async () => {
   const visitorId = visitor();
   const first = await chatOnce(bot.id, visitorId, "Hello!");
   const second = await chatOnce(bot.id, visitorId, "Thanks!");
-  const rating = async () => (await db.select().from(conversations).where(eq(conversations.id, first.conversationId)).get())!.rating;
+  const rating = async () => (await conversationRow(first.conversationId))!.rating;
   const feedbackOf = async (id: string) => (await storedMessage({ orgId: org.id, chatbotId: bot.id }, id))!.feedback;
 
   it("sets thumbs on the visitor's bot messages; the conversation is rated down when any answer is", async () => {
@@ -252,7 +253,7 @@ describe("POST /api/widget/:chatbotId/handoff", async () => {
     expect(body.message).toMatch(/^No one from the team is online right now\. Leave your email/);
     const again = await post(`/api/widget/${bot.id}/handoff`, { visitorId });
     expect(again.status).toBe(200);
-    const conv = await db.select().from(conversations).where(eq(conversations.id, chat.conversationId)).get();
+    const conv = await conversationRow(chat.conversationId);
     expect(conv).toMatchObject({ status: "waiting", messageCount: 3 });
     const notes = (await storedMessages(chat.conversationId)).filter((m) => m.role === "system");
     expect(notes.map((n) => n.content)).toEqual(["The visitor asked to talk to a person."]);
@@ -264,7 +265,7 @@ describe("POST /api/widget/:chatbotId/handoff", async () => {
     const res = await post(`/api/widget/${bot.id}/handoff`, { visitorId });
     const body = (await res.json()) as { conversationId: string; message: string };
     expect(body.message).toContain("by email");
-    const conv = await db.select().from(conversations).where(eq(conversations.id, body.conversationId)).get();
+    const conv = await conversationRow(body.conversationId);
     expect(conv).toMatchObject({ visitorId, status: "waiting", channel: "widget", messageCount: 1 });
   });
 
@@ -273,7 +274,7 @@ describe("POST /api/widget/:chatbotId/handoff", async () => {
     const res = await post(`/api/widget/${bot.id}/handoff`, { visitorId: visitor(), conversationId: victim.conversationId });
     const body = (await res.json()) as { conversationId: string };
     expect(body.conversationId).not.toBe(victim.conversationId);
-    expect((await db.select().from(conversations).where(eq(conversations.id, victim.conversationId)).get())!.status).toBe("bot");
+    expect((await conversationRow(victim.conversationId))!.status).toBe("bot");
   });
 
   it("below the Growth plan does not offer live chat: the request is recorded, the visitor offered the lead form", async () => {
@@ -286,7 +287,7 @@ describe("POST /api/widget/:chatbotId/handoff", async () => {
       message: "A person from the team cannot join this chat. Leave your email and a person will get back to you.",
     });
     // The team still sees it among the conversations that need a person.
-    expect((await db.select().from(conversations).where(eq(conversations.id, body.conversationId)).get())!.status).toBe("waiting");
+    expect((await conversationRow(body.conversationId))!.status).toBe("waiting");
   });
 });
 

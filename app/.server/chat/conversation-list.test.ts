@@ -10,8 +10,10 @@ import { reportProblem, requestHuman, setMessageFeedback } from "../widget/visit
 import { deleteChatbot } from "../chatbots/chatbots";
 import { conversationCountQuery, conversationPageQuery, findConversations, SEARCH_MESSAGE_CAP, type ConversationListRow } from "./conversation-list";
 import { getOrCreateConversation, recordExchange, type ChatbotRef } from "./conversations";
+import { conversationIndex } from "./conversation-index";
 import { messageStore } from "./message-store";
-import { testMessageStore } from "../../../tests/factories";
+import { testConversationStore, testMessageStore } from "../../../tests/factories";
+import { insertConversations } from "../../../tests/integration/conversation-rows";
 
 // The conversation list through the real write paths: each badge is set by the function that
 // writes what it stands for (a reply, a thumb, a report, a handoff, a lead), and each filter and
@@ -19,11 +21,11 @@ import { testMessageStore } from "../../../tests/factories";
 
 const ctx = { db: createDb(env.DB), env };
 
-async function bot(messageStore: "d1" | "shard" = testMessageStore): Promise<ChatbotRef> {
+async function bot(messageStore: "d1" | "shard" = testMessageStore, conversationStore: "d1" | "shard" = testConversationStore): Promise<ChatbotRef> {
   const orgId = newId("org_");
   await ctx.db.insert(organisations).values({ id: orgId, name: "L", slug: `l-${newId()}`, periodStart: Date.now() });
   const chatbotId = newId("cb_");
-  await ctx.db.insert(chatbots).values({ id: chatbotId, orgId, name: "Bot", messageStore });
+  await ctx.db.insert(chatbots).values({ id: chatbotId, orgId, name: "Bot", messageStore, conversationStore });
   return { orgId, chatbotId };
 }
 
@@ -154,7 +156,7 @@ describe("conversation list: keyset pages", () => {
       lastMessageAt: at + Math.floor(i / 4),
       unanswered: i % 2 === 0,
     }));
-    for (const r of rows) await ctx.db.insert(conversations).values(r);
+    for (const r of rows) await insertConversations(ref, [r]);
     const expectedOrder = [...rows].sort((a, b) => b.lastMessageAt - a.lastMessageAt || (a.id < b.id ? 1 : -1)).map((r) => r.id);
 
     for (const filters of [[], ["unanswered"]] as ConversationFilter[][]) {
@@ -254,8 +256,8 @@ describe("conversation list: query plans", async () => {
 
 describe("migration 0010: the backfill of existing conversations", () => {
   it("sets the flags, the lead's contact and the search index from rows written before it", async () => {
-    // A chatbot from before 0010 keeps its messages in D1 (ADR 040): the migration reads D1's rows.
-    const ref = await bot("d1");
+    // A chatbot from before 0010 keeps its messages and conversations in D1 (ADR 040, 044): the migration reads D1's rows.
+    const ref = await bot("d1", "d1");
     // Rows as the code before 0010 wrote them: no flags, nothing in conversation_search.
     const conv = (id: string, visitorId: string) =>
       ctx.db.run(
@@ -298,6 +300,8 @@ describe("conversation list: deleting a chatbot", () => {
     const kept = await talk(neighbour, "v_kept_00001", "Searchable words here");
     // The stores as they were before the deletion (a deleted chatbot's row no longer names one).
     const [store, neighbours] = [await messageStore(ctx, ref), await messageStore(ctx, neighbour)];
+    const [index, neighboursIndex] = [await conversationIndex(ctx, ref), await conversationIndex(ctx, neighbour)];
+    expect(await index.get(gone.id)).not.toBeNull();
     const found = async (s: typeof store) => (await s.search(["searchable"], SEARCH_MESSAGE_CAP)).conversationIds;
     expect(await found(store)).toEqual([gone.id]);
     expect(await store.count()).toBe(2);
@@ -305,7 +309,9 @@ describe("conversation list: deleting a chatbot", () => {
     expect(await found(store)).toEqual([]);
     expect(await store.count()).toBe(0);
     expect(await ctx.db.select().from(conversations).where(eq(conversations.chatbotId, ref.chatbotId)).all()).toEqual([]);
+    expect(await index.get(gone.id)).toBeNull();
     expect(await found(neighbours)).toEqual([kept.id]);
+    expect(await neighboursIndex.get(kept.id)).not.toBeNull();
     expect(await neighbours.count()).toBe(2);
   });
 });

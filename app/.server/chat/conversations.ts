@@ -286,7 +286,7 @@ export async function recordExchange(
     pageUrl?: string | null;
     /** Where the chatbot's messages are (its row's `messageStore`); looked up when not given. */
     messageStore?: MessageStoreKind;
-    /** Where the chatbot's conversation index is (its row's `conversationStore`); 'd1' when not given. */
+    /** Where the chatbot's conversation index is (its row's `conversationStore`); looked up when not given. */
     conversationStore?: ConversationStoreKind;
   },
 ) {
@@ -315,7 +315,10 @@ export async function recordExchange(
     bot: input.bot,
     unanswered: !!input.unanswered,
   };
-  if (input.conversationStore === "shard") {
+  // Both kinds from the caller's chatbot row (the turn, live chat, the phone), else one look-up: never
+  // assumed, as a shard index's conversation updated in D1 would be lost without an error.
+  const stores = await storesOf(ctx, ref, input);
+  if (stores.conversations === "shard") {
     // ADR 044 §5: one call to the shard (messages, the conversation's row, the once-only analytics
     // decision), then D1's analytics with that decision. Messages first, as below: a failure between
     // leaves the exchange stored and possibly uncounted, never counted and lost.
@@ -336,7 +339,7 @@ export async function recordExchange(
   // The daily analytics rows, counted in the same batch (analytics/record.ts; they run first: a new
   // conversation is recognised before this exchange is stored).
   const [counted, ...counting] = bindAll(d1, exchangeStatements(conversation, facts));
-  const shard = await shardStore(ctx, ref, input.messageStore);
+  const shard = await shardStore(ctx, ref, stores.messages);
   if (shard) {
     // Messages first: a failure after this leaves them stored and uncounted, never counted and lost.
     const written = await shard.append(bot ? [visitor, bot] : [visitor]);

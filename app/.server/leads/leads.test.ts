@@ -5,14 +5,16 @@ import { LEAD_STATUSES, type LeadListParams } from "~/lib/schemas/leads";
 import { newId } from "../auth/crypto";
 import { getOrCreateConversation } from "../chat/conversations";
 import { createDb } from "../db/client";
-import { chatbots, conversations, leadConversations, leadEvents, leads, organisations } from "../db/schema";
+import { chatbots, leadConversations, leadEvents, leads, organisations } from "../db/schema";
 import { createLead, deleteLead, findLeads, getLead, leadPageQuery, updateLead } from "./leads";
 import { testConversationStore, testMessageStore } from "../../../tests/factories";
+import { conversationRow } from "../../../tests/integration/conversation-rows";
 
 // The leads domain through its real writes: de-duplication by email, keyset pages, filters and
 // search, the history of changes, and query plans that never scan the table.
 
-const ctx = { db: createDb(env.DB) };
+// With the bindings: a chatbot of the shard mode (TEST_CONVERSATION_STORE=shard) keeps its conversations in its shard.
+const ctx = { db: createDb(env.DB), env };
 
 async function bot() {
   const orgId = newId("org_");
@@ -53,7 +55,7 @@ describe("leads: de-duplication by email per chatbot", () => {
     expect(detail.conversations.map((c) => c.id).sort()).toEqual([c1.id, c2.id].sort());
     expect(detail.events.map((e) => e.kind).sort()).toEqual(["conversation", "created", "updated"]);
     // Both conversations carry the contact in the conversation list.
-    const flagged = await ctx.db.select().from(conversations).where(eq(conversations.id, c2.id)).get();
+    const flagged = await conversationRow(c2.id, ref);
     expect(flagged).toMatchObject({ hasLead: true, leadName: "Ada", leadEmail: "ada@example.com" });
   });
 
@@ -181,12 +183,10 @@ describe("leads: delete", () => {
     expect(await ctx.db.select().from(leads).where(eq(leads.id, gone.id)).get()).toBeUndefined();
     expect(await ctx.db.select().from(leadEvents).where(eq(leadEvents.leadId, gone.id)).all()).toEqual([]);
     expect(await ctx.db.select().from(leadConversations).where(eq(leadConversations.leadId, gone.id)).all()).toEqual([]);
-    const flags = async (id: string) =>
-      ctx.db
-        .select({ hasLead: conversations.hasLead, leadName: conversations.leadName, leadEmail: conversations.leadEmail })
-        .from(conversations)
-        .where(eq(conversations.id, id))
-        .get();
+    const flags = async (id: string) => {
+      const row = await conversationRow(id, ref);
+      return row && { hasLead: row.hasLead, leadName: row.leadName, leadEmail: row.leadEmail };
+    };
     expect(await flags(c1.id)).toEqual({ hasLead: false, leadName: null, leadEmail: null });
     expect(await flags(c2.id)).toEqual({ hasLead: false, leadName: null, leadEmail: null });
     expect(await flags(c3.id)).toEqual({ hasLead: true, leadName: "Stays", leadEmail: "stays@example.com" });

@@ -9,12 +9,13 @@ import { newId } from "../../auth/crypto";
 import { answerMessage } from "../../chat/answer";
 import { getOrCreateConversation } from "../../chat/conversations";
 import { createServiceContext } from "../../context";
-import { chatbots, conversations, notificationDeliveries, organisations } from "../../db/schema";
+import { chatbots, notificationDeliveries, organisations } from "../../db/schema";
 import type { Env } from "../../env";
 import { addDestination } from "../../notifications/destinations";
 import { createOrganisation } from "../../orgs/organisations";
 import { HAND_TO_HUMAN_TOOL } from "./hand-to-human";
 import { storedMessages } from "../../../../tests/integration/stored-messages";
+import { conversationRow } from "../../../../tests/integration/conversation-rows";
 
 // The hand_to_human tool a configured model may call (ADR 027), through the answer engine with the
 // AI SDK's stand-in for a real model (MockLanguageModelV3, no network): the conversation waits for a
@@ -106,7 +107,7 @@ describe("hand_to_human tool", () => {
     expect(parts.find((p) => p.type === "data-handoff")?.data).toEqual({ status: "waiting", available: false, agentsOnline: 0 });
     expect(parts.filter((p) => p.type.startsWith("tool-"))).toEqual([]);
 
-    const conv = await s.ctx.db.select().from(conversations).where(eq(conversations.id, s.conversation.id)).get();
+    const conv = await conversationRow(s.conversation.id);
     expect(conv?.status).toBe("waiting");
     const notes = await storedMessages(s.conversation.id);
     expect(notes.map((m) => m.role)).toContain("system");
@@ -129,6 +130,6 @@ describe("hand_to_human tool", () => {
     expect(result).toContain("A person from the team cannot join this chat.");
     expect(parts.find((p) => p.type === "data-handoff")?.data).toEqual({ status: "bot", available: false, agentsOnline: 0 });
     // The list's "needs human" still shows it.
-    expect((await s.ctx.db.select().from(conversations).where(eq(conversations.id, s.conversation.id)).get())?.status).toBe("waiting");
+    expect((await conversationRow(s.conversation.id))?.status).toBe("waiting");
   });
 });

@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+// `npm run test:d1` / `npm run test:shard-index`: the message and conversation tests with the tests'
+// chatbots keeping their messages in D1 (TEST_MESSAGE_STORE=d1, ADR 040) or their conversation index
+// in their shards (TEST_CONVERSATION_STORE=shard, ADR 044) — the stages `npm test` runs after the
+// whole suite. The files and the modes: scripts/lib/message-store-tests.mjs. Usage:
+// `node scripts/test-store-mode.mjs <mode> [vitest arguments]` (e.g. `npm run test:d1 -- --reporter=verbose`).
+import { forwardSignals } from "./lib/common.mjs";
+import { runStoreMode, STORE_MODES } from "./lib/message-store-tests.mjs";
+
+forwardSignals();
+const [mode, ...args] = process.argv.slice(2);
+if (!(mode in STORE_MODES)) {
+  console.error(`usage: node scripts/test-store-mode.mjs <${Object.keys(STORE_MODES).join("|")}> [vitest arguments]`);
+  process.exit(2);
+}
+process.exit(await runStoreMode(mode, args));
