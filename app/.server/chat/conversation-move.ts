@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { CONVERSATION_MOVE_RUNNING, type ConversationMoveNotice } from "~/lib/conversation-move";
 import type { ServiceContext } from "../context";
-import { freeMoveSlots, resumeStalledMoves, valuesHash } from "../db/moves";
+import { failedMoveNotice, freeMoveSlots, resumeStalledMoves, RETRY_FAILED_AFTER_MS, valuesHash } from "../db/moves";
 import { chatbots, conversationMoves } from "../db/schema";
 import type { Env } from "../env";
 import type { ConversationStoreKind } from "./conversation-index";
@@ -141,7 +141,6 @@ const GRACE_POLL_S = 30;
 const SWEEP_START = 5;
 const SWEEP_RUNNING = 10;
 const STALLED_AFTER_MS = 15 * 60_000;
-const RETRY_FAILED_AFTER_MS = 24 * 3_600_000;
 /**
  * Whether the cron sweep starts conversation moves. Off: callers that still read D1's
  * `conversations` directly (ADR 044 "Still D1 SQL", stage 3) would miss a moved chatbot's rows.
@@ -550,7 +549,7 @@ export async function conversationMoveNotice(
   if (!move || move.phase === "done") return null;
   if (move.phase === "failed") {
     if (store !== "d1") return null;
-    return { state: "failed", error: move.error ?? "The move stopped.", retryAfter: move.updatedAt + RETRY_FAILED_AFTER_MS };
+    return failedMoveNotice(move);
   }
   if (store !== "moving") return null;
   return { state: "moving", phase: move.phase, copied: move.copied, total: Math.max(move.total, move.copied) };

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, lt, sql } from "drizzle-orm";
 import { MESSAGE_MOVE_RUNNING, type MessageMoveNotice } from "~/lib/message-move";
 import type { ServiceContext } from "../context";
-import { freeMoveSlots, resumeStalledMoves, valuesHash } from "../db/moves";
+import { failedMoveNotice, freeMoveSlots, resumeStalledMoves, RETRY_FAILED_AFTER_MS, valuesHash } from "../db/moves";
 import { chatbots, messageMoves } from "../db/schema";
 import type { Env } from "../env";
 import { chatbotSearchRows, messageStoreKind, type ChatbotRef, type MessageStoreKind } from "./message-store";
@@ -96,7 +96,6 @@ const SWEEP_RUNNING = 10;
 /** A move whose last step is older than this lost its chain of queue messages (retries used up): resume it. */
 const STALLED_AFTER_MS = 15 * 60_000;
 /** A failed move is tried again after a day; until then its error stays on the inbox (owners and admins). */
-const RETRY_FAILED_AFTER_MS = 24 * 3_600_000;
 
 /** Shown to owners when steps kept failing: plain words, no storage names (the cause is in the logs). */
 const STEP_FAILED = `Copying the conversations failed ${MAX_ATTEMPTS} times in a row.`;
@@ -566,7 +565,7 @@ export async function messageMoveNotice(
   if (!move || move.phase === "done") return null;
   if (move.phase === "failed") {
     if (store !== "d1") return null;
-    return { state: "failed", error: move.error ?? "The move stopped.", retryAfter: move.updatedAt + RETRY_FAILED_AFTER_MS };
+    return failedMoveNotice(move);
   }
   if (store !== "moving") return null;
   return { state: "moving", phase: move.phase, copied: move.copied, checked: move.checked, total: Math.max(move.total, move.copied, move.checked) };

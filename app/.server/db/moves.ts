@@ -19,6 +19,14 @@ export function valuesHash(values: readonly unknown[]): number {
   return h;
 }
 
+/** A failed move is started again by its sweep after this long (the owner's notice says when). */
+export const RETRY_FAILED_AFTER_MS = 24 * 3_600_000;
+
+/** A failed move as the owner's notice tells it: why, and when it is tried again. */
+export function failedMoveNotice(move: { error: string | null; updatedAt: number }): { state: "failed"; error: string; retryAfter: number } {
+  return { state: "failed", error: move.error ?? "The move stopped.", retryAfter: move.updatedAt + RETRY_FAILED_AFTER_MS };
+}
+
 /** The moves' state tables; a fixed list, so the name can go into the SQL. */
 export type MoveTable = "knowledge_moves" | "message_moves" | "conversation_moves";
 

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, lt, sql } from "drizzle-orm";
 import { KNOWLEDGE_MOVE_RUNNING, type KnowledgeMoveNotice } from "~/lib/kb";
 import type { ServiceContext } from "../context";
-import { fnv, freeMoveSlots, resumeStalledMoves } from "../db/moves";
+import { failedMoveNotice, fnv, freeMoveSlots, resumeStalledMoves, RETRY_FAILED_AFTER_MS } from "../db/moves";
 import { chatbots, knowledgeMoves, knowledgeSources } from "../db/schema";
 import type { Env } from "../env";
 import { shardKnowledgeStub, type KnowledgeStoreKind } from "./knowledge-store";
@@ -42,7 +42,6 @@ const SWEEP_RUNNING = 10;
 /** A move whose last step is older than this lost its chain of queue messages (retries used up): resume it. */
 const STALLED_AFTER_MS = 15 * 60_000;
 /** A failed move is tried again after a day; until then its error stays on the knowledge page. */
-const RETRY_FAILED_AFTER_MS = 24 * 3_600_000;
 
 export function isMoveMessage(body: unknown): body is MoveMessage {
   return !!body && typeof body === "object" && (body as MoveMessage).kind === "knowledge-move" && typeof (body as MoveMessage).chatbotId === "string";
@@ -237,7 +236,7 @@ export async function knowledgeMoveNotice(
   if (!move || move.phase === "done") return null;
   if (move.phase === "failed") {
     if (!detailed || store !== "d1") return null;
-    return { state: "failed", error: move.error ?? "The move stopped.", retryAfter: move.updatedAt + RETRY_FAILED_AFTER_MS };
+    return failedMoveNotice(move);
   }
   if (store !== "moving") return null;
   return { state: "moving", detail: detailed ? { phase: move.phase, copied: move.copied, total: Math.max(move.total, move.copied) } : null };
