@@ -110,6 +110,10 @@ describe("the relevance floor", () => {
     expect(availabilityObject("Do you offer dental implants?")).toEqual(["dental", "implants"]);
     expect(availabilityObject("Is there a student discount?")).toEqual(["student", "discount"]);
     expect(availabilityObject("How much is delivery?")).toEqual([]);
+    // The object ends at a preposition or a clause about it (bench/probes3: each was refused before).
+    expect(availabilityObject("do you have a van i can borrow for moving in")).toEqual(["van"]);
+    expect(availabilityObject("is there parking near the salon")).toEqual(["parking"]);
+    expect(availabilityObject("will you do extra work without asking me")).toEqual(["extra", "work"]);
   });
 
   it("does not take the last word of a multi-word synonym for the thing: a handwritten card is not a gift card (ADR 038)", async () => {

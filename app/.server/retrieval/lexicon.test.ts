@@ -244,4 +244,26 @@ describe("support lexicon", () => {
     // every other word of "what time do we have to be out by" is a stop word: without the phrase there is nothing to look for
     expect(lexicalSlots("what time do we have to be out by", stop).map((s) => s.broader ?? [])).toEqual([["check"]]);
   });
+  // Third probe batch (bench/probes3: salon, driving school, self storage, garage), written before the
+  // engine ran on them; each question was refused or answered wrongly before.
+  it("who a service is for: mens is gents, a lady is female, pensioners are 65 and over", () => {
+    expect(slotOf("how much for a mens haircut", "mens")?.alternatives).toContain("gents");
+    expect(slotOf("can i have a lady instructor", "lady")?.alternatives).toContain("female");
+    expect(slotOf("is there a pensioners discount and which days", "pensioners")?.synonymPhrases).toContainEqual(["65", "and", "over"]);
+  });
+
+  it("car words: aircon, an auto, a loan car; deals are offers but dealing with is not", () => {
+    expect(slotOf("aircon not cold, how much to regas", "aircon")?.alternatives).toContain("conditioning");
+    expect(slotOf("is the auto car a hybrid", "auto")?.broader).toContain("automatics");
+    expect(slotOf("do you do loan cars", "cars")?.broader).toContain("courtesy");
+    expect(slotOf("any deals on at the moment", "deals")?.broader).toContain("offer");
+    expect(slotOf("can you deal with my insurance company", "deal")?.alternatives ?? []).not.toContain("offer");
+  });
+
+  it("the biggest is large, the smallest small; hw is how; a thing done is not the thing", () => {
+    expect(slotOf("whats the biggest unit you have", "biggest")?.broader).toContain("large");
+    expect(slotOf("how much is the smallest unit", "smallest")?.broader).toContain("small");
+    expect(questionWords("hw much is a skin fade")).toEqual(["how", "much", "is", "a", "skin", "fade"]);
+    expect(isLightWord("done")).toBe(true);
+  });
 });

@@ -28,6 +28,7 @@ const CHAT_SPELLING: Record<string, string> = {
   r: "are",
   ya: "you",
   yr: "your",
+  hw: "how",
   pls: "please",
   plz: "please",
   thx: "thanks",
@@ -116,7 +117,7 @@ export const LIGHT_WORDS = new Set(
     "look looks looking find think try want wants need needs able allowed possible kind sort type types stuff lot lots bit way " +
     "option options policy policies information details detail question questions problem issue guys hey someone something anything everything " +
     "everyone anyone somebody anybody thing things stuff bring brings work works happen happens happened mean means lose include includes included " +
-    "including extra instead mid whole full big small little large much many less more most first last next other another same different able"
+    "including extra instead mid whole full big small little large much many less more most first last next other another same different able done"
   ).split(" "),
 );
 
@@ -349,7 +350,10 @@ const SYNONYMS: string[][] = [
   ],
   // "What do I get with the plan?" asks what it includes.
   ["what do i get", "what do you get", "include", "includes", "covers"],
-  ["senior", "seniors", "pensioner", "pensioners", "oap", "oaps", "retired", "elderly"],
+  ["senior", "seniors", "pensioner", "pensioners", "oap", "oaps", "retired", "elderly", "65 and over", "over 65", "over 65s", "aged 65"],
+  // who a service or a price is for: the knowledge's "Gents' cut", "Ladies' cut", "female instructor"
+  ["men", "mens", "male", "gents", "gent", "gentlemen", "gentleman"],
+  ["women", "womens", "woman", "ladies", "lady", "female"],
   ["lost", "missing", "never arrived", "not arrived", "did not arrive", "has not arrived"],
   ["sign up", "signup", "register", "registration", "create an account", "enrol", "enroll", "enrolment", "enrollment"],
   ["minimum", "at least", "smallest", "fewest", "no fewer than", "no less than"],
@@ -388,6 +392,8 @@ const SYNONYMS: string[][] = [
   ["postcode", "zip code", "zipcode", "post code"],
   ["takeaway", "takeout", "take out", "to go"],
   ["mobile", "cell phone", "cellphone", "smartphone"],
+  // cars: what customers call what a garage names
+  ["air conditioning", "aircon", "air con", "a c"],
   ["usa", "us", "united states", "america", "american", "states"],
   ["uk", "united kingdom", "great britain", "britain", "gb"],
   ["eu", "europe", "european union", "european"],
@@ -662,6 +668,17 @@ const BROADER: [string[], string[]][] = [
     ["manage", "manages"],
   ],
   [["upfront", "up front"], ["deposit"]],
+  // "any deals on?": deals are offers ("deal with" is not); "auto" is short for automatic (a car, a renewal).
+  [["deals"], ["offer", "offers"]],
+  [
+    ["auto", "autos"],
+    ["automatic", "automatics", "automatically"],
+  ],
+  // The biggest of a list of sizes is its large one ("Extra large | 200 sq ft").
+  [["biggest", "largest"], ["large"]],
+  [["smallest"], ["small"]],
+  // A broader phrase is searched by its head, which here is the customer's own "car": name the other word.
+  [["loan car", "loan cars", "loaner", "replacement car", "replacement cars"], ["courtesy"]],
   // A sandwich for the day is a packed lunch; a hike is a walk; "on my own" is a single room or ticket.
   [
     ["sandwich", "sandwiches", "picnic"],

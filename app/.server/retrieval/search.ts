@@ -947,7 +947,12 @@ export function relevanceFloor(t: Pick<RetrievalTuning, "floor" | "floorSmall" |
 
 const AVAILABILITY =
   /^(?:(?:please|hi|hello|hey)\s+)?(?:do|does|will|would|can|could)\s+(?:you|u|ya|they|the\s+\w+)\s+(?:guys\s+)?(?:offer|sell|have|do|install|fit|provide|stock|carry|make|accept|take|serve|supply|repair|fix|support|allow|hire|rent|run|host|organise|organize|arrange|cater|cater\s+for)\s+(.+)$|^(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(.+)$|^(?:can|could|may)\s+(?:i|we)\s+(?:get|buy|order|bring|hire|rent|have|use)\s+(.+)$/;
-const OBJECT_END = new Set("to for at in on with from by of into during before after when if while so as or and because about like than this next".split(" "));
+// A subject pronoun starts a clause about the thing ("a van I can borrow"); "without" a condition.
+const OBJECT_END = new Set(
+  "to for at in on with without near nearby from by of into during before after when if while so as or and because about like than this next i we you u they he she".split(
+    " ",
+  ),
+);
 /** Words that ask for a reduction, and how knowledge writes one without naming it ("10% off", "half price"). */
 const DISCOUNT_WORDS = new Set("discount discounts discounted reduction reductions reduced concession concessions cheaper".split(" "));
 const REDUCTION = /\d\s?%\s*off\b|\bhalf[- ]price\b|\b\d+\s?%\s+(?:less|cheaper|discount)\b/i;
