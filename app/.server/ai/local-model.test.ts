@@ -160,9 +160,15 @@ describe("model registry", () => {
 });
 
 describe("sentence splitting for composed answers", () => {
-  it("reads markdown table rows as sentences and drops separator rows", () => {
+  it("reads markdown table rows as sentences and drops separator and header rows", () => {
     const s = splitSentences("| role | what it allows |\n|---|---|\n| Admin | Manages members (except owners) and every chatbot. |");
-    expect(s.map((x) => x.text)).toEqual(["role: what it allows.", "Admin: Manages members (except owners) and every chatbot."]);
+    expect(s.map((x) => x.text)).toEqual(["Admin: Manages members (except owners) and every chatbot."]);
+    // With three columns or more each value is named by its column (before: "REST API: —; yes; yes.").
+    const plans = splitSentences(
+      "The plans\n\n| | Free | Starter | Growth |\n|---|---|---|---|\n| Price per month | $0 | $19 | $79 |\n| REST API | — | yes | yes |",
+    );
+    expect(plans.map((x) => x.text)).toEqual(["Price per month: Free $0; Starter $19; Growth $79.", "REST API: Free —; Starter yes; Growth yes."]);
+    expect(plans[0].heading).toBe("The plans");
   });
 
   it("joins hard-wrapped prose, so a wrapped line is never quoted on its own", () => {
@@ -402,5 +408,25 @@ describe("answers that start with the answer (issue #12)", () => {
     const s = splitSentences("Refund policy\nMonthly payments are not refundable. Annual plans can be refunded within 30 days.");
     expect(s.map((x) => x.text)).toEqual(["Monthly payments are not refundable.", "Annual plans can be refunded within 30 days."]);
     expect(s[0].heading).toBe("Refund policy");
+    // A merged chunk's section heading above a list is a heading too (bench/probes3: before, the
+    // reply began "Opening Hours.").
+    const hours = splitSentences("Opening Hours\n- Monday to Friday: 8 am to 5:30 pm\n- Sunday and bank holidays: closed");
+    expect(hours.map((x) => x.text)).toEqual(["Monday to Friday: 8 am to 5:30 pm", "Sunday and bank holidays: closed"]);
+    expect(hours[0].heading).toBe("Opening Hours");
+  });
+
+  it("a “what time” question wants a clock time, not “closed”; “are you open” may be answered by it", () => {
+    const passages: PromptPassage[] = [
+      {
+        id: 1,
+        title: "Garage",
+        heading: null,
+        url: null,
+        text: "Opening Hours\n- Monday to Friday: 8 am to 5:30 pm\n- Saturday: 8 am to 12:30 pm (MOTs and small jobs only)\n- Sunday and bank holidays: closed",
+      },
+    ];
+    // Before: "- Sunday and bank holidays: closed. Opening Hours [1]."
+    expect(ask("what time do you close weekdays", passages).text).toMatch(/^- Monday to Friday: 8 am to 5:30 pm/);
+    expect(ask("are you open on sundays", passages).text).toMatch(/^- Sunday and bank holidays: closed/);
   });
 });

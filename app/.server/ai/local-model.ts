@@ -189,7 +189,9 @@ function unwrapLines(text: string): string[] {
 function headingLike(line: string, next: string | undefined): boolean {
   if (!next || line.length > 60 || /[.!?:;…,)]$/.test(line) || STRUCTURAL_LINE.test(line) || /^[^\s:]{1,40}:\s/.test(line)) return false;
   if (!/^[\p{Lu}\p{N}]/u.test(line) || line.split(/\s+/).length > 8) return false;
-  return /[.!?…]$/.test(next) && next.length > line.length;
+  // A merged chunk writes its sections' headings as plain lines: one before a list or a table is a
+  // heading too ("Opening Hours" above "- Monday to Friday: 8 am to 5:30 pm").
+  return (/[.!?…]$/.test(next) && next.length > line.length) || /^([-*•·]|\d{1,2}[.)])\s+|^\|/.test(next);
 }
 
 /** Splits a passage into sentences (and list items); headings are left out but label what follows. */
@@ -197,6 +199,7 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
   const out: { text: string; bullet: boolean; heading?: string }[] = [];
   let first = true;
   let heading: string | undefined;
+  let tableHeader: string[] | undefined;
   const lines = unwrapLines(text).map((l) => l.trim());
   const nextOf = (i: number) => lines.slice(i + 1).find((l) => l.length > 0);
   for (let i = 0; i < lines.length; i++) {
@@ -222,25 +225,34 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
       if (rest) out.push(...splitSentences(rest).map((s) => ({ ...s, heading: s.heading ?? heading })));
       continue;
     }
-    // Markdown table rows read as "First cell: other cells."; separator rows are dropped.
+    // Markdown table rows read as "First cell: other cells."; separator rows are dropped. A header row
+    // (the one above the separator) is not a sentence: with three columns or more it names each short
+    // value ("REST API: Free —; Starter yes; …"), which a bare row of values does not; a value that
+    // is a sentence of its own reads without its column's name.
     if (/^\|.*\|$/.test(line)) {
       if (/^\|[\s:|-]+\|$/.test(line)) continue;
       const cells = line
         .slice(1, -1)
         .split("|")
-        .map((c) => c.trim())
+        .map((c) => c.trim());
+      if (/^\|[\s:|-]+\|$/.test(nextOf(i) ?? "")) {
+        tableHeader = cells;
+        continue;
+      }
+      const named = tableHeader && tableHeader.length === cells.length && cells.length >= 3 ? tableHeader : undefined;
+      const values = cells
+        .slice(1)
+        .map((c, j) => (c && named?.[j + 1] && c.split(/\s+/).length <= 5 ? `${named[j + 1]} ${c}` : c))
         .filter(Boolean);
-      if (cells.length >= 2)
+      if (cells[0] && values.length)
         out.push({
-          text: `${cells[0]}: ${cells
-            .slice(1)
-            .join("; ")
-            .replace(/[.;:]?$/, ".")}`,
+          text: `${cells[0]}: ${values.join("; ").replace(/[.;:]?$/, ".")}`,
           bullet: true,
           ...(heading ? { heading } : {}),
         });
       continue;
     }
+    tableHeader = undefined;
     const bullet = /^([-*•·]|\d{1,2}[.)])\s+/.test(line);
     const body = line
       .replace(/^([-*•·]|\d{1,2}[.)])\s+/, "")
@@ -266,9 +278,15 @@ const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
     ask: /\bhow much (is|are|does|do|did|will|would|to|for|extra|money|it|for)\b|\bhow much\W*$|\b(cost|costs|price|prices|pricing|fee|fees|charge|charges|expensive|cheap)\b/,
     has: /[£€$¥]\s?\d|\d\s?(€|eur|euros?|usd|dollars?|gbp|pounds?)\b|\bfree\b|\d+(\.\d+)?\s?%/i,
   },
+  // "What time do you close on weekdays?" wants a clock time; "are you open on Sundays?" may be
+  // answered by "closed".
   {
-    ask: /\bwhat time\b|\b(opening )?hours\b|\b(till|until) when\b|\bwhen (do|does|are|is) (you|it|the \w+) (open|close|shut)|\bare you open\b|\bopen (on|at|in)\b/,
-    has: /\b\d{1,2}([.:]\d{2})?\s?(am|pm)\b|\bnoon\b|\bmidnight\b|\bclosed\b|\b24-hour\b/i,
+    ask: /\bwhat time\b|\b(till|until) when\b|\bwhen (do|does|are|is) (you|it|the \w+) (open|close|shut)/,
+    has: /\b\d{1,2}([.:]\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b|\b24-hour\b/i,
+  },
+  {
+    ask: /\b(opening )?hours\b|\bare you open\b|\bopen (on|at|in)\b/,
+    has: /\b\d{1,2}([.:]\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b|\bclosed\b|\b24-hour\b/i,
   },
   {
     ask: /\bwhere\b/,
