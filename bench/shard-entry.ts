@@ -1,4 +1,5 @@
-// The Worker entry of `bench:shards`: only the knowledge shard's class, so the benchmark does not
+// The Worker entry of `bench:shards`: only the shards' classes (knowledge, conversations), so the benchmark does not
 // depend on the built app (build/server).
 export { KnowledgeShard } from "../workers/durable-objects/knowledge-shard";
+export { ConversationShard } from "../workers/durable-objects/conversation-shard";
 export default { fetch: () => new Response(null, { status: 404 }) };

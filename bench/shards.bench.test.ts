@@ -1,6 +1,9 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { PASSAGES_K } from "~/.server/chat/answer";
+import { d1ConversationIndex, shardConversationIndex, type ConversationIndex } from "~/.server/chat/conversation-index";
+import type { ConversationListParams } from "~/lib/schemas/conversation-list";
 import { createServiceContext } from "~/.server/context";
 import type { Env } from "~/.server/env";
 import { chunkDocument } from "~/.server/kb/chunking";
@@ -17,7 +20,19 @@ import { originalUrl, replica, summary, makeBenchOrgAndBot } from "./bench-suppo
 type Doc = { chunk_link: string; chunk_heading: string; text: string };
 type Question = { id: string; question: string; correct_chunks: string[] };
 type BenchEnv = Env &
-  Record<"BENCH_CORPUS" | "BENCH_EVAL" | "BENCH_SIZES" | "BENCH_QUESTIONS" | "BENCH_WARMUP" | "BENCH_BOTS" | "BENCH_BOT_CHUNKS" | "BENCH_ROUNDS", string>;
+  Record<
+    | "BENCH_CORPUS"
+    | "BENCH_EVAL"
+    | "BENCH_SIZES"
+    | "BENCH_QUESTIONS"
+    | "BENCH_WARMUP"
+    | "BENCH_BOTS"
+    | "BENCH_BOT_CHUNKS"
+    | "BENCH_ROUNDS"
+    | "BENCH_INDEX_SIZES"
+    | "BENCH_INDEX_CALLS",
+    string
+  >;
 const benv = env as unknown as BenchEnv;
 const ctx = createServiceContext(benv, () => undefined, "http://localhost");
 const shardOf = (ref: ChatbotRef) => shardKnowledgeStub(benv, ref);
@@ -138,7 +153,8 @@ it("storage shards: retrieval and ingestion in a chatbot's shard next to D1", as
   const botChunks = Number(benv.BENCH_BOT_CHUNKS);
   const rounds = Number(benv.BENCH_ROUNDS);
   const concurrent: Record<string, unknown> = { chatbots: nBots, chunksEach: botChunks, rounds };
-  for (const kind of ["d1", "shard"] as const) {
+  // BENCH_BOTS=0 leaves this part out (e.g. to run only the conversation index below).
+  for (const kind of nBots > 0 ? (["d1", "shard"] as const) : []) {
     const bots: Store[] = [];
     const tb = performance.now();
     for (let b = 0; b < nBots; b++) {
@@ -172,4 +188,114 @@ it("storage shards: retrieval and ingestion in a chatbot's shard next to D1", as
     console.log("BENCH_PROGRESS " + JSON.stringify({ concurrent: { kind, ...(concurrent[kind] as object) } }));
   }
   console.log("BENCH_RESULT " + JSON.stringify({ documents: corpus.length, baseChunks: base.length, questions: questions.length, sizes: rows, concurrent }));
+});
+
+// ——— a busy chatbot's conversation index (ADR 044, 051, 054) ———
+// One chatbot's conversations (two messages each) in D1 and in its ConversationShard, grown to each
+// size; the chatbot home's list (first page, the "unanswered" filter, the next page) and the live
+// inbox's lists asked of both through the one implementation (conversation-index.ts): D1's with its
+// messages in D1, the shard's with its messages in the shard (one RPC). Rows are written by SQL
+// generated inside each database (the same statements on both), not through the turn.
+
+const T0 = 1_760_000_000_000;
+const SERIES = "WITH RECURSIVE n(i) AS (SELECT ?3 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?4)";
+/** Binds ?1 organisation, ?2 chatbot, ?3 first row, ?4 end, ?5 start time. Statuses, badges and leads spread over the rows. */
+const FILL_SQL = [
+  `${SERIES} INSERT INTO conversations (id, org_id, chatbot_id, visitor_id, channel, status, title, message_count, created_at, last_message_at,
+     unanswered, rating, has_lead, lead_name, lead_email)
+   SELECT printf('cv_%07d', i), ?1, ?2, printf('v_%07d', i / 2), CASE WHEN i % 5 = 0 THEN 'phone' ELSE 'widget' END,
+     CASE WHEN i % 997 = 0 THEN 'waiting' WHEN i % 991 = 0 THEN 'human' WHEN i % 3 = 0 THEN 'closed' ELSE 'bot' END,
+     'Where is my parcel number ' || (i % 1000), 2, ?5 + i * 60000, ?5 + i * 60000 + 30000,
+     i % 7 = 0, CASE WHEN i % 11 = 0 THEN -1 END, i % 13 = 0, CASE WHEN i % 13 = 0 THEN 'Lead ' || i END,
+     CASE WHEN i % 13 = 0 THEN printf('lead%d@example.com', i) END
+   FROM n`,
+  `${SERIES} INSERT INTO messages (id, conversation_id, org_id, chatbot_id, role, content, created_at)
+   SELECT printf('msg_%07d_%d', i, k), printf('cv_%07d', i), ?1, ?2, CASE k WHEN 0 THEN 'visitor' ELSE 'bot' END,
+     CASE k WHEN 0 THEN 'Where is my parcel number ' || (i % 1000) || '?' ELSE 'It left the warehouse yesterday and arrives tomorrow.' END,
+     ?5 + i * 60000 + k * 30000
+   FROM n, (SELECT 0 AS k UNION ALL SELECT 1)`,
+  `${SERIES} INSERT INTO conversation_agents (conversation_id, org_id, chatbot_id, user_id, agent_name, taken_at, closed_at)
+   SELECT printf('cv_%07d', i), ?1, ?2, NULL, 'Bench Agent', ?5 + i * 60000, CASE WHEN i % 991 = 0 THEN NULL ELSE ?5 + i * 60000 + 90000 END
+   FROM n WHERE i % 991 = 0 OR (i % 3 = 0 AND i % 997 <> 0 AND i % 30 = 0)`,
+];
+
+type IndexStore = { name: "d1" | "shard"; fill(from: number, to: number): Promise<void>; index: ConversationIndex };
+
+it("storage shards: a busy chatbot's conversation index in its shard next to D1", async () => {
+  const sizes = benv.BENCH_INDEX_SIZES.split(",")
+    .map(Number)
+    .filter((n) => n > 0)
+    .sort((a, b) => a - b);
+  if (!sizes.length) return;
+  const calls = Number(benv.BENCH_INDEX_CALLS);
+  const suffix = Date.now().toString(36);
+  const d1Ref = await makeOrgAndBot(`${suffix}_index_d1`);
+  const shardRef = await makeOrgAndBot(`${suffix}_index_shard`);
+  const shardIndex = shardConversationIndex(benv, shardRef);
+  await shardIndex.get("cv_none"); // the object creates its tables and learns its chatbot
+  const stub = benv.CONVERSATION_SHARD.get(benv.CONVERSATION_SHARD.idFromName(shardRef.chatbotId));
+  const STEP = 10_000;
+  const stores: IndexStore[] = [
+    {
+      name: "d1",
+      index: d1ConversationIndex(ctx, d1Ref),
+      async fill(from, to) {
+        for (let i = from; i < to; i += STEP)
+          for (const q of FILL_SQL)
+            await benv.DB.prepare(q)
+              .bind(d1Ref.orgId, d1Ref.chatbotId, i, Math.min(to, i + STEP), T0)
+              .run();
+      },
+    },
+    {
+      name: "shard",
+      index: shardIndex,
+      async fill(from, to) {
+        for (let i = from; i < to; i += STEP)
+          await runInDurableObject(stub, async (_o, state) => {
+            for (const q of FILL_SQL) state.storage.sql.exec(q, shardRef.orgId, shardRef.chatbotId, i, Math.min(to, i + STEP), T0);
+          });
+      },
+    },
+  ];
+  const first = { q: "", filters: [], older: null, newer: null } satisfies ConversationListParams;
+  const rows: unknown[] = [];
+  let have = 0;
+  for (const size of sizes) {
+    const row: Record<string, unknown> = { conversations: size, messages: size * 2 };
+    for (const s of stores) {
+      const t = performance.now();
+      await s.fill(have, size);
+      const fillMs = performance.now() - t;
+      const page = await s.index.list(first);
+      expect(page.total).toBe(size);
+      const older = page.older;
+      const ops: Record<string, () => Promise<unknown>> = {
+        firstPage: () => s.index.list(first),
+        unanswered: () => s.index.list({ ...first, filters: ["unanswered"] }),
+        nextPage: () => s.index.list({ ...first, older }),
+        inboxLists: () => s.index.inboxLists("usr_bench"),
+      };
+      const out: Record<string, unknown> = { fillMs };
+      for (const [name, op] of Object.entries(ops)) {
+        for (let w = 0; w < 5; w++) await op();
+        const times: number[] = [];
+        for (let c = 0; c < calls; c++) {
+          const tc = performance.now();
+          await op();
+          times.push(performance.now() - tc);
+        }
+        out[name] = summary(times);
+      }
+      row[s.name] = out;
+    }
+    // The same rows, the same code: both must list the same page.
+    const [a, b] = await Promise.all(stores.map((s) => s.index.list(first)));
+    row.samePage =
+      JSON.stringify(a.rows.map((r) => [r.id.slice(-7), r.lastMessageAt])) === JSON.stringify(b.rows.map((r) => [r.id.slice(-7), r.lastMessageAt]));
+    have = size;
+    rows.push(row);
+    console.log("BENCH_PROGRESS " + JSON.stringify(row));
+  }
+  console.log("BENCH_INDEX_RESULT " + JSON.stringify({ calls, sizes: rows }));
 });

@@ -7,7 +7,10 @@ export default benchConfig({
   spec: "bench/shards.bench.test.ts",
   testTimeout: 3_600_000,
   main: "./bench/shard-entry.ts",
-  durableObjects: { KNOWLEDGE_SHARD: { className: "KnowledgeShard", useSQLite: true } },
+  durableObjects: {
+    KNOWLEDGE_SHARD: { className: "KnowledgeShard", useSQLite: true },
+    CONVERSATION_SHARD: { className: "ConversationShard", useSQLite: true },
+  },
   bindings: {
     BENCH_SIZES: process.env.BENCH_SIZES ?? "10000,100000",
     BENCH_QUESTIONS: process.env.BENCH_QUESTIONS ?? "100",
@@ -15,5 +18,7 @@ export default benchConfig({
     BENCH_BOTS: process.env.BENCH_BOTS ?? "200",
     BENCH_BOT_CHUNKS: process.env.BENCH_BOT_CHUNKS ?? "100",
     BENCH_ROUNDS: process.env.BENCH_ROUNDS ?? "5",
+    BENCH_INDEX_SIZES: process.env.BENCH_INDEX_SIZES ?? "10000,100000",
+    BENCH_INDEX_CALLS: process.env.BENCH_INDEX_CALLS ?? "50",
   },
 });

@@ -188,7 +188,13 @@ describe("migration 0033: no foreign keys into conversations", () => {
   it("keeps every index (and adds the chatbot index of analytics_conversations)", async () => {
     for (const table of TABLES) {
       const after = await indexes(table);
-      const added = table === "analytics_conversations" ? ["analytics_conversations_chatbot_idx"] : [];
+      // Later migrations' indexes: 0036 gives conversation_notes one by chatbot (ADR 054).
+      const added =
+        table === "analytics_conversations"
+          ? ["analytics_conversations_chatbot_idx"]
+          : table === "conversation_notes"
+            ? ["conversation_notes_chatbot_idx"]
+            : [];
       expect(after.map((i) => i.name).sort(), table).toEqual([...indexesBefore.get(table)!.map((i) => i.name), ...added].sort());
       for (const i of indexesBefore.get(table)!) expect(after.find((a) => a.name === i.name)?.sql, i.name).toBe(i.sql);
     }

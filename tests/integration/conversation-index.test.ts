@@ -320,7 +320,7 @@ describe("conversation index", () => {
       object,
       async (_i, state) => state.storage.sql.exec<{ value: string }>("SELECT value FROM shard_meta WHERE key = 'schema'").one().value,
     );
-    expect(schema).toBe("3");
+    expect(schema).toBe("4"); // version 4 (ADR 054): notes and pending tool calls
     // Version 3's analytics marks (ADR 048) came with it.
     expect(await shard.index.countOnce("cv_old", { day: "2025-06-15", problem: false })).toEqual({ counted: true, unresolvedDay: null });
   });

@@ -300,13 +300,16 @@ describe("moving a chatbot's conversation index into its shard (ADR 051)", () =>
     // Conversations by id (on D1 and in the shard) by primary key.
     const { results: byIds } = await ctx.env.DB.prepare(`EXPLAIN QUERY PLAN ${BY_IDS_SQL}`).bind("cb", "org", "[]").all<{ detail: string }>();
     expect(byIds.map((r) => r.detail).join("\n")).toMatch(/SEARCH c USING INDEX sqlite_autoindex_conversations_1 \(id=\?\)/);
-    // The cleanup deletes by primary key (the chatbot's own indexes would walk all its rows per page).
+    // The cleanup deletes by primary key (the chatbot's own indexes would walk all its rows per page);
+    // a conversation's notes (many to a conversation, ADR 054) by their conversation's index.
     for (const q of REMOVE_SQL) {
       const { results: steps } = await ctx.env.DB.prepare(`EXPLAIN QUERY PLAN ${q}`)
         .bind(...removeParams(q, "[]", { chatbotId: "cb", orgId: "org" }))
         .all<{ detail: string }>();
       const detail = steps.map((r) => r.detail).join("\n");
-      expect(detail).toMatch(/USING (INTEGER PRIMARY KEY|INDEX sqlite_autoindex_\w+_1|PRIMARY KEY)/);
+      expect(detail).toMatch(
+        /USING (INTEGER PRIMARY KEY|INDEX sqlite_autoindex_\w+_1|PRIMARY KEY|INDEX conversation_notes_conversation_idx \(conversation_id=\?\))/,
+      );
       expect(detail).not.toMatch(/chatbot_idx|visitor_idx|user_idx/);
     }
   });

@@ -7,7 +7,8 @@ import { getTranscript } from "~/.server/chat/conversations";
 import { createServiceContext } from "~/.server/context";
 import { chatbots, conversationNotes } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
-import { addMember, db, makeUser } from "../factories";
+import { listNotes } from "~/.server/inbox/notes";
+import { addMember, db, makeUser, testConversationStore } from "../factories";
 import { agentRow } from "./conversation-rows";
 import { BASE, request } from "./helpers";
 import { liveChatbot, liveRequests } from "./live-sockets";
@@ -112,8 +113,14 @@ describe("agent actions", () => {
       form: { intent: "add-note", conversationId: cid, body: secret },
     });
     expect(res.status).toBe(200);
-    const stored = await db.select().from(conversationNotes).where(eq(conversationNotes.conversationId, cid)).all();
-    expect(stored).toMatchObject([{ body: secret, authorName: "Ada Agent", userId: s.agentUser.id, orgId: s.org.id }]);
+    // Stored where the chatbot's conversation index is (D1 or its shard, ADR 054).
+    const ref = { orgId: s.org.id, chatbotId: s.bot.id };
+    const stored = await listNotes(createServiceContext(env as unknown as Env), ref, cid);
+    expect(stored).toMatchObject([{ body: secret, authorName: "Ada Agent" }]);
+    if (testConversationStore === "d1")
+      expect(await db.select().from(conversationNotes).where(eq(conversationNotes.conversationId, cid)).all()).toMatchObject([
+        { body: secret, userId: s.agentUser.id, orgId: s.org.id },
+      ]);
     // Agents see it on the chatbot home.
     expect(await (await request(`/app/${s.org.id}/${s.bot.id}?c=${cid}`, { cookie: s.agentHeaders.Cookie })).text()).toContain(secret);
 
@@ -145,7 +152,7 @@ describe("agent actions", () => {
       },
     });
     expect(foreign.status).toBe(404);
-    expect(await db.select().from(conversationNotes).where(eq(conversationNotes.conversationId, cid)).all()).toHaveLength(1);
+    expect(await listNotes(createServiceContext(env as unknown as Env), ref, cid)).toHaveLength(1);
     v.close();
   });
 

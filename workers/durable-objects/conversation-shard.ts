@@ -64,6 +64,9 @@ import {
 import { d1Client } from "../../app/.server/db/client";
 import type { CountDecision } from "../../app/.server/analytics/record";
 import type { ConversationListParams } from "../../app/lib/schemas/conversation-list";
+import { noteRowSchema, notesOn, type ConversationNote, type NoteRow, type NotesShardApi } from "../../app/.server/inbox/notes";
+import { movedNotesSchema, noteHash, NOTE_COLUMNS, NOTES_BY_IDS_SQL, type MovedNote, type NotesMoveApi } from "../../app/.server/inbox/notes-move";
+import { pendingCallSchema, pendingOn, type PendingCall, type PendingShardApi } from "../../app/.server/tools/local-intent";
 
 // One chatbot's messages (issue #20, ADR 040): every message of its conversations and the visitor
 // messages' FTS5 search index, in the object's own SQLite storage (10 GB per object). The
@@ -73,7 +76,15 @@ import type { ConversationListParams } from "../../app/lib/schemas/conversation-
 
 export class ConversationShard
   extends DurableObject<Env>
-  implements ConversationShardApi, ConversationShardMoveApi, ConversationIndexShardApi, ConversationIndexMoveApi, ConversationTurnShardApi
+  implements
+    ConversationShardApi,
+    ConversationShardMoveApi,
+    ConversationIndexShardApi,
+    ConversationIndexMoveApi,
+    ConversationTurnShardApi,
+    NotesShardApi,
+    NotesMoveApi,
+    PendingShardApi
 {
   private readonly shard = new ShardMeta(this.ctx.storage.sql, {
     sql: MESSAGE_SHARD_SCHEMA,
@@ -251,6 +262,45 @@ export class ConversationShard
     return this.index(ref).countOnce(conversationId, mark);
   }
 
+  // ——— agents' notes and the engine's pending tool calls (inbox/notes.ts, tools/local-intent.ts, ADR 054) ———
+  // The same drizzle code D1 runs, over this object's storage; rows of another chatbot are refused.
+
+  private drizzle() {
+    return (this.db ??= createDb(d1FromSqlStorage(this.ctx.storage)));
+  }
+
+  async notesAdd(ref: ChatbotRef, raw: NoteRow): Promise<boolean> {
+    if (!this.shard.owns(ref)) return false;
+    const row = noteRowSchema.safeParse(raw);
+    if (!row.success || row.data.chatbotId !== ref.chatbotId || row.data.orgId !== ref.orgId) return false;
+    await notesOn(this.drizzle(), ref).add(row.data);
+    return true;
+  }
+
+  async notesList(ref: ChatbotRef, conversationId: string): Promise<ConversationNote[]> {
+    if (!this.shard.owns(ref) || typeof conversationId !== "string") return [];
+    return notesOn(this.drizzle(), ref).list(conversationId);
+  }
+
+  async pendingGet(ref: ChatbotRef, conversationId: string, now: number): Promise<PendingCall | null> {
+    if (!this.shard.owns(ref) || typeof conversationId !== "string" || typeof now !== "number") return null;
+    return pendingOn(this.drizzle(), ref).get(conversationId, now);
+  }
+
+  async pendingSet(ref: ChatbotRef, raw: PendingCall): Promise<boolean> {
+    if (!this.shard.owns(ref)) return false;
+    const row = pendingCallSchema.safeParse(raw);
+    if (!row.success || row.data.chatbotId !== ref.chatbotId) return false;
+    await pendingOn(this.drizzle(), ref).set(row.data);
+    return true;
+  }
+
+  async pendingClear(ref: ChatbotRef, conversationId: string): Promise<boolean> {
+    if (!this.shard.owns(ref) || typeof conversationId !== "string") return false;
+    await pendingOn(this.drizzle(), ref).clear(conversationId);
+    return true;
+  }
+
   // ——— a turn on the index (chat/conversations.ts, ADR 044 §5): one call before the answer, one after ———
 
   /** The turn's opening batch (retry look-up, the conversation found or created, its history) over this object's storage. */
@@ -401,7 +451,8 @@ export class ConversationShard
 
   private clearIndex() {
     const sql = this.ctx.storage.sql;
-    for (const table of ["conversations", "conversation_agents", "analytics_conversations", "visitor_leads"]) sql.exec(`DELETE FROM ${table}`);
+    for (const table of ["conversations", "conversation_agents", "analytics_conversations", "visitor_leads", "conversation_notes"])
+      sql.exec(`DELETE FROM ${table}`);
     sql.exec("DROP TABLE IF EXISTS move_index");
   }
 
@@ -539,6 +590,42 @@ export class ConversationShard
     if (!this.shard.owns(ref)) return;
     this.ctx.storage.sql.exec("DROP TABLE IF EXISTS move_index");
     this.shard.set("index_move", "finished");
+  }
+
+  /** D1's notes by id, each replacing what the object holds (notes never change but for a deleted author). Rows of another chatbot or organisation, or malformed ones, are refused. */
+  async importNotes(ref: ChatbotRef, raw: MovedNote[]): Promise<{ imported: number; refused: number }> {
+    const n = Array.isArray(raw) ? raw.length : 0;
+    if (!this.shard.owns(ref)) return { imported: 0, refused: n };
+    const parsed = movedNotesSchema.safeParse(raw);
+    if (!parsed.success) return { imported: 0, refused: n };
+    const sql = this.ctx.storage.sql;
+    const out = { imported: 0, refused: 0 };
+    this.ctx.storage.transactionSync(() => {
+      for (const r of parsed.data) {
+        if (r.chatbot_id !== ref.chatbotId || r.org_id !== ref.orgId) {
+          out.refused++;
+          continue;
+        }
+        sql.exec(
+          `INSERT OR REPLACE INTO conversation_notes (${NOTE_COLUMNS.join(", ")}) VALUES (${NOTE_COLUMNS.map(() => "?").join(", ")})`,
+          ...NOTE_COLUMNS.map((c) => r[c]),
+        );
+        out.imported++;
+      }
+    });
+    return out;
+  }
+
+  /** Each held note's checksum (the same function the move runs over D1's rows); absent ones are left out. */
+  async noteChecksums(ref: ChatbotRef, ids: string[]): Promise<Record<string, number>> {
+    if (!this.shard.owns(ref) || !Array.isArray(ids)) return {};
+    const rows = this.ctx.storage.sql.exec<MovedNote>(NOTES_BY_IDS_SQL, JSON.stringify(ids.slice(0, 1_000)), ref.chatbotId, ref.orgId).toArray();
+    return Object.fromEntries(rows.map((r) => [r.id, noteHash(r)]));
+  }
+
+  async noteCount(ref: ChatbotRef): Promise<number> {
+    if (!this.shard.owns(ref)) return 0;
+    return this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM conversation_notes").one().n;
   }
 
   /** A failed move: D1 serves (again), so the copy of the index goes; the messages stay. */

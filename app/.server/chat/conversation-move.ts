@@ -8,6 +8,7 @@ import type { Env } from "../env";
 import type { ConversationStoreKind } from "./conversation-index";
 import type { ConversationShardMoveApi } from "./message-move";
 import type { ChatbotRef } from "./message-store";
+import { copyNotesAndCheck, notesCountsDiffer, NOTES_REMOVE_SQL, PENDING_REMOVE_SQL } from "../inbox/notes-move";
 
 // Moving a chatbot's conversation index from D1 into its ConversationShard (issue #20 item 3,
 // ADR 051; ADR 044 §7): its conversation rows, their live agents (`conversation_agents`),
@@ -264,6 +265,8 @@ async function copyAndCheck(ctx: Ctx, ref: ChatbotRef, rows: MovedConversation[]
   }
   if (off.length) throw new Error(`${off.length} copied conversations of ${ref.chatbotId} differ from D1's`);
   if (kept.size) console.warn(`[conversation-move] ${ref.chatbotId}: kept the shard's own changes over D1's later writes to ${[...kept].join(", ")}`);
+  // Their agents' notes go with them (ADR 054).
+  await copyNotesAndCheck(ctx, ref, ids);
   return rows.length;
 }
 
@@ -296,6 +299,8 @@ export const REMOVE_SQL = [
   "DELETE FROM conversation_agents WHERE conversation_id IN (SELECT value FROM json_each(?1)) AND +chatbot_id = ?2",
   "DELETE FROM analytics_conversations WHERE conversation_id IN (SELECT value FROM json_each(?1)) AND +chatbot_id = ?2",
   "DELETE FROM conversations WHERE id IN (SELECT value FROM json_each(?1)) AND +chatbot_id = ?2 AND +org_id = ?3",
+  NOTES_REMOVE_SQL,
+  PENDING_REMOVE_SQL,
 ];
 
 /** D1 wants exactly the parameters a statement names. */
@@ -406,7 +411,8 @@ async function advance(ctx: Ctx, move: Move, now: number): Promise<Advance> {
       return { patch: { rounds: move.rounds + 1, ...(dirty.leads ? { phase: "leads", cursor: "" } : {}) } };
     }
     const [inD1, inShard] = await Promise.all([d1Counts(ctx, ref), shard.indexMoveCounts(ref)]);
-    const differs = (Object.keys(inD1) as (keyof IndexCounts)[]).filter((k) => inD1[k] !== inShard[k]);
+    const differs: string[] = (Object.keys(inD1) as (keyof IndexCounts)[]).filter((k) => inD1[k] !== inShard[k]);
+    if (await notesCountsDiffer(ctx, ref)) differs.push("notes");
     if (differs.length) {
       // Everything written was noted and copied again: a difference now is not from writes. Nothing is lost (D1 serves).
       return { patch: { phase: "failed", error: `The copy's counts did not match the original (${differs.join(", ")}).` } };

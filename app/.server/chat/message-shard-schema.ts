@@ -15,7 +15,12 @@
 // Version 3 adds `analytics_conversations` in D1's shape (migration 0033, no foreign key): which of
 // the chatbot's conversations analytics has counted, on which day, and which are unresolved, so the
 // once-only decisions are taken next to the conversation (ConversationIndex.countOnce, ADR 048).
-export const MESSAGE_SHARD_SCHEMA_VERSION = 3;
+//
+// Version 4 adds the per-conversation state only the inbox and the answer engine use (ADR 054), in
+// D1's shape without foreign keys: agents' `conversation_notes` (migrations 0018, 0033) and the
+// built-in engine's `tool_pending_calls` (0022, 0033). Written here only for a chatbot whose
+// conversation index is in this object.
+export const MESSAGE_SHARD_SCHEMA_VERSION = 4;
 
 export const MESSAGE_SHARD_SCHEMA = `
 CREATE TABLE IF NOT EXISTS messages (
@@ -95,5 +100,24 @@ CREATE TABLE IF NOT EXISTS visitor_leads (
   name TEXT,
   email TEXT,
   updated_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS conversation_notes (
+  id TEXT PRIMARY KEY NOT NULL,
+  org_id TEXT NOT NULL,
+  chatbot_id TEXT NOT NULL,
+  conversation_id TEXT NOT NULL,
+  user_id TEXT,
+  author_name TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_at INTEGER DEFAULT (unixepoch() * 1000) NOT NULL
+);
+CREATE INDEX IF NOT EXISTS conversation_notes_conversation_idx ON conversation_notes (conversation_id, created_at);
+CREATE TABLE IF NOT EXISTS tool_pending_calls (
+  conversation_id TEXT PRIMARY KEY NOT NULL,
+  chatbot_id TEXT NOT NULL,
+  tool_id TEXT NOT NULL,
+  stage TEXT NOT NULL,
+  params TEXT DEFAULT '{}' NOT NULL,
+  expires_at INTEGER NOT NULL
 );
 `;

@@ -1121,7 +1121,8 @@ export const conversationNotes = sqliteTable(
     body: text("body").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("conversation_notes_conversation_idx").on(t.conversationId, t.createdAt)],
+  // By chatbot: the conversation move's count (ADR 054) and the chatbot's deletion cascade.
+  (t) => [index("conversation_notes_conversation_idx").on(t.conversationId, t.createdAt), index("conversation_notes_chatbot_idx").on(t.chatbotId)],
 );
 
 // ——— Custom HTTP tools (app/.server/tools; migration 0022) ———

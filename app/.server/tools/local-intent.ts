@@ -1,6 +1,10 @@
 import { and, eq, gt } from "drizzle-orm";
+import { z } from "zod";
 import type { ToolParameters } from "~/lib/schemas/custom-tools";
+import type { ConversationStoreKind } from "../chat/conversation-index";
+import type { ChatbotRef } from "../chat/message-store";
 import type { ServiceContext } from "../context";
+import type { Db } from "../db/client";
 import { toolPendingCalls } from "../db/schema";
 import { QUESTION_FILLERS, stem, STOP_WORDS, words } from "../retrieval/text";
 
@@ -190,32 +194,86 @@ export function isNo(text: string): boolean {
 }
 
 // ——— the state across turns ———
+// A pending call lives for minutes (PENDING_TTL_MS), next to the conversation index (ADR 054): D1
+// for a 'd1' or 'moving' index, the chatbot's ConversationShard for a 'shard' one. Both run
+// `pendingOn` (the shard over its own storage). Not moved by the index move: at the switch a call
+// half-made in D1 is forgotten and the visitor's next message is taken afresh.
 
-type Ctx = Pick<ServiceContext, "db">;
 export type PendingCall = typeof toolPendingCalls.$inferSelect;
+/** The chatbot, with where its conversation index is (the turn holds the row). */
+export type PendingRef = ChatbotRef & { conversationStore: ConversationStoreKind };
+type Ctx = Pick<ServiceContext, "db"> & Partial<Pick<ServiceContext, "env">>;
 
-export async function getPendingCall(ctx: Ctx, conversationId: string, now = Date.now()): Promise<PendingCall | null> {
-  return (
-    (await ctx.db
-      .select()
-      .from(toolPendingCalls)
-      .where(and(eq(toolPendingCalls.conversationId, conversationId), gt(toolPendingCalls.expiresAt, now)))
-      .get()) ?? null
-  );
+export const pendingCallSchema = z
+  .object({
+    conversationId: z.string().min(1).max(200),
+    chatbotId: z.string().min(1).max(64),
+    toolId: z.string().min(1).max(64),
+    stage: z.enum(["collect", "confirm"]),
+    params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    expiresAt: z.number().int().nonnegative(),
+  })
+  .strict();
+
+/** The pending calls of one chatbot on a drizzle instance: D1's, or a shard's storage through its D1 adapter. */
+export function pendingOn(db: Db, ref: ChatbotRef) {
+  const mine = (conversationId: string) => and(eq(toolPendingCalls.conversationId, conversationId), eq(toolPendingCalls.chatbotId, ref.chatbotId));
+  return {
+    async get(conversationId: string, now: number): Promise<PendingCall | null> {
+      return (
+        (await db
+          .select()
+          .from(toolPendingCalls)
+          .where(and(mine(conversationId), gt(toolPendingCalls.expiresAt, now)))
+          .get()) ?? null
+      );
+    },
+    async set(row: PendingCall) {
+      await db
+        .insert(toolPendingCalls)
+        .values(row)
+        .onConflictDoUpdate({
+          target: toolPendingCalls.conversationId,
+          set: { toolId: row.toolId, stage: row.stage, params: row.params, expiresAt: row.expiresAt },
+        })
+        .run();
+    },
+    async clear(conversationId: string) {
+      await db.delete(toolPendingCalls).where(mine(conversationId)).run();
+    },
+  };
 }
 
-export async function setPendingCall(ctx: Ctx, p: Omit<PendingCall, "expiresAt">, now = Date.now()) {
-  const row = { ...p, expiresAt: now + PENDING_TTL_MS };
-  await ctx.db
-    .insert(toolPendingCalls)
-    .values(row)
-    .onConflictDoUpdate({
-      target: toolPendingCalls.conversationId,
-      set: { toolId: row.toolId, stage: row.stage, params: row.params, expiresAt: row.expiresAt },
-    })
-    .run();
+/** What the chatbot's ConversationShard answers for pending calls; it refuses another chatbot's ref (null / false). */
+export type PendingShardApi = {
+  pendingGet(ref: ChatbotRef, conversationId: string, now: number): Promise<PendingCall | null>;
+  pendingSet(ref: ChatbotRef, row: PendingCall): Promise<boolean>;
+  pendingClear(ref: ChatbotRef, conversationId: string): Promise<boolean>;
+};
+
+function store(ctx: Ctx, ref: PendingRef) {
+  if (ref.conversationStore !== "shard") return pendingOn(ctx.db, ref);
+  if (!ctx.env) throw new Error("this chatbot's conversations are in its shard: the caller needs env");
+  const shard = ctx.env.CONVERSATION_SHARD.get(ctx.env.CONVERSATION_SHARD.idFromName(ref.chatbotId)) as unknown as PendingShardApi;
+  const refused = () => {
+    throw new Error(`the conversation shard named by ${ref.chatbotId} refused a pending tool call`);
+  };
+  const key = { orgId: ref.orgId, chatbotId: ref.chatbotId };
+  return {
+    get: (conversationId: string, now: number) => shard.pendingGet(key, conversationId, now),
+    set: async (row: PendingCall) => void ((await shard.pendingSet(key, pendingCallSchema.parse(row))) || refused()),
+    clear: async (conversationId: string) => void ((await shard.pendingClear(key, conversationId)) || refused()),
+  };
 }
 
-export async function clearPendingCall(ctx: Ctx, conversationId: string) {
-  await ctx.db.delete(toolPendingCalls).where(eq(toolPendingCalls.conversationId, conversationId)).run();
+export async function getPendingCall(ctx: Ctx, ref: PendingRef, conversationId: string, now = Date.now()): Promise<PendingCall | null> {
+  return store(ctx, ref).get(conversationId, now);
+}
+
+export async function setPendingCall(ctx: Ctx, ref: PendingRef, p: Omit<PendingCall, "expiresAt" | "chatbotId">, now = Date.now()) {
+  await store(ctx, ref).set({ ...p, chatbotId: ref.chatbotId, expiresAt: now + PENDING_TTL_MS });
+}
+
+export async function clearPendingCall(ctx: Ctx, ref: PendingRef, conversationId: string) {
+  await store(ctx, ref).clear(conversationId);
 }

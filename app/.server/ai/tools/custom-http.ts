@@ -34,6 +34,9 @@ function enabledCustomTools(turn: ToolTurn): Promise<CustomTool[]> {
   return tools;
 }
 
+/** Where the turn's pending call is kept: next to its chatbot's conversation index (ADR 054). */
+const pendingRef = (turn: ToolTurn) => ({ orgId: turn.chatbot.orgId, chatbotId: turn.chatbot.id, conversationStore: turn.chatbot.conversationStore });
+
 const FAILED_REPLY = "Sorry, I could not do that just now: the service did not answer as expected. Please try again later.";
 export const CONFIRM_PART = "data-tool-confirm";
 
@@ -59,43 +62,43 @@ async function run(turn: ToolTurn, t: CustomTool, params: ParamValues): Promise<
 async function proceed(turn: ToolTurn, t: CustomTool, params: ParamValues): Promise<LocalToolReply> {
   const missing = missingRequired(t.parameters, params);
   if (missing.length) {
-    await setPendingCall(turn.ctx, { conversationId: turn.conversation.id, chatbotId: turn.chatbot.id, toolId: t.id, stage: "collect", params });
+    await setPendingCall(turn.ctx, pendingRef(turn), { conversationId: turn.conversation.id, toolId: t.id, stage: "collect", params });
     return { text: askForParams(t.parameters, missing), answered: false };
   }
   if (t.confirm) {
     const question = confirmQuestion(t.name, params, t.parameters);
-    await setPendingCall(turn.ctx, { conversationId: turn.conversation.id, chatbotId: turn.chatbot.id, toolId: t.id, stage: "confirm", params });
+    await setPendingCall(turn.ctx, pendingRef(turn), { conversationId: turn.conversation.id, toolId: t.id, stage: "confirm", params });
     return { text: question, parts: [confirmPart(question)], answered: false };
   }
-  await clearPendingCall(turn.ctx, turn.conversation.id);
+  await clearPendingCall(turn.ctx, pendingRef(turn), turn.conversation.id);
   return resultReply(t, params, await run(turn, t, params));
 }
 
 async function local(turn: ToolTurn): Promise<LocalToolReply | null> {
   const tools = await enabledCustomTools(turn);
-  const pending = await getPendingCall(turn.ctx, turn.conversation.id);
+  const pending = await getPendingCall(turn.ctx, pendingRef(turn), turn.conversation.id);
   const pendingTool = pending ? tools.find((t) => t.id === pending.toolId) : undefined;
   if (pending && pendingTool) {
     if (pending.stage === "confirm") {
       if (isYes(turn.text)) {
-        await clearPendingCall(turn.ctx, turn.conversation.id);
+        await clearPendingCall(turn.ctx, pendingRef(turn), turn.conversation.id);
         return resultReply(pendingTool, pending.params, await run(turn, pendingTool, pending.params));
       }
       if (isNo(turn.text)) {
-        await clearPendingCall(turn.ctx, turn.conversation.id);
+        await clearPendingCall(turn.ctx, pendingRef(turn), turn.conversation.id);
         return { text: "All right, I won't do that. Is there anything else I can help with?", answered: true };
       }
     } else {
       const missing = missingRequired(pendingTool.parameters, pending.params);
       if (isNo(turn.text)) {
-        await clearPendingCall(turn.ctx, turn.conversation.id);
+        await clearPendingCall(turn.ctx, pendingRef(turn), turn.conversation.id);
         return { text: "All right, I'll leave it. Is there anything else I can help with?", answered: true };
       }
       const found = extractParams(turn.text, pendingTool.parameters, { only: missing, whole: missing.length === 1 ? missing[0] : null });
       if (Object.keys(found).length) return proceed(turn, pendingTool, { ...pending.params, ...found });
     }
     // The visitor moved on: forget the half-made call and treat the message afresh.
-    await clearPendingCall(turn.ctx, turn.conversation.id);
+    await clearPendingCall(turn.ctx, pendingRef(turn), turn.conversation.id);
   }
   let best: { t: CustomTool; score: number } | null = null;
   for (const t of tools) {
@@ -117,15 +120,15 @@ async function models(turn: ToolTurn): Promise<Record<string, Tool>> {
       execute: async (input: ParamValues) => {
         let params = input;
         if (t.confirm) {
-          const pending = await getPendingCall(turn.ctx, turn.conversation.id);
+          const pending = await getPendingCall(turn.ctx, pendingRef(turn), turn.conversation.id);
           if (!(pending && pending.toolId === t.id && pending.stage === "confirm" && isYes(turn.text))) {
             const question = confirmQuestion(t.name, input, t.parameters);
-            await setPendingCall(turn.ctx, { conversationId: turn.conversation.id, chatbotId: turn.chatbot.id, toolId: t.id, stage: "confirm", params: input });
+            await setPendingCall(turn.ctx, pendingRef(turn), { conversationId: turn.conversation.id, toolId: t.id, stage: "confirm", params: input });
             return { status: "needs_confirmation", ask_the_visitor: question };
           }
           // What the visitor said yes to, not what the model sends now.
           params = pending.params;
-          await clearPendingCall(turn.ctx, turn.conversation.id);
+          await clearPendingCall(turn.ctx, pendingRef(turn), turn.conversation.id);
         }
         const r = await run(turn, t, params);
         return r.ok ? { status: "ok", result: r.json ?? r.text } : { status: "failed", error: r.error };
