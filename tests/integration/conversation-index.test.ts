@@ -10,6 +10,7 @@ import {
   type ConversationIndex,
   type ConversationIndexShardApi,
   type OpenInput,
+  inboxStatusQuery,
 } from "~/.server/chat/conversation-index";
 import { conversationCountQuery, conversationPageQuery } from "~/.server/chat/conversation-list";
 import { createDb } from "~/.server/db/client";
@@ -349,5 +350,24 @@ describe("conversation index", () => {
         // Never a scan of the whole table: a filter's own partial index, or the search's ids by primary key.
         expect(inD1.join("\n"), sql).not.toMatch(/SCAN c\b|SCAN conversations\b/);
       }
+    // The live inbox's waiting and held lists walk the partial index in order (before: every
+    // conversation of the chatbot through conversations_visitor_idx, then a sort).
+    for (const status of ["waiting", "human"] as const) {
+      const { sql, params } = inboxStatusQuery(d1, ref, status).toSQL();
+      const inD1 = (
+        await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          .bind(...params)
+          .all<{ detail: string }>()
+      ).results.map((r) => r.detail);
+      const inShard = await runInDurableObject(object, async (_i, state) =>
+        state.storage.sql
+          .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...(params as (string | number | null)[]))
+          .toArray()
+          .map((r) => r.detail),
+      );
+      expect(inShard, sql).toEqual(inD1);
+      expect(inD1.join("\n"), sql).toMatch(/USING INDEX conversations_live_idx/);
+      expect(inD1.join("\n"), sql).not.toMatch(/TEMP B-TREE/);
+    }
   });
 });

@@ -136,6 +136,40 @@ export type InboxRow = {
 export type InboxLists = { waiting: InboxRow[]; live: InboxRow[]; mine: InboxRow[]; closed: InboxRow[] };
 
 export const INBOX_LIMIT = 50;
+
+const inboxColumns = {
+  id: conversations.id,
+  visitorId: conversations.visitorId,
+  title: conversations.title,
+  status: conversations.status,
+  lastMessageAt: conversations.lastMessageAt,
+  agentId: conversationAgents.userId,
+  agentName: conversationAgents.agentName,
+  leadName: conversations.leadName,
+  leadEmail: conversations.leadEmail,
+};
+
+/**
+ * The live inbox's waiting or held list. The status is also written as a literal: SQLite uses the
+ * partial index `conversations_live_idx` only when the query's own text implies its condition, and a
+ * bound `status = ?` does not — without it a busy chatbot's list read all its conversations and sorted them.
+ */
+export function inboxStatusQuery(db: Database, ref: ChatbotRef, status: "waiting" | "human") {
+  return db
+    .select(inboxColumns)
+    .from(conversations)
+    .leftJoin(conversationAgents, eq(conversationAgents.conversationId, conversations.id))
+    .where(
+      and(
+        eq(conversations.orgId, ref.orgId),
+        eq(conversations.chatbotId, ref.chatbotId),
+        eq(conversations.status, status),
+        sql.raw(`"conversations"."status" in ('waiting', 'human')`),
+      ),
+    )
+    .orderBy(desc(conversations.lastMessageAt))
+    .limit(INBOX_LIMIT);
+}
 export const INBOX_CLOSED_LIMIT = 20;
 
 export interface ConversationIndex {
@@ -536,31 +570,12 @@ export function d1ConversationIndex(ctx: { db: Database }, ref: ChatbotRef, kind
     },
     list: (params, opts) => listWithMessages(db, ref, params, opts),
     async inboxLists(userId) {
-      const columns = {
-        id: conversations.id,
-        visitorId: conversations.visitorId,
-        title: conversations.title,
-        status: conversations.status,
-        lastMessageAt: conversations.lastMessageAt,
-        agentId: conversationAgents.userId,
-        agentName: conversationAgents.agentName,
-        leadName: conversations.leadName,
-        leadEmail: conversations.leadEmail,
-      };
-      const ofStatus = (status: "waiting" | "human") =>
-        db
-          .select(columns)
-          .from(conversations)
-          .leftJoin(conversationAgents, eq(conversationAgents.conversationId, conversations.id))
-          .where(and(ours, eq(conversations.status, status)))
-          .orderBy(desc(conversations.lastMessageAt))
-          .limit(INBOX_LIMIT)
-          .all();
+      const ofStatus = (status: "waiting" | "human") => inboxStatusQuery(db, ref, status).all();
       const [waiting, live, closed] = await Promise.all([
         ofStatus("waiting"),
         ofStatus("human"),
         db
-          .select(columns)
+          .select(inboxColumns)
           .from(conversationAgents)
           .innerJoin(conversations, eq(conversations.id, conversationAgents.conversationId))
           .where(
