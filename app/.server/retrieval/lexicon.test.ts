@@ -265,5 +265,7 @@ describe("support lexicon", () => {
     expect(slotOf("how much is the smallest unit", "smallest")?.broader).toContain("small");
     expect(questionWords("hw much is a skin fade")).toEqual(["how", "much", "is", "a", "skin", "fade"]);
     expect(isLightWord("done")).toBe(true);
+    // Before: "what happens to my things if i stop paying" quoted the payment methods, not "If rent is unpaid…".
+    expect(slotOf("what happens to my things if i stop paying", "paying")?.alternatives).toContain("unpaid");
   });
 });

@@ -354,6 +354,20 @@ const SYNONYMS: string[][] = [
   // who a service or a price is for: the knowledge's "Gents' cut", "Ladies' cut", "female instructor"
   ["men", "mens", "male", "gents", "gent", "gentlemen", "gentleman"],
   ["women", "womens", "woman", "ladies", "lady", "female"],
+  // not paying: what the knowledge calls an unpaid or overdue account
+  [
+    "unpaid",
+    "overdue",
+    "stop paying",
+    "stopped paying",
+    "do not pay",
+    "did not pay",
+    "miss a payment",
+    "missed payment",
+    "missed payments",
+    "non payment",
+    "fail to pay",
+  ],
   ["lost", "missing", "never arrived", "not arrived", "did not arrive", "has not arrived"],
   ["sign up", "signup", "register", "registration", "create an account", "enrol", "enroll", "enrolment", "enrollment"],
   ["minimum", "at least", "smallest", "fewest", "no fewer than", "no less than"],
