@@ -114,6 +114,9 @@ describe("the relevance floor", () => {
     expect(availabilityObject("do you have a van i can borrow for moving in")).toEqual(["van"]);
     expect(availabilityObject("is there parking near the salon")).toEqual(["parking"]);
     expect(availabilityObject("will you do extra work without asking me")).toEqual(["extra", "work"]);
+    // "How do I get a parking permit…" asks for a thing as much as "do you have…" (before: answered with the office address).
+    expect(availabilityObject("how do i get a parking permit in leeds city centre")).toEqual(["parking", "permit"]);
+    expect(availabilityObject("how do i get my money back")).toEqual([]);
   });
 
   it("does not take the last word of a multi-word synonym for the thing: a handwritten card is not a gift card (ADR 038)", async () => {

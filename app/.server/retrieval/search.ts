@@ -946,7 +946,7 @@ export function relevanceFloor(t: Pick<RetrievalTuning, "floor" | "floorSmall" |
 }
 
 const AVAILABILITY =
-  /^(?:(?:please|hi|hello|hey)\s+)?(?:do|does|will|would|can|could)\s+(?:you|u|ya|they|the\s+\w+)\s+(?:guys\s+)?(?:offer|sell|have|do|install|fit|provide|stock|carry|make|accept|take|serve|supply|repair|fix|support|allow|hire|rent|run|host|organise|organize|arrange|cater|cater\s+for)\s+(.+)$|^(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(.+)$|^(?:can|could|may)\s+(?:i|we)\s+(?:get|buy|order|bring|hire|rent|have|use)\s+(.+)$/;
+  /^(?:(?:please|hi|hello|hey)\s+)?(?:do|does|will|would|can|could)\s+(?:you|u|ya|they|the\s+\w+)\s+(?:guys\s+)?(?:offer|sell|have|do|install|fit|provide|stock|carry|make|accept|take|serve|supply|repair|fix|support|allow|hire|rent|run|host|organise|organize|arrange|cater|cater\s+for)\s+(.+)$|^(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(.+)$|^(?:can|could|may)\s+(?:i|we)\s+(?:get|buy|order|bring|hire|rent|have|use)\s+(.+)$|^(?:how|where)\s+(?:do|can|could|would|should)\s+(?:i|we)\s+(?:get|obtain|apply\s+for|buy|order)\s+(?:a|an|some|any)\s+(.+)$/;
 // A subject pronoun starts a clause about the thing ("a van I can borrow"); "without" a condition.
 const OBJECT_END = new Set(
   "to for at in on with without near nearby from by of into during before after when if while so as or and because about like than this next i we you u they he she".split(
@@ -967,7 +967,7 @@ const DETERMINERS = new Set("a an any some my our your the their his her its".sp
  */
 export function availabilityObject(query: string): string[] {
   const m = AVAILABILITY.exec(questionWords(query).join(" "));
-  return objectWords(m?.[1] ?? m?.[2] ?? m?.[3]);
+  return objectWords(m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4]);
 }
 
 /** The words of a question's object: up to the first preposition or conjunction, without determiners. */
