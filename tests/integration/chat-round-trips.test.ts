@@ -142,6 +142,30 @@ describe("D1 round trips of one chat message", async () => {
     expectConversationStatements(t);
   });
 
+  it("a message that starts a new conversation: at most 5, the reply's credit in the insert's batch", async () => {
+    const t = await measure(() =>
+      worker
+        .fetch(
+          new Request(`${BASE}/api/chat/${bot.id}`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json", "CF-Connecting-IP": "10.9.3.7" },
+            body: JSON.stringify({
+              visitorId: "v_trips_0",
+              message: "How much does express shipping to zone 5 cost?",
+              channel: "test",
+              newConversation: true,
+              clientMessageId: newId("cm_"),
+            }),
+          }),
+        )
+        .then((r) => readReply(r.body!)),
+    );
+    const credits = t.filter((x) => x.sql.some((s) => /usage_counters/.test(s)));
+    expect(credits).toHaveLength(1);
+    if (testConversationStore !== "shard") expect(credits[0].sql.some((s) => /INSERT INTO conversations/i.test(s))).toBe(true);
+    expect(t.length, t.map((x) => `${x.kind}: ${x.sql.map((s) => s.slice(0, 60)).join(" | ")}`).join("\n")).toBeLessThanOrEqual(5);
+  });
+
   it("a message to a conversation a person holds, sent with the widget's held hint, runs no knowledge search", async () => {
     const c = await send("v_trips_2", "How much does express shipping to zone 4 cost?");
     const id = String(c.metadata?.conversationId);

@@ -329,6 +329,25 @@ function createStatement(client: D1Database, ref: ChatbotRef, input: OpenFacts, 
     .bind(ref.orgId, ref.chatbotId, input.visitorId, input.channel, input.id, input.country ?? null, input.now, input.pageUrl ?? null);
 }
 
+/**
+ * D1's `create` with one more statement in the same batch (the reply's credit, chat/turn.ts): the first
+ * message of a new conversation pays one round trip for both, not two; each costs ~2.5 ms of the local
+ * runtime's CPU (issue #21, bench/README.md "Where a message's CPU goes across the runtime's isolates").
+ * `also`'s rows come back as they are.
+ */
+export async function createInD1With(
+  db: Database,
+  ref: ChatbotRef,
+  raw: OpenInput,
+  also: { sql: string; params: unknown[] },
+): Promise<{ conversation: Conversation & { isNew: true }; also: unknown[] }> {
+  const client = d1Client(db);
+  const [created, extra] = await client.batch([createStatement(client, ref, openFacts(raw), "d1"), client.prepare(also.sql).bind(...also.params)]);
+  const row = (created.results as StoredConversation[] | undefined)?.[0];
+  if (!row) throw new Error("conversation insert did not take");
+  return { conversation: { ...conversationFromRow(row), isNew: true }, also: extra.results ?? [] };
+}
+
 /** The update after stored messages (returning the row), for D1 callers that batch it with the messages and analytics. */
 // What stored messages change on their conversation (MessageUpdate), as fixed SQL for the same
 // reason as `open`'s: it runs with every chat message (issue #21, ADR 049). ?1 org, ?2 chatbot,

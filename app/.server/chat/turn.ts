@@ -16,6 +16,7 @@ import {
   type Conversation,
 } from "./conversations";
 import { consumeReply, type ConsumeResult } from "./usage";
+import { createInD1With } from "./conversation-index";
 import { d1Client } from "../db/client";
 import { asksForHuman } from "../ai/human-request";
 import { builtInToolOn } from "~/lib/schemas/custom-tools";
@@ -88,7 +89,14 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
     // "New conversation" must not create one for a retry: the client message id is looked up first.
     const stored = turn.clientMessageId ? await findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId, store, indexStore) : null;
     if (stored) return replayExchange(stored);
-    opened = { conversation: await createConversation(ctx, ref, where, indexStore), history: [] };
+    // With the index in D1, the reply's credit rides in the insert's batch (one round trip, not two;
+    // answerMessage would otherwise count it on its own). Not for a visitor handed to a person in words.
+    const consume = handsOver || indexStore === "shard" ? null : consumeReply(ctx, turn.target.org, startedAt);
+    if (consume?.query) {
+      const created = await createInD1With(ctx.db, ref, where, consume.query);
+      opened = { conversation: created.conversation, history: [] };
+      quota = consume.settle((created.also as { replies: number }[])[0]);
+    } else opened = { conversation: await createConversation(ctx, ref, where, indexStore), history: [] };
   } else if (indexStore === "shard") {
     // The conversation index is in the chatbot's shard too (ADR 044 §5): ONE call there (retry
     // look-up, the conversation found or created, its history), and D1 only for the reply's credit —
