@@ -19,7 +19,7 @@ export default defineConfig({
           TEST_MIGRATIONS: await readD1Migrations("./migrations"),
           // The tests' chatbots keep their messages in their shards, as new chatbots do; TEST_MESSAGE_STORE=d1 keeps them in D1 (ADR 040; tests/factories.ts).
           TEST_MESSAGE_STORE: process.env.TEST_MESSAGE_STORE ?? "",
-          // TEST_CONVERSATION_STORE=shard puts the tests' chatbots' conversation index in their shards too (ADR 044 stage 3; tests/factories.ts).
+          // Their conversation index is in their shards too, as new chatbots' is; TEST_CONVERSATION_STORE=d1 (or messages in D1) keeps it in D1 (ADR 044; tests/factories.ts).
           TEST_CONVERSATION_STORE: process.env.TEST_CONVERSATION_STORE ?? "",
         },
         // An empty second database for tests that apply migrations to rows of an earlier shape (tests/integration/conversation-fk-migration.test.ts).

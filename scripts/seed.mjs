@@ -3,9 +3,10 @@
 // Idempotent: rows are INSERT OR IGNORE (guarded so a missing parent row never trips a foreign key),
 // so running it again keeps the demo password; the demo chatbot's knowledge (content/docs) is
 // upserted and re-queued for ingestion only when a document's text changed. A new demo chatbot keeps
-// its knowledge and its messages in its own shards (ADR 034, ADR 040), as `createChatbot` does. One
-// seeded before keeps its row: its knowledge is moved by the cron's sweep (which `npm start` runs
-// once at start-up), its messages stay in D1 until they are moved.
+// its knowledge, its messages and its conversation index in its own shards (ADR 034, ADR 040, ADR 044),
+// as `createChatbot` does. One seeded before keeps its row: the cron's sweep (which `npm start` runs
+// once at start-up, then every 5 minutes) moves its knowledge, then its messages, then its
+// conversation index (ADR 042, ADR 051).
 // The seed writes no conversations: the demo's conversations are the ones you have with it.
 // Needs the migrations applied first (`npm run db:migrate:local`; `npm start` does both).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -64,8 +65,8 @@ INSERT OR IGNORE INTO users (id, email, name, password_hash, email_verified_at, 
 INSERT OR IGNORE INTO memberships (org_id, user_id, role, created_at)
   SELECT ${q(DEMO.orgId)}, id, 'owner', ${now} FROM users
   WHERE email = ${q(DEMO.email)} AND EXISTS (SELECT 1 FROM organisations WHERE id = ${q(DEMO.orgId)});
-INSERT OR IGNORE INTO chatbots (id, org_id, name, visibility, settings, knowledge_store, message_store, created_at, updated_at)
-  SELECT ${q(DEMO.chatbotId)}, ${q(DEMO.orgId)}, ${q(DEMO.chatbotName)}, 'public', '{}', 'shard', 'shard', ${now}, ${now}
+INSERT OR IGNORE INTO chatbots (id, org_id, name, visibility, settings, knowledge_store, message_store, conversation_store, created_at, updated_at)
+  SELECT ${q(DEMO.chatbotId)}, ${q(DEMO.orgId)}, ${q(DEMO.chatbotName)}, 'public', '{}', 'shard', 'shard', 'shard', ${now}, ${now}
   WHERE EXISTS (SELECT 1 FROM organisations WHERE id = ${q(DEMO.orgId)});
 ${demoKnowledgeSql(now)}
 `;

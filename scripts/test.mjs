@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: everything, from a clean clone.
 //   install (if needed) → format check → Chromium and PHP (apt-get when root) → WordPress plugin checks → build → vitest in workerd
-//   → the message and conversation tests again with messages in D1, then with the conversation index in
-//   the chatbots' shards → e2e → bundle budget.
+//   → the message and conversation tests again with messages and index in D1, then with only the
+//   conversation index in D1 → e2e → bundle budget.
 // Stops at the first failing stage; always ends with one line `tests: N passed, M failed`
 // (vitest + e2e counts, read from their JSON reports in .e2e/reports/). Exit code 0 only if all passed.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -126,10 +126,10 @@ async function main() {
     const v = bin("vitest"); // may only exist after the install stage
     await vitestStage("unit + integration", v.cmd, [...v.pre, "run"], path.join(REPORTS, "unit.json"));
   });
-  // The run above keeps the tests' chatbots' messages in their shards and their conversation index in
-  // D1, as new chatbots do; the message and conversation tests run again with the messages in D1,
-  // where chatbots created before keep theirs until moved (ADR 040), then with the index in the
-  // chatbots' shards, where a moved chatbot keeps it (ADR 044).
+  // The run above keeps the tests' chatbots' messages and conversation index in their shards, as new
+  // chatbots do; the message and conversation tests run again with messages and index in D1, where
+  // chatbots created before keep them until moved (ADR 040), then with only the index in D1, where a
+  // chatbot whose messages moved keeps it until its index moves too (ADR 044, ADR 051).
   for (const [key, mode] of Object.entries(STORE_MODES)) {
     await stage(`${mode.stage} (workerd)`, async () => {
       log(`The message and conversation tests again, ${mode.what}…`);

@@ -72,11 +72,13 @@ export async function makeOrg(ownerId: string, name = "Acme", opts: { plan?: Pla
 export const testMessageStore: "shard" | "d1" = env.TEST_MESSAGE_STORE === "d1" ? "d1" : "shard";
 
 /**
- * Where the tests' chatbots keep their conversation index (ADR 044): D1 by default;
- * `TEST_CONVERSATION_STORE=shard` puts it in each chatbot's shard, next to its messages (stage 3).
+ * Where the tests' chatbots keep their conversation index (ADR 044): in their shard, next to their
+ * messages, as every chatbot created since does (`createChatbot`); `TEST_CONVERSATION_STORE=d1`
+ * keeps it in D1, the path of chatbots created before and not yet moved (ADR 051). Messages in D1
+ * (`TEST_MESSAGE_STORE=d1`) mean the index is in D1 too: a shard index needs its messages next to it.
  * A chatbot a test inserts itself takes this value (`conversationStore: testConversationStore`).
  */
-export const testConversationStore: "shard" | "d1" = env.TEST_CONVERSATION_STORE === "shard" ? "shard" : "d1";
+export const testConversationStore: "shard" | "d1" = env.TEST_CONVERSATION_STORE === "d1" || testMessageStore === "d1" ? "d1" : "shard";
 
 export async function makeChatbot(orgId: string, name = "Test bot") {
   const bot = { id: newId("cb_"), orgId, name, messageStore: testMessageStore, conversationStore: testConversationStore };

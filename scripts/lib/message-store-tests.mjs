@@ -3,9 +3,9 @@
 // conversation rows through the test helpers (tests/integration/stored-messages.ts,
 // conversation-rows.ts) or creates its chatbots with `testMessageStore` / `testConversationStore`,
 // and the ones below that reach them only through the product's pages and APIs. The default run
-// keeps messages in each chatbot's shard and the conversation index in D1, as every chatbot created
-// now does; the modes are the paths of chatbots created before (messages in D1, ADR 040) and of
-// chatbots whose index moved into their shard (ADR 044).
+// keeps messages and the conversation index in each chatbot's shard, as every chatbot created now
+// does; the modes are the paths of chatbots created before and not yet moved: messages and index in
+// D1 (ADR 040), or messages moved and the index still in D1 (ADR 044, ADR 051).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { bin, log, ROOT, run } from "./common.mjs";
@@ -47,13 +47,13 @@ export function storeTestFiles() {
 export const STORE_MODES = {
   d1: {
     stage: "messages in D1",
-    what: "with the chatbots' messages in D1 (TEST_MESSAGE_STORE=d1)",
+    what: "with the chatbots' messages and conversation index in D1 (TEST_MESSAGE_STORE=d1)",
     env: { TEST_MESSAGE_STORE: "d1" },
   },
-  "shard-index": {
-    stage: "conversation index in shards",
-    what: "with the chatbots' conversation index in their shards (TEST_CONVERSATION_STORE=shard)",
-    env: { TEST_CONVERSATION_STORE: "shard" },
+  "d1-index": {
+    stage: "conversation index in D1",
+    what: "with the chatbots' conversation index in D1, their messages in their shards (TEST_CONVERSATION_STORE=d1)",
+    env: { TEST_CONVERSATION_STORE: "d1" },
   },
 };
 

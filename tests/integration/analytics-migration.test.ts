@@ -10,8 +10,8 @@ describe("migration 0013: analytics backfill", () => {
   it("counts existing activity on UTC days, a rated-down conversation as unresolved", async () => {
     const owner = await makeUser();
     const { org, bot } = await makeOrg(owner.id, "Backfill");
-    // A chatbot from before the migration keeps its messages in D1 (ADR 040), where the backfill reads them.
-    await env.DB.prepare("UPDATE chatbots SET message_store = 'd1' WHERE id = ?").bind(bot.id).run();
+    // A chatbot from before the migration keeps its messages and conversation rows in D1 (ADR 040, 044), where the backfill reads them.
+    await env.DB.prepare("UPDATE chatbots SET message_store = 'd1', conversation_store = 'd1' WHERE id = ?").bind(bot.id).run();
     const at = Date.UTC(2025, 0, 5, 10);
     const [ok, bad] = [newId("cv_"), newId("cv_")];
     const conversation = (id: string, visitor: string, country: string | null, rating: number | null) =>

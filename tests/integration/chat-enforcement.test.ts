@@ -3,11 +3,12 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { sealSecret } from "~/.server/crypto/secret-box";
-import { chatbots, conversations } from "~/.server/db/schema";
+import { chatbots } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { visitorHashFor } from "~/.server/widget/identity";
 import { IP_CEILING_FACTOR } from "~/.server/widget/rate-limit";
 import { db, makeOrg, makeUser } from "../factories";
+import { conversationRow, conversationsOf } from "./conversation-rows";
 import { BASE } from "./helpers";
 
 // The visitor gate on the chat API (POST /api/chat/:id and GET …/history): allowed origins,
@@ -109,7 +110,7 @@ describe("per-visitor rate limit", async () => {
   it("refused and invalid messages are not stored", async () => {
     const visitorId = visitor();
     for (let i = 0; i < perHour + 2; i++) await send(bot.id, { visitorId }, { ip: "10.41.0.3" });
-    const rows = await db.select().from(conversations).where(eq(conversations.visitorId, visitorId)).all();
+    const rows = await conversationsOf({ orgId: bot.orgId, chatbotId: bot.id }, visitorId);
     expect(rows).toHaveLength(1);
     expect(rows[0].messageCount).toBe(perHour * 2);
   });
@@ -135,12 +136,12 @@ describe("identity verification", async () => {
       expect(res.status).toBe(403);
       expect(((await res.json()) as ErrorBody).error).toEqual({ code: "visitor_not_verified", message: "Please sign in on the website to chat with us." });
     }
-    expect(await db.select().from(conversations).where(eq(conversations.visitorId, visitorId)).all()).toEqual([]);
+    expect(await conversationsOf({ orgId: required.bot.orgId, chatbotId: required.bot.id }, visitorId)).toEqual([]);
 
     const res = await send(required.bot.id, { visitorId, visitorHash: right.toUpperCase() });
     expect(res.status).toBe(200);
     const { conversationId } = (await res.json()) as { conversationId: string };
-    expect((await db.select().from(conversations).where(eq(conversations.id, conversationId)).get())?.verified).toBe(true);
+    expect((await conversationRow(conversationId))?.verified).toBe(true);
 
     expect((await history(required.bot.id, `visitorId=${visitorId}`)).status).toBe(403);
     expect((await history(required.bot.id, `visitorId=${visitorId}&hash=${"0".repeat(64)}`)).status).toBe(403);
@@ -160,7 +161,7 @@ describe("identity verification", async () => {
     const b = visitor();
     const ra = (await (await send(optional.bot.id, { visitorId: a, visitorHash: await visitorHashFor(SECRET, a) })).json()) as { conversationId: string };
     const rb = (await (await send(optional.bot.id, { visitorId: b, visitorHash: await visitorHashFor("wrong", b) })).json()) as { conversationId: string };
-    const verified = async (id: string) => (await db.select().from(conversations).where(eq(conversations.id, id)).get())?.verified;
+    const verified = async (id: string) => (await conversationRow(id))?.verified;
     expect(await verified(ra.conversationId)).toBe(true);
     expect(await verified(rb.conversationId)).toBe(false);
   });

@@ -115,9 +115,9 @@ describe("D1 round trips of one chat message", async () => {
 
   const first = await send("v_trips_0", "How much does express shipping to zone 3 cost?");
   /**
-   * Where the turn reads and writes the conversation's row. With the index in D1 (the default): in the
-   * opening batch and the exchange's. With the index in the chatbot's shard
-   * (TEST_CONVERSATION_STORE=shard; ADR 044 §5): in the object, so no D1 statement reads or writes the
+   * Where the turn reads and writes the conversation's row. With the index in D1 (TEST_CONVERSATION_STORE=d1
+   * or TEST_MESSAGE_STORE=d1): in the opening batch and the exchange's. With the index in the chatbot's
+   * shard (the default, as new chatbots; ADR 044 §5): in the object, so no D1 statement reads or writes the
    * tables `conversations` or `conversation_agents` (`analytics_daily` has a column of that name); the
    * budget of trips above is the same in both.
    */

@@ -2,12 +2,13 @@ import { env, exports } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
-import { chatbots, conversations, knowledgeSources, leadConversations, leads } from "~/.server/db/schema";
+import { chatbots, knowledgeSources, leadConversations, leads } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
 import type { CollectLeadStep } from "~/lib/collect-lead";
 import { db, makeOrg, makeUser } from "../factories";
+import { conversationRow } from "./conversation-rows";
 import { BASE } from "./helpers";
 
 // The bot's "collect lead" step through the Worker entry with the built-in engine (no network):
@@ -91,7 +92,7 @@ describe("the bot's collect-lead step (default timing: buying intent or no answe
     expect(r.message).toMatchObject({ answered: false, kind: "fallback" });
     expect(r.message.collectLead).toEqual({ type: "collect-lead", reason: "intent", title: "Leave your details for a quote", fields: FIELDS });
     // A request for the team is not a gap in the knowledge.
-    const conv = await db.select().from(conversations).where(eq(conversations.id, r.conversationId)).get();
+    const conv = await conversationRow(r.conversationId);
     expect(conv?.unanswered).toBe(false);
   });
 

@@ -289,9 +289,14 @@ describe("conversation index", () => {
     await expect(misnamed.open({ visitorId: "vis_x", channel: "widget" })).rejects.toThrow(/refused/);
   });
 
-  it("is picked by the chatbot's conversation_store flag, 'd1' for every chatbot until switched", async () => {
+  it("is picked by the chatbot's conversation_store flag, 'd1' for a row from before (the column's default) until moved", async () => {
     const { ref } = await twoStores("Flag");
-    expect((await db.select({ k: chatbots.conversationStore }).from(chatbots).where(eq(chatbots.id, ref.chatbotId)).get())?.k).toBe("d1");
+    // A row written without the column, as every chatbot before the switch (new ones are created 'shard').
+    await ctx.env.DB.prepare("INSERT INTO chatbots (id, org_id, name) VALUES (?, ?, 'From before')").bind(`${ref.chatbotId}_old`, ref.orgId).run();
+    const old = { orgId: ref.orgId, chatbotId: `${ref.chatbotId}_old` };
+    expect((await db.select({ k: chatbots.conversationStore }).from(chatbots).where(eq(chatbots.id, old.chatbotId)).get())?.k).toBe("d1");
+    expect((await conversationIndex(ctx, old)).kind).toBe("d1");
+    await db.update(chatbots).set({ conversationStore: "d1" }).where(eq(chatbots.id, ref.chatbotId));
     expect((await conversationIndex(ctx, ref)).kind).toBe("d1");
     await db.update(chatbots).set({ conversationStore: "moving" }).where(eq(chatbots.id, ref.chatbotId));
     expect((await conversationIndex(ctx, ref)).kind).toBe("d1");

@@ -274,18 +274,23 @@ describe("moving a chatbot's conversation index into its shard (ADR 051)", () =>
     expect(await shard.indexMoveCounts(ref)).toMatchObject({ conversations: 3 });
   });
 
-  it("starts only for chatbots whose messages moved, and the sweep starts none unless told to", async () => {
+  it("starts only for chatbots whose messages moved; the cron's sweep starts them by default", async () => {
     const { ref } = await botWithIndex("Sweep index", 2);
     const notReady = await botWithIndex("Messages in D1", 2);
     await db.update(chatbots).set({ messageStore: "d1" }).where(eq(chatbots.id, notReady.ref.chatbotId));
     expect((await startConversationMove(ctx, notReady.ref)).ok).toBe(false);
     await db.update(chatbots).set({ createdAt: 0 }).where(eq(chatbots.id, ref.chatbotId));
-    expect((await sweepConversationMoves(ctx)).started).toEqual([]);
+    // A caller may still ask for resumes only.
+    expect((await sweepConversationMoves(ctx, { startNew: false })).started).toEqual([]);
     expect(await storeOf(ref)).toBe("d1");
-    const r = await sweepConversationMoves(ctx, { startNew: true, start: 50, running: 50 });
-    expect(r.started).toContain(ref.chatbotId);
+    // The cron's call (workers/scheduled.ts passes no options) starts the ready chatbot, oldest first.
+    sent.length = 0;
+    const r = await sweepConversationMoves(ctx);
+    expect(r.started[0]).toBe(ref.chatbotId);
     expect(r.started).not.toContain(notReady.ref.chatbotId);
     expect(await storeOf(ref)).toBe("moving");
+    expect(await storeOf(notReady.ref)).toBe("d1");
+    expect(sent).toContainEqual({ kind: "conversation-move", chatbotId: ref.chatbotId });
     // A stalled move is resumed whether or not new ones start.
     const row = (await db.select().from(conversationMoves).where(eq(conversationMoves.chatbotId, ref.chatbotId)).get())!;
     const resumed = await sweepConversationMoves(ctx, { now: row.updatedAt + 16 * 60_000, running: 50 });

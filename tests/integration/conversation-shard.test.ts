@@ -23,9 +23,11 @@ import { db, makeOrg, makeUser, testContext } from "../factories";
 
 const ctx = createServiceContext(env as unknown as Env);
 
-async function botWithConversation(name: string) {
+async function botWithConversation(name: string, stores?: { messageStore: "d1"; conversationStore: "d1" }) {
   const owner = await makeUser();
   const { org, bot } = await makeOrg(owner.id, name);
+  // D1's messages need their conversation row in D1 (its foreign key, ADR 048 §2): such a chatbot has both there.
+  if (stores) await db.update(chatbots).set(stores).where(eq(chatbots.id, bot.id));
   const ref: ChatbotRef = { orgId: org.id, chatbotId: bot.id };
   const conversation = await getOrCreateConversation(ctx, ref, { visitorId: `v_${crypto.randomUUID()}`, channel: "widget" });
   return { owner, org, ref, conversation };
@@ -80,7 +82,7 @@ async function readAll(store: MessageStore, conversationId: string, t0: number) 
 describe("conversation shard", () => {
   it("stores and reads a conversation exactly as D1 does, and finds it by its visitor's words", async () => {
     const t0 = Date.now();
-    const inD1 = await botWithConversation("Messages in D1");
+    const inD1 = await botWithConversation("Messages in D1", { messageStore: "d1", conversationStore: "d1" });
     const inShard = await botWithConversation("Messages in a shard");
     const d1 = d1MessageStore(ctx, inD1.ref);
     const shard = shardMessageStore(ctx.env, inShard.ref);

@@ -120,6 +120,8 @@ describe("leads on a chatbot whose conversation index is in its shard", () => {
     const ctx = testContext();
     const owner = await makeUser();
     const { org, bot } = await makeOrg(owner.id, "D1 leads");
+    // A chatbot from before the switch (new ones start with their index in their shard).
+    await db.update(chatbots).set({ conversationStore: "d1" }).where(eq(chatbots.id, bot.id));
     const ref = { orgId: org.id, chatbotId: bot.id };
     const index = await conversationIndex(ctx, ref);
     expect(index.kind).toBe("d1");

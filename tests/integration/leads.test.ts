@@ -1,15 +1,21 @@
+import { env } from "cloudflare:workers";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "~/.server/api-keys/api-keys";
 import { getOrCreateConversation } from "~/.server/chat/conversations";
-import { chatbots, conversations, leadEvents, leads, organisations } from "~/.server/db/schema";
+import { chatbots, leadEvents, leads, organisations } from "~/.server/db/schema";
+import type { Env } from "~/.server/env";
 import { createLead } from "~/.server/leads/leads";
 import { addMember, db, makeOrg, makeUser } from "../factories";
+import { conversationRow } from "./conversation-rows";
 import { request } from "./helpers";
 
 // The leads screen through the real Worker: leads arrive from the widget's lead form and the REST
 // API (one lead per email), an agent finds them with a GET form, opens one, changes its status and
 // notes, and sees who did what. Another organisation's lead answers 404.
+
+// With the bindings: the conversations are written where the chatbot's index is (its shard for new chatbots, ADR 044).
+const withBindings = { db, env: env as unknown as Env };
 
 const LEAD_FORM = { timing: "after-first-answer", name: "optional", email: "required", phone: "optional", custom: [] };
 
@@ -26,7 +32,7 @@ describe("leads screen", async () => {
   const outsider = await makeUser({ name: "Outsider" });
   const other = await makeOrg(outsider.id, "Elsewhere");
   const foreign = await createLead(
-    { db },
+    withBindings,
     { orgId: other.org.id, chatbotId: other.bot.id },
     { name: "Not yours", email: "secret@other.example", source: "api" },
   );
@@ -34,8 +40,8 @@ describe("leads screen", async () => {
   if (!key.ok) throw new Error(key.message);
 
   const ref = { orgId: org.id, chatbotId: bot.id };
-  const conv1 = await getOrCreateConversation({ db }, ref, { visitorId: "v_leads_one_0001", channel: "widget" });
-  const conv2 = await getOrCreateConversation({ db }, ref, { visitorId: "v_leads_two_0002", channel: "widget" });
+  const conv1 = await getOrCreateConversation(withBindings, ref, { visitorId: "v_leads_one_0001", channel: "widget" });
+  const conv2 = await getOrCreateConversation(withBindings, ref, { visitorId: "v_leads_two_0002", channel: "widget" });
   const widgetLead = (body: Record<string, unknown>) =>
     request(`/api/widget/${bot.id}/leads`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const apiLead = (body: Record<string, unknown>) =>
@@ -120,7 +126,7 @@ describe("leads screen", async () => {
     expect(html).not.toContain("Grace Hopper");
     expect(await db.select().from(leads).where(eq(leads.id, grace.id)).get()).toBeUndefined();
     for (const c of [conv1, conv2]) {
-      const row = (await db.select().from(conversations).where(eq(conversations.id, c.id)).get())!;
+      const row = (await conversationRow(c.id))!;
       expect(row).toMatchObject({ hasLead: false, leadName: null, leadEmail: null });
     }
     expect((await request(base + `?lead=${grace.id}`, { cookie: agent.cookie })).status).toBe(404);

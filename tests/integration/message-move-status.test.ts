@@ -35,6 +35,8 @@ describe("the inbox during a move of the chatbot's messages", async () => {
   await addMember(org.id, admin.id, "admin");
   await addMember(org.id, editor.id, "editor");
   await addMember(org.id, agent.id, "agent");
+  // A chatbot from before the shards: its conversation index stays in D1 while its messages move (ADR 051 comes after).
+  await db.update(chatbots).set({ conversationStore: "d1" }).where(eq(chatbots.id, bot.id));
   const inbox = `/app/${org.id}/${bot.id}`;
   const now = Date.now();
   const setMove = async (store: "d1" | "moving" | "shard", move: Partial<typeof messageMoves.$inferInsert>) => {
@@ -46,7 +48,7 @@ describe("the inbox during a move of the chatbot's messages", async () => {
   };
 
   it("says nothing before any move", async () => {
-    await db.update(chatbots).set({ messageStore: "d1" }).where(eq(chatbots.id, bot.id));
+    await db.update(chatbots).set({ messageStore: "d1", conversationStore: "d1" }).where(eq(chatbots.id, bot.id));
     expect(await moveNotice(inbox, owner.cookie)).toBeNull();
   });
 

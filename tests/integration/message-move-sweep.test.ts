@@ -18,10 +18,10 @@ const { sent, ctx } = recordingQueueContext();
 const storeOf = async (id: string) => (await db.select({ k: chatbots.messageStore }).from(chatbots).where(eq(chatbots.id, id)).get())?.k;
 const moveMessages = () => sent.filter((m) => m.kind === "message-move").map((m) => m.chatbotId);
 
-/** A chatbot whose messages are in D1 (set explicitly: new chatbots may start in their shard), created at `createdAt` (the sweep goes oldest first). */
+/** A chatbot whose messages and conversation index are in D1 (set explicitly: new chatbots start in their shard), created at `createdAt` (the sweep goes oldest first). */
 async function d1BotCreatedAt(orgId: string, name: string, createdAt: number) {
   const bot = await makeChatbot(orgId, name);
-  await db.update(chatbots).set({ createdAt, messageStore: "d1" }).where(eq(chatbots.id, bot.id));
+  await db.update(chatbots).set({ createdAt, messageStore: "d1", conversationStore: "d1" }).where(eq(chatbots.id, bot.id));
   return bot.id;
 }
 
@@ -64,7 +64,7 @@ describe("the message-move sweep", () => {
   it("resumes a stalled move once, and the chatbot it moved reads its conversation back", async () => {
     const owner = await makeUser();
     const { org, bot } = await makeOrg(owner.id, "Stalled messages");
-    await db.update(chatbots).set({ createdAt: 0, messageStore: "d1" }).where(eq(chatbots.id, bot.id));
+    await db.update(chatbots).set({ createdAt: 0, messageStore: "d1", conversationStore: "d1" }).where(eq(chatbots.id, bot.id));
     const ref = { orgId: org.id, chatbotId: bot.id };
     const conversation = await getOrCreateConversation(ctx, ref, { visitorId: "v_stalled", channel: "widget" });
     await recordExchange(ctx, conversation, { visitorText: "Are you open on Sunday?", askedAt: Date.now(), bot: null, timeZone: "UTC" });
@@ -91,7 +91,7 @@ describe("the message-move sweep", () => {
     const owner = await makeUser();
     const { org, bot } = await makeOrg(owner.id, "Failed messages");
     const ref = { orgId: org.id, chatbotId: bot.id };
-    await db.update(chatbots).set({ createdAt: 0, messageStore: "d1" }).where(eq(chatbots.id, bot.id));
+    await db.update(chatbots).set({ createdAt: 0, messageStore: "d1", conversationStore: "d1" }).where(eq(chatbots.id, bot.id));
     const now = Date.now();
     await db.insert(messageMoves).values({
       chatbotId: bot.id,
@@ -110,7 +110,7 @@ describe("the message-move sweep", () => {
   it("runs on the cron trigger", async () => {
     const owner = await makeUser();
     const { bot } = await makeOrg(owner.id, "Cron messages");
-    await db.update(chatbots).set({ createdAt: 0, messageStore: "d1" }).where(eq(chatbots.id, bot.id));
+    await db.update(chatbots).set({ createdAt: 0, messageStore: "d1", conversationStore: "d1" }).where(eq(chatbots.id, bot.id));
     const pending: Promise<unknown>[] = [];
     sent.length = 0;
     await handleScheduled({} as ScheduledController, ctx.env as Env, { waitUntil: (p: Promise<unknown>) => pending.push(p) } as unknown as ExecutionContext);

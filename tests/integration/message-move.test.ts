@@ -44,11 +44,11 @@ const LATER = () => Date.now() + 3_600_000;
 type Shard = ConversationShardMoveApi & ConversationShardApi;
 const shardOf = (ref: ChatbotRef) => conversationShardStub(ctx.env, ref) as unknown as Shard;
 
-/** A chatbot as every chatbot was before shards: its messages in D1 (set explicitly: new chatbots may start in their shard). */
+/** A chatbot as every chatbot was before shards: its messages and conversation index in D1 (set explicitly: new chatbots start in their shard). */
 async function d1Bot(name: string) {
   const owner = await makeUser();
   const { org, bot } = await makeOrg(owner.id, name);
-  await db.update(chatbots).set({ messageStore: "d1" }).where(eq(chatbots.id, bot.id));
+  await db.update(chatbots).set({ messageStore: "d1", conversationStore: "d1" }).where(eq(chatbots.id, bot.id));
   return { owner, ref: { orgId: org.id, chatbotId: bot.id } as ChatbotRef };
 }
 

@@ -1,11 +1,15 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getSetupProgress } from "~/.server/chatbots/setup-progress";
 import { chatbots, knowledgeSources } from "~/.server/db/schema";
+import type { Env } from "~/.server/env";
 import { SETUP_STEPS } from "~/lib/setup-progress";
 import { addMember, db, makeOrg, makeOrgOnly, makeUser } from "../factories";
 import { BASE, request } from "./helpers";
+
+// With the bindings: a chatbot's "tested" step asks its conversation index, in its shard for new chatbots (ADR 044).
+const withBindings = { db, env: env as unknown as Env };
 
 // The first run: creating a chatbot opens it, and its home guides the newcomer with a checklist
 // that reads real state. Each step below is ticked by the real action (the knowledge screen and its
@@ -162,7 +166,7 @@ describe("setup progress details", () => {
     html = await (await request(`/app/${org.id}/${bot.id}`, { cookie: owner.cookie })).text();
     expect(html).toContain("your sources failed to import");
     const row = (await db.select().from(chatbots).where(eq(chatbots.id, bot.id)).get())!;
-    const progress = await getSetupProgress({ db }, { orgId: org.id, chatbot: row, role: "agent" });
+    const progress = await getSetupProgress(withBindings, { orgId: org.id, chatbot: row, role: "agent" });
     expect(progress).toMatchObject({ knowledge: { ready: 0, pending: 0, failed: 2 }, canEdit: false, dismissed: false });
   });
 
@@ -173,7 +177,7 @@ describe("setup progress details", () => {
     // A source row claiming our chatbot under another organisation (cannot happen through the app) is ignored.
     await db.insert(knowledgeSources).values({ id: `ks_x_${bot.id}`, orgId: other.org.id, chatbotId: bot.id, type: "text", title: "x", status: "ready" });
     const row = (await db.select().from(chatbots).where(eq(chatbots.id, bot.id)).get())!;
-    expect((await getSetupProgress({ db }, { orgId: org.id, chatbot: row, role: "owner" })).done.knowledge).toBe(false);
+    expect((await getSetupProgress(withBindings, { orgId: org.id, chatbot: row, role: "owner" })).done.knowledge).toBe(false);
   });
 });
 

@@ -23,7 +23,7 @@ export async function chatbotOfConversation(conversationId: string): Promise<Cha
     .where(eq(conversations.id, conversationId))
     .get();
   if (row) return row;
-  // A conversation index in the chatbot's shard (TEST_CONVERSATION_STORE=shard, ADR 044): D1 has no
+  // A conversation index in the chatbot's shard (the tests' default, ADR 044): D1 has no
   // row naming its chatbot, so each such chatbot of this test file's storage is asked (a handful).
   const sharded = await db.select({ orgId: chatbots.orgId, chatbotId: chatbots.id }).from(chatbots).where(eq(chatbots.conversationStore, "shard")).all();
   for (const ref of sharded) if (await shardConversationIndex(env as unknown as Env, ref).get(conversationId)) return ref;

@@ -2,10 +2,11 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { newId } from "~/.server/auth/crypto";
-import { chatbots, conversations, organisations } from "~/.server/db/schema";
+import { chatbots, organisations } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import type { PlanId } from "~/lib/plans";
 import { db, makeOrg, makeUser } from "../factories";
+import { conversationsOf } from "./conversation-rows";
 import { BASE } from "./helpers";
 
 // The server-side voice gate (ADR 028, app/.server/voice/access.ts) through the real Worker: a
@@ -62,7 +63,10 @@ async function voiceBot(plan: PlanId, voice: Record<string, unknown>) {
 const visitor = () => `v_${newId().slice(0, 20)}`;
 const spoken = (chatbotId: string, visitorId: string, cookie?: string) =>
   send(`/api/chat/${chatbotId}`, { json: { visitorId, message: "When are you open?", channel: "voice", stream: false }, cookie });
-const conversationsOf = (chatbotId: string) => db.select().from(conversations).where(eq(conversations.chatbotId, chatbotId)).all();
+const conversationsOfBot = async (chatbotId: string) => {
+  const row = (await db.select({ orgId: chatbots.orgId }).from(chatbots).where(eq(chatbots.id, chatbotId)).get())!;
+  return conversationsOf({ orgId: row.orgId, chatbotId });
+};
 
 describe("a visitor's spoken message (channel voice)", () => {
   it("is refused with 403 voice_not_enabled while voice is off, and nothing is stored", async () => {
@@ -70,7 +74,7 @@ describe("a visitor's spoken message (channel voice)", () => {
     const res = await spoken(bot.id, visitor());
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ error: { code: "voice_not_enabled", message: "Voice is not switched on for this chatbot." } });
-    expect(await conversationsOf(bot.id)).toEqual([]);
+    expect(await conversationsOfBot(bot.id)).toEqual([]);
   });
 
   it("is refused when the plan lacks voice (below Growth) even with voice switched on", async () => {
@@ -79,7 +83,7 @@ describe("a visitor's spoken message (channel voice)", () => {
       const res = await spoken(bot.id, visitor());
       expect(res.status).toBe(403);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe("voice_not_enabled");
-      expect(await conversationsOf(bot.id)).toEqual([]);
+      expect(await conversationsOfBot(bot.id)).toEqual([]);
     }
   });
 
@@ -90,7 +94,7 @@ describe("a visitor's spoken message (channel voice)", () => {
       expect(res.status).toBe(200);
       const body = (await res.json()) as { conversationId: string; message: { content: string } };
       expect(body.message.content.length).toBeGreaterThan(0);
-      expect((await conversationsOf(bot.id)).map((c) => c.channel)).toEqual(["voice"]);
+      expect((await conversationsOfBot(bot.id)).map((c) => c.channel)).toEqual(["voice"]);
     }
   });
 

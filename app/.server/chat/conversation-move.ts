@@ -143,11 +143,11 @@ const SWEEP_START = 5;
 const SWEEP_RUNNING = 10;
 const STALLED_AFTER_MS = 15 * 60_000;
 /**
- * Whether the cron sweep starts conversation moves. Off: callers that still read D1's
- * `conversations` directly (ADR 044 "Still D1 SQL", stage 3) would miss a moved chatbot's rows.
- * Stalled moves are resumed either way. ADR 051 says what must land before this is turned on.
+ * Whether the cron sweep starts conversation moves. On since every caller reads and writes through
+ * `conversationIndex()` or picks by `conversation_store` (ADR 051 §9 lists what had to land; its
+ * Status cites where). A caller's `startNew: false` starts none; stalled moves are resumed either way.
  */
-export const SWEEP_STARTS_CONVERSATION_MOVES = false;
+export const SWEEP_STARTS_CONVERSATION_MOVES = true;
 
 const STEP_FAILED = `Copying the conversation list failed ${MAX_ATTEMPTS} times in a row.`;
 
@@ -565,8 +565,8 @@ export type ConversationMoveSweepResult = { started: string[]; resumed: string[]
 
 /**
  * Cron (workers/scheduled.ts): resumes moves whose last step is old; starts new ones (chatbots whose
- * messages are in their shard, oldest first, a failed one after a day) only with `startNew`
- * (default SWEEP_STARTS_CONVERSATION_MOVES, off until the callers are routed: ADR 051).
+ * messages are in their shard and finished moving, oldest first, a failed one after a day) unless
+ * `startNew` is false (default SWEEP_STARTS_CONVERSATION_MOVES, on: ADR 051 §9).
  */
 export async function sweepConversationMoves(
   ctx: Ctx,

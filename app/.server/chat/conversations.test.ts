@@ -8,7 +8,7 @@ import { testConversationStore, testMessageStore } from "../../../tests/factorie
 import { conversationRow, setConversationStatus } from "../../../tests/integration/conversation-rows";
 import { storedMessages } from "../../../tests/integration/stored-messages";
 
-// With the bindings: a chatbot of the shard mode (TEST_CONVERSATION_STORE=shard) keeps its conversations in its shard.
+// With the bindings: a chatbot of the default test mode (index in its shard; TEST_CONVERSATION_STORE=d1 in D1) keeps its conversations there.
 const ctx = { db: createDb(env.DB), env };
 
 async function bot(

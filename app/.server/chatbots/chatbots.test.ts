@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeOrgOnly, makeUser, okResult, recordingContext, testContext } from "../../../tests/factories";
+import { conversationIndex } from "../chat/conversation-index";
 import { messageStore } from "../chat/message-store";
 import { takeTurn, turnReply } from "../chat/turn";
 import { runIngestionUntilIdle } from "../kb/ingest";
@@ -80,17 +81,23 @@ describe("chatbots", () => {
     expect(okResult(await createChatbot(withoutShards, mine.id, { name: "In D1" })).chatbot.knowledgeStore).toBe("d1");
   });
 
-  it("keeps a new chatbot's messages in its own shard from the start (D1 without the binding)", async () => {
+  it("keeps a new chatbot's messages and conversation index in its own shard from the start (D1 without the binding)", async () => {
     const { ctx: service } = recordingContext();
     const { mine } = await twoOrgs();
     const { chatbot: bot } = okResult(await createChatbot(service, mine.id, { name: "Sharded" }));
     expect(bot.messageStore).toBe("shard");
+    expect(bot.conversationStore).toBe("shard");
     const turn = await takeTurn(service, { target: { chatbot: bot, org: mine }, channel: "widget", visitorId: "v_new_bot_shard_01", text: "Hello!" });
     const reply = await turnReply(turn);
     if (!reply.ok) throw new Error(reply.message);
     await turn.done;
     const inD1 = await service.env.DB.prepare("SELECT count(*) AS n FROM messages WHERE chatbot_id = ?").bind(bot.id).first<{ n: number }>();
     expect(inD1?.n).toBe(0);
+    const rowsInD1 = await service.env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE chatbot_id = ?").bind(bot.id).first<{ n: number }>();
+    expect(rowsInD1?.n).toBe(0);
+    const index = await conversationIndex(service, { orgId: mine.id, chatbotId: bot.id });
+    expect(index.kind).toBe("shard");
+    expect((await index.get(reply.conversationId))?.messageCount).toBe(2);
     const store = await messageStore(service, { orgId: mine.id, chatbotId: bot.id });
     expect(store.kind).toBe("shard");
     expect((await store.transcript(reply.conversationId)).map((m) => [m.role, m.id === reply.message?.id])).toEqual([
@@ -99,7 +106,8 @@ describe("chatbots", () => {
     ]);
 
     const withoutShards = { ...testContext(), env: { ...testContext().env, CONVERSATION_SHARD: undefined as unknown as DurableObjectNamespace } };
-    expect(okResult(await createChatbot(withoutShards, mine.id, { name: "In D1" })).chatbot.messageStore).toBe("d1");
+    const inD1Bot = okResult(await createChatbot(withoutShards, mine.id, { name: "In D1" })).chatbot;
+    expect([inD1Bot.messageStore, inD1Bot.conversationStore]).toEqual(["d1", "d1"]);
   });
 
   it("never passes the limit when creations race", async () => {

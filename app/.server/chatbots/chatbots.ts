@@ -1,4 +1,5 @@
 import { messageStore, type MessageStoreKind } from "../chat/message-store";
+import type { ConversationStoreKind } from "../chat/conversation-index";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import { belowChatbotLimit, checkChatbotLimit } from "../billing/limits";
@@ -41,8 +42,9 @@ export type CreateChatbotResult = { ok: true; chatbot: Chatbot } | { ok: false; 
 /**
  * Creates a chatbot unless the organisation's plan limit is reached (one statement: the count is
  * checked inside the INSERT, so two concurrent creations cannot pass the limit together). Its
- * knowledge and its messages live in its own shards from the start when the bindings are there
- * (ADR 034, ADR 040); the columns' defaults stay 'd1' for rows from before, which are moved.
+ * knowledge, its messages and its conversation index live in its own shards from the start when the
+ * bindings are there (ADR 034, ADR 040, ADR 044 — the index only next to its messages); the columns'
+ * defaults stay 'd1' for rows from before, which are moved.
  */
 export async function createChatbot(
   ctx: Pick<AppContext, "db" | "env">,
@@ -55,9 +57,10 @@ export async function createChatbot(
   const id = newId("cb_");
   const store: KnowledgeStoreKind = ctx.env.KNOWLEDGE_SHARD ? "shard" : "d1";
   const messagesIn: MessageStoreKind = ctx.env.CONVERSATION_SHARD ? "shard" : "d1";
+  const indexIn: ConversationStoreKind = messagesIn;
   const result = await ctx.db.run(sql`
-    INSERT INTO ${chatbots} (id, org_id, name, visibility, settings, knowledge_store, message_store, created_at, updated_at)
-    SELECT ${id}, ${org.id}, ${input.name.trim()}, ${input.visibility ?? "public"}, ${JSON.stringify(input.settings ?? {})}, ${store}, ${messagesIn}, ${now}, ${now}
+    INSERT INTO ${chatbots} (id, org_id, name, visibility, settings, knowledge_store, message_store, conversation_store, created_at, updated_at)
+    SELECT ${id}, ${org.id}, ${input.name.trim()}, ${input.visibility ?? "public"}, ${JSON.stringify(input.settings ?? {})}, ${store}, ${messagesIn}, ${indexIn}, ${now}, ${now}
     WHERE ${belowChatbotLimit(org)}`);
   if (!result.meta.changes) {
     const refusal = await checkChatbotLimit(ctx, org);

@@ -13,7 +13,7 @@ import { conversationRow } from "../../../tests/integration/conversation-rows";
 // The leads domain through its real writes: de-duplication by email, keyset pages, filters and
 // search, the history of changes, and query plans that never scan the table.
 
-// With the bindings: a chatbot of the shard mode (TEST_CONVERSATION_STORE=shard) keeps its conversations in its shard.
+// With the bindings: a chatbot of the default test mode (index in its shard; TEST_CONVERSATION_STORE=d1 in D1) keeps its conversations there.
 const ctx = { db: createDb(env.DB), env };
 
 async function bot() {
