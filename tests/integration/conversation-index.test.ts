@@ -307,6 +307,10 @@ describe("conversation index", () => {
     // Written to the shard, not to D1.
     expect(await db.select().from(conversations).where(eq(conversations.id, "cv_flag")).get()).toBeUndefined();
     expect(await index.get("cv_flag")).toMatchObject({ id: "cv_flag", visitorId: "vis_f" });
+    // A context without the bindings cannot reach the shard: refused, never D1's empty table (before:
+    // D1's index, silently). A D1 chatbot is still served without them.
+    await expect(conversationIndex({ db }, ref)).rejects.toThrow(/needs env/);
+    expect((await conversationIndex({ db }, old)).kind).toBe("d1");
   });
 
   it("adds the index to a shard created before it (schema version 1) without touching its messages", async () => {

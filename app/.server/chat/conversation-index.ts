@@ -720,11 +720,10 @@ export async function conversationIndex(
   ref: ChatbotRef,
   kind?: ConversationStoreKind,
 ): Promise<ConversationIndex> {
-  // Without the bindings (a D1-only context) the index can only be D1's.
-  if (!ctx.env) {
-    if (kind === "shard") throw new Error("this chatbot's conversations are in its shard: the caller needs env");
-    return d1ConversationIndex(ctx, ref);
-  }
   const where = kind ?? (await conversationStoreKind(ctx, ref));
-  return where === "shard" ? shardConversationIndex(ctx.env, ref) : d1ConversationIndex(ctx, ref);
+  if (where !== "shard") return d1ConversationIndex(ctx, ref);
+  // Without the bindings (a D1-only context) a shard's index cannot be reached: refuse rather than
+  // read or write D1's table, where this chatbot has no rows.
+  if (!ctx.env) throw new Error("this chatbot's conversations are in its shard: the caller needs env");
+  return shardConversationIndex(ctx.env, ref);
 }
