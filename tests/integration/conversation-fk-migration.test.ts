@@ -188,7 +188,7 @@ describe("migration 0033: no foreign keys into conversations", () => {
   it("keeps every index (and adds the chatbot index of analytics_conversations)", async () => {
     for (const table of TABLES) {
       const after = await indexes(table);
-      // Later migrations' indexes: 0036 gives conversation_notes one by chatbot (ADR 054).
+      // Later migrations' indexes: 0035 gives conversation_notes one by chatbot (ADR 054).
       const added =
         table === "analytics_conversations"
           ? ["analytics_conversations_chatbot_idx"]

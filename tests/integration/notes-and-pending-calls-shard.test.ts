@@ -144,7 +144,7 @@ describe("notes in the conversation index's move (ADR 051, ADR 054)", () => {
       ),
     ).toEqual(Object.fromEntries(copied.map((n) => [n.id, noteHash(n)])));
 
-    // While moving, a note goes to D1 and its conversation is noted by the trigger (migration 0036).
+    // While moving, a note goes to D1 and its conversation is noted by the trigger (migration 0035).
     expect((await conversationIndex(ctx, ref)).kind).toBe("d1");
     const during = await addNote(ctx, ref, { conversationId: convs[5].id, author: { id: owner.id, name: "Bea" }, body: "written while moving" });
     expect(during.ok).toBe(true);

@@ -11,7 +11,7 @@ import type { Env } from "../env";
 // D1 deletes it), `notesCountsDiffer` before switching, and deletes D1's notes with the page
 // (`NOTES_REMOVE_SQL`). Notes are only ever inserted (a user's deletion nulls `user_id` in D1), so
 // importing by id and replacing is always right; the check is by note id, so notes the shard holds
-// that D1 does not (written there after the switch) never fail it. Migration 0036's triggers note a
+// that D1 does not (written there after the switch) never fail it. Migration 0035's triggers note a
 // conversation whose notes change while its chatbot moves, so a note added meanwhile is copied too.
 
 type Ctx = Pick<ServiceContext, "env">;
