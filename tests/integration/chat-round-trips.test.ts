@@ -5,7 +5,7 @@ import { knowledgeSources } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
-import { db, makeOrg, makeUser, testConversationStore } from "../factories";
+import { db, makeOrg, makeUser, testConversationStore, testMessageStore } from "../factories";
 import { setConversationStatus } from "./conversation-rows";
 import { BASE } from "./helpers";
 
@@ -163,7 +163,10 @@ describe("D1 round trips of one chat message", async () => {
     const credits = t.filter((x) => x.sql.some((s) => /usage_counters/.test(s)));
     expect(credits).toHaveLength(1);
     if (testConversationStore !== "shard") expect(credits[0].sql.some((s) => /INSERT INTO conversations/i.test(s))).toBe(true);
-    expect(t.length, t.map((x) => `${x.kind}: ${x.sql.map((s) => s.slice(0, 60)).join(" | ")}`).join("\n")).toBeLessThanOrEqual(5);
+    // With the messages in D1 (a chatbot not yet moved) the retry look-up by client message id is a
+    // trip of its own before the insert, which it decides.
+    const budget = testMessageStore === "d1" ? 6 : 5;
+    expect(t.length, t.map((x) => `${x.kind}: ${x.sql.map((s) => s.slice(0, 60)).join(" | ")}`).join("\n")).toBeLessThanOrEqual(budget);
   });
 
   it("a message to a conversation a person holds, sent with the widget's held hint, runs no knowledge search", async () => {
