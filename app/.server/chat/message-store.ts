@@ -350,9 +350,12 @@ export type ConversationShardApi = {
   [K in Exclude<keyof MessageStore, "kind">]: MessageStore[K] extends (...a: infer A) => infer R ? (ref: ChatbotRef, ...a: A) => R : never;
 };
 
-/** The chatbot's shard object, named by its id. Only for callers that checked the permission (this module, the move). */
-export const conversationShardStub = (env: Pick<Env, "CONVERSATION_SHARD">, ref: ChatbotRef) =>
-  env.CONVERSATION_SHARD.get(env.CONVERSATION_SHARD.idFromName(ref.chatbotId)) as unknown as ConversationShardApi;
+/**
+ * The chatbot's shard object, named by its id, seen through the part of its RPC a module uses
+ * (messages by default; notes, pending tool calls). Only for callers that checked the permission.
+ */
+export const conversationShardStub = <Api = ConversationShardApi>(env: Pick<Env, "CONVERSATION_SHARD">, ref: ChatbotRef) =>
+  env.CONVERSATION_SHARD.get(env.CONVERSATION_SHARD.idFromName(ref.chatbotId)) as unknown as Api;
 
 /** The chatbot's own shard. Reach it only through `messageStore` after the permission check. */
 export function shardMessageStore(env: Pick<Env, "CONVERSATION_SHARD">, ref: ChatbotRef): MessageStore {

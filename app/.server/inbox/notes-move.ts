@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { NOTE_MAX } from "~/lib/schemas/live-agent";
-import type { ChatbotRef } from "../chat/message-store";
+import { conversationShardStub, type ChatbotRef } from "../chat/message-store";
 import type { ServiceContext } from "../context";
 import { valuesHash } from "../db/moves";
 import type { Env } from "../env";
@@ -56,8 +56,7 @@ export type NotesMoveApi = {
   noteCount(ref: ChatbotRef): Promise<number>;
 };
 
-const shardStub = (env: Pick<Env, "CONVERSATION_SHARD">, ref: ChatbotRef) =>
-  env.CONVERSATION_SHARD.get(env.CONVERSATION_SHARD.idFromName(ref.chatbotId)) as unknown as NotesMoveApi;
+const shardStub = (env: Pick<Env, "CONVERSATION_SHARD">, ref: ChatbotRef) => conversationShardStub<NotesMoveApi>(env, ref);
 
 /**
  * Copies D1's notes of these conversations into the shard and checks each one's checksum there; a

@@ -7,6 +7,7 @@ import type { Db } from "../db/client";
 import { conversationNotes } from "../db/schema";
 import type { Env } from "../env";
 import { conversationIndex } from "../chat/conversation-index";
+import { conversationShardStub } from "../chat/message-store";
 import { fail, type Result } from "../failure";
 import { chatbotInbox } from "./live";
 import { newId } from "../auth/crypto";
@@ -64,8 +65,7 @@ export type NotesShardApi = {
 };
 
 /** The chatbot's shard object, named by its id. Only after the permission check (the callers' ref). */
-export const notesShard = (env: Pick<Env, "CONVERSATION_SHARD">, ref: ChatbotRef) =>
-  env.CONVERSATION_SHARD.get(env.CONVERSATION_SHARD.idFromName(ref.chatbotId)) as unknown as NotesShardApi;
+export const notesShard = (env: Pick<Env, "CONVERSATION_SHARD">, ref: ChatbotRef) => conversationShardStub<NotesShardApi>(env, ref);
 
 export async function addNote(
   ctx: Pick<ServiceContext, "db" | "env">,

@@ -2,7 +2,7 @@ import { and, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import type { ToolParameters } from "~/lib/schemas/custom-tools";
 import type { ConversationStoreKind } from "../chat/conversation-index";
-import type { ChatbotRef } from "../chat/message-store";
+import { conversationShardStub, type ChatbotRef } from "../chat/message-store";
 import type { ServiceContext } from "../context";
 import type { Db } from "../db/client";
 import { toolPendingCalls } from "../db/schema";
@@ -254,7 +254,7 @@ export type PendingShardApi = {
 function store(ctx: Ctx, ref: PendingRef) {
   if (ref.conversationStore !== "shard") return pendingOn(ctx.db, ref);
   if (!ctx.env) throw new Error("this chatbot's conversations are in its shard: the caller needs env");
-  const shard = ctx.env.CONVERSATION_SHARD.get(ctx.env.CONVERSATION_SHARD.idFromName(ref.chatbotId)) as unknown as PendingShardApi;
+  const shard = conversationShardStub<PendingShardApi>(ctx.env, ref);
   const refused = () => {
     throw new Error(`the conversation shard named by ${ref.chatbotId} refused a pending tool call`);
   };
