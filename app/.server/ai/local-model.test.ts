@@ -430,3 +430,32 @@ describe("answers that start with the answer (issue #12)", () => {
     expect(ask("are you open on sundays", passages).text).toMatch(/^- Sunday and bank holidays: closed/);
   });
 });
+
+describe("a value asked with, answered by a range (ADR 059)", () => {
+  const ask = (question: string, passages: PromptPassage[]) =>
+    composeAnswer(
+      parsePrompt([
+        { role: "system", content: system(passages) },
+        { role: "user", content: [{ type: "text", text: question }] },
+      ]),
+    ).text;
+
+  it("leads with the price for the age band the customer's age falls in", () => {
+    const prices: PromptPassage = {
+      id: 1,
+      title: "Prices",
+      heading: null,
+      url: null,
+      text: "- Children's cut (under 12): €18.\n- Teens' cut (12 to 16): €25.\n- Gents' cut: €30.\n\nOur senior stylists charge €10 more for cuts than the prices listed above.",
+    };
+    expect(ask("my son is 14 what would his cut cost", [prices])).toMatch(/^- Teens' cut \(12 to 16\): €25/);
+  });
+
+  it("prefers the range that holds the month over one that leaves it out", () => {
+    const passages: PromptPassage[] = [
+      { id: 1, title: "Trips", heading: null, url: null, text: "We are happy to book boat trips from the harbour; they run from April to September." },
+      { id: 2, title: "Season", heading: null, url: null, text: "From November to February the house is closed." },
+    ];
+    expect(ask("can we book in december", passages)).toMatch(/^From November to February the house is closed/);
+  });
+});

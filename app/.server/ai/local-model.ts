@@ -9,7 +9,8 @@ import type {
 } from "@ai-sdk/provider";
 import type { AnswerLength } from "~/lib/schemas/chatbot-settings";
 import { LENGTH_GUIDE } from "./prompts";
-import { isLightWord, lexicalSlots } from "../retrieval/lexicon";
+import { isLightWord, lexicalSlots, questionWords } from "../retrieval/lexicon";
+import { askedValues, rangeCover } from "../retrieval/ranges";
 import { detectSmallTalk, normalizeWords, smallTalkReply } from "./small-talk";
 
 // The built-in engine: a real AI SDK LanguageModelV3 that needs no key and no network. It reads the
@@ -321,7 +322,7 @@ const CLOSE_MATCH = 0.45;
 /** …or when it holds a part of the question the sentences before it do not (this share of its weight). */
 const MIN_ADDS = 0.05;
 
-type Slot = { forms: Map<string, number>; weight: number; own: string; phrase?: string[]; phrases?: string[][] };
+type Slot = { forms: Map<string, number>; weight: number; own: string; word: string; phrase?: string[]; phrases?: string[][] };
 const isLocalStop = (w: string) => STOPWORDS.has(w) || (w.length < 2 && !/\d/.test(w));
 
 /** The question as slots (lexicon.ts): its content words, each with the words that count as it. */
@@ -335,6 +336,7 @@ function questionSlots(question: string, weight: number): Slot[] {
       forms,
       weight: weight * (isLightWord(s.word) ? 0.3 : 1),
       own: stem(s.word),
+      word: s.word,
       ...(s.phrase ? { phrase: s.phrase.map(stem) } : {}),
       ...(s.synonymPhrases?.length ? { phrases: s.synonymPhrases.map((p) => p.map(stem)) } : {}),
     };
@@ -425,7 +427,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
     for (const s of questionSlots(parsed.previousQuestions.at(-1)!, 0.5))
       if (![...s.forms.keys()].some((f) => slots.some((x) => x.forms.has(f)))) slots.push(s);
   }
-  if (!slots.length) for (const w of normalizeWords(parsed.question)) slots.push({ forms: new Map([[stem(w), 1]]), weight: 1, own: stem(w) });
+  if (!slots.length) for (const w of normalizeWords(parsed.question)) slots.push({ forms: new Map([[stem(w), 1]]), weight: 1, own: stem(w), word: w });
 
   // Rarer slots weigh more (idf over the candidate sentences): the idf of the question's own word
   // when the passages use it, else of its alternatives.
@@ -438,7 +440,19 @@ export function composeAnswer(parsed: ParsedPrompt): {
   const types = wantedTypes(parsed.question);
   const titleStems = new Map(parsed.passages.map((p) => [p.id, contentStems(p.title)]));
   /** Which slots a sentence holds (by itself, or half through the heading it sits under). */
-  const holds = (s: Sentence) => slots.map((slot) => Math.max(slotIn(slot, s.stems), 0.5 * slotIn(slot, s.headingStems)));
+  // A month, weekday, clock time or count asked with is held by a sentence whose range answers it
+  // ("my son is 14" → "Teens' cut (12 to 16)"). ADR 059.
+  const asked = askedValues(questionWords(parsed.question), parsed.question).filter((a) => slots.some((x) => x.word === a.word));
+  // When some sentence's range holds the value, a range that leaves it out ("boat trips run from
+  // April to September" for "can we book in December") is not what the question is about.
+  const rangesOf = new Map(asked.length ? sentences.map((s) => [s, rangeCover(s.text, asked)]) : []);
+  const inRange = new Set([...rangesOf.values()].flatMap((m) => [...m].filter(([, v]) => v === 1).map(([w]) => w)));
+  const rangeHeld = (s: Sentence, word: string) => {
+    const v = rangesOf.get(s)?.get(word) ?? 0;
+    return v < 1 && inRange.has(word) ? 0 : v;
+  };
+  const holds = (s: Sentence) =>
+    slots.map((slot) => Math.max(slotIn(slot, s.stems), 0.5 * slotIn(slot, s.headingStems), asked.length ? rangeHeld(s, slot.word) : 0));
 
   for (const s of sentences) {
     const held = holds(s);

@@ -372,3 +372,37 @@ describe("the floor's second signal: wording close to a chunk", () => {
     }
   });
 });
+
+// A venue's knowledge gives ranges; customers ask with their own date, count or hour (ADR 059).
+const VENUE = `# Glenhaven House: weddings
+## Guest numbers
+There is a minimum of 80 adult guests from April to October and 50 adult guests from November to March.
+The marquee seats up to 220 for dinner.
+## Winter weddings
+The Classic menu costs €95 per person for weddings from November to March, Sunday to Thursday.
+## Bar
+The residents' bar is open from 5 pm to 1 am.
+## Parking
+Free parking for 60 cars beside the house.`;
+
+describe("a value the customer asks with, answered by a range", () => {
+  it("a month, a weekday, a count or an hour inside the knowledge's range clears the floor", async () => {
+    const bot = await makeBot({ sources: ["venue"] });
+    await indexChunks(
+      bot.ctx,
+      { ...bot.ref, sourceId: bot.sourceIds[0] },
+      chunkDocument({ title: "Glenhaven House", text: VENUE, format: "markdown", url: null }),
+    );
+    const august = await retrieve(bot.ctx, bot.ref, "is there a minimum number of guests for a saturday in august", { k: 1 });
+    expect(august.answerable).toBe(true);
+    expect(august.passages[0].text).toContain("minimum of 80");
+    const winter = await retrieve(bot.ctx, bot.ref, "we are thinking of a tuesday in january, any cheaper deals for winter", { k: 1 });
+    expect(winter.answerable).toBe(true);
+    expect(winter.passages[0].text).toContain("€95");
+    const seats = await retrieve(bot.ctx, bot.ref, "how many can u seat? we have about 200", { k: 1 });
+    expect(seats.answerable).toBe(true);
+    expect(seats.passages[0].text).toContain("220");
+    // A sum's numbers are not a count: arithmetic stays off-topic.
+    expect((await retrieve(bot.ctx, bot.ref, "what is 18% of 3000", { k: 1 })).answerable).toBe(false);
+  });
+});

@@ -6,6 +6,7 @@ import { isLightWord, lexicalSlots, questionWords } from "./lexicon";
 import { QUESTION_FILLERS, STOP_WORDS, stem, terms, words } from "./text";
 import type { ChatbotRef, Passage, RetrievalResult } from "./types";
 import { createVectorStore } from "./vector-store";
+import { askedValues, rangeCover } from "./ranges";
 import { ByteLru, stringBytes } from "../cache/byte-lru";
 
 /**
@@ -483,10 +484,20 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       new Map([[q.stem, 1], ...q.alts.filter((a) => THESAURUS_IN_FLOOR || !a.general).map((a): [string, number] => [a.stem, a.strength ?? 1])]),
     ]),
   );
+  // A month, weekday, clock time or count the customer asks with, answered by a range the chunk
+  // writes ("a Tuesday in January" → "November to March, Sunday to Thursday"). ADR 059.
+  const asked = askedValues(questionWords(query), query).filter((a) => qTerms.some((q) => q.word === a.word));
+  const rangeOf = new Map<string, Map<string, number>>();
+  const rangeHeld = (text: string, s: string) => {
+    if (!asked.length) return 0;
+    let held = rangeOf.get(text);
+    if (!held) rangeOf.set(text, (held = rangeCover(text, asked)));
+    return held.get(termOf.get(s)!.word) ?? 0;
+  };
   const floorCoverage = (terms: Set<string>, text: string) => {
     let w = 0;
     for (const [s, v] of floorW) {
-      let best = 0;
+      let best = rangeHeld(text, s);
       for (const [f, k] of strengthOf.get(s)!) if (k > best && terms.has(f)) best = Math.max(best, k * phraseShare(terms, s, f));
       // A multi-word synonym written out in full ("Wi-Fi" for "wifi") is the word itself, as in the
       // built-in engine's sentence choice; its head alone stays weak. ADR 046.
@@ -528,7 +539,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const coverageOf = new Map<number, number>();
   const similarityOf = new Map<number, number>();
   for (const c of list) {
-    const cov = weightOf(c.f.termSet);
+    let cov = weightOf(c.f.termSet);
+    if (asked.length) for (const [s, v] of idf) if (!hasTerm(c.f.termSet, s)) cov += (v * rangeHeld(c.text, s)) / idfSum;
     coverageOf.set(c.id, cov);
     const f = c.f;
     let best = 0;

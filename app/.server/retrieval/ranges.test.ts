@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { questionWords } from "./lexicon";
+import { askedValues, rangeCover } from "./ranges";
+
+const asked = (q: string) => askedValues(questionWords(q), q);
+const cover = (q: string, text: string) => Object.fromEntries(rangeCover(text, asked(q)));
+
+describe("values a question asks with", () => {
+  it("reads months, weekdays, clock times and counts, not prices, shares, sums or years", () => {
+    expect(asked("a tuesday in january?").map((a) => [a.word, a.kind])).toEqual([
+      ["tuesday", "day"],
+      ["january", "month"],
+    ]);
+    expect(asked("can i get to my stuff at 11pm").map((a) => a.kind)).toEqual(["clock"]);
+    expect(asked("my son is 14, we're a party of 250").map((a) => a.value)).toEqual([14, 250]);
+    expect(asked("whats 15% of 240")).toEqual([]);
+    expect(asked("what is 17 times 23")).toEqual([]);
+    expect(asked("is it £250 for 2024")).toEqual([]);
+    // "may" is a month only as one ("in May"), not the verb.
+    expect(asked("may i bring my dog")).toEqual([]);
+    expect(asked("are you open in may").map((a) => a.kind)).toEqual(["month"]);
+  });
+});
+
+describe("ranges that answer them", () => {
+  it("a month or weekday inside a range holds fully, outside it half", () => {
+    const winter = "The Classic menu for weddings from November to March, Sunday to Thursday.";
+    expect(cover("a tuesday in january", winter)).toEqual({ tuesday: 1, january: 1 });
+    expect(cover("a saturday in june", winter)).toEqual({ saturday: 0.5, june: 0.5 });
+    expect(cover("open on wednesdays?", "Open Mon–Fri, 9am to 5pm.")).toEqual({ wednesdays: 1 });
+  });
+
+  it("a clock time is answered by the hours, whether or not it falls inside them", () => {
+    expect(cover("can i get in at 11pm", "Access to your unit: 6 am to 10 pm every day.")).toEqual({ "11pm": 1 });
+    expect(cover("can i get in at 11pm", "The gate code changes every month.")).toEqual({});
+  });
+
+  it("a count or an age inside a range, a limit or a minimum", () => {
+    expect(cover("my son is 14", "Teens' cut (12 to 16): €25.")).toEqual({ 14: 1 });
+    expect(cover("my son is 14", "Children under 16 cannot have colour.")).toEqual({ 14: 1 });
+    expect(cover("we're a party of 250", "We can take up to 300 evening guests.")).toEqual({ 250: 1 });
+    expect(cover("we're a party of 350", "We can take up to 300 evening guests.")).toEqual({});
+    expect(cover("im 70", "People over 65 pay £25 a month.")).toEqual({ 70: 1 });
+    // A price range is not a count: "£20 to £40" holds no 30 people.
+    expect(cover("we are 30", "Menus cost £20 to £40 a head.")).toEqual({});
+  });
+});

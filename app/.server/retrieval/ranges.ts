@@ -1,0 +1,115 @@
+// Ranges a text writes — months ("May to September"), weekdays ("Sunday to Thursday", "Mon–Fri"),
+// clock hours ("6 am to 10 pm") and counts or ages ("12 to 16", "under 16", "up to 300") — and which
+// of a question's words they answer. Customers ask with their own value ("a Tuesday in January",
+// "at 11pm", "my son is 14", "we're 250"), the knowledge gives the range, so the word never matches.
+// Used by the relevance floor and the ranking (search.ts) and by the built-in engine's sentence
+// choice (local-model.ts). ADR 059.
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+const DAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+
+/** A month the customer names in full, or by its usual short form ("sept", "dec"): its index. "may" and "march" are verbs too, so only with "in" before them. */
+function monthOf(word: string, before: string | undefined): number {
+  if (word === "may" || word === "march") return before === "in" || before === "of" ? MONTH_NAMES.indexOf(word) : -1;
+  const full = MONTH_NAMES.indexOf(word);
+  if (full >= 0) return full;
+  return ["jan", "feb", "apr", "jun", "jul", "aug", "sept", "oct", "nov", "dec"].includes(word) ? MONTHS.indexOf(word.slice(0, 3)) : -1;
+}
+/** A weekday named in full, plural or not ("tuesday", "saturdays"): its index. */
+function dayOf(word: string): number {
+  return DAY_NAMES.indexOf(word.replace(/s$/, ""));
+}
+
+const MONTH_RE =
+  "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?";
+const DAY_RE = "(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)s?\\.?";
+const TO = "\\s*(?:to|until|till|through|thru|–|—|-)\\s*";
+const MONTH_RANGE = new RegExp(`\\b(?:from\\s+|between\\s+)?${MONTH_RE}(?:${TO}|\\s+and\\s+)${MONTH_RE}\\b`, "gi");
+const DAY_RANGE = new RegExp(`\\b${DAY_RE}${TO}${DAY_RE}(?![\\p{L}])`, "giu");
+const CLOCK = "\\d{1,2}(?:[:.]\\d{2})?\\s*(?:am|pm|a\\.m\\.|p\\.m\\.)|\\d{1,2}:\\d{2}|midnight|noon|midday";
+const CLOCK_RANGE = new RegExp(`(?:${CLOCK})${TO}(?:${CLOCK})`, "gi");
+const CLOCK_LIMIT = new RegExp(`\\b(?:until|till|from|after|before|by|at)\\s+(?:${CLOCK})`, "gi");
+// A number written with a currency sign or as a share is a price or a rate, not a count or an age.
+const NUM = "(?<![£$€¥\\d.,])(\\d{1,4})(?![\\d%.,:]|\\s*(?:%|am\\b|pm\\b|a\\.m|p\\.m))";
+const NUMBER_RANGE = new RegExp(`${NUM}\\s*(?:to|–|—|-)\\s*${NUM}`, "gi");
+const NUMBER_BELOW = new RegExp(`\\b(?:under|below|up to|maximum(?: of)?|max\\.?|no more than|at most|younger than|less than|fewer than)\\s+${NUM}`, "gi");
+const NUMBER_ABOVE = new RegExp(
+  `\\b(?:over|above|at least|minimum(?: of)?|min\\.?|no fewer than|older than|more than|from(?: the age of)?|aged)\\s+${NUM}|${NUM}\\s*(?:\\+|or (?:more|older|over|above)|and (?:over|above|older))`,
+  "gi",
+);
+
+const indexIn = (list: string[], s: string) => list.indexOf(s.toLowerCase().replace(/\.$/, "").slice(0, 3));
+/** Whether index `i` lies in the cyclic range from `a` to `b` ("November to March" holds January). */
+const within = (i: number, a: number, b: number) => (a <= b ? i >= a && i <= b : i >= a || i <= b);
+
+type Asked = { word: string; kind: "month" | "day" | "clock" | "number"; value: number };
+
+// Numbers that are a price, a share or a sum's operands ("£250", "15% of 240", "17 times 23").
+const NOT_COUNTS =
+  /[£$€¥]\s*(\d[\d,.]*)|(\d[\d,.]*)\s*(?:%|percent\b|pc\b|k\b)(?:\s*of\s+(\d[\d,.]*))?|(\d+)\s*(?:[x*+/-]|times|plus|minus|divided by|multiplied by)\s*(\d+)/gi;
+
+/**
+ * The values a question asks with: months, weekdays, clock times and plain counts or ages (not a
+ * price, a share, a sum or a year). `words` are the question's words as questionWords() gives
+ * them; `question` as written, for the signs that words drop.
+ */
+export function askedValues(words: string[], question: string): Asked[] {
+  const notCounts = new Set<string>();
+  for (const m of question.matchAll(NOT_COUNTS)) for (const n of m.slice(1)) if (n) notCounts.add(n.replace(/[,.]/g, ""));
+  const out: Asked[] = [];
+  words.forEach((w, i) => {
+    const m = monthOf(w, words[i - 1]);
+    if (m >= 0) return out.push({ word: w, kind: "month", value: m });
+    const d = dayOf(w);
+    if (d >= 0) return out.push({ word: w, kind: "day", value: d });
+    if (/^\d{1,2}(am|pm)$/.test(w) || (/^\d{1,2}$/.test(w) && /^(am|pm|oclock)$/.test(words[i + 1] ?? "")))
+      return out.push({ word: w, kind: "clock", value: 0 });
+    if (
+      /^\d{1,4}$/.test(w) &&
+      !notCounts.has(w) &&
+      !/^(19|20)\d\d$/.test(w) &&
+      !/^(pounds?|euros?|dollars?|quid|bucks|percent|pc|am|pm|oclock)$/.test(words[i + 1] ?? "")
+    )
+      out.push({ word: w, kind: "number", value: Number(w) });
+  });
+  return out;
+}
+
+/**
+ * Which of the asked values `text` answers with a range, and how strongly: 1 when the value lies in
+ * a range the text writes (or, for a clock time, when the text gives hours at all: "6 am to 10 pm"
+ * answers "can I come at 11pm" either way), 0.5 when the text writes a range of months or weekdays
+ * that leaves the value out ("May to September only" still answers "in December?").
+ */
+export function rangeCover(text: string, asked: Asked[]): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!asked.length) return out;
+  const put = (w: string, v: number) => out.set(w, Math.max(out.get(w) ?? 0, v));
+  const months = asked.filter((a) => a.kind === "month");
+  if (months.length)
+    for (const m of text.matchAll(MONTH_RANGE)) {
+      const [a, b] = [indexIn(MONTHS, m[1]), indexIn(MONTHS, m[2])];
+      if (a >= 0 && b >= 0) for (const q of months) put(q.word, within(q.value, a, b) ? 1 : 0.5);
+    }
+  const days = asked.filter((a) => a.kind === "day");
+  if (days.length)
+    for (const m of text.matchAll(DAY_RANGE)) {
+      const [a, b] = [indexIn(DAYS, m[1]), indexIn(DAYS, m[2])];
+      if (a >= 0 && b >= 0 && a !== b) for (const q of days) put(q.word, within(q.value, a, b) ? 1 : 0.5);
+    }
+  const clocks = asked.filter((a) => a.kind === "clock");
+  if (clocks.length && (new RegExp(CLOCK_RANGE.source, "i").test(text) || new RegExp(CLOCK_LIMIT.source, "i").test(text)))
+    for (const q of clocks) put(q.word, 1);
+  const numbers = asked.filter((a) => a.kind === "number");
+  if (numbers.length) {
+    const inRange = (lo: number, hi: number) => {
+      for (const q of numbers) if (q.value >= lo && q.value <= hi) put(q.word, 1);
+    };
+    for (const m of text.matchAll(NUMBER_RANGE)) if (Number(m[1]) < Number(m[2])) inRange(Number(m[1]), Number(m[2]));
+    for (const m of text.matchAll(NUMBER_BELOW)) inRange(0, Number(m[1]));
+    for (const m of text.matchAll(NUMBER_ABOVE)) inRange(Number(m[1] ?? m[2]), Infinity);
+  }
+  return out;
+}
