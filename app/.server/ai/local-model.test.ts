@@ -459,3 +459,21 @@ describe("a value asked with, answered by a range (ADR 059)", () => {
     expect(ask("can we book in december", passages)).toMatch(/^From November to February the house is closed/);
   });
 });
+
+describe("words the built-in engine's stemming reaches", () => {
+  const ask = (question: string, texts: string[]) =>
+    composeAnswer(
+      parsePrompt([
+        { role: "system", content: system(texts.map((text, i) => ({ id: i + 1, title: "Prices", heading: null, url: null, text }))) },
+        { role: "user", content: [{ type: "text", text: question }] },
+      ]),
+    ).text;
+
+  it('"bleeding" finds "bleed": -eed is no past tense', () => {
+    const texts = [
+      "- **Safety Check – £25**: brakes and gears adjusted, tyres pumped up.\n- **Full Strip Service – £140**: the bike is stripped down and new gear and brake cables fitted (cables included in the price).",
+      "- Puncture repair: £12 per wheel\n- Hydraulic brake bleed: £30 per brake\n- Wheel truing: from £15",
+    ];
+    expect(ask("brakes feel spongy think they need bleeding, cost?", texts)).toMatch(/^- Hydraulic brake bleed: £30 per brake/);
+  });
+});

@@ -104,7 +104,8 @@ function stem(w: string) {
   if (w.length > 7 && w.endsWith("ation")) return w.slice(0, -5);
   if (w.length > 5 && w.endsWith("ing")) return w.slice(0, -3);
   if (w.length > 4 && (w.endsWith("ied") || w.endsWith("ies"))) return w.slice(0, -3) + "i";
-  if (w.length > 4 && w.endsWith("ed")) return w.slice(0, -2);
+  // "-eed" is no past tense: "bleed", "speed" and "breed" keep their stem ("bleeding" → "bleed").
+  if (w.length > 4 && w.endsWith("ed") && !w.endsWith("eed")) return w.slice(0, -2);
   if (w.length > 4 && /(s|x|z|ch|sh)es$/.test(w)) return w.slice(0, -2);
   // Plural first, then y → i, so "Saturdays" and "Saturday" meet.
   let x = w;

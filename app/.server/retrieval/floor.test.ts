@@ -234,6 +234,12 @@ describe("the relevance floor", () => {
     expect(asksForTerms("at what age do kittens get their first injections")).toBe(true);
     expect(asksForTerms("What is the capital of Australia?")).toBe(false);
     expect(asksForTerms("how long should a good invoice email be")).toBe(false);
+    // …and so is asking how late or early, how many, or a fragment that ends on its price.
+    expect(asksForTerms("how late can the band play")).toBe(true);
+    expect(asksForTerms("how many ppl in a group class")).toBe(true);
+    expect(asksForTerms("price for a unit big enough for a 1 bed flat?")).toBe(true);
+    expect(asksForTerms("just want a blowdry for a night out, cost?")).toBe(true);
+    expect(asksForTerms("is the price right")).toBe(false);
   });
 
   it("a question after a price without I or you gets the personal floor (ADR 046)", async () => {

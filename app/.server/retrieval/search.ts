@@ -1076,7 +1076,8 @@ export function isPersonal(query: string): boolean {
 }
 
 // "how long should an email be" asks for a length, not a duration (as in lexicon.ts's question shapes).
-const ASKS_FOR_TERMS = /\bhow (much|long(?! (can|could|should|may|must)\b)|soon|quick|quickly|fast)\b|\bwhat (age|time)\b|\bhow old\b/;
+const ASKS_FOR_TERMS =
+  /\bhow (much|long(?! (can|could|should|may|must)\b)|soon|quick|quickly|fast|late|early|many)\b|\bwhat (age|time)\b|\bhow old\b|^(cost|price|prices) (for|of)\b|\b(cost|costs|price|prices)$/;
 /** What a question after a price asks for, not about. */
 const PRICE_WORDS = new Set("cost costs price prices priced fee fees charge charges rate rates pay paid".split(" "));
 /**
