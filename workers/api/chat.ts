@@ -7,7 +7,7 @@ import { getVisitorHistory, numberedSources } from "../../app/.server/chat/conve
 import { widgetChatRequestSchema, visitorIdSchema, type HistoryMessage } from "../../app/lib/schemas/chat";
 import { visitorHasLead } from "../../app/.server/leads/leads";
 import { countryFromHeader } from "../../app/lib/country";
-import { admitVisitor } from "../../app/.server/widget/gate";
+import { admitKnownChatbotMessage, admitVisitor } from "../../app/.server/widget/gate";
 import { readUiSettings } from "../../app/lib/schemas/widget-settings";
 import { voiceAccess } from "../../app/.server/voice/access";
 import { AdmissionGate, GateFull, releaseWhenSent } from "../admission";
@@ -67,22 +67,25 @@ chat.post("/:chatbotId", async (c) => {
   }
   const input = parsed.data;
   const site = visitorSite(c);
-  const target = await chatbotForVisitor(ctx, c.req.param("chatbotId"), countPrivateRefusal(c, site));
-  if (!target) return notFound(c);
-  if (input.channel === "voice") {
-    // Spoken messages only where voice is on (or from a member trying the voice playground).
-    const access = voiceAccess(target);
-    if (!access.ok) return apiError(c, 403, "voice_not_enabled", access.message);
-  }
-  const admission = await admitVisitor(ctx, target, {
+  const visitor = {
     site,
     origin: c.req.header("Origin"),
     requestUrl: c.req.url,
     visitorId: input.visitorId,
     hash: input.visitorHash,
     channel: input.channel,
-    rate: "message",
-  });
+  };
+  // A chatbot this isolate knows: its look-up and the rate limits in one round trip (not for voice,
+  // whose own check comes before the count).
+  const known = input.channel === "voice" ? undefined : await admitKnownChatbotMessage(ctx, c.req.param("chatbotId"), visitor);
+  const target = known?.target ?? (await chatbotForVisitor(ctx, c.req.param("chatbotId"), countPrivateRefusal(c, site)));
+  if (!target) return notFound(c);
+  if (input.channel === "voice") {
+    // Spoken messages only where voice is on (or from a member trying the voice playground).
+    const access = voiceAccess(target);
+    if (!access.ok) return apiError(c, 403, "voice_not_enabled", access.message);
+  }
+  const admission = known?.admission ?? (await admitVisitor(ctx, target, { ...visitor, rate: "message" }));
   if (!admission.ok) return refuse(c, admission.refusal);
 
   const answer = await takeTurn(ctx, {

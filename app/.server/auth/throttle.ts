@@ -1,4 +1,4 @@
-import { d1Client, type Db } from "../db/client";
+import { d1Client, type BoundSql, type Db } from "../db/client";
 
 export type Limit = { max: number; windowMs: number };
 
@@ -46,6 +46,38 @@ async function upsertAll(db: Db, checks: [string, Limit][], now: number): Promis
     .bind(...checks.flatMap(([key, limit]) => [key, windowOf(limit, now)]))
     .all<{ key: string; count: number }>();
   return new Map(results.map((r) => [r.key, r.count]));
+}
+
+/**
+ * upsertAll's statement for a caller's own D1 batch, counting only while `onlyIf` holds (an SQL
+ * condition binding ?1…?n; the keys' parameters are numbered after them). Its rows go to
+ * `hitAllCounted`; none come back when the condition did not hold, and then nothing was counted.
+ * Chat's gate sends it with the chatbot's look-up: one round trip for both (widget/gate.ts).
+ */
+export function hitAllStatement(client: D1Database, checks: [string, Limit][], now: number, onlyIf: BoundSql): D1PreparedStatement {
+  const n = onlyIf.params.length;
+  const values = checks.map((_, i) => `(?${n + 2 * i + 1}, ?${n + 2 * i + 2})`).join(", ");
+  return client
+    .prepare(
+      // An upsert from a SELECT needs the WHERE (SQLite's parsing rule), which is the condition here.
+      `INSERT INTO rate_limits (key, window_start, count) SELECT column1, column2, 1 FROM (VALUES ${values}) WHERE ${onlyIf.sql}
+      ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.count + 1 ELSE 1 END,
+        window_start = excluded.window_start
+      RETURNING key, count`,
+    )
+    .bind(...onlyIf.params, ...checks.flatMap(([key, limit]) => [key, windowOf(limit, now)]));
+}
+
+/** hitAll's verdict from hitAllStatement's rows (null when they are empty: nothing was counted). */
+export function hitAllCounted(rows: { key: string; count: number }[], checks: [string, Limit][], now: number) {
+  if (checks.length && !rows.length) return null;
+  const counts = new Map(rows.map((r) => [r.key, r.count]));
+  return verdicts(
+    checks.map(([key]) => counts.get(key) ?? 1),
+    checks,
+    now,
+  );
 }
 
 /**

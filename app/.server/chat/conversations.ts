@@ -216,12 +216,20 @@ const TURN_SQL = {
 export type BatchItem = Parameters<Ctx["db"]["batch"]>[0][number];
 
 /**
- * True (in SQL) when the visitor already sent a message with this client message id on this
- * chatbot: TURN_SQL.sent as a condition, binding ?1–?4 (a statement that uses it numbers its own
- * parameters after them, chat/usage.ts consumeReply).
+ * The condition under which openTurn's batch counts the reply's credit (chat/turn.ts): the conversation
+ * the turn resolves to is not held by a person (a held message gets no bot reply, so its credit was
+ * counted and then given back: a round trip for nothing, issue #21), and, when `clientMessageId` is
+ * given, the message is not a retry of a stored one. Binds openStatements' ?1–?5, then ?6.
  */
-export function clientMessageStored(ref: ChatbotRef, visitorId: string, clientMessageId: string): BoundSql {
-  return { sql: `EXISTS (${TURN_SQL.sent})`, params: [ref.orgId, ref.chatbotId, visitorId, clientMessageId] };
+export function turnCreditCondition(
+  ref: ChatbotRef,
+  where: { visitorId: string; channel: string; conversationId?: string | null },
+  clientMessageId?: string,
+): BoundSql {
+  const notHeld = `coalesce((SELECT status FROM conversations WHERE id = ${RESOLVED_ID}), 'bot') <> 'human'`;
+  const who = [ref.orgId, ref.chatbotId, where.visitorId, where.channel, where.conversationId ?? null];
+  if (!clientMessageId) return { sql: notHeld, params: who };
+  return { sql: `${notHeld} AND NOT EXISTS (${TURN_SQL.sent.replace("?4", "?6")})`, params: [...who, clientMessageId] };
 }
 
 /** The visitor proved their id with an identity hash (identity verification); never unset. */

@@ -5,7 +5,6 @@ import type { ServiceContext } from "../context";
 import { fail, type Result } from "../failure";
 import { answerMessage, collectAnswer, HISTORY_MESSAGES, replayExchange, type AnswerKind, type AnswerStream } from "./answer";
 import {
-  clientMessageStored,
   createConversation,
   findClientMessage,
   markConversationVerified,
@@ -13,6 +12,7 @@ import {
   openTurnInShard,
   storedExchange,
   storedExchangeInShard,
+  turnCreditCondition,
   type Conversation,
 } from "./conversations";
 import { consumeReply, type ConsumeResult } from "./usage";
@@ -112,12 +112,15 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
             .first<{ replies: number }>()
         : Promise.resolve(null);
     const input = { ...where, clientMessageId: turn.clientMessageId, historyLimit: HISTORY_MESSAGES };
-    const early = consume && !turn.clientMessageId ? credit() : null;
+    // The client's held hint defers the credit too: a held conversation's message is not counted.
+    const early = consume && !turn.clientMessageId && !turn.heldHint ? credit() : null;
     const turnOpened = await openTurnInShard(ctx, ref, input);
     if (turnOpened.sent) return replayExchange(await storedExchangeInShard(ctx, ref, turnOpened.sent));
     opened = turnOpened;
     // Not awaited here: answerMessage awaits it alongside retrieval, as it does the batch's answer below.
-    if (consume) quota = (early ?? credit()).then((row) => consume.settle(row ?? undefined));
+    // A conversation a person holds gets no bot reply: nothing is counted (no credit, then refund).
+    if (consume)
+      quota = early || botMayAnswer(opened.conversation) ? (early ?? credit()).then((row) => consume.settle(row ?? undefined)) : consume.settle(undefined);
   } else {
     if (inShard && turn.clientMessageId) {
       const stored = await findClientMessage(ctx, ref, turn.visitorId, turn.clientMessageId, store, indexStore);
@@ -128,9 +131,10 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
     // The reply's credit rides along, counted only when the message is not a retry of a stored one
     // (a visitor handed to a person in words pays none: answerMessage counts it if it answers after all).
     // In a shard the retry was looked up above; one racing it is refunded when its exchange is stored.
-    const stored = !inShard && turn.clientMessageId ? clientMessageStored(ref, turn.visitorId, turn.clientMessageId) : undefined;
-    const notStored = stored ? { sql: `NOT ${stored.sql}`, params: stored.params } : undefined;
-    const consume = handsOver ? null : consumeReply(ctx, turn.target.org, startedAt, notStored);
+    // Nor is it counted for a conversation a person holds (no bot reply): before, it was counted and
+    // then given back, a round trip for nothing (issue #21).
+    const condition = turnCreditCondition(ref, where, inShard ? undefined : turn.clientMessageId);
+    const consume = handsOver ? null : consumeReply(ctx, turn.target.org, startedAt, condition);
     const { sent, also, ...rest } = await openTurn(
       ctx,
       ref,
@@ -156,7 +160,9 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
     text: turn.text,
     startedAt,
     botMayAnswer,
-    heldHint: turn.heldHint,
+    // The conversation is known here (except a fresh one, never held): a held one's message starts no
+    // knowledge search, with the client's hint or without it.
+    heldHint: turn.heldHint || !botMayAnswer(opened.conversation),
     clientMessageId: turn.clientMessageId,
     pageUrl: turn.pageUrl,
     // Live chat (ADR 025): a held conversation's message is stored by its live object and reaches

@@ -1,9 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, getTableName } from "drizzle-orm";
 import { can, type Permission, type Role } from "~/lib/permissions";
 import { PLANS, PLAN_IDS, planExtras } from "~/lib/plans";
 import { authenticateApiKey, type ApiKeyAuth } from "../api-keys/api-keys";
 import type { AppContext, ServiceContext } from "../context";
-import type { Db } from "../db/client";
+import { d1Client } from "../db/client";
 import { chatbots, memberships, organisations, wooConnections } from "../db/schema";
 import { fail, type Result } from "../failure";
 
@@ -23,33 +23,98 @@ export type ChatbotWithOrg = { chatbot: Chatbot; org: Organisation };
 /** Ids longer than this are not ours; refused before any query. */
 const MAX_ID_LENGTH = 64;
 
+// The chatbot with its organisation, the first read of every visitor message: fixed SQL built once
+// from the schema's columns (drizzle built the two-table select per message, which showed in CPU
+// profiles under load, issue #21), each column aliased so that the row keeps both tables' `id` in a
+// D1 batch too (D1 answers a batch with rows as objects; chat's gate sends it with the rate limits).
+// Whether a store is connected rides along: most chatbots have none, and the shop tools would
+// otherwise spend a round trip of every turn finding that out (issue #21).
+const CHATBOT_COLUMNS = Object.entries(getTableColumns(chatbots));
+const ORG_COLUMNS = Object.entries(getTableColumns(organisations));
+const LOAD_SQL = `SELECT ${CHATBOT_COLUMNS.map(([k, c]) => `c."${c.name}" AS "c_${k}"`).join(", ")},
+  ${ORG_COLUMNS.map(([k, c]) => `o."${c.name}" AS "o_${k}"`).join(", ")},
+  EXISTS (SELECT 1 FROM "${getTableName(wooConnections)}" w WHERE w."${wooConnections.chatbotId.name}" = c."id") AS "store"
+  FROM "${getTableName(chatbots)}" c JOIN "${getTableName(organisations)}" o ON o."id" = c."org_id" WHERE c."id" = ?1`;
+
+/** The look-up as one statement, for a caller's own batch; its rows go to `loadedChatbot`. */
+export const chatbotLoadStatement = (client: D1Database, chatbotId: string) => client.prepare(LOAD_SQL).bind(chatbotId);
+
+type LoadRow = Record<string, unknown>;
+const decode = (columns: [string, { mapFromDriverValue(v: unknown): unknown }][], row: LoadRow, prefix: string) =>
+  Object.fromEntries(
+    columns.map(([k, c]) => {
+      const v = row[prefix + k];
+      // As drizzle maps a selected row: NULL stays null, anything else through the column's decoder (JSON, booleans…).
+      return [k, v === null || v === undefined ? null : c.mapFromDriverValue(v)];
+    }),
+  );
+
 /**
- * The chatbot with its organisation, the first read of every visitor message: built once per D1
- * client with a placeholder (drizzle's prepared query), so a message does not pay for building the
- * two-table select again (it showed in CPU profiles under load, issue #21).
+ * The chatbot from chatbotLoadStatement's rows (null: no such chatbot). Remembered in this isolate
+ * (or forgotten) as found, for chat's gate to try the next message's checks on (widget/gate.ts).
  */
-const prepareLoad = (db: Db) =>
-  db
-    // Whether a store is connected rides along: most chatbots have none, and the shop tools would
-    // otherwise spend a round trip of every turn finding that out (issue #21).
-    .select({
-      chatbot: chatbots,
-      org: organisations,
-      store: sql<number>`exists (select 1 from ${wooConnections} where ${wooConnections.chatbotId} = ${chatbots.id})`,
-    })
-    .from(chatbots)
-    .innerJoin(organisations, eq(organisations.id, chatbots.orgId))
-    .where(eq(chatbots.id, sql.placeholder("id")))
-    .prepare();
-const loads = new WeakMap<Db, ReturnType<typeof prepareLoad>>();
+export function loadedChatbot(chatbotId: string, rows: LoadRow[] | undefined): ChatbotWithOrg | null {
+  const row = rows?.[0];
+  if (!row) {
+    forgetChatbot(chatbotId);
+    return null;
+  }
+  const chatbot = decode(CHATBOT_COLUMNS, row, "c_") as typeof chatbots.$inferSelect;
+  const found = { chatbot: { ...chatbot, storeConnected: !!row.store }, org: decode(ORG_COLUMNS, row, "o_") as Organisation };
+  rememberChatbot(found, String(row.c_settings));
+  return found;
+}
 
 async function loadChatbot(ctx: Pick<ServiceContext, "db">, chatbotId: string | undefined): Promise<ChatbotWithOrg | null> {
   if (!chatbotId || chatbotId.length > MAX_ID_LENGTH) return null;
-  let load = loads.get(ctx.db);
-  if (!load) loads.set(ctx.db, (load = prepareLoad(ctx.db)));
-  const row = await load.get({ id: chatbotId });
-  return row ? { chatbot: { ...row.chatbot, storeConnected: !!row.store }, org: row.org } : null;
+  const { results } = await chatbotLoadStatement(d1Client(ctx.db), chatbotId).all<LoadRow>();
+  return loadedChatbot(chatbotId, results);
 }
+
+// Chatbots this isolate has looked up lately, as they were then, for chat's gate (widget/gate.ts): it
+// runs a message's checks on the remembered row and sends the rate limits' statement, guarded by "the
+// row still is as remembered", with a fresh look-up in one round trip. Nothing is answered from here
+// alone: what the checks used is compared in D1, and everything after them reads the fresh row. The
+// cache is bounded by bytes (issue #21: every per-isolate cache is), least recently used first out.
+export type RememberedChatbot = { found: ChatbotWithOrg; settingsText: string; bytes: number };
+export const REMEMBERED_CHATBOTS_BYTES = 512 * 1024;
+const remembered = new Map<string, RememberedChatbot>();
+let rememberedBytes = 0;
+
+function forgetChatbot(chatbotId: string) {
+  const old = remembered.get(chatbotId);
+  if (!old) return;
+  remembered.delete(chatbotId);
+  rememberedBytes -= old.bytes;
+}
+
+function rememberChatbot(found: ChatbotWithOrg, settingsText: string) {
+  const id = found.chatbot.id;
+  forgetChatbot(id);
+  // Strings are counted at two bytes a character (V8 may keep them at one), the settings as their JSON twice (text and object).
+  const bytes = 2 * (2 * settingsText.length + JSON.stringify({ ...found.chatbot, settings: null }).length + JSON.stringify(found.org).length);
+  if (bytes > REMEMBERED_CHATBOTS_BYTES / 8) return;
+  remembered.set(id, { found, settingsText, bytes });
+  rememberedBytes += bytes;
+  for (const [oldest, entry] of remembered) {
+    if (rememberedBytes <= REMEMBERED_CHATBOTS_BYTES) break;
+    remembered.delete(oldest);
+    rememberedBytes -= entry.bytes;
+  }
+}
+
+/** The chatbot as this isolate last looked it up (most recently used now), or undefined. */
+export function rememberedChatbot(chatbotId: string): RememberedChatbot | undefined {
+  const entry = remembered.get(chatbotId);
+  if (entry) {
+    remembered.delete(chatbotId);
+    remembered.set(chatbotId, entry);
+  }
+  return entry;
+}
+
+/** What the cache holds, for tests. */
+export const rememberedChatbotsBytes = () => ({ bytes: rememberedBytes, entries: remembered.size });
 
 async function roleIn(ctx: Pick<ServiceContext, "db">, orgId: string, userId: string): Promise<Role | null> {
   const m = await ctx.db
@@ -104,7 +169,15 @@ export async function chatbotForVisitor(
   onPrivate?: (chatbotId: string) => void,
 ): Promise<ChatTarget | null> {
   const found = await loadChatbot(ctx, chatbotId);
-  if (!found) return null;
+  return found ? visitorTarget(ctx, found, onPrivate) : null;
+}
+
+/** chatbotForVisitor's rule on a chatbot already looked up. */
+export async function visitorTarget(
+  ctx: Pick<AppContext, "db" | "getAuth">,
+  found: ChatbotWithOrg,
+  onPrivate?: (chatbotId: string) => void,
+): Promise<ChatTarget | null> {
   const auth = await ctx.getAuth();
   const member = auth ? (await roleIn(ctx, found.org.id, auth.user.id)) !== null : false;
   if (found.chatbot.visibility === "private" && !member) {

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import { hitAll, hitAllWith, type Limit } from "../auth/throttle";
+import { hitAll, hitAllCounted, hitAllWith, type Limit } from "../auth/throttle";
 import type { AccessSettings } from "~/lib/schemas/widget-settings";
 
 // Visitor rate limits, counted in D1 (fixed windows, app/.server/auth/throttle.ts) so they hold
@@ -51,6 +51,19 @@ export async function checkLimits(
   if (r.ok) return { ok: true };
   const retryAfterS = Math.max(1, r.retryAfterS);
   return { ok: false, retryAfterS, message: rateLimitMessage(retryAfterS, what) };
+}
+
+/** checkLimits' answer from rows of hitAllStatement run in the caller's batch; null when nothing was counted. */
+export function countedLimits(
+  rows: { key: string; count: number }[],
+  keys: Key[],
+  now: number,
+): { ok: true } | { ok: false; retryAfterS: number; message: string } | null {
+  const r = hitAllCounted(rows, keys, now);
+  if (!r) return null;
+  if (r.ok) return { ok: true };
+  const retryAfterS = Math.max(1, r.retryAfterS);
+  return { ok: false, retryAfterS, message: rateLimitMessage(retryAfterS, "messages") };
 }
 
 /**
