@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { closeBrowser, newPage } from "./support/browser";
-import { executeD1, sqlString } from "./support/d1";
+import { executeD1 } from "./support/d1";
+import { insertChatbotSql } from "./support/chatbots";
 import { signInAsDemo } from "./support/flows";
 
 // The bot's "collect lead" step in Chromium, on the chat test page (/test/{id}) with the built-in
@@ -22,9 +23,7 @@ const FORM = {
 };
 
 beforeAll(async () => {
-  await executeD1(
-    `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(BOT)}, ${sqlString(DEMO.orgId)}, 'Knit shop', 'public', ${sqlString(JSON.stringify({ ui: { leadForm: FORM } }))});`,
-  );
+  await executeD1(insertChatbotSql({ id: BOT, orgId: DEMO.orgId, name: "Knit shop", settings: { ui: { leadForm: FORM } } }));
 });
 
 afterAll(closeBrowser);

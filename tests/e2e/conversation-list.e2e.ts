@@ -4,7 +4,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { axeViolations } from "./support/axe";
 import { baseURL, closeBrowser, newPage } from "./support/browser";
-import { executeD1, sqlString } from "./support/d1";
+import { executeD1 } from "./support/d1";
+import { insertChatbotSql } from "./support/chatbots";
 import { signInAsDemo } from "./support/flows";
 
 // The chatbot home's conversation list in Chromium: visitors act through the widget's endpoints,
@@ -27,9 +28,7 @@ describe("chatbot home: conversation list", () => {
 
   it("shows leads and badges, filters and searches through the URL, and fits a phone", async () => {
     const settings = { ui: { humanHandoff: true, leadForm: { timing: "after-first-answer", name: "optional", email: "required", phone: "off", custom: [] } } };
-    await executeD1(
-      `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(CHATBOT_ID)}, ${sqlString(DEMO.orgId)}, 'List check', 'public', ${sqlString(JSON.stringify(settings))});`,
-    );
+    await executeD1(insertChatbotSql({ id: CHATBOT_ID, orgId: DEMO.orgId, name: "List check", settings }));
     // The bot knows nothing, so every question falls back ("Unanswered"); small talk does not.
     const stamp = Date.now().toString(36);
     const ask = (visitorId: string, message: string) => api(`/api/chat/${CHATBOT_ID}`, { visitorId, message, stream: false, channel: "widget" });

@@ -3,7 +3,8 @@ import { DEMO } from "../../scripts/lib/demo.mjs";
 import { startToolTestApi } from "../support/tool-test-api.mjs";
 import { axeViolations } from "./support/axe";
 import { closeBrowser, newPage } from "./support/browser";
-import { executeD1, sqlString } from "./support/d1";
+import { executeD1 } from "./support/d1";
+import { insertChatbotSql } from "./support/chatbots";
 import { followLink, signInAsDemo, submitAndWait } from "./support/flows";
 
 // Custom HTTP tools in Chromium: the owner adds a booking tool on …/tools (secret header, JSON-schema
@@ -19,9 +20,7 @@ let api: { url: string; close: () => Promise<void> };
 
 beforeAll(async () => {
   api = (await startToolTestApi()) as typeof api;
-  await executeD1(
-    `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(BOT)}, ${sqlString(DEMO.orgId)}, 'Bistro', 'public', '{}');`,
-  );
+  await executeD1(insertChatbotSql({ id: BOT, orgId: DEMO.orgId, name: "Bistro" }));
 });
 
 afterAll(async () => {

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { baseURL, closeBrowser, newPage } from "./support/browser";
-import { executeD1, sqlString } from "./support/d1";
+import { executeD1 } from "./support/d1";
+import { insertChatbotSql } from "./support/chatbots";
 import { signInAsDemo } from "./support/flows";
 
 // Visitors control what they type into the widget and its lead form; the dashboard shows it to the
@@ -43,9 +44,7 @@ describe("dashboard transcript", () => {
         },
       },
     };
-    await executeD1(
-      `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(CHATBOT_ID)}, ${sqlString(DEMO.orgId)}, 'XSS check', 'public', ${sqlString(JSON.stringify(settings))});`,
-    );
+    await executeD1(insertChatbotSql({ id: CHATBOT_ID, orgId: DEMO.orgId, name: "XSS check", settings }));
 
     let conversationId = "";
     let botMessageId = "";

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { baseURL, closeBrowser, newPage, type TrackedPage } from "./support/browser";
 import { executeD1, sqlString } from "./support/d1";
+import { insertChatbotSql } from "./support/chatbots";
 import { signInAsDemo } from "./support/flows";
 import { embedSnippet, startHostSite } from "./support/host-page";
 
@@ -69,15 +70,11 @@ beforeAll(async () => {
     [NEVER, settings],
     [ALERTS, settings],
   ] as const) {
-    await executeD1(
-      `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(id)}, ${sqlString(DEMO.orgId)}, ${sqlString(NAME)}, 'public', ${sqlString(JSON.stringify(s))})`,
-    );
+    await executeD1(insertChatbotSql({ id, orgId: DEMO.orgId, name: NAME, settings: s }));
   }
   // Live chat is a Growth-plan extra (ADR 027); the demo organisation is on Free (restored after).
   await executeD1(`UPDATE organisations SET plan = 'growth' WHERE id = ${sqlString(DEMO.orgId)}`);
-  await executeD1(
-    `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(LIVE)}, ${sqlString(DEMO.orgId)}, ${sqlString(NAME)}, 'public', ${sqlString(JSON.stringify(settings))})`,
-  );
+  await executeD1(insertChatbotSql({ id: LIVE, orgId: DEMO.orgId, name: NAME, settings }));
 });
 afterAll(async () => {
   await executeD1(`UPDATE organisations SET plan = 'free' WHERE id = ${sqlString(DEMO.orgId)}`);

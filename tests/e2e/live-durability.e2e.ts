@@ -5,6 +5,7 @@ import { freePort, ROOT } from "../../scripts/lib/common.mjs";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { startDevWorker } from "../../scripts/lib/dev-worker.mjs";
 import { agentPath, handOff, LiveSocket, signIn, visitorPath, visitorSays } from "../../scripts/lib/live-client.mjs";
+import { insertChatbotSql } from "./support/chatbots";
 
 // Durability of live chat (issue 16's proof, ADR 025/026): a conversation going both ways, a burst
 // of agent messages, and `wrangler dev` killed (SIGKILL, the whole process group: no clean
@@ -40,8 +41,8 @@ const start = (keepState: boolean) =>
     // As the shared e2e Worker and `npm start` run it (ADR 036).
     inspector: false,
     // Live chat is a Growth-plan extra (ADR 027): agents' sockets on the seeded Free plan answer 403.
-    // The bot keeps its messages in its shard, as `createChatbot` makes every new chatbot do.
-    sql: `UPDATE organisations SET plan = 'growth' WHERE id = '${DEMO.orgId}'; INSERT INTO chatbots (id, org_id, name, visibility, settings, message_store) VALUES ('${BOT}', '${DEMO.orgId}', 'Durable bot', 'public', '${JSON.stringify({ ui: { humanHandoff: true, leadForm: { timing: "off" } } })}', 'shard'); INSERT INTO api_keys (id, org_id, chatbot_id, name, prefix, key_hash, created_at) VALUES ('key_durable', '${DEMO.orgId}', '${BOT}', 'Durability', '${API_KEY.slice(0, 10)}', '${API_KEY_HASH}', 0)`,
+    // The bot keeps its messages and conversation index in its shard, as `createChatbot` makes every new chatbot do.
+    sql: `UPDATE organisations SET plan = 'growth' WHERE id = '${DEMO.orgId}'; ${insertChatbotSql({ id: BOT, orgId: DEMO.orgId, name: "Durable bot", settings: { ui: { humanHandoff: true, leadForm: { timing: "off" } } } })} INSERT INTO api_keys (id, org_id, chatbot_id, name, prefix, key_hash, created_at) VALUES ('key_durable', '${DEMO.orgId}', '${BOT}', 'Durability', '${API_KEY.slice(0, 10)}', '${API_KEY_HASH}', 0)`,
   });
 
 /** The conversation's stored messages, oldest first, as the REST API reads them (from the chatbot's message store). */

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { closeBrowser, newPage } from "./support/browser";
-import { executeD1, sqlString } from "./support/d1";
+import { executeD1 } from "./support/d1";
+import { insertChatbotSql } from "./support/chatbots";
 
 // No dead end: a chatbot nobody has configured says "leave your contact so someone from the team
 // can help" when it does not know, so the widget must offer the contact form right then.
@@ -13,8 +14,8 @@ beforeAll(async () => {
   // A new chatbot's settings are empty (every section at its defaults); the second has switched both offers off.
   const silent = { ui: { leadForm: { timing: "off" }, humanHandoff: false } };
   await executeD1(
-    `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(FRESH_BOT)}, ${sqlString(DEMO.orgId)}, 'Fresh bot', 'public', '{}'), ` +
-      `(${sqlString(SILENT_BOT)}, ${sqlString(DEMO.orgId)}, 'Silent bot', 'public', ${sqlString(JSON.stringify(silent))});`,
+    insertChatbotSql({ id: FRESH_BOT, orgId: DEMO.orgId, name: "Fresh bot" }) +
+      insertChatbotSql({ id: SILENT_BOT, orgId: DEMO.orgId, name: "Silent bot", settings: silent }),
   );
 });
 afterAll(closeBrowser);

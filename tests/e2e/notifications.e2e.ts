@@ -12,6 +12,7 @@ import { DEMO } from "../../scripts/lib/demo.mjs";
 import { axeViolations } from "./support/axe";
 import { closeBrowser, newPage, baseURL } from "./support/browser";
 import { executeD1, sqlString } from "./support/d1";
+import { insertChatbotSql } from "./support/chatbots";
 import { signInAsDemo, submitAndWait } from "./support/flows";
 import { latestMailTo } from "./support/outbox";
 
@@ -66,7 +67,7 @@ beforeAll(async () => {
   await executeD1(
     `INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (${sqlString(ORG)}, 'Notify Co', ${sqlString(`notify-${suffix}`)}, 'starter', ${Date.now()});` +
       `INSERT INTO memberships (org_id, user_id, role) VALUES (${sqlString(ORG)}, ${sqlString(DEMO.userId)}, 'owner');` +
-      `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(BOT)}, ${sqlString(ORG)}, 'Notify bot', 'public', ${sqlString(JSON.stringify(settings))});`,
+      insertChatbotSql({ id: BOT, orgId: ORG, name: "Notify bot", settings }),
   );
   mkdirSync(SCREENS, { recursive: true });
 });

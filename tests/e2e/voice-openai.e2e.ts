@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../scripts/lib/common.mjs";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { startDevWorker } from "../../scripts/lib/dev-worker.mjs";
+import { insertChatbotSql } from "./support/chatbots";
 
 // The OpenAI speech engine through the Worker (workers/api/voice.ts) against a local server that
 // implements OpenAI's documented shapes: POST /v1/audio/transcriptions (multipart/form-data: file,
@@ -84,7 +85,13 @@ beforeAll(async () => {
     sql: [
       `UPDATE organisations SET plan = 'growth' WHERE id = '${DEMO.orgId}';`,
       `UPDATE chatbots SET settings = json_set(coalesce(settings, '{}'), '$.voice', json('{"enabled":true,"engine":"openai","voice":"nova","speed":1.25,"language":"en"}')) WHERE id = '${DEMO.chatbotId}';`,
-      `INSERT INTO chatbots (id, org_id, name, visibility, settings, created_at, updated_at) VALUES ('cb_voice_browser', '${DEMO.orgId}', 'Browser voice', 'public', '{"voice":{"enabled":true,"engine":"browser"}}', 0, 0);`,
+      insertChatbotSql({
+        id: "cb_voice_browser",
+        orgId: DEMO.orgId,
+        name: "Browser voice",
+        settings: { voice: { enabled: true, engine: "browser" } },
+        createdAt: 0,
+      }),
     ].join(" "),
   });
 }, 180_000);

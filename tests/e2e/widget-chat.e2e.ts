@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { axeViolations } from "./support/axe";
 import { baseURL, closeBrowser, newPage } from "./support/browser";
-import { executeD1, sqlString } from "./support/d1";
+import { executeD1 } from "./support/d1";
+import { insertChatbotSql } from "./support/chatbots";
 import { embedSnippet } from "./support/host-page";
 import { DEFAULT_UI_SETTINGS } from "../../app/lib/schemas/widget-settings";
 
@@ -82,8 +83,8 @@ beforeAll(async () => {
   };
   const rate = { access: { rateLimitPerMinute: 1 } };
   await executeD1(
-    `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(XSS_BOT)}, ${sqlString(DEMO.orgId)}, 'XSS widget', 'public', ${sqlString(JSON.stringify(xss))}), ` +
-      `(${sqlString(RATE_BOT)}, ${sqlString(DEMO.orgId)}, 'Rate bot', 'public', ${sqlString(JSON.stringify(rate))});`,
+    insertChatbotSql({ id: XSS_BOT, orgId: DEMO.orgId, name: "XSS widget", settings: xss }) +
+      insertChatbotSql({ id: RATE_BOT, orgId: DEMO.orgId, name: "Rate bot", settings: rate }),
   );
 
   // The demo knowledge is indexed by the queue the global setup kicked; wait until it answers with sources.

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealSecret } from "../../app/.server/crypto/secret-box";
 import { DEMO } from "../../scripts/lib/demo.mjs";
 import { baseURL, closeBrowser, newPage } from "./support/browser";
-import { executeD1, sqlString } from "./support/d1";
+import { executeD1 } from "./support/d1";
+import { insertChatbotSql } from "./support/chatbots";
 import { embedSnippet, startHostSite } from "./support/host-page";
 
 // The widget on a customer's website: a host page served from ANOTHER origin (its own localhost
@@ -44,17 +45,13 @@ beforeAll(async () => {
   });
   // A chatbot of the demo organisation that only shop.example.com may embed.
   const settings = { access: { allowedOrigins: ["shop.example.com"] } };
-  await executeD1(
-    `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(RESTRICTED)}, ${sqlString(DEMO.orgId)}, 'Restricted bot', 'public', ${sqlString(JSON.stringify(settings))})`,
-  );
+  await executeD1(insertChatbotSql({ id: RESTRICTED, orgId: DEMO.orgId, name: "Restricted bot", settings }));
   // One that asks for contact details before the first message, and one for signed-in customers only.
   const leadForm = { ui: { leadForm: { timing: "before-chat", name: "optional", email: "required", phone: "off", custom: [] } } };
-  await executeD1(
-    `INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(LEADS)}, ${sqlString(DEMO.orgId)}, 'Leads bot', 'public', ${sqlString(JSON.stringify(leadForm))})`,
-  );
+  await executeD1(insertChatbotSql({ id: LEADS, orgId: DEMO.orgId, name: "Leads bot", settings: leadForm }));
   const sealed = await sealSecret({ ENVIRONMENT: "development" }, SECRET);
   await executeD1(
-    `INSERT INTO chatbots (id, org_id, name, visibility, settings, identity_secret) VALUES (${sqlString(VERIFIED)}, ${sqlString(DEMO.orgId)}, 'Members bot', 'public', ${sqlString(JSON.stringify({ access: { requireVerified: true } }))}, ${sqlString(sealed)})`,
+    insertChatbotSql({ id: VERIFIED, orgId: DEMO.orgId, name: "Members bot", settings: { access: { requireVerified: true } }, identitySecret: sealed }),
   );
 });
 afterAll(async () => {

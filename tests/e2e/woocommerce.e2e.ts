@@ -3,6 +3,7 @@ import { DEMO } from "../../scripts/lib/demo.mjs";
 import { FAKE_KEY, FAKE_SECRET } from "../fakes/woocommerce";
 import { closeBrowser, newPage } from "./support/browser";
 import { executeD1, sqlString } from "./support/d1";
+import { insertChatbotSql } from "./support/chatbots";
 import { serveFakeWooStore, type ServedStore } from "./support/fake-woocommerce";
 import { signInAsDemo } from "./support/flows";
 
@@ -21,8 +22,7 @@ beforeAll(async () => {
   shop = await serveFakeWooStore();
   // The shop tools need the Growth plan; the demo organisation is back on its seeded plan afterwards.
   await executeD1(
-    `UPDATE organisations SET plan = 'growth' WHERE id = ${sqlString(DEMO.orgId)};
-     INSERT INTO chatbots (id, org_id, name, visibility, settings) VALUES (${sqlString(BOT)}, ${sqlString(DEMO.orgId)}, 'Sample shop', 'public', '{}');`,
+    `UPDATE organisations SET plan = 'growth' WHERE id = ${sqlString(DEMO.orgId)}; ${insertChatbotSql({ id: BOT, orgId: DEMO.orgId, name: "Sample shop" })}`,
   );
 });
 

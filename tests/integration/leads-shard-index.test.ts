@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { conversationIndex, d1ConversationIndex, shardConversationIndex } from "~/.server/chat/conversation-index";
 import { createServiceContext } from "~/.server/context";
 import type { Env } from "~/.server/env";
-import { chatbots } from "~/.server/db/schema";
-import { createLead, deleteLead } from "~/.server/leads/leads";
+import { chatbots, leads } from "~/.server/db/schema";
+import { createLead, deleteLead, getLead } from "~/.server/leads/leads";
 import { db, makeOrg, makeUser, testContext } from "../factories";
 
 // A lead left on a chatbot whose conversation index is in its shard (ADR 044 §5, ADR 048): D1's
@@ -75,6 +75,37 @@ describe("leads on a chatbot whose conversation index is in its shard", () => {
     for (const id of [first.id, second.id]) expect(await index.get(id)).toMatchObject({ hasLead: false, leadName: null, leadEmail: null });
     expect(await index.create({ visitorId: "v_del", channel: "api" })).toMatchObject({ hasLead: false, leadName: null, leadEmail: null });
     expect(await index.get(other.id)).toMatchObject({ hasLead: true, leadName: "Kim", leadEmail: "kim@example.com" });
+  });
+
+  it("refuses, without the bindings, what would reach the shard's conversations; D1-only leads still work", async () => {
+    const ctx = testContext();
+    const ref = await shardChatbot("Shard leads without env");
+    const index = await conversationIndex(ctx, ref);
+    const c = await index.open({ visitorId: "v_noenv", channel: "widget" });
+    const lead = await createLead(ctx, ref, { conversationId: c.id, visitorId: "v_noenv", name: "Ann", email: "ann@noenv.example" });
+    // Before: D1's conversations table, where this chatbot has no rows, silently (marks lost, a lead without its conversations).
+    await expect(createLead({ db }, ref, { conversationId: c.id, visitorId: "v_noenv", email: "bob@noenv.example" })).rejects.toThrow(/needs env/);
+    expect(await db.select().from(leads).where(eq(leads.email, "bob@noenv.example")).get()).toBeUndefined(); // nothing written
+    await expect(getLead({ db }, ref, lead.id)).rejects.toThrow(/needs env/);
+    await expect(deleteLead({ db }, ref, lead.id)).rejects.toThrow(/needs env/);
+    expect(await db.select().from(leads).where(eq(leads.id, lead.id)).get()).toMatchObject({ id: lead.id }); // not deleted
+    expect(await index.get(c.id)).toMatchObject({ hasLead: true, leadEmail: "ann@noenv.example" });
+    // A lead with neither conversation nor visitor (the REST API's) touches only D1: no bindings needed.
+    expect(await createLead({ db }, ref, { email: "api@noenv.example", source: "api" })).toMatchObject({ email: "api@noenv.example" });
+    // With the bindings, the same calls go through.
+    expect((await getLead(ctx, ref, lead.id))?.conversations.map((x) => x.id)).toEqual([c.id]);
+    expect(await deleteLead(ctx, ref, lead.id)).toBe(true);
+  });
+
+  it("serves a D1 chatbot's leads without the bindings, as before", async () => {
+    const owner = await makeUser();
+    const { org, bot } = await makeOrg(owner.id, "D1 leads without env");
+    await db.update(chatbots).set({ conversationStore: "d1" }).where(eq(chatbots.id, bot.id));
+    const ref = { orgId: org.id, chatbotId: bot.id };
+    const c = await d1ConversationIndex({ db }, ref).open({ visitorId: "v_d1_noenv", channel: "widget" });
+    const lead = await createLead({ db }, ref, { conversationId: c.id, visitorId: "v_d1_noenv", email: "d1@noenv.example" });
+    expect((await getLead({ db }, ref, lead.id))?.conversations.map((x) => x.id)).toEqual([c.id]);
+    expect(await deleteLead({ db }, ref, lead.id)).toBe(true);
   });
 
   it("recomputes lead marks the same way in D1 and in the shard (leadScope, resetLeads)", async () => {

@@ -1,12 +1,11 @@
-import { messageStore, type MessageStoreKind } from "../chat/message-store";
-import type { ConversationStoreKind } from "../chat/conversation-index";
+import { messageStore } from "../chat/message-store";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { newId } from "../auth/crypto";
 import { belowChatbotLimit, checkChatbotLimit } from "../billing/limits";
 import { deleteChatbotKnowledgeStorage } from "../kb/sources";
 import type { AppContext } from "../context";
 import { chatbots, organisations, termStats } from "../db/schema";
-import type { KnowledgeStoreKind } from "../retrieval/knowledge-store";
+import { newChatbotStores } from "./new-chatbot-stores";
 
 // Every function is scoped by organisation: a chatbot id of another organisation is simply not found.
 
@@ -42,9 +41,8 @@ export type CreateChatbotResult = { ok: true; chatbot: Chatbot } | { ok: false; 
 /**
  * Creates a chatbot unless the organisation's plan limit is reached (one statement: the count is
  * checked inside the INSERT, so two concurrent creations cannot pass the limit together). Its
- * knowledge, its messages and its conversation index live in its own shards from the start when the
- * bindings are there (ADR 034, ADR 040, ADR 044 — the index only next to its messages); the columns'
- * defaults stay 'd1' for rows from before, which are moved.
+ * knowledge, messages and conversation index live where newChatbotStores says: its own shards when
+ * the bindings are there.
  */
 export async function createChatbot(
   ctx: Pick<AppContext, "db" | "env">,
@@ -55,12 +53,10 @@ export async function createChatbot(
   if (!org) return { ok: false, message: "That organisation no longer exists." };
   const now = Date.now();
   const id = newId("cb_");
-  const store: KnowledgeStoreKind = ctx.env.KNOWLEDGE_SHARD ? "shard" : "d1";
-  const messagesIn: MessageStoreKind = ctx.env.CONVERSATION_SHARD ? "shard" : "d1";
-  const indexIn: ConversationStoreKind = messagesIn;
+  const stores = newChatbotStores(ctx.env);
   const result = await ctx.db.run(sql`
     INSERT INTO ${chatbots} (id, org_id, name, visibility, settings, knowledge_store, message_store, conversation_store, created_at, updated_at)
-    SELECT ${id}, ${org.id}, ${input.name.trim()}, ${input.visibility ?? "public"}, ${JSON.stringify(input.settings ?? {})}, ${store}, ${messagesIn}, ${indexIn}, ${now}, ${now}
+    SELECT ${id}, ${org.id}, ${input.name.trim()}, ${input.visibility ?? "public"}, ${JSON.stringify(input.settings ?? {})}, ${stores.knowledgeStore}, ${stores.messageStore}, ${stores.conversationStore}, ${now}, ${now}
     WHERE ${belowChatbotLimit(org)}`);
   if (!result.meta.changes) {
     const refusal = await checkChatbotLimit(ctx, org);

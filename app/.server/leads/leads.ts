@@ -123,7 +123,7 @@ export async function createLead(ctx: Ctx, ref: Ref, input: NewLead): Promise<Le
   // chatbot's index in its shard (ADR 044, 048) that is one shard call after D1's record: the marks
   // and the shard's `visitor_leads`, which its new conversations copy from (a turn never reads D1).
   const mark = conversationId || visitorId ? { conversationId, visitorId, name, email, at: now } : null;
-  const inShard = mark && ctx.env && (await conversationStoreKind(ctx, ref)) === "shard" ? ctx.env : null;
+  const inShard = mark ? await shardIndexEnv(ctx, ref) : null;
   if (mark && !inShard) writes.push(markLeadStatement(ctx.db, ref, mark));
   await ctx.db.batch(writes as unknown as Parameters<typeof ctx.db.batch>[0]);
   if (mark && inShard) await shardConversationIndex(inShard, ref).markLead(mark);
@@ -284,9 +284,21 @@ export async function getLead(ctx: Ctx, ref: Ref, leadId: string): Promise<LeadD
   return { lead, conversations: convs, events };
 }
 
+/**
+ * The bindings that reach the chatbot's conversation index when it is in its shard; null when it is
+ * in D1 (or still moving). Without the bindings a shard's index cannot be reached: refuse, as
+ * conversationIndex() does, rather than read or write D1's conversations, where it has no rows.
+ */
+async function shardIndexEnv(ctx: Ctx, ref: Ref): Promise<NonNullable<Ctx["env"]> | null> {
+  if ((await conversationStoreKind(ctx, ref)) !== "shard") return null;
+  if (!ctx.env) throw new Error("this chatbot's conversations are in its shard: the caller needs env");
+  return ctx.env;
+}
+
 /** A lead's linked conversations (the 100 most recently active), from the chatbot's conversation index. */
 async function leadConversationsOf(ctx: Ctx, ref: Ref, leadId: string): Promise<LeadConversation[]> {
-  if (ctx.env && (await conversationStoreKind(ctx, ref)) === "shard") {
+  const shardEnv = await shardIndexEnv(ctx, ref);
+  if (shardEnv) {
     // The links are D1's (leads are global data, ADR 044 §6); the rows are the shard's.
     const links = await ctx.db
       .select({ id: leadConversations.conversationId })
@@ -294,7 +306,7 @@ async function leadConversationsOf(ctx: Ctx, ref: Ref, leadId: string): Promise<
       .where(eq(leadConversations.leadId, leadId))
       .limit(1_000)
       .all();
-    const rows = await shardConversationIndex(ctx.env, ref).byIds(links.map((l) => l.id));
+    const rows = await shardConversationIndex(shardEnv, ref).byIds(links.map((l) => l.id));
     return rows
       .slice(0, 100)
       .map((c) => ({ id: c.id, createdAt: c.createdAt, lastMessageAt: c.lastMessageAt, messageCount: c.messageCount, channel: c.channel }));
@@ -405,7 +417,8 @@ export async function deleteLead(ctx: Ctx, ref: Ref, leadId: string): Promise<bo
   if (!lead) return false;
   const linked = await ctx.db.select({ id: leadConversations.conversationId }).from(leadConversations).where(eq(leadConversations.leadId, lead.id)).all();
   const ids = [...new Set([...linked.map((r) => r.id), ...(lead.conversationId ? [lead.conversationId] : [])])];
-  if (ctx.env && (await conversationStoreKind(ctx, ref)) === "shard") return deleteShardLead(ctx.env, ctx, ref, lead, ids);
+  const shardEnv = await shardIndexEnv(ctx, ref);
+  if (shardEnv) return deleteShardLead(shardEnv, ctx, ref, lead, ids);
   // A remaining lead of a conversation: captured in it, linked to it, or left by its visitor.
   const match = sql`l.chatbot_id = conversations.chatbot_id and (l.conversation_id = conversations.id or l.visitor_id = conversations.visitor_id or l.id in (select lead_id from lead_conversations lc where lc.conversation_id = conversations.id))`;
   await ctx.db.batch([
