@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -9,7 +10,9 @@ import { chatbots, organisations } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
 import { createTextSource, deleteSource } from "~/.server/kb/sources";
+import { createDb } from "~/.server/db/client";
 import { retrieve } from "~/.server/retrieval/search";
+import { d1FromSqlStorage } from "~/.server/retrieval/sql-storage-d1";
 import { shardKnowledgeStub } from "~/.server/retrieval/knowledge-store";
 import type { ChatbotRef, ChunkInput, RetrievalResult } from "~/.server/retrieval/types";
 import { db, makeOrg, makeUser } from "../factories";
@@ -63,6 +66,36 @@ describe("knowledge shard", () => {
         expect({ question, ...fromShard }).toEqual({ question, ...fromD1 });
       }
     }
+  });
+
+  it("finds the same candidates whether or not its MATCH names the chatbot (ADR 057)", async () => {
+    // Four copies of a set under other titles: common words match more chunks than the FTS limit
+    // (150), so ties and the limit's edge are exercised, not only the ranking of a few.
+    const { ref } = await botWithSet("shop");
+    const shard = shardOf(ref);
+    const { results } = await ctx.env.DB.prepare("SELECT title, heading, url, text, position FROM chunks WHERE chatbot_id = ? ORDER BY position")
+      .bind(ref.chatbotId)
+      .all<ChunkInput>();
+    for (let copy = 1; copy <= 4; copy++)
+      await shard.indexChunks(
+        ref,
+        { sourceId: `src_copy_${copy}`, type: "text" },
+        results.map((c) => ({ ...c, title: `${c.title} (${copy})` })),
+      );
+    const stub = ctx.env.KNOWLEDGE_SHARD.get(ctx.env.KNOWLEDGE_SHARD.idFromName(ref.chatbotId));
+    const questions = questionSets["/bench/answers/shop/questions.json"].map((q) => q.question);
+    const [own, named] = await runInDurableObject(stub, async (_instance, state) => {
+      const DB = d1FromSqlStorage(state.storage);
+      const inShard = { env: { ...ctx.env, DB }, db: createDb(DB) };
+      const run = async (ownDatabase: boolean) => {
+        const out: RetrievalResult[] = [];
+        for (const q of questions) out.push(await retrieve(inShard, ref, q, { k: 5, ownDatabase }));
+        return out;
+      };
+      return [await run(true), await run(false)];
+    });
+    expect(own.filter((r) => r.passages.length > 0).length).toBeGreaterThan(questions.length / 2);
+    expect(own).toEqual(named);
   });
 
   it("answers only for the chatbot it holds", async () => {

@@ -39,9 +39,9 @@ export class KnowledgeShard extends DurableObject<Env> implements KnowledgeShard
     return { env: this.shardEnv, db: createDb(this.shardEnv.DB) };
   }
 
-  /** The D1 implementation of the chatbot's knowledge, run over this object's storage. */
+  /** The D1 implementation of the chatbot's knowledge, run over this object's storage (which holds only this chatbot's chunks). */
   private store(ref: ChatbotRef) {
-    return d1KnowledgeStore(this.context(), ref);
+    return d1KnowledgeStore(this.context(), ref, { ownDatabase: true });
   }
 
   async indexChunks(ref: ChatbotRef, source: SourceOf, chunks: ChunkInput[]): Promise<{ chunkIds: number[] }> {

@@ -41,6 +41,17 @@ describe("chunk features", () => {
     for (let i = 0; i < computed.topicVec.length; i++) expect(Math.abs(stored.topicVec[i] - computed.topicVec[i])).toBeLessThan(1e-4);
   });
 
+  it("stores the title's term count and the row's token count, read back as computing them gives (ADR 057)", () => {
+    const computed = chunkFeatures({ ...chunk, id: 4 });
+    const raw = serializeChunkFeatures(chunk);
+    const stored = chunkFeatures({ ...chunk, id: 5, features: raw });
+    expect(stored.fields).toEqual(computed.fields);
+    expect(JSON.parse(raw)).toMatchObject({ t: terms(chunk.title).length, n: computed.fields.tokens });
+    // A row stored before the counts existed computes them, with the same result.
+    const { t: _t, n: _n, ...older } = JSON.parse(raw) as Record<string, unknown>;
+    expect(chunkFeatures({ ...chunk, id: 6, features: JSON.stringify(older) }).fields).toEqual(computed.fields);
+  });
+
   it("decodes base64 exactly as the generic decoder, and refuses what is not base64", () => {
     for (let n = 0; n < 40; n++) {
       const bytes = Uint8Array.from({ length: n === 39 ? 768 : n }, (_, i) => (i * 37 + n * 11) & 255);

@@ -41,10 +41,25 @@ const MIN_SENTENCE_CHARS = 8;
  * Stored form, version 1: the int16-quantised text and topic vectors (with their scales), the stems
  * of the title+heading, of the URL slug and of each sentence. SQL reads `h`, `u` and `b` too: the
  * triggers of migration 0007 count a chunk's stems into term_stats (ADR 012) — change them together.
+ * `t` and `n` (added later, absent from older rows): the title's term count and the row's token
+ * count, which a query would otherwise get by tokenising the whole chunk again (ADR 057).
  */
-type StoredV1 = { v: 1; q: number; e: string; tq: number; te: string; h: string; u: string; b: string[]; x?: number[] };
+type StoredV1 = { v: 1; q: number; e: string; tq: number; te: string; h: string; u: string; b: string[]; x?: number[]; t?: number; n?: number };
 
-type Parts = { heading: string[]; url: string[]; sentences: string[][]; short: number[]; textVec: Float32Array; topicVec: Float32Array };
+type Parts = {
+  heading: string[];
+  url: string[];
+  sentences: string[][];
+  short: number[];
+  textVec: Float32Array;
+  topicVec: Float32Array;
+  /** titleTerms and tokens when the stored form holds them. */
+  counts?: { titleTerms: number; tokens: number };
+};
+
+/** How many of the title+heading terms are the title's, and the row's length as full-text search counts it (+1: the chatbot id column). */
+const titleTermCount = (c: ChunkLike) => terms(c.title).length;
+const tokenCount = (c: ChunkLike) => words(`${c.title} ${c.heading ?? ""} ${c.text} ${urlWords(c.url)}`).length + 1;
 
 function analyse(c: ChunkLike): Parts {
   // Sentence splits fall on whitespace, so the sentences' terms concatenated are the text's terms.
@@ -92,6 +107,8 @@ export function serializeChunkFeatures(c: ChunkLike): string {
   const [tq, te] = quantise(p.topicVec);
   const stored: StoredV1 = { v: 1, q, e, tq, te, h: p.heading.join(" "), u: p.url.join(" "), b: p.sentences.map((s) => s.join(" ")) };
   if (p.short.length) stored.x = p.short;
+  stored.t = titleTermCount(c);
+  stored.n = tokenCount(c);
   return JSON.stringify(stored);
 }
 
@@ -147,7 +164,8 @@ function parseStored(raw: string): Parts | null {
     const topicVec = dequantise(s.tq, s.te);
     if (!textVec || !topicVec) return null;
     const split = (x: string) => (x ? x.split(" ") : []);
-    return { heading: split(s.h), url: split(s.u), sentences: s.b.map(split), short: s.x ?? [], textVec, topicVec };
+    const counts = Number.isInteger(s.t) && Number.isInteger(s.n) ? { titleTerms: s.t!, tokens: s.n! } : undefined;
+    return { heading: split(s.h), url: split(s.u), sentences: s.b.map(split), short: s.x ?? [], textVec, topicVec, counts };
   } catch {
     return null;
   }
@@ -181,12 +199,10 @@ export function chunkFeatures(c: ChunkLike & { id: number; features?: string | n
   const hit = featureCache.get(key);
   if (hit) return hit;
   // The title's terms lead the stored title+heading terms (analyse), so their count splits the two;
-  // the token count is FTS5's row length (+1: the chatbot id column).
-  const f = assemble(
-    (c.features ? parseStored(c.features) : null) ?? analyse(c),
-    terms(c.title).length,
-    words(`${c.title} ${c.heading ?? ""} ${c.text} ${urlWords(c.url)}`).length + 1,
-  );
+  // the token count is FTS5's row length (+1: the chatbot id column). Both are stored with the
+  // features since ADR 057; older rows count them here.
+  const p = (c.features ? parseStored(c.features) : null) ?? analyse(c);
+  const f = assemble(p, p.counts?.titleTerms ?? titleTermCount(c), p.counts?.tokens ?? tokenCount(c));
   featureCache.set(key, f);
   return f;
 }

@@ -18,8 +18,8 @@ import { createVectorStore } from "./vector-store";
 export type KnowledgeStoreKind = "d1" | "moving" | "shard";
 /** Which of a source's chunks: all, those up to an id (an old generation), above one (a failed step's), or one page's. */
 export type ChunkSelection = { all: true } | { upTo: number } | { above: number } | { url: string };
-/** Retrieval options that can cross to the shard (no functions). */
-export type StoreRetrieveOptions = Omit<RetrieveOptions, "embeddingModel">;
+/** Retrieval options that can cross to the shard (no functions; whether the database is the chatbot's own is the store's to say). */
+export type StoreRetrieveOptions = Omit<RetrieveOptions, "embeddingModel" | "ownDatabase">;
 export type SourceOf = { sourceId: string; type: string };
 
 export interface KnowledgeStore {
@@ -36,13 +36,17 @@ export interface KnowledgeStore {
 
 type StoreContext = Pick<ServiceContext, "env" | "db">;
 
-/** The chatbot's knowledge in D1 (`ctx.env.DB`) — or, run inside a shard, in the shard's storage. */
-export function d1KnowledgeStore(ctx: StoreContext, ref: ChatbotRef): KnowledgeStore {
+/**
+ * The chatbot's knowledge in D1 (`ctx.env.DB`) — or, run inside a shard, in the shard's storage
+ * (`ownDatabase`: every chunk there is this chatbot's, see RetrieveOptions).
+ */
+export function d1KnowledgeStore(ctx: StoreContext, ref: ChatbotRef, where: { ownDatabase?: boolean } = {}): KnowledgeStore {
   const d1 = ctx.env.DB;
   const scope = "source_id = ? AND chatbot_id = ? AND org_id = ?";
   return {
     kind: "d1",
-    retrieve: (query, opts) => retrieve(ctx, ref, query, opts),
+    // The store decides ownDatabase, whatever a caller's options hold.
+    retrieve: (query, opts) => retrieve(ctx, ref, query, { ...opts, ownDatabase: where.ownDatabase === true }),
     indexChunks: (source, chunks) => indexChunks(ctx, { ...ref, sourceId: source.sourceId }, chunks),
     async deleteChunks(sourceId, which) {
       if ("all" in which) return deleteSourceChunks(ctx, { ...ref, sourceId });

@@ -236,4 +236,8 @@ describe("chooseMatchWords", () => {
   it("builds a MATCH whose pairs need both words", () => {
     expect(ftsMatch("cb_1", ["ttl"], [["prompt", "claude"]])).toBe('chatbot_id:"63625f31" AND {title heading text url}:("ttl" OR ("prompt" AND "claude"))');
   });
+  it("leaves the chatbot out of the MATCH only in a database that is its own (a shard)", () => {
+    expect(ftsMatch("cb_1", ["ttl"], [["prompt", "claude"]], { ownDatabase: true })).toBe('{title heading text url}:("ttl" OR ("prompt" AND "claude"))');
+    expect(ftsMatch("cb_1", ["ttl"], [], { ownDatabase: false })).toBe('chatbot_id:"63625f31" AND {title heading text url}:("ttl")');
+  });
 });

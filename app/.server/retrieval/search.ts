@@ -122,6 +122,13 @@ export type RetrieveOptions = {
   tuning?: Partial<RetrievalTuning>;
   /** Adds the best Q&A candidates with their closeness parts to the result (benchmarks, tests). */
   explainQa?: boolean;
+  /**
+   * Every chunk in this database is the chatbot's (its knowledge shard, issue #20): the full-text
+   * MATCH need not name the chatbot, a term every row holds, which FTS5 would intersect with the
+   * question's words (most of a shard's MATCH time at 100k chunks). Same candidates, same bm25()
+   * (that column weighs 0). Set only by the shard itself (knowledge-store.ts), never for D1. ADR 057.
+   */
+  ownDatabase?: boolean;
 };
 
 type Ctx = Pick<ServiceContext, "env" | "db">;
@@ -254,11 +261,14 @@ export function ftsChatbotToken(chatbotId: string): string {
 /**
  * MATCH expression confined to one chatbot. Every term is a quoted string (terms are already
  * letters/digits only, quoting is the second fence) and the terms are confined to the content
- * columns, so neither a term nor an operator can reach chatbot_id or widen the search.
+ * columns, so neither a term nor an operator can reach chatbot_id or widen the search. With
+ * `ownDatabase` (a chatbot's shard holds only its own chunks, see RetrieveOptions) the chatbot is
+ * not named: only the content part.
  */
-export function ftsMatch(chatbotId: string, words: string[], pairs: [string, string][] = []): string {
+export function ftsMatch(chatbotId: string, words: string[], pairs: [string, string][] = [], opts: { ownDatabase?: boolean } = {}): string {
   const any = [...words.map(ftsString), ...pairs.map(([a, b]) => `(${ftsString(a)} AND ${ftsString(b)})`)];
-  return `chatbot_id:${ftsString(ftsChatbotToken(chatbotId))} AND {title heading text url}:(${any.join(" OR ")})`;
+  const content = `{title heading text url}:(${any.join(" OR ")})`;
+  return opts.ownDatabase ? content : `chatbot_id:${ftsString(ftsChatbotToken(chatbotId))} AND ${content}`;
 }
 
 /** SQL: whether chunk `c` belongs to a Q&A source (one primary-key look-up per candidate). */
@@ -304,7 +314,16 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
          JOIN chunks c ON c.id = f.id
          WHERE c.chatbot_id = ? AND c.org_id = ? ORDER BY f.score`,
       )
-      .bind(t.wTitle, t.wHeading, t.wText, t.wUrl, ftsMatch(ref.chatbotId, searchWords, pairs), limit, ref.chatbotId, ref.orgId);
+      .bind(
+        t.wTitle,
+        t.wHeading,
+        t.wText,
+        t.wUrl,
+        ftsMatch(ref.chatbotId, searchWords, pairs, { ownDatabase: opts.ownDatabase }),
+        limit,
+        ref.chatbotId,
+        ref.orgId,
+      );
   // A knowledge base known to be small searches every word (step 2), so the candidates and the
   // missing counts come back in one round trip; otherwise the counts decide what is searched.
   const oneTrip = qTerms.length > 0 && cachedTotal !== undefined && cachedTotal <= MATCH_BUDGET;
@@ -529,6 +548,19 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     for (const s of idf.keys()) w += termWeight(terms, s);
     return w / idfSum;
   };
+  // A sentence's weight from the few of its terms weightOf can ask about (every form of every term,
+  // and the words of a term's phrase): the same value, without testing each form against the whole
+  // sentence; most sentences hold none of them and weigh 0. ADR 057.
+  const askable = new Set<string>();
+  for (const q of qTerms) {
+    for (const f of formIdf.get(q.stem)!.keys()) askable.add(f);
+    for (const p of q.phrase ?? []) askable.add(p);
+  }
+  const sentenceWeight = (sentence: readonly string[]) => {
+    let held: Set<string> | null = null;
+    for (const x of sentence) if (askable.has(x)) (held ??= new Set()).add(x);
+    return held ? weightOf(held) : 0;
+  };
   // Adjacent pairs of query content words ("time to first token" → time·first, first·token).
   const qSeq = terms(questionWords(query).join(" "));
   const qBigrams = new Map<string, number>();
@@ -546,7 +578,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     let best = 0;
     if (t.sentence > 0 && idf.size > 1) {
       for (const sentence of f.sentences) {
-        const w = weightOf(sentence);
+        const w = sentenceWeight(sentence);
         if (w > best) best = w;
       }
     }
