@@ -431,7 +431,7 @@ describe("answers that start with the answer (issue #12)", () => {
   });
 });
 
-describe("a value asked with, answered by a range (ADR 059)", () => {
+describe("a value asked with, answered by a range (ADR 058)", () => {
   const ask = (question: string, passages: PromptPassage[]) =>
     composeAnswer(
       parsePrompt([

@@ -442,7 +442,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
   const titleStems = new Map(parsed.passages.map((p) => [p.id, contentStems(p.title)]));
   /** Which slots a sentence holds (by itself, or half through the heading it sits under). */
   // A month, weekday, clock time or count asked with is held by a sentence whose range answers it
-  // ("my son is 14" → "Teens' cut (12 to 16)"). ADR 059.
+  // ("my son is 14" → "Teens' cut (12 to 16)"). ADR 058.
   const asked = askedValues(questionWords(parsed.question), parsed.question).filter((a) => slots.some((x) => x.word === a.word));
   // When some sentence's range holds the value, a range that leaves it out ("boat trips run from
   // April to September" for "can we book in December") is not what the question is about.

@@ -379,7 +379,7 @@ describe("the floor's second signal: wording close to a chunk", () => {
   });
 });
 
-// A venue's knowledge gives ranges; customers ask with their own date, count or hour (ADR 059).
+// A venue's knowledge gives ranges; customers ask with their own date, count or hour (ADR 058).
 const VENUE = `# Glenhaven House: weddings
 ## Guest numbers
 There is a minimum of 80 adult guests from April to October and 50 adult guests from November to March.

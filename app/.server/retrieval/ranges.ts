@@ -3,7 +3,7 @@
 // of a question's words they answer. Customers ask with their own value ("a Tuesday in January",
 // "at 11pm", "my son is 14", "we're 250"), the knowledge gives the range, so the word never matches.
 // Used by the relevance floor and the ranking (search.ts) and by the built-in engine's sentence
-// choice (local-model.ts). ADR 059.
+// choice (local-model.ts). ADR 058.
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];

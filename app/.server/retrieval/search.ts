@@ -504,7 +504,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     ]),
   );
   // A month, weekday, clock time or count the customer asks with, answered by a range the chunk
-  // writes ("a Tuesday in January" → "November to March, Sunday to Thursday"). ADR 059.
+  // writes ("a Tuesday in January" → "November to March, Sunday to Thursday"). ADR 058.
   const asked = askedValues(questionWords(query), query).filter((a) => qTerms.some((q) => q.word === a.word));
   const rangeOf = new Map<string, Map<string, number>>();
   const rangeHeld = (text: string, s: string) => {
