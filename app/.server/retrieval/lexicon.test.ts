@@ -268,4 +268,13 @@ describe("support lexicon", () => {
     // Before: "what happens to my things if i stop paying" quoted the payment methods, not "If rent is unpaid…".
     expect(slotOf("what happens to my things if i stop paying", "paying")?.alternatives).toContain("unpaid");
   });
+
+  it("drinks by name, getting married, the subway and coming to see the place (probes4)", () => {
+    const alts = (q: string, w: string) => [...(slotOf(q, w)?.alternatives ?? []), ...(slotOf(q, w)?.broader ?? [])];
+    expect(alts("can we bring a few bottles of whiskey", "whiskey")).toContain("spirits");
+    expect(alts("hoping to get married outside", "married")).toContain("wedding");
+    expect(alts("near the subway?", "subway")).toContain("station");
+    expect(alts("can we come see the place on a saturday", "come")).toContain("viewing");
+    expect(alts("we have a staffy", "staffy")).toContain("dog");
+  });
 });

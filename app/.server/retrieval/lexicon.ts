@@ -491,6 +491,8 @@ const BROADER: [string[], string[]][] = [
       "chihuahua",
       "rottweiler",
       "staffie",
+      "staffy",
+      "staffies",
       "schnauzer",
     ],
     ["dog", "dogs"],
@@ -684,6 +686,19 @@ const BROADER: [string[], string[]][] = [
   [["upfront", "up front"], ["deposit"]],
   // "any deals on?": deals are offers ("deal with" is not); "auto" is short for automatic (a car, a renewal).
   [["deals"], ["offer", "offers"]],
+  // A drink by name is its kind on a venue's bar list ("can we bring whiskey": "spirits can't be brought in").
+  [["whiskey", "whiskeys", "whisky", "whiskies", "vodka", "gin", "rum", "tequila", "brandy", "bourbon"], ["spirits"]],
+  // Getting married is the wedding; the subway or metro is a station near the business.
+  [
+    ["married", "marry", "marrying"],
+    ["wedding", "weddings"],
+  ],
+  [["subway", "metro"], ["station"]],
+  // Coming to see the place before booking is a viewing.
+  [
+    ["see the place", "look around", "have a look around", "come and see", "come see"],
+    ["viewing", "viewings"],
+  ],
   [
     ["auto", "autos"],
     ["automatic", "automatics", "automatically"],
