@@ -29,8 +29,8 @@ const TO = "\\s*(?:to|until|till|through|thru|–|—|-)\\s*";
 const MONTH_RANGE = new RegExp(`\\b(?:from\\s+|between\\s+)?${MONTH_RE}(?:${TO}|\\s+and\\s+)${MONTH_RE}\\b`, "gi");
 const DAY_RANGE = new RegExp(`\\b${DAY_RE}${TO}${DAY_RE}(?![\\p{L}])`, "giu");
 const CLOCK = "\\d{1,2}(?:[:.]\\d{2})?\\s*(?:am|pm|a\\.m\\.|p\\.m\\.)|\\d{1,2}:\\d{2}|midnight|noon|midday";
-const CLOCK_RANGE = new RegExp(`(?:${CLOCK})${TO}(?:${CLOCK})`, "gi");
-const CLOCK_LIMIT = new RegExp(`\\b(?:until|till|from|after|before|by|at)\\s+(?:${CLOCK})`, "gi");
+/** Whether a text gives hours at all (a range or a limit): built once, not per text. */
+const GIVES_HOURS = new RegExp(`(?:${CLOCK})${TO}(?:${CLOCK})|\\b(?:until|till|from|after|before|by|at)\\s+(?:${CLOCK})`, "i");
 // A number written with a currency sign or as a share is a price or a rate, not a count or an age.
 const NUM = "(?<![£$€¥\\d.,])(\\d{1,4})(?![\\d%.,:]|\\s*(?:%|am\\b|pm\\b|a\\.m|p\\.m))";
 const NUMBER_RANGE = new RegExp(`${NUM}\\s*(?:to|–|—|-)\\s*${NUM}`, "gi");
@@ -100,8 +100,7 @@ export function rangeCover(text: string, asked: Asked[]): Map<string, number> {
       if (a >= 0 && b >= 0 && a !== b) for (const q of days) put(q.word, within(q.value, a, b) ? 1 : 0.5);
     }
   const clocks = asked.filter((a) => a.kind === "clock");
-  if (clocks.length && (new RegExp(CLOCK_RANGE.source, "i").test(text) || new RegExp(CLOCK_LIMIT.source, "i").test(text)))
-    for (const q of clocks) put(q.word, 1);
+  if (clocks.length && GIVES_HOURS.test(text)) for (const q of clocks) put(q.word, 1);
   const numbers = asked.filter((a) => a.kind === "number");
   if (numbers.length) {
     const inRange = (lo: number, hi: number) => {
