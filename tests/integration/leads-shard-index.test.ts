@@ -11,7 +11,7 @@ import { db, makeOrg, makeUser, testContext } from "../factories";
 // A lead left on a chatbot whose conversation index is in its shard (ADR 044 §5, ADR 048): D1's
 // `leads` stays the record, and the same createLead call marks the shard's conversations and writes
 // the shard's `visitor_leads`, which the visitor's next conversations copy — a turn never reads D1's
-// leads. The chatbot is switched by setting its columns here; nothing in the product sets 'shard' yet.
+// leads. The chatbot's columns are set here so the test does not depend on which bindings createChatbot sees.
 
 async function shardChatbot(name: string) {
   const owner = await makeUser();
