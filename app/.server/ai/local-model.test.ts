@@ -476,4 +476,12 @@ describe("words the built-in engine's stemming reaches", () => {
     ];
     expect(ask("brakes feel spongy think they need bleeding, cost?", texts)).toMatch(/^- Hydraulic brake bleed: £30 per brake/);
   });
+
+  it('"bring" finds "brought": an irregular verb\'s past form', () => {
+    const texts = [
+      "You can bring your own wine for dinner with a corkage charge of €15 per bottle. Spirits and beer can't be brought in. The bar is a cash bar unless you arrange a bar tab.",
+    ];
+    // Before, the reply stopped after the wine sentence, which holds "bring" and "bottles".
+    expect(ask("can we bring a few bottles of whiskey for the tables", texts)).toContain("Spirits and beer can't be brought in");
+  });
 });

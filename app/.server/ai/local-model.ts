@@ -11,6 +11,7 @@ import type { AnswerLength } from "~/lib/schemas/chatbot-settings";
 import { LENGTH_GUIDE } from "./prompts";
 import { isLightWord, lexicalSlots, questionWords } from "../retrieval/lexicon";
 import { askedValues, rangeCover } from "../retrieval/ranges";
+import { irregularForms } from "../retrieval/irregular-verbs";
 import { detectSmallTalk, normalizeWords, smallTalkReply } from "./small-talk";
 
 // The built-in engine: a real AI SDK LanguageModelV3 that needs no key and no network. It reads the
@@ -84,6 +85,7 @@ const STOPWORDS = new Set(
     "have has had i you he she it we they me my your yours our their this that these those what which who whom whose when where why how " +
     "can could would should will shall may might must not no yes so than too very just also there here any some all each such only own same " +
     "please tell know want need like get got let us its it's im i'm youre dont don't doesnt isnt arent hi hello thanks thank " +
+    "lol lmao haha hahaha omg tbh btw idk xx xxx " +
     // fr
     "le la les un une des du de et ou mais est sont etre avoir ai as a ont je tu il elle nous vous ils elles ce cet cette ces que qui quoi " +
     "quel quelle quels quelles comment pourquoi ou quand dans sur pour par avec sans pas ne plus mon ma mes ton ta tes son sa ses leur leurs au aux " +
@@ -333,6 +335,9 @@ function questionSlots(question: string, weight: number): Slot[] {
     // The head of a multi-word synonym alone ("drink" of "soft drink" for "non alcoholic") is not the
     // synonym: the phrase counts only written out in full (slotIn).
     for (const a of s.alternatives) if (!forms.has(stem(a)) && !s.phraseHeads?.includes(a)) forms.set(stem(a), s.broader?.includes(a) ? 0.5 : 1);
+    // An irregular verb's other forms ("bring" → "brought") only choose sentences here: as retrieval
+    // alternatives they lifted an unanswerable question over the floor ("Can invoices be sent in Spanish?").
+    for (const f of irregularForms(s.word)) if (!forms.has(stem(f))) forms.set(stem(f), 1);
     return {
       forms,
       weight: weight * (isLightWord(s.word) ? 0.3 : 1),
