@@ -13,6 +13,7 @@ import {
   paymentMeans,
   priceFor,
   queryTerms,
+  isArithmetic,
   relevanceFloor,
   retrieve,
   writesPhrase,
@@ -109,6 +110,15 @@ describe("the relevance floor", () => {
     expect(availabilityObject("Can I bring my dog to my appointment?")).toEqual(["dog"]);
     expect(availabilityObject("Do you offer dental implants?")).toEqual(["dental", "implants"]);
     expect(availabilityObject("Is there a student discount?")).toEqual(["student", "discount"]);
+    // An amount gives way to what it is an amount of (bench/probes5).
+    expect(availabilityObject("can we bring a few bottles of prosecco for the hen party")).toEqual(["prosecco"]);
+    // Chat's interjections are no part of what is asked ("can my cat ride in the truck lol").
+    expect(queryTerms("can my cat ride in the truck lol").map((t) => t.word)).toEqual(["cat", "ride", "truck"]);
+    // Sums are off-topic everywhere, whatever prices share their numbers.
+    expect(isArithmetic("whats 7 times 13")).toBe(true);
+    expect(isArithmetic("what is 15% of 240")).toBe(true);
+    expect(isArithmetic("how much is 2 nights for 3 people")).toBe(false);
+    expect(isArithmetic("10 x 10 unit price?")).toBe(false);
     expect(availabilityObject("How much is delivery?")).toEqual([]);
     // The object ends at a preposition or a clause about it (bench/probes3: each was refused before).
     expect(availabilityObject("do you have a van i can borrow for moving in")).toEqual(["van"]);

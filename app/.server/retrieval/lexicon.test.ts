@@ -157,6 +157,31 @@ describe("support lexicon", () => {
     expect(formVariants("limit")).not.toContain("unlimit");
   });
 
+  // bench/probes5: short forms a customer writes, read the way the words around them mean.
+  it("short forms: days, per person, and yr/min read by the word before (a unit after a number)", () => {
+    expect(questionWords("sat hours?")).toEqual(["saturday", "hours"]);
+    expect(questionWords("hen do for 10 girls, how much pp")).toEqual(expect.arrayContaining(["per", "person"]));
+    expect(questionWords("can my 6 yr old play")).toContain("year");
+    expect(questionWords("getting married next yr")).toContain("year");
+    expect(questionWords("whats yr address")).toContain("your");
+    expect(questionWords("is there a min spend for weddings")).toContain("minimum");
+    expect(questionWords("its a 10 min walk")).toContain("minutes");
+    expect(questionWords("we've got a 3 bed house")).toContain("bedroom");
+    expect(questionWords("is there a double bed")).toContain("bed");
+  });
+
+  it("everyday words for the owner's terms: clues are hints, a coffin a casket, insurance the cover, a band the music", () => {
+    expect(slotOf("do we get clues if we get stuck", "clues")?.alternatives).toContain("hints");
+    expect(slotOf("flowers for on top of the coffin", "coffin")?.alternatives).toContain("casket");
+    expect(slotOf("how much is ur cheapest bunch", "bunch")?.alternatives).toContain("bouquet");
+    expect(slotOf("is there insurance included", "insurance")?.broader).toContain("coverage");
+    expect(slotOf("how late can the band play", "band")?.broader).toContain("music");
+    expect(slotOf("what if shes not home when u turn up", "turn")?.alternatives).toContain("arrive");
+    expect(slotOf("can ur crew box everything up for us", "box")?.alternatives).toContain("packing");
+    expect(slotOf("how far ahead can i book", "ahead")?.alternatives).toContain("advance");
+    expect(slotOf("can we bring a few bottles of prosecco", "prosecco")?.broader).toContain("alcohol");
+  });
+
   it("“how long till” is a question shape; an animal is a pet or a farm animal; a colour is a colour", () => {
     expect(lexicalSlots("how long till it gets to germany", stop).map((s) => s.word)).toEqual(["germany"]);
     expect(slotOf("can i bring my cat", "cat")?.broader).toContain("pets");

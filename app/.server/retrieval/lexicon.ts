@@ -27,7 +27,6 @@ const CHAT_SPELLING: Record<string, string> = {
   u: "you",
   r: "are",
   ya: "you",
-  yr: "your",
   hw: "how",
   pls: "please",
   plz: "please",
@@ -100,6 +99,31 @@ const CHAT_SPELLING: Record<string, string> = {
   addr: "address",
   tel: "telephone",
   mob: "mobile",
+  // Days as customers shorten them ("sat hours?", "open mon?").
+  mon: "monday",
+  tue: "tuesday",
+  thu: "thursday",
+  sat: "saturday",
+  pp: "per person",
+  yrs: "years",
+  bf: "boyfriend",
+  gf: "girlfriend",
+  uni: "university",
+  hols: "holidays",
+  shud: "should",
+  cud: "could",
+  wud: "would",
+};
+
+/**
+ * Shortenings whose meaning hangs on the word before: the unit after a number or one of the listed
+ * words, else the other word ("6 yr old", "next yr" but "whats yr address"; "10 min" but "a min spend").
+ */
+const CHAT_SPELLING_AFTER: Record<string, { unit: string; otherwise: string; after: Set<string> }> = {
+  yr: { unit: "year", otherwise: "your", after: new Set("a an per every next last this each".split(" ")) },
+  min: { unit: "minutes", otherwise: "minimum", after: new Set() },
+  // "a 3 bed house" is one with three bedrooms; "2 beds" stays beds (a twin room).
+  bed: { unit: "bedroom", otherwise: "bed", after: new Set() },
 };
 
 /**
@@ -192,6 +216,16 @@ const SYNONYMS: string[][] = [
     "mail out",
   ],
   ["parcel", "parcels", "package", "packages", "shipment"],
+  // Everyday words customers use for the owner's terms (bench/probes5: a florist, a removals firm, an
+  // escape room, a coworking space).
+  ["clue", "clues", "hint", "hints"],
+  ["coffin", "coffins", "casket", "caskets"],
+  ["bunch", "bunches", "bouquet", "bouquets"],
+  ["mate", "mates", "friend", "friends", "pal", "pals", "buddy", "buddies"],
+  ["roll over", "rolls over", "rollover", "carry over", "carries over", "carried over"],
+  ["box up", "pack up", "pack", "packing", "packed"],
+  ["ahead", "in advance", "beforehand"],
+  ["booze", "alcohol", "alcoholic drinks"],
   ["track", "tracking", "trace", "where is my order", "where is my parcel"],
   ["customs", "import duty", "duty", "duties", "import tax", "import fee"],
   ["fast", "faster", "quick", "quicker", "quickly", "express", "speedy", "rush", "soon", "sooner"],
@@ -400,7 +434,7 @@ const SYNONYMS: string[][] = [
   ["dinner", "dinners", "evening meal", "evening meals", "supper"],
   ["breakfast", "breakfasts", "brekkie", "brekky"],
   ["food", "meal", "meals", "dishes"],
-  ["arrive", "arrives", "arriving", "arrival", "get there", "get to you", "reach you"],
+  ["arrive", "arrives", "arriving", "arrival", "get there", "get to you", "reach you", "turn up", "show up", "rock up"],
   // UK ↔ US words
   ["jumper", "jumpers", "sweater", "sweaters", "pullover"],
   ["postcode", "zip code", "zipcode", "post code"],
@@ -688,12 +722,20 @@ const BROADER: [string[], string[]][] = [
   [["deals"], ["offer", "offers"]],
   // A drink by name is its kind on a venue's bar list ("can we bring whiskey": "spirits can't be brought in").
   [["whiskey", "whiskeys", "whisky", "whiskies", "vodka", "gin", "rum", "tequila", "brandy", "bourbon"], ["spirits"]],
+  // Any drink by name is alcohol on a "no alcohol" rule ("can we bring prosecco": "we do not allow your own alcohol").
+  [["prosecco", "champagne", "wine", "wines", "beer", "beers", "cider", "spirits", "cocktails", "whiskey", "whisky", "vodka", "gin", "rum"], ["alcohol"]],
   // Getting married is the wedding; the subway or metro is a station near the business.
   [
     ["married", "marry", "marrying"],
     ["wedding", "weddings"],
   ],
   [["subway", "metro"], ["station"]],
+  // Insurance is what a business's cover or protection plan is; a band or a DJ is the music.
+  [
+    ["insurance", "insured", "insure"],
+    ["coverage", "covered", "protection"],
+  ],
+  [["band", "bands", "dj", "djs", "disco"], ["music"]],
   // Coming to see the place before booking is a viewing.
   [
     ["see the place", "look around", "have a look around", "come and see", "come see"],
@@ -857,7 +899,9 @@ export function questionWords(text: string): string[] {
   const marked = text.replace(/\bU\.?S\.?A?\b\.?/g, " usa ").replace(/\bU\.?K\b\.?/g, " uk ");
   const out: string[] = [];
   for (const w of norm(marked)) {
-    const spelled = CHAT_SPELLING[w];
+    const after = CHAT_SPELLING_AFTER[w];
+    const prev = out.at(-1) ?? "";
+    const spelled = after ? (/^\d/.test(prev) || after.after.has(prev) ? after.unit : after.otherwise) : CHAT_SPELLING[w];
     if (spelled) out.push(...spelled.split(" "));
     else out.push(w);
   }

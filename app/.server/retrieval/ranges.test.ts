@@ -35,6 +35,14 @@ describe("ranges that answer them", () => {
     expect(cover("can i get in at 11pm", "The gate code changes every month.")).toEqual({});
   });
 
+  // bench/probes5: "im on flex, can i work there at 2am" is answered by "24/7 access".
+  it("hours that hold every time and day: 24/7, round the clock; every day: 7 days a week, daily", () => {
+    expect(cover("can i work there at 2am", "Flex Monthly members: 24/7 access with a key card.")).toEqual({ "2am": 1 });
+    expect(cover("open on sundays at 2am?", "We are open round the clock.")).toEqual({ sundays: 1, "2am": 1 });
+    expect(cover("open on sundays?", "Open 7 days a week.")).toEqual({ sundays: 1 });
+    expect(cover("open on sundays?", "Free for members every month.")).toEqual({});
+  });
+
   it("a count or an age inside a range, a limit or a minimum", () => {
     expect(cover("my son is 14", "Teens' cut (12 to 16): €25.")).toEqual({ 14: 1 });
     expect(cover("my son is 14", "Children under 16 cannot have colour.")).toEqual({ 14: 1 });

@@ -31,6 +31,10 @@ const DAY_RANGE = new RegExp(`\\b${DAY_RE}${TO}${DAY_RE}(?![\\p{L}])`, "giu");
 const CLOCK = "\\d{1,2}(?:[:.]\\d{2})?\\s*(?:am|pm|a\\.m\\.|p\\.m\\.)|\\d{1,2}:\\d{2}|midnight|noon|midday";
 /** Whether a text gives hours at all (a range or a limit): built once, not per text. */
 const GIVES_HOURS = new RegExp(`(?:${CLOCK})${TO}(?:${CLOCK})|\\b(?:until|till|from|after|before|by|at)\\s+(?:${CLOCK})`, "i");
+/** Hours that hold every time and day ("24/7 access", "open round the clock"). */
+const ALWAYS = /\b24\s?\/\s?7\b|\b24 hours a day\b|\b(?:a)?round the clock\b|\bopen 24 hours\b/i;
+/** Every weekday at once ("open 7 days a week", "daily"). */
+const EVERY_DAY = /\b(?:7|seven) days a week\b|\bevery day\b|\bdaily\b/i;
 // A number written with a currency sign or as a share is a price or a rate, not a count or an age.
 const NUM = "(?<![£$€¥\\d.,])(\\d{1,4})(?![\\d%.,:]|\\s*(?:%|am\\b|pm\\b|a\\.m|p\\.m))";
 const NUMBER_RANGE = new RegExp(`${NUM}\\s*(?:to|–|—|-)\\s*${NUM}`, "gi");
@@ -81,7 +85,8 @@ export function askedValues(words: string[], question: string): Asked[] {
  * Which of the asked values `text` answers with a range, and how strongly: 1 when the value lies in
  * a range the text writes (or, for a clock time, when the text gives hours at all: "6 am to 10 pm"
  * answers "can I come at 11pm" either way), 0.5 when the text writes a range of months or weekdays
- * that leaves the value out ("May to September only" still answers "in December?").
+ * that leaves the value out ("May to September only" still answers "in December?"). "24/7" holds
+ * every time and day, "7 days a week" or "daily" every day.
  */
 export function rangeCover(text: string, asked: Asked[]): Map<string, number> {
   const out = new Map<string, number>();
@@ -99,8 +104,10 @@ export function rangeCover(text: string, asked: Asked[]): Map<string, number> {
       const [a, b] = [indexIn(DAYS, m[1]), indexIn(DAYS, m[2])];
       if (a >= 0 && b >= 0 && a !== b) for (const q of days) put(q.word, within(q.value, a, b) ? 1 : 0.5);
     }
+  const always = (days.length || asked.some((a) => a.kind === "clock")) && ALWAYS.test(text);
+  if (days.length && (always || EVERY_DAY.test(text))) for (const q of days) put(q.word, 1);
   const clocks = asked.filter((a) => a.kind === "clock");
-  if (clocks.length && GIVES_HOURS.test(text)) for (const q of clocks) put(q.word, 1);
+  if (clocks.length && (always || GIVES_HOURS.test(text))) for (const q of clocks) put(q.word, 1);
   const numbers = asked.filter((a) => a.kind === "number");
   if (numbers.length) {
     const inRange = (lo: number, hi: number) => {

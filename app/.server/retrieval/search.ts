@@ -290,6 +290,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const qTerms = queryTerms(query);
   if (qTerms.length === 0 && t.vector === "off") return { passages: [], answerable: false };
   if (qTerms.length === 0 && words(query).every((w) => STOP_WORDS.has(w) || QUESTION_FILLERS.has(w))) return { passages: [], answerable: false };
+  if (isArithmetic(query)) return { passages: [], answerable: false };
 
   // 1. Term statistics: how many of the chatbot's chunks contain each query term, and how many
   //    chunks it has — one indexed read of term_stats, which triggers keep exact (migration 0007).
@@ -1014,11 +1015,28 @@ export function availabilityObject(query: string): string[] {
   return objectWords(m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4]);
 }
 
-/** The words of a question's object: up to the first preposition or conjunction, without determiners. */
+/** Containers and amounts: "bottles of prosecco" asks about prosecco, "a couple of dogs" about dogs. */
+const AMOUNT_OF = new Set(
+  "bottle bottles box boxes bag bags can cans crate crates case cases pack packs glass glasses bunch bunches piece pieces pair pairs couple lot lots load loads cup cups jar jars tub tubs slice slices plate plates bit bits kind kinds type types sort sorts".split(
+    " ",
+  ),
+);
+
+/**
+ * The words of a question's object: up to the first preposition or conjunction, without determiners;
+ * an amount before "of" gives way to what it is an amount of.
+ */
 function objectWords(rest: string | undefined): string[] {
   if (!rest) return [];
   const out: string[] = [];
-  for (const w of rest.split(" ")) {
+  const ws = rest.split(" ");
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i];
+    if (AMOUNT_OF.has(w) && ws[i + 1] === "of") {
+      out.length = 0;
+      i++;
+      continue;
+    }
     if (OBJECT_END.has(w)) break;
     if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
   }
@@ -1095,6 +1113,18 @@ export function namedWords(query: string): string[] {
     out.push(w.toLowerCase().replace(/['’].*$/, ""));
   }
   return out;
+}
+
+const ARITHMETIC_WORDS = new Set("times plus minus multiplied divided squared cubed percent x add added subtract subtracted calculate equals equal".split(" "));
+/**
+ * Sums ("whats 7 times 13", "what is 15% of 240"): numbers and operators only, at least two numbers
+ * and one operator. No knowledge base answers them, however often its prices share the numbers.
+ */
+export function isArithmetic(query: string): boolean {
+  const ws = questionWords(query).filter((w) => !STOP_WORDS.has(w) && !QUESTION_FILLERS.has(w));
+  const numbers = ws.filter((w) => /^\d+$/.test(w)).length;
+  const operators = ws.filter((w) => ARITHMETIC_WORDS.has(w)).length + (/\d\s*(?:[+*/×÷^]|%\s*of)\s*\d/.test(query) ? 1 : 0);
+  return numbers >= 2 && operators >= 1 && ws.every((w) => /^\d+$/.test(w) || ARITHMETIC_WORDS.has(w));
 }
 
 const PERSON = new Set("i me my mine myself we us our ours you your yours yourself".split(" "));

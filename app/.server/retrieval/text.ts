@@ -25,9 +25,12 @@ export const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-/** Question words and fillers that carry no topic in a visitor's question. */
+/** Question words and fillers that carry no topic in a visitor's question, with chat's interjections ("lol", "tbh"). */
 export const QUESTION_FILLERS = new Set(
-  "please tell know explain describe way ways like want need help thing things something anything example examples".split(" "),
+  (
+    "please tell know explain describe way ways like want need help thing things something anything example examples " +
+    "lol lmao haha hahaha omg tbh btw idk xx xxx"
+  ).split(" "),
 );
 
 // ~2 MB of stems at most (byte-bounded per isolate, app/.server/cache/byte-lru.ts).
