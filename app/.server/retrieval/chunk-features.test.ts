@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeBase64, encodeBase64 } from "@oslojs/encoding";
-import { chunkFeatures, decodeBase64Fast, serializeChunkFeatures } from "./chunk-features";
+import { chunkFeatures, decodeBase64Fast, serializeChunkFeatures, urlWords } from "./chunk-features";
 import { terms } from "./text";
 
 const chunk = {
@@ -50,6 +50,14 @@ describe("chunk features", () => {
     // A row stored before the counts existed computes them, with the same result.
     const { t: _t, n: _n, ...older } = JSON.parse(raw) as Record<string, unknown>;
     expect(chunkFeatures({ ...chunk, id: 6, features: JSON.stringify(older) }).fields).toEqual(computed.fields);
+  });
+
+  it("lists the terms in order: title and heading, URL, then the text (the typo match keeps the first of equals)", () => {
+    const topic = [...terms(`${chunk.title} ${chunk.heading}`), ...terms(urlWords(chunk.url))];
+    for (const f of [chunkFeatures({ ...chunk, id: 6 }), chunkFeatures({ ...chunk, id: 7, features: serializeChunkFeatures(chunk) })]) {
+      expect([...f.termSet]).toEqual([...new Set([...topic, ...terms(chunk.text)])]);
+      expect([...f.topicSet]).toEqual([...new Set(topic)]);
+    }
   });
 
   it("decodes base64 exactly as the generic decoder, and refuses what is not base64", () => {

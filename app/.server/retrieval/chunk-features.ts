@@ -86,15 +86,21 @@ function pairLookup(seqs: string[][]): ChunkFeatures["bigrams"] {
 
 function assemble(p: Parts, titleTerms: number, tokens: number): ChunkFeatures {
   const topic = [...p.heading, ...p.url];
-  const body = p.sentences.flat();
+  // Plain loops instead of sentences.flat() and Sets built from spread arrays: the same terms in
+  // the same order, at a fraction of the cost for ~60 unseen candidates a query.
+  const body: string[] = [];
+  for (const s of p.sentences) for (const x of s) body.push(x);
   const bigrams = pairLookup([p.heading, body]);
   const short = new Set(p.short);
+  const topicSet = new Set(topic);
+  const termSet = new Set(topic);
+  for (const x of body) termSet.add(x);
   return {
     textVec: p.textVec,
     topicVec: p.topicVec,
     sentences: p.sentences.filter((_, i) => !short.has(i)),
-    termSet: new Set([...topic, ...body]),
-    topicSet: new Set(topic),
+    termSet,
+    topicSet,
     bigrams,
     fields: { heading: p.heading, titleTerms: Math.min(titleTerms, p.heading.length), url: p.url, short: p.sentences.filter((_, i) => short.has(i)), tokens },
   };

@@ -164,6 +164,41 @@ describe("retrieve", () => {
     expect(scores[2]).toBeLessThanOrEqual(scores[1]);
   });
 
+  it("picks by novelty of the topic: a section about a term not yet covered passes a stronger one about covered terms", async () => {
+    // Pins the greedy selection's novelty gain (step 7): the engraving page scores below the second
+    // gift-wrapping page, and only the gain for its uncovered topic term puts it second.
+    const bot = await makeBot({ sources: ["a", "b", "c", "d"] });
+    const docs = [
+      [
+        "Gift wrapping",
+        "We gift wrap any order in recycled paper with a ribbon. Gift wrapping costs 3 euros per parcel, and a wrapped parcel can also hold an engraving card. Wrapping is done by hand in our Utrecht workshop.",
+      ],
+      [
+        "Gift wrapping for businesses",
+        "Companies can order gift wrapping in their own colours for twenty parcels or more. Wrapping with a printed logo takes an extra week; engraving of the logo on pens is quoted separately.",
+      ],
+      ["Engraving", "Most watches can be engraved with up to twenty letters in two working days."],
+      ["Opening hours", "Our Utrecht shop is open Tuesday to Saturday from ten to six. We are closed on public holidays."],
+    ];
+    for (const [i, [title, text]] of docs.entries())
+      await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, url: `https://shop.test/${i}`, format: "text" }));
+    const order = async (tuning: Partial<typeof DEFAULT_TUNING>) =>
+      (await retrieve(bot.ctx, bot.ref, "gift wrapping and engraving", { k: 3, tuning })).passages.map((p) => [bot.sourceIds.indexOf(p.sourceId), p.score]);
+    expect(await order({ novelty: 2 })).toEqual([
+      [0, 1],
+      [2, 0.6051],
+      [1, 0.9579],
+    ]);
+    const byScore = [
+      [0, 1],
+      [1, 0.9579],
+      [2, 0.6051],
+    ];
+    expect(await order({ novelty: 0 })).toEqual(byScore);
+    // Novelty of the whole text: the first page's text already names engraving.
+    expect(await order({ novelty: 2, noveltyOn: "text" })).toEqual(byScore);
+  });
+
   it("falls back to vector similarity when full-text search finds nothing (typos)", async () => {
     const { bot, ids } = await kb();
     const res = await retrieve(bot.ctx, bot.ref, "refundz retrned itemz", { k: 2 });

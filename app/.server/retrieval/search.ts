@@ -767,6 +767,21 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const perPage = new Map<string, number>();
   const covered = new Set<string>();
   const remaining = new Set(pool);
+  // The query terms each candidate's topic (or text) holds, in idf's order, found once per candidate:
+  // the loop below meets every remaining candidate again after each pick (and after each
+  // near-duplicate it skips), and testing every term's forms each time was most of its cost. The
+  // gain adds the same weights in the same order as testing them in place.
+  const novelTerms = new Map<Candidate, [string, number][]>();
+  const novelTermsOf = (c: Candidate) => {
+    let held = novelTerms.get(c);
+    if (!held) {
+      const about = t.noveltyOn === "topic" ? c.f.topicSet : c.f.termSet;
+      held = [];
+      for (const [s, v] of idf) if (hasTerm(about, s)) held.push([s, v]);
+      novelTerms.set(c, held);
+    }
+    return held;
+  };
   while (picked.length < k && remaining.size) {
     let best: Candidate | null = null;
     let bestValue = -Infinity;
@@ -774,8 +789,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       const n = perSource.get(c.source_id) ?? 0;
       if (n >= maxPerSource) continue;
       let gain = 0;
-      const about = t.noveltyOn === "topic" ? c.f.topicSet : c.f.termSet;
-      if (t.novelty > 0) for (const [s, v] of idf) if (!covered.has(s) && hasTerm(about, s)) gain += v;
+      if (t.novelty > 0) for (const [s, v] of novelTermsOf(c)) if (!covered.has(s)) gain += v;
       // A second chunk from an already picked source must beat fresh sources clearly.
       const value = c.score / maxScore + (t.novelty * gain) / idfSum - (n > 0 ? 0.25 : 0) + t.samePage * (perPage.get(c.page) ?? 0);
       if (value > bestValue) {
@@ -789,8 +803,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     picked.push(best);
     perSource.set(best.source_id, (perSource.get(best.source_id) ?? 0) + 1);
     perPage.set(best.page, (perPage.get(best.page) ?? 0) + 1);
-    const about = t.noveltyOn === "topic" ? best.f.topicSet : best.f.termSet;
-    for (const s of idf.keys()) if (hasTerm(about, s)) covered.add(s);
+    for (const [s] of novelTermsOf(best)) covered.add(s);
   }
   fillFromSameSources(picked, pool, k, nearDuplicate);
 
