@@ -12,6 +12,7 @@ import { LENGTH_GUIDE } from "./prompts";
 import { isLightWord, lexicalSlots, questionWords } from "../retrieval/lexicon";
 import { askedValues, rangeCover } from "../retrieval/ranges";
 import { irregularForms } from "../retrieval/irregular-verbs";
+import { CHAT_INTERJECTIONS } from "../retrieval/text";
 import { detectSmallTalk, normalizeWords, smallTalkReply } from "./small-talk";
 
 // The built-in engine: a real AI SDK LanguageModelV3 that needs no key and no network. It reads the
@@ -85,7 +86,6 @@ const STOPWORDS = new Set(
     "have has had i you he she it we they me my your yours our their this that these those what which who whom whose when where why how " +
     "can could would should will shall may might must not no yes so than too very just also there here any some all each such only own same " +
     "please tell know want need like get got let us its it's im i'm youre dont don't doesnt isnt arent hi hello thanks thank " +
-    "lol lmao haha hahaha omg tbh btw idk xx xxx " +
     // fr
     "le la les un une des du de et ou mais est sont etre avoir ai as a ont je tu il elle nous vous ils elles ce cet cette ces que qui quoi " +
     "quel quelle quels quelles comment pourquoi ou quand dans sur pour par avec sans pas ne plus mon ma mes ton ta tes son sa ses leur leurs au aux " +
@@ -98,7 +98,9 @@ const STOPWORDS = new Set(
     // pl
     "i w na z do o od po za przez dla jest sa byc mam masz ma ja ty on ona ono my wy oni co kto jak dlaczego gdzie kiedy ktory ktora ktore " +
     "czy nie tak to ten ta te tego tej mi mnie sie jestem"
-  ).split(/\s+/),
+  )
+    .split(/\s+/)
+    .concat(CHAT_INTERJECTIONS),
 );
 
 /** Crude language-independent stemming: enough to match "shipping" with "ship", "returns" with "return". */

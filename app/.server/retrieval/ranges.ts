@@ -104,9 +104,9 @@ export function rangeCover(text: string, asked: Asked[]): Map<string, number> {
       const [a, b] = [indexIn(DAYS, m[1]), indexIn(DAYS, m[2])];
       if (a >= 0 && b >= 0 && a !== b) for (const q of days) put(q.word, within(q.value, a, b) ? 1 : 0.5);
     }
-  const always = (days.length || asked.some((a) => a.kind === "clock")) && ALWAYS.test(text);
-  if (days.length && (always || EVERY_DAY.test(text))) for (const q of days) put(q.word, 1);
   const clocks = asked.filter((a) => a.kind === "clock");
+  const always = (days.length > 0 || clocks.length > 0) && ALWAYS.test(text);
+  if (days.length && (always || EVERY_DAY.test(text))) for (const q of days) put(q.word, 1);
   if (clocks.length && (always || GIVES_HOURS.test(text))) for (const q of clocks) put(q.word, 1);
   const numbers = asked.filter((a) => a.kind === "number");
   if (numbers.length) {

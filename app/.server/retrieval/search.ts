@@ -1134,6 +1134,8 @@ const ARITHMETIC_WORDS = new Set("times plus minus multiplied divided squared cu
  * and one operator. No knowledge base answers them, however often its prices share the numbers.
  */
 export function isArithmetic(query: string): boolean {
+  // Most questions hold fewer than two numbers: no need to read their words (this runs on every question).
+  if (!/\d\D+\d/.test(query)) return false;
   const ws = questionWords(query).filter((w) => !STOP_WORDS.has(w) && !QUESTION_FILLERS.has(w));
   const numbers = ws.filter((w) => /^\d+$/.test(w)).length;
   const operators = ws.filter((w) => ARITHMETIC_WORDS.has(w)).length + (/\d\s*(?:[+*/×÷^]|%\s*of)\s*\d/.test(query) ? 1 : 0);

@@ -25,13 +25,14 @@ export const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-/** Question words and fillers that carry no topic in a visitor's question, with chat's interjections ("lol", "tbh"). */
-export const QUESTION_FILLERS = new Set(
-  (
-    "please tell know explain describe way ways like want need help thing things something anything example examples " +
-    "lol lmao haha hahaha omg tbh btw idk xx xxx"
-  ).split(" "),
-);
+/** Chat's interjections and sign-offs ("lol", "tbh", "xx" for kisses): never what a question is about. */
+export const CHAT_INTERJECTIONS = "lol lmao haha hahaha omg tbh btw idk xx xxx".split(" ");
+
+/** Question words and fillers that carry no topic in a visitor's question, with chat's interjections. */
+export const QUESTION_FILLERS = new Set([
+  ..."please tell know explain describe way ways like want need help thing things something anything example examples".split(" "),
+  ...CHAT_INTERJECTIONS,
+]);
 
 // ~2 MB of stems at most (byte-bounded per isolate, app/.server/cache/byte-lru.ts).
 const cache = new ByteLru<string, string>({ maxBytes: 2 * 1024 * 1024, sizeOf: (w, s) => stringBytes(w) + stringBytes(s) });
