@@ -19,8 +19,19 @@ import { BASE } from "./helpers";
 
 const worker = (exports as unknown as { default: { fetch: (r: Request) => Promise<Response> } }).default;
 
-type Trip = { kind: "query" | "batch"; sql: string[] };
+/** `sent` and `settled`: positions in one sequence of D1 calls and answers, to tell which trips overlapped. */
+type Trip = { kind: "query" | "batch"; sql: string[]; sent: number; settled?: number };
 const trips: Trip[] = [];
+let seq = 0;
+const record = (trip: Omit<Trip, "sent">, result: unknown) => {
+  const t: Trip = { ...trip, sent: seq++ };
+  trips.push(t);
+  void Promise.resolve(result).then(
+    () => (t.settled = seq++),
+    () => (t.settled = seq++),
+  );
+  return result;
+};
 const restore: (() => void)[] = [];
 
 /** Records every D1 call of this isolate (the Worker's requests run in it too) by patching the binding's prototypes. */
@@ -59,8 +70,7 @@ function recordTrips() {
       m,
       (orig) =>
         function (this: object, ...a: unknown[]) {
-          trips.push({ kind: "query", sql: [sqlOf.get(this) ?? "?"] });
-          return orig.apply(this, a);
+          return record({ kind: "query", sql: [sqlOf.get(this) ?? "?"] }, orig.apply(this, a));
         },
     );
   patch(
@@ -68,8 +78,7 @@ function recordTrips() {
     "batch",
     (orig) =>
       function (this: unknown, ...a: unknown[]) {
-        trips.push({ kind: "batch", sql: (a[0] as object[]).map((s) => sqlOf.get(s) ?? "?") });
-        return orig.apply(this, a);
+        return record({ kind: "batch", sql: (a[0] as object[]).map((s) => sqlOf.get(s) ?? "?") }, orig.apply(this, a));
       },
   );
 }
@@ -84,8 +93,11 @@ const replies = async (orgId: string) => (await db.select().from(usageCounters).
  * to D1 (where the chatbot's stores are, then its analytics batch). The first message after the
  * hand-over also opens the live object (the organisation's time zone, the conversation's row): +2, +3
  * with the index in D1. Was 8 and 6 in the default mode (the chatbot on its own, a credit, then its refund).
+ * Without the widget's held hint the question's search has gone out before the conversation was
+ * known (knowledge in D1 here: +1).
  */
-const heldBudget = (first: boolean) => (testConversationStore === "shard" ? 3 : 4) + (first ? (testConversationStore === "shard" ? 2 : 3) : 0);
+const heldBudget = (first: boolean, hint: boolean) =>
+  (testConversationStore === "shard" ? 3 : 4) + (first ? (testConversationStore === "shard" ? 2 : 3) : 0) + (hint ? 0 : 1);
 
 async function setup(plan?: "growth") {
   const owner = await makeUser({ name: "Owner" });
@@ -186,7 +198,7 @@ describe("D1 round trips of one chat message", async () => {
     expect(t.length, t.map((x) => `${x.kind}: ${x.sql.map((s) => s.slice(0, 60)).join(" | ")}`).join("\n")).toBeLessThanOrEqual(budget);
   });
 
-  it("a message to a conversation a person holds: no credit taken (nor given back) and no knowledge search, with the widget's held hint or without", async () => {
+  it("a message to a conversation a person holds: no credit taken (nor given back), with the widget's held hint or without; no knowledge search with the hint", async () => {
     const c = await send("v_trips_2", "How much does express shipping to zone 4 cost?");
     const id = String(c.metadata?.conversationId);
     await setConversationStatus(id, "human");
@@ -194,21 +206,28 @@ describe("D1 round trips of one chat message", async () => {
     for (const [i, hint] of [true, undefined].entries()) {
       const t = await measure(() => send("v_trips_2", "Thanks, and how long do I have to send something back?", id, hint));
       const trace = t.map((x) => `${x.kind}: ${x.sql.map((s) => s.slice(0, 60)).join(" | ")}`).join("\n");
-      expect(
-        t.some((x) => x.sql.some((s) => /chunks_fts/.test(s))),
-        trace,
-      ).toBe(false);
+      // Without the hint the search goes out before the conversation is known (chat/turn.ts: it
+      // overlaps the opening round trip for every other message); its result is not used.
+      if (hint)
+        expect(
+          t.some((x) => x.sql.some((s) => /chunks_fts/.test(s))),
+          trace,
+        ).toBe(false);
       // The credit is not counted then refunded: no refund statement, the counter unchanged.
       expect(
         t.some((x) => x.sql.some((s) => /^update "usage_counters"/i.test(s))),
         trace,
       ).toBe(false);
-      expect(t.length, trace).toBeLessThanOrEqual(heldBudget(i === 0));
+      expect(t.length, trace).toBeLessThanOrEqual(heldBudget(i === 0, hint === true));
     }
     expect(await replies(bot.orgId)).toBe(before);
-    // An ordinary question's search starts at once (it is what the trips above count).
+    // An ordinary question's search starts at once: it is sent before the turn's opening (with the
+    // reply's credit) has come back, so the two overlap.
     const ordinary = await measure(() => send("v_trips_1", "How long do I have to send something back?"));
-    expect(ordinary.some((x) => x.sql.some((s) => /chunks_fts/.test(s)))).toBe(true);
+    const search = ordinary.find((x) => x.sql.some((s) => /chunks_fts/.test(s)));
+    const credit = ordinary.find((x) => x.sql.some((s) => /usage_counters/.test(s)));
+    expect(search && credit).toBeTruthy();
+    expect(search!.sent).toBeLessThan(credit!.settled!);
     expect(await replies(bot.orgId)).toBe(before + 1);
   });
 });

@@ -17,7 +17,7 @@ import { collectLeadReason, collectLeadStep, collectLeadTool, COLLECT_LEAD_TOOL,
 import { localToolReply, modelTools } from "../ai/tools";
 import type { ToolTurn } from "../ai/tools/registry";
 import { knowledgeStore } from "../retrieval/knowledge-store";
-import type { Passage } from "../retrieval/types";
+import type { Passage, RetrievalResult } from "../retrieval/types";
 import {
   isDuplicateClientMessage,
   numberedSources,
@@ -118,6 +118,34 @@ function writeStep(writer: UIMessageStreamWriter, step: CollectLeadStep | null) 
   if (step) writer.write({ type: "data-collect-lead", id: "collect-lead", data: step });
 }
 
+/** The chatbot's knowledge searched for `query` (null when the search fails: the reply is then the fallback). */
+function searchKnowledge(ctx: ServiceContext, chatbot: Pick<Chatbot, "id" | "orgId" | "knowledgeStore">, query: string): Promise<RetrievalResult | null> {
+  return knowledgeStore(ctx, { orgId: chatbot.orgId, chatbotId: chatbot.id }, chatbot.knowledgeStore)
+    .then((store) => store.retrieve(query, { k: PASSAGES_K }))
+    .catch((e) => {
+      console.error("[chat] retrieval failed", e);
+      return null;
+    });
+}
+
+/** A question of four words or more is searched as it is; a short follow-up ("and to Germany?") needs the history first. */
+const standsAlone = (text: string) => text.split(/\s+/).length >= 4;
+
+/**
+ * The search of a message that stands alone and is not small talk, started now; null otherwise.
+ * takeTurn starts it before the turn's opening round trip so that the two overlap: the same query
+ * answerMessage would send once the conversation is known, only earlier (wasted only on a retried
+ * send that was already answered).
+ */
+export function standaloneSearch(
+  ctx: ServiceContext,
+  chatbot: Pick<Chatbot, "id" | "orgId" | "name" | "knowledgeStore">,
+  text: string,
+): Promise<RetrievalResult | null> | null {
+  const t = text.trim();
+  return standsAlone(t) && !detectSmallTalk(t, chatbot.name) ? searchKnowledge(ctx, chatbot, t) : null;
+}
+
 /**
  * Answers `text` in `conversation` and returns the AI SDK UI message stream of the reply: a `start`
  * chunk (metadata: conversationId, messageId), a `data-sources` part when passages were used, the
@@ -155,6 +183,8 @@ export async function answerMessage(
      * so an ordinary question's first byte does not wait a round trip for the conversation.
      */
     heldHint?: boolean;
+    /** The search of `text` when the caller started it already (standaloneSearch, chat/turn.ts). */
+    search?: Promise<RetrievalResult | null> | null;
     /** The widget's id for this message: a concurrent retry that stored it first wins, this one is not stored or counted. */
     clientMessageId?: string;
     /** The page the visitor writes from (stored on the conversation with the exchange). */
@@ -187,29 +217,24 @@ export async function answerMessage(
 
   const smallTalk = detectSmallTalk(text, chatbot.name);
   const intent = smallTalk ? null : detectBuyingIntent(text);
-  const search = (query: string) =>
-    knowledgeStore(ctx, ref, chatbot.knowledgeStore)
-      .then((store) => store.retrieve(query, { k: PASSAGES_K }))
-      .catch((e) => {
-        console.error("[chat] retrieval failed", e);
-        return null;
-      });
-  // A question of four words or more is searched as it is, so retrieval starts at once, alongside
-  // the quota and history round trips; a short follow-up ("and to Germany?") needs the history first.
-  const standalone = text.split(/\s+/).length >= 4;
+  const search = (query: string) => searchKnowledge(ctx, chatbot, query);
+  // A question that stands alone is searched at once, alongside the quota and history round trips
+  // (or earlier: takeTurn's `search`).
+  const standalone = standsAlone(text);
   // …unless the client says a person holds the conversation (live chat): then there is likely no bot
   // turn, so the search waits for the conversation and is skipped instead of running on every
   // message to the agent (ADR 026).
   const mayAnswer = input.botMayAnswer && input.heldHint ? Promise.resolve(input.conversation).then((c) => input.botMayAnswer!(c)) : null;
   const early =
-    !smallTalk && standalone
+    input.search ??
+    (!smallTalk && standalone
       ? mayAnswer
         ? mayAnswer.then(
             (ok) => (ok ? search(text) : null),
             () => null,
           )
         : search(text)
-      : null;
+      : null);
   const quotaDone = input.quota ?? tryConsumeReply(ctx, org, askedAt);
   // A conversation created by this request has no history to read.
   const historyDone =

@@ -3,7 +3,7 @@ import type { ChatSource } from "~/lib/schemas/chat";
 import type { ChatbotWithOrg } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
 import { fail, type Result } from "../failure";
-import { answerMessage, collectAnswer, HISTORY_MESSAGES, replayExchange, type AnswerKind, type AnswerStream } from "./answer";
+import { answerMessage, collectAnswer, HISTORY_MESSAGES, replayExchange, standaloneSearch, type AnswerKind, type AnswerStream } from "./answer";
 import {
   createConversation,
   findClientMessage,
@@ -78,6 +78,9 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
   };
   // "Can I talk to a human?": handed to a person (live chat) instead of answered, once per conversation.
   const handsOver = asksForHuman(turn.text) && offersHuman(turn.target) && builtInToolOn(turn.target.chatbot.settings, "hand_to_human");
+  // The question's search goes out before the opening round trip, so the two overlap (each sits before
+  // the first byte). Not for a message the client says a person will read, nor for a hand-over.
+  const search = turn.heldHint || handsOver ? null : standaloneSearch(ctx, turn.target.chatbot, turn.text);
   let opened: Pick<Awaited<ReturnType<typeof openTurn>>, "conversation" | "history">;
   let quota: Promise<ConsumeResult> | undefined;
   const store = turn.target.chatbot.messageStore;
@@ -157,6 +160,7 @@ export async function takeTurn(ctx: ServiceContext, turn: VisitorTurn): Promise<
     conversation,
     history: opened.history ?? undefined,
     quota,
+    search,
     text: turn.text,
     startedAt,
     botMayAnswer,
