@@ -302,4 +302,21 @@ describe("support lexicon", () => {
     expect(alts("can we come see the place on a saturday", "come")).toContain("viewing");
     expect(alts("we have a staffy", "staffy")).toContain("dog");
   });
+
+  it("the sixth blind batch's words (bench/probes6): each question was refused or answered wrongly before", () => {
+    const alts = (q: string, w: string) => slotOf(q, w)?.alternatives ?? [];
+    expect(questionWords("any lessons sat arvo?")).toContain("afternoon");
+    expect(alts("does she need flea meds", "medication")).toContain("preventive");
+    expect(alts("what shots does my dog need for daycare", "shots")).toContain("vaccination");
+    expect(alts("do u take cash at the front desk", "front")).toContain("reception");
+    expect(alts("posters for outside, will they survive the rain?", "outside")).toContain("outdoor");
+    expect(alts("do u have packages for daycare? how long do they last", "packages")).toContain("pack");
+    expect(alts("going to banff in january do the cars have snow tires", "snow")).toContain("winter");
+    expect(alts("broke down near canmore at night who do i call", "broke")).toContain("roadside");
+    expect(alts("i have a frenchie, will he be outside in the heat", "heat")).toContain("hot");
+    expect(alts("how warm is the water?", "warm")).toEqual(expect.arrayContaining(["heated", "temperature"]));
+    expect(alts("my son had a tummy bug yesterday, ok to come today?", "tummy")).toContain("diarrhoea");
+    expect(alts("the colours came out darker than on my laptop, will u reprint", "laptop")).toContain("screen");
+    expect(alts("can my sister use my leftover daycare days", "sister")).toContain("family");
+  });
 });

@@ -5,7 +5,7 @@
 // counted) and by the built-in engine (local-model.ts: which sentence answers).
 //
 // Everything here is general customer-service vocabulary — shops, bookings, subscriptions,
-// clinics, trades — plus a small entity list (UK nations and cities, EU countries, continents),
+// clinics, trades — plus a small entity list (places.ts: cities, regions and countries; EU countries, continents),
 // a few classes customers name by their members (animals → pets, foods → allergens, colour names →
 // colour; ADR 046) and British/American spellings. Nothing names a knowledge base's own terms. ADR 013 says how it is
 // kept and where it stops. The question is expanded, never the index: knowledge is stored as
@@ -13,6 +13,7 @@
 //
 // A word the lexicon does not know falls back on a general English thesaurus (thesaurus.ts, from
 // WordNet): its synonyms count as weak alternatives, like a broader term (ADR 041).
+import { placeGroups } from "./places";
 import { thesaurusEntry } from "./thesaurus";
 
 /** Words customers type for other words (chat spelling, contractions without the apostrophe). */
@@ -24,6 +25,8 @@ const CHAT_SPELLING: Record<string, string> = {
   whos: "who is",
   whys: "why is",
   ur: "your",
+  arvo: "afternoon",
+  meds: "medication",
   u: "you",
   r: "are",
   ya: "you",
@@ -425,7 +428,21 @@ const SYNONYMS: string[][] = [
   // health: people's and pets'
   ["ill", "sick", "unwell", "poorly", "not well", "under the weather"],
   ["operation", "operations", "op", "surgery", "surgeries", "procedure", "procedures"],
-  ["vaccination", "vaccinations", "vaccinate", "vaccinated", "vaccine", "vaccines", "jab", "jabs", "injection", "injections", "immunisation", "immunization"],
+  [
+    "vaccination",
+    "vaccinations",
+    "vaccinate",
+    "vaccinated",
+    "vaccine",
+    "vaccines",
+    "shots",
+    "jab",
+    "jabs",
+    "injection",
+    "injections",
+    "immunisation",
+    "immunization",
+  ],
   ["microchip", "microchips", "microchipped", "microchipping", "chip", "chipped", "chipping"],
   // software: the names customers use for a feature
   ["single sign on", "single sign-on", "sso", "saml"],
@@ -566,26 +583,10 @@ const BROADER: [string[], string[]][] = [
     ["red", "blue", "green", "yellow", "black", "white", "grey", "gray", "navy", "pink", "purple", "orange", "brown", "beige", "cream", "burgundy", "teal"],
     ["colour", "colours", "color", "colors"],
   ],
+  // Places by name (places.ts): a city counts toward its region and country, a region toward its country.
+  ...placeGroups(),
   [
-    [
-      "england",
-      "scotland",
-      "wales",
-      "northern ireland",
-      "london",
-      "manchester",
-      "birmingham",
-      "liverpool",
-      "leeds",
-      "glasgow",
-      "edinburgh",
-      "cardiff",
-      "belfast",
-      "bristol",
-      "english",
-      "scottish",
-      "welsh",
-    ],
+    ["english", "scottish", "welsh"],
     ["uk", "united kingdom", "britain"],
   ],
   [
@@ -634,12 +635,6 @@ const BROADER: [string[], string[]][] = [
   [["japan", "china", "india", "singapore", "korea", "hong kong", "thailand", "vietnam", "malaysia", "indonesia", "philippines", "taiwan", "tokyo"], ["asia"]],
   [["nigeria", "kenya", "egypt", "morocco", "south africa", "ghana"], ["africa"]],
   [["brazil", "argentina", "chile", "colombia", "peru"], ["south america"]],
-  [
-    ["new york", "california", "texas", "florida"],
-    ["usa", "united states"],
-  ],
-  [["toronto", "vancouver", "montreal"], ["canada"]],
-  [["sydney", "melbourne"], ["australia"]],
   [
     ["saturday", "saturdays", "sunday", "sundays"],
     ["weekend", "weekends"],
@@ -777,6 +772,42 @@ const BROADER: [string[], string[]][] = [
     ["neuter", "neutered", "neutering"],
   ],
   [["two factor", "2fa"], ["two-factor"]],
+  // The front desk is the reception; outside is outdoors; a package or bundle of visits is a pack.
+  [["front desk", "front counter"], ["reception"]],
+  [["outside"], ["outdoor", "outdoors"]],
+  [
+    ["package", "packages", "bundle", "bundles"],
+    ["pack", "packs"],
+  ],
+  // Medicine is a treatment or a preventive; snow means winter; a car that broke down needs roadside help.
+  [
+    ["medication", "medications", "medicine", "medicines"],
+    ["treatment", "preventive"],
+  ],
+  [["snow"], ["winter"]],
+  [
+    ["broke down", "broken down", "break down", "breaks down", "breakdown"],
+    ["roadside", "breakdown"],
+  ],
+  // Heat is hot weather; warm or cold water is its temperature or heating; a tummy bug is diarrhoea or vomiting.
+  [["heat", "heatwave"], ["hot"]],
+  [
+    ["warm", "cold", "chilly"],
+    ["heated", "temperature"],
+  ],
+  [
+    ["tummy bug", "stomach bug", "gastro", "upset stomach", "tummy upset"],
+    ["diarrhoea", "diarrhea", "vomiting"],
+  ],
+  // A laptop or monitor is the screen; a brother or sister is family ("families with two or more children").
+  [
+    ["laptop", "laptops", "monitor", "monitors", "tablet"],
+    ["screen", "screens"],
+  ],
+  [
+    ["sibling", "siblings", "brother", "brothers", "sister", "sisters"],
+    ["family", "families", "second child"],
+  ],
   [["money back", "refund"], ["refunds"]],
   [["work", "working", "open"], ["open"]],
   [["kids menu", "childrens menu", "children menu"], ["children's menu"]],

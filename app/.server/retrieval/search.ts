@@ -7,6 +7,7 @@ import { QUESTION_FILLERS, STOP_WORDS, stem, terms, words } from "./text";
 import type { ChatbotRef, Passage, RetrievalResult } from "./types";
 import { createVectorStore } from "./vector-store";
 import { askedValues, rangeCover } from "./ranges";
+import { isPlaceName } from "./places";
 import { ByteLru, stringBytes } from "../cache/byte-lru";
 
 /**
@@ -244,6 +245,14 @@ export function queryTerms(query: string): QueryTerm[] {
   return out;
 }
 
+/**
+ * A term's alternatives once its own word's count in the knowledge is known: a place the knowledge
+ * names itself keeps none of its broader ones (its region and country, places.ts). ADR 061.
+ */
+export function placeAlternatives(q: QueryTerm, ownDf: number): QueryTerm["alts"] {
+  return ownDf > 0 && isPlaceName((q.phraseWords ?? [q.word]).join(" ")) ? q.alts.filter((a) => (a.strength ?? 1) >= 1) : q.alts;
+}
+
 /** FTS5 string literal: double quotes doubled, so user text can never become query syntax. */
 const ftsString = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
@@ -350,6 +359,9 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const counted = freshStat(totalKey, now) ?? 0;
   const typoDf = new Map<string, number>();
   const dfOf = (st: string) => Math.min(freshStat(dfKey(st), now) ?? typoDf.get(st) ?? 0, counted);
+  // A place the knowledge names itself ("… at 7 Bridge Street, Cardiff") is asked about by that name:
+  // its region and country (places.ts) would only find other lines (ADR 061).
+  for (const q of qTerms) q.alts = placeAlternatives(q, dfOf(q.stem));
 
   // 2. FTS candidates. bm25() scores every row the MATCH finds, so in a large knowledge base a few
   //    common words would make it score tens of thousands of rows. The words go into the MATCH
