@@ -306,6 +306,10 @@ describe("support lexicon", () => {
   it("the sixth blind batch's words (bench/probes6): each question was refused or answered wrongly before", () => {
     const alts = (q: string, w: string) => slotOf(q, w)?.alternatives ?? [];
     expect(questionWords("any lessons sat arvo?")).toContain("afternoon");
+    // "sun" is Sunday after another day or "on", the sun otherwise.
+    expect(questionWords("whats ur hours on the weekend, sat and sun")).toContain("sunday");
+    expect(questionWords("are u open fri to sun")).toContain("sunday");
+    expect(questionWords("is the pool in the sun")).not.toContain("sunday");
     expect(alts("does she need flea meds", "medication")).toContain("preventive");
     expect(alts("what shots does my dog need for daycare", "shots")).toContain("vaccination");
     expect(alts("do u take cash at the front desk", "front")).toContain("reception");

@@ -122,11 +122,15 @@ const CHAT_SPELLING: Record<string, string> = {
  * Shortenings whose meaning hangs on the word before: the unit after a number or one of the listed
  * words, else the other word ("6 yr old", "next yr" but "whats yr address"; "10 min" but "a min spend").
  */
-const CHAT_SPELLING_AFTER: Record<string, { unit: string; otherwise: string; after: Set<string> }> = {
+const WEEKDAYS = new Set("monday tuesday wednesday thursday friday saturday sunday".split(" "));
+const LINKS = new Set("and or to til till until thru through".split(" "));
+const CHAT_SPELLING_AFTER: Record<string, { unit: string; otherwise: string; after: Set<string>; afterDay?: boolean }> = {
   yr: { unit: "year", otherwise: "your", after: new Set("a an per every next last this each".split(" ")) },
   min: { unit: "minutes", otherwise: "minimum", after: new Set() },
   // "a 3 bed house" is one with three bedrooms; "2 beds" stays beds (a twin room).
   bed: { unit: "bedroom", otherwise: "bed", after: new Set() },
+  // "sat and sun", "fri to sun", "open on sun": Sunday after another day (or "on"); "the sun" stays.
+  sun: { unit: "sunday", otherwise: "sun", after: new Set(["on", "every", "this", "next", "saturday", "sunday"]), afterDay: true },
 };
 
 /**
@@ -932,7 +936,8 @@ export function questionWords(text: string): string[] {
   for (const w of norm(marked)) {
     const after = CHAT_SPELLING_AFTER[w];
     const prev = out.at(-1) ?? "";
-    const spelled = after ? (/^\d/.test(prev) || after.after.has(prev) ? after.unit : after.otherwise) : CHAT_SPELLING[w];
+    const afterDay = after?.afterDay && LINKS.has(prev) && WEEKDAYS.has(out.at(-2) ?? "");
+    const spelled = after ? (/^\d/.test(prev) || after.after.has(prev) || afterDay ? after.unit : after.otherwise) : CHAT_SPELLING[w];
     if (spelled) out.push(...spelled.split(" "));
     else out.push(w);
   }
