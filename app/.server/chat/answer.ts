@@ -128,8 +128,11 @@ function searchKnowledge(ctx: ServiceContext, chatbot: Pick<Chatbot, "id" | "org
     });
 }
 
-/** A question of four words or more is searched as it is; a short follow-up ("and to Germany?") needs the history first. */
-const standsAlone = (text: string) => text.split(/\s+/).length >= 4;
+/**
+ * Whether a message is searched as it is, at once: a question of four words or more that is not
+ * small talk. A short follow-up ("and to Germany?") needs the history first.
+ */
+const searchedAsItIs = (text: string, smallTalk: () => unknown) => text.split(/\s+/).length >= 4 && !smallTalk();
 
 /**
  * The search of a message that stands alone and is not small talk, started now; null otherwise.
@@ -143,7 +146,7 @@ export function standaloneSearch(
   text: string,
 ): Promise<RetrievalResult | null> | null {
   const t = text.trim();
-  return standsAlone(t) && !detectSmallTalk(t, chatbot.name) ? searchKnowledge(ctx, chatbot, t) : null;
+  return searchedAsItIs(t, () => detectSmallTalk(t, chatbot.name)) ? searchKnowledge(ctx, chatbot, t) : null;
 }
 
 /**
@@ -220,14 +223,14 @@ export async function answerMessage(
   const search = (query: string) => searchKnowledge(ctx, chatbot, query);
   // A question that stands alone is searched at once, alongside the quota and history round trips
   // (or earlier: takeTurn's `search`).
-  const standalone = standsAlone(text);
+  const atOnce = searchedAsItIs(text, () => smallTalk);
   // …unless the client says a person holds the conversation (live chat): then there is likely no bot
   // turn, so the search waits for the conversation and is skipped instead of running on every
   // message to the agent (ADR 026).
   const mayAnswer = input.botMayAnswer && input.heldHint ? Promise.resolve(input.conversation).then((c) => input.botMayAnswer!(c)) : null;
   const early =
     input.search ??
-    (!smallTalk && standalone
+    (atOnce
       ? mayAnswer
         ? mayAnswer.then(
             (ok) => (ok ? search(text) : null),

@@ -13,7 +13,8 @@
 //
 // A word the lexicon does not know falls back on a general English thesaurus (thesaurus.ts, from
 // WordNet): its synonyms count as weak alternatives, like a broader term (ADR 041).
-import { placeGroups } from "./places";
+import { PLACE_GROUPS } from "./places";
+import { DAY_NAMES } from "./ranges";
 import { thesaurusEntry } from "./thesaurus";
 
 /** Words customers type for other words (chat spelling, contractions without the apostrophe). */
@@ -122,7 +123,7 @@ const CHAT_SPELLING: Record<string, string> = {
  * Shortenings whose meaning hangs on the word before: the unit after a number or one of the listed
  * words, else the other word ("6 yr old", "next yr" but "whats yr address"; "10 min" but "a min spend").
  */
-const WEEKDAYS = new Set("monday tuesday wednesday thursday friday saturday sunday".split(" "));
+const WEEKDAYS = new Set(DAY_NAMES);
 const LINKS = new Set("and or to til till until thru through".split(" "));
 const CHAT_SPELLING_AFTER: Record<string, { unit: string; otherwise: string; after: Set<string>; afterDay?: boolean }> = {
   yr: { unit: "year", otherwise: "your", after: new Set("a an per every next last this each".split(" ")) },
@@ -588,7 +589,7 @@ const BROADER: [string[], string[]][] = [
     ["colour", "colours", "color", "colors"],
   ],
   // Places by name (places.ts): a city counts toward its region and country, a region toward its country.
-  ...placeGroups(),
+  ...PLACE_GROUPS,
   [
     ["english", "scottish", "welsh"],
     ["uk", "united kingdom", "britain"],

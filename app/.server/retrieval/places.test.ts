@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../kb/chunking";
 import { indexChunks } from "./indexing";
 import { lexicalSlots } from "./lexicon";
-import { placeGroups } from "./places";
+import { PLACE_GROUPS } from "./places";
 import { placeAlternatives, queryTerms, retrieve } from "./search";
 import { STOP_WORDS } from "./text";
 import { makeBot } from "../../../tests/factories";
@@ -14,14 +14,14 @@ const slotOf = (question: string, word: string) => lexicalSlots(question, stop).
 
 describe("places", () => {
   it("a city counts toward its region and country, a region toward its country, all as broader terms", () => {
-    const groups = new Map(placeGroups().map(([[from], to]) => [from, to]));
+    const groups = new Map(PLACE_GROUPS.map(([[from], to]) => [from, to]));
     expect(groups.get("belfast")).toEqual(["northern ireland", "uk", "united kingdom", "britain"]);
     expect(groups.get("pittsburgh")).toEqual(["pennsylvania", "usa", "united states"]);
     expect(groups.get("montana")).toEqual(["usa", "united states"]);
     expect(groups.get("kelowna")).toEqual(["british columbia", "canada"]);
     expect(groups.get("brisbane")).toEqual(["queensland", "australia"]);
     // Each name once: a name of two places would be a guess.
-    expect(groups.size).toBe(placeGroups().length);
+    expect(groups.size).toBe(PLACE_GROUPS.length);
     const montana = slotOf("can i take the minivan into montana", "montana");
     expect(montana?.alternatives).toEqual(expect.arrayContaining(["usa", "states"]));
     expect(montana?.broader).toEqual(expect.arrayContaining(["usa", "states"]));

@@ -136,7 +136,7 @@ const COUNTRIES = [US, CANADA, AUSTRALIA, NEW_ZEALAND, UK, IRELAND];
  * A name listed twice (a region of one country that is a city of another) is left out: which place
  * the customer means is not known.
  */
-export function placeGroups(): [string[], string[]][] {
+function placeGroups(): [string[], string[]][] {
   const targets = new Map<string, string[]>();
   const count = new Map<string, number>();
   const put = (from: string, to: string[]) => {
@@ -151,6 +151,8 @@ export function placeGroups(): [string[], string[]][] {
   return [...targets].filter(([from]) => count.get(from) === 1).map(([from, to]) => [[from], to]);
 }
 
-const PLACE_NAMES = new Set(placeGroups().map(([[from]]) => from));
+/** Built once per isolate: the lexicon's groups and isPlaceName read the same list. */
+export const PLACE_GROUPS = placeGroups();
+const PLACE_NAMES = new Set(PLACE_GROUPS.map(([[from]]) => from));
 /** Whether the words name a place of this list (a city, region or nation): "cardiff", "grand rapids". */
 export const isPlaceName = (words: string) => PLACE_NAMES.has(words);

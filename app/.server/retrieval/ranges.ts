@@ -8,7 +8,8 @@
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
-const DAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+/** Weekday names, Monday first (lexicon.ts reads "sat and sun" with them too). */
+export const DAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 
 /** A month the customer names in full, or by its usual short form ("sept", "dec"): its index. "may" and "march" are verbs too, so only with "in" before them. */
 function monthOf(word: string, before: string | undefined): number {
