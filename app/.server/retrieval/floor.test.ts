@@ -238,6 +238,9 @@ describe("the relevance floor", () => {
     expect(mid).toBeGreaterThan(large);
     expect(isPersonal("do you ship to japan")).toBe(true);
     expect(isPersonal("whats ur returns policy")).toBe(true);
+    // bench/probes6: Irish and Texan second person ("do ye offer…", "do yall do daycare…").
+    expect(isPersonal("do ye offer a student discount")).toBe(true);
+    expect(isPersonal("do yall do daycare on saturdays")).toBe(true);
     expect(isPersonal("Who invented the telephone?")).toBe(false);
     // ADR 046: asking for a price, a duration, an hour or an age is asking about the business's terms.
     expect(asksForTerms("how much is a normal consultation")).toBe(true);
@@ -339,6 +342,27 @@ describe("the relevance floor", () => {
     expect(textOf(r)).toContain("10% off");
     // A reduction the knowledge does not give is still refused.
     expect((await retrieve(bot.ctx, bot.ref, "is there a discount for students", { k: 1 })).answerable).toBe(false);
+  });
+
+  // bench/probes6 swimschool: "discount" was the thing asked about that the knowledge "never names".
+  it("a discount asked about is named by “10% off”, so the availability rule does not refuse it", async () => {
+    const sections: [string, string][] = [
+      [
+        "Fees",
+        "Lessons cost A$24 each, paid by the term. Families with two or more children enrolled get 10% off the second child and every child after that.",
+      ],
+      ["Levels", "Tadpoles are babies with a parent in the water. Minnows are ages 3 to 5. Sharks are confident swimmers."],
+      ["Make-ups", "If your child is sick, tell us before the lesson starts and you'll get a make-up lesson."],
+    ];
+    const bot = await makeBot({ sources: sections.map(([t]) => t.toLowerCase()) });
+    for (const [i, [title, text]] of sections.entries())
+      await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, format: "markdown", url: null }));
+    expect(availabilityObject("is there a sibling discount, got 3 kids")).toContain("discount");
+    const r = await retrieve(bot.ctx, bot.ref, "is there a sibling discount, got 3 kids", { k: 3 });
+    expect(r.answerable).toBe(true);
+    expect(textOf(r)).toContain("10% off");
+    // A group the knowledge never names is still refused.
+    expect((await retrieve(bot.ctx, bot.ref, "is there a discount for pensioners", { k: 1 })).answerable).toBe(false);
   });
 
   it("counts a multi-word synonym written out in full as the word: wifi is Wi-Fi (ADR 046)", async () => {

@@ -20,6 +20,18 @@ describe("values a question asks with", () => {
     expect(asked("may i bring my dog")).toEqual([]);
     expect(asked("are you open in may").map((a) => a.kind)).toEqual(["month"]);
   });
+
+  // bench/probes6: "drop my pup off in the morning", "any lessons sat arvo?", "lessons after school".
+  it("reads a part of the day as a time when it is one, not in a greeting", () => {
+    expect(asked("what time can i drop him off in the morning").map((a) => [a.word, a.kind])).toEqual([["morning", "clock"]]);
+    expect(asked("any lessons sat arvo?").map((a) => [a.word, a.kind])).toEqual([
+      ["saturday", "day"],
+      ["afternoon", "clock"],
+    ]);
+    expect(asked("what times do u have lessons after school").map((a) => a.kind)).toEqual(["clock"]);
+    expect(asked("good morning, do you deliver")).toEqual([]);
+    expect(asked("is the evening menu different")).toEqual([]);
+  });
 });
 
 describe("ranges that answer them", () => {
@@ -28,6 +40,14 @@ describe("ranges that answer them", () => {
     expect(cover("a tuesday in january", winter)).toEqual({ tuesday: 1, january: 1 });
     expect(cover("a saturday in june", winter)).toEqual({ saturday: 0.5, june: 0.5 });
     expect(cover("open on wednesdays?", "Open Mon–Fri, 9am to 5pm.")).toEqual({ wednesdays: 1 });
+  });
+
+  // bench/probes6 printshop: "can i pick up my order on saturday" ← "We're closed at weekends".
+  it("weekends are Saturday and Sunday, weekdays Monday to Friday", () => {
+    expect(cover("can i pick up on saturday", "We're closed at weekends and on bank holidays.")).toEqual({ saturday: 1 });
+    expect(cover("can i pick up on tuesday", "We're closed at weekends and on bank holidays.")).toEqual({ tuesday: 0.5 });
+    expect(cover("open on a tuesday?", "Lessons run on weekdays only.")).toEqual({ tuesday: 1 });
+    expect(cover("drop off in the morning", "Daycare: Monday to Friday, 7am to 7pm")).toEqual({ morning: 1 });
   });
 
   it("a clock time is answered by the hours, whether or not it falls inside them", () => {
@@ -51,5 +71,25 @@ describe("ranges that answer them", () => {
     expect(cover("im 70", "People over 65 pay £25 a month.")).toEqual({ 70: 1 });
     // A price range is not a count: "£20 to £40" holds no 30 people.
     expect(cover("we are 30", "Menus cost £20 to £40 a head.")).toEqual({});
+  });
+
+  // bench/probes7 kayaks: "im 17, can i rent a board by myself", "im like 260 lbs, can i go on a paddleboard".
+  it("an age is held by ages, not by a count of things; a measure only by the same unit", () => {
+    expect(asked("im 17, can i rent a board")).toMatchObject([{ word: "17", age: true }]);
+    expect(asked("is 2 hours enough")[0].age).toBeUndefined();
+    expect(cover("im 17, can i rent a board", "Groups renting 8 or more boats get 10% off.")).toEqual({});
+    // A limit of ages that leaves the age out answers it, as a season does a month.
+    expect(cover("im 17, can i rent a board", "The person renting must be 18 or over and show photo ID.")).toEqual({ 17: 0.5 });
+    expect(cover("im 17, can i rent a board", "Kids aged 6 to 12 get $20 off any tour.")).toEqual({ 17: 0.5 });
+    expect(asked("im like 260 lbs")).toMatchObject([{ word: "260", unit: "lb" }]);
+    expect(cover("im like 260 lbs", "The person renting must be 18 or over.")).toEqual({});
+    expect(cover("im like 260 lbs", "Paddleboards take riders up to 300 lb.")).toEqual({ 260: 1 });
+    expect(cover("im like 260 lbs", "Riders up to 250 lb on a paddleboard.")).toEqual({ 260: 0.5 });
+  });
+
+  it("a number counting something is not held by a range of ages or another duration", () => {
+    expect(cover("is there a sibling discount, got 3 kids", "Minnows: Age 3 to 5 years; Price A$24.")).toEqual({});
+    expect(cover("is 2 hours enough", "Rentals of 1 to 3 hours.")).toEqual({ 2: 1 });
+    expect(cover("is 2 hours enough", "Bookings up to 3 days ahead.")).toEqual({});
   });
 });

@@ -36,12 +36,16 @@ const GIVES_HOURS = new RegExp(`(?:${CLOCK})${TO}(?:${CLOCK})|\\b(?:until|till|f
 const ALWAYS = /\b24\s?\/\s?7\b|\b24 hours a day\b|\b(?:a)?round the clock\b|\bopen 24 hours\b/i;
 /** Every weekday at once ("open 7 days a week", "daily"). */
 const EVERY_DAY = /\b(?:7|seven) days a week\b|\bevery day\b|\bdaily\b/i;
+/** Days a text names as a set: "at weekends" is Saturday and Sunday, "weekdays" Monday to Friday. */
+const WEEKEND = /\bweekends?\b/i;
+const WEEKDAY = /\bweekdays?\b/i;
 // A number written with a currency sign or as a share is a price or a rate, not a count or an age.
 const NUM = "(?<![£$€¥\\d.,])(\\d{1,4})(?![\\d%.,:]|\\s*(?:%|am\\b|pm\\b|a\\.m|p\\.m))";
 const NUMBER_RANGE = new RegExp(`${NUM}\\s*(?:to|–|—|-)\\s*${NUM}`, "gi");
 const NUMBER_BELOW = new RegExp(`\\b(?:under|below|up to|maximum(?: of)?|max\\.?|no more than|at most|younger than|less than|fewer than)\\s+${NUM}`, "gi");
+// "aged 6 to 12" is a range, not "6 and over".
 const NUMBER_ABOVE = new RegExp(
-  `\\b(?:over|above|at least|minimum(?: of)?|min\\.?|no fewer than|older than|more than|from(?: the age of)?|aged)\\s+${NUM}|${NUM}\\s*(?:\\+|or (?:more|older|over|above)|and (?:over|above|older))`,
+  `\\b(?:over|above|at least|minimum(?: of)?|min\\.?|no fewer than|older than|more than|from(?: the age of)?|aged)\\s+${NUM}(?!\\s*(?:to|–|—|-)\\s*\\d)|${NUM}\\s*(?:\\+|or (?:more|older|over|above)|and (?:over|above|older))`,
   "gi",
 );
 
@@ -49,7 +53,52 @@ const indexIn = (list: string[], s: string) => list.indexOf(s.toLowerCase().repl
 /** Whether index `i` lies in the cyclic range from `a` to `b` ("November to March" holds January). */
 const within = (i: number, a: number, b: number) => (a <= b ? i >= a && i <= b : i >= a || i <= b);
 
-type Asked = { word: string; kind: "month" | "day" | "clock" | "number"; value: number };
+// A part of the day asked as a time ("drop off in the morning", "sat arvo", "after school"): hours
+// answer it as they answer "at 11pm". Alone ("good morning", "the evening menu") it is a word.
+const PERIODS = new Set(["morning", "mornings", "afternoon", "afternoons", "evening", "evenings", "night", "nights", "lunchtime"]);
+const PERIOD_BEFORE = new Set(["this", "tomorrow", "today", "weekday", "weekend", "every", "at", ...DAY_NAMES, ...DAY_NAMES.map((d) => `${d}s`)]);
+function isPeriod(words: string[], i: number): boolean {
+  const [w, before] = [words[i], words[i - 1]];
+  // "in the morning", not "the evening menu".
+  if (PERIODS.has(w)) return PERIOD_BEFORE.has(before) || (before === "the" && ["in", "at", "during"].includes(words[i - 2]));
+  return (w === "school" || w === "work") && before === "after";
+}
+
+/**
+ * A number asked with a unit ("260 lbs", "300 km") is a measure: only a range in the same unit holds
+ * it. One asked as an age ("im 17", "my son is 14", "6 yo") is held by a range of ages, not by a
+ * count of things ("8 or more boats"). Any other number is a plain count.
+ */
+type Asked = { word: string; kind: "month" | "day" | "clock" | "number"; value: number; unit?: string; age?: boolean; counts?: string };
+/** Ages and durations: "3 kids" is not held by "Age 3 to 5 years", "2 hours" not by "up to 3 days". */
+const TIME_UNIT = /^(years?|yrs?|months?|weeks?|days?|hours?|hrs?|minutes?|mins?)$/;
+const timeUnit = (w: string) =>
+  w
+    .replace(/^yrs?$/, "year")
+    .replace(/^hrs?$/, "hour")
+    .replace(/^mins?$/, "minute")
+    .replace(/s$/, "");
+const UNITS: Record<string, string> = Object.fromEntries(
+  [
+    ["lb", "lb lbs"],
+    ["kg", "kg kgs kilo kilos kilogram kilograms"],
+    ["km", "km kms kilometre kilometres kilometer kilometers"],
+    ["mile", "mile miles mi"],
+    ["mph", "mph"],
+    ["cm", "cm centimetre centimetres centimeter centimeters"],
+    ["mm", "mm"],
+    ["inch", "inch inches in"],
+    ["ft", "ft feet foot"],
+    ["gb", "gb tb mb"],
+    ["litre", "litre litres liter liters l"],
+  ].flatMap(([unit, forms]) => forms.split(" ").map((f) => [f, unit])),
+);
+/** A plural noun after a number in a text is what it counts ("8 or more boats", "up to 300 guests"): no age. */
+const countsThings = (after: string | undefined) =>
+  !!after &&
+  ((/^[a-z]{3,}s$/.test(after) && !/^(years|yrs|is|was|has|does|pays|gets|needs|goes)$/.test(after)) || /^(people|children|persons|men|women)$/.test(after));
+/** The word right after a range in a text: its unit, or what it counts. */
+const wordAfter = (text: string, end: number) => /^\s*-?\s*([a-z]+)/i.exec(text.slice(end))?.[1].toLowerCase();
 
 // Numbers that are a price, a share or a sum's operands ("£250", "15% of 240", "17 times 23").
 const NOT_COUNTS =
@@ -71,13 +120,23 @@ export function askedValues(words: string[], question: string): Asked[] {
     if (d >= 0) return out.push({ word: w, kind: "day", value: d });
     if (/^\d{1,2}(am|pm)$/.test(w) || (/^\d{1,2}$/.test(w) && /^(am|pm|oclock)$/.test(words[i + 1] ?? "")))
       return out.push({ word: w, kind: "clock", value: 0 });
+    if (isPeriod(words, i)) return out.push({ word: w, kind: "clock", value: 0 });
     if (
       /^\d{1,4}$/.test(w) &&
       !notCounts.has(w) &&
       !/^(19|20)\d\d$/.test(w) &&
       !/^(pounds?|euros?|dollars?|quid|bucks|percent|pc|am|pm|oclock)$/.test(words[i + 1] ?? "")
-    )
-      out.push({ word: w, kind: "number", value: Number(w) });
+    ) {
+      const next = words[i + 1] ?? "";
+      const unit = UNITS[next] && next !== "in" ? UNITS[next] : undefined;
+      // "is 2 hours enough" counts hours: a noun after the number is what it counts.
+      const counts = /^[a-z]+s$/.test(next) && !/^(years|yrs)$/.test(next);
+      const age =
+        !unit &&
+        !counts &&
+        ((words[i - 1] === "am" && words[i - 2] === "i") || ["is", "turning", "aged", "age"].includes(words[i - 1] ?? "") || /^(yo|years?|yrs?)$/.test(next));
+      out.push({ word: w, kind: "number", value: Number(w), ...(unit ? { unit } : {}), ...(age ? { age } : {}), ...(counts ? { counts: next } : {}) });
+    }
   });
   return out;
 }
@@ -105,18 +164,31 @@ export function rangeCover(text: string, asked: Asked[]): Map<string, number> {
       const [a, b] = [indexIn(DAYS, m[1]), indexIn(DAYS, m[2])];
       if (a >= 0 && b >= 0 && a !== b) for (const q of days) put(q.word, within(q.value, a, b) ? 1 : 0.5);
     }
+  if (days.length && (WEEKEND.test(text) || WEEKDAY.test(text)))
+    for (const q of days) {
+      if (WEEKEND.test(text)) put(q.word, q.value >= 5 ? 1 : 0.5);
+      if (WEEKDAY.test(text)) put(q.word, q.value < 5 ? 1 : 0.5);
+    }
   const clocks = asked.filter((a) => a.kind === "clock");
   const always = (days.length > 0 || clocks.length > 0) && ALWAYS.test(text);
   if (days.length && (always || EVERY_DAY.test(text))) for (const q of days) put(q.word, 1);
   if (clocks.length && (always || GIVES_HOURS.test(text))) for (const q of clocks) put(q.word, 1);
   const numbers = asked.filter((a) => a.kind === "number");
   if (numbers.length) {
-    const inRange = (lo: number, hi: number) => {
-      for (const q of numbers) if (q.value >= lo && q.value <= hi) put(q.word, 1);
+    const inRange = (lo: number, hi: number, m: RegExpMatchArray) => {
+      const after = wordAfter(text, m.index! + m[0].length);
+      for (const q of numbers) {
+        if (q.unit ? UNITS[after ?? ""] !== q.unit : q.age && countsThings(after)) continue;
+        if (q.counts && after && TIME_UNIT.test(after) && timeUnit(after) !== timeUnit(q.counts)) continue;
+        if (q.value >= lo && q.value <= hi) put(q.word, 1);
+        // A limit in the asked unit or of ages that leaves the value out answers it, as a season does
+        // a month ("im 17" ← "must be 18 or over").
+        else if (q.unit || q.age) put(q.word, 0.5);
+      }
     };
-    for (const m of text.matchAll(NUMBER_RANGE)) if (Number(m[1]) < Number(m[2])) inRange(Number(m[1]), Number(m[2]));
-    for (const m of text.matchAll(NUMBER_BELOW)) inRange(0, Number(m[1]));
-    for (const m of text.matchAll(NUMBER_ABOVE)) inRange(Number(m[1] ?? m[2]), Infinity);
+    for (const m of text.matchAll(NUMBER_RANGE)) if (Number(m[1]) < Number(m[2])) inRange(Number(m[1]), Number(m[2]), m);
+    for (const m of text.matchAll(NUMBER_BELOW)) inRange(0, Number(m[1]), m);
+    for (const m of text.matchAll(NUMBER_ABOVE)) inRange(Number(m[1] ?? m[2]), Infinity, m);
   }
   return out;
 }
