@@ -200,6 +200,9 @@ function headingLike(line: string, next: string | undefined): boolean {
   return (/[.!?…]$/.test(next) && next.length > line.length) || /^([-*•·]|\d{1,2}[.)])\s+|^\|/.test(next);
 }
 
+/** A table cell that is a sentence of its own ("Yes, on every plan we offer today."), not a value ("CA$2.50 per lb (10 lb minimum)"). */
+const readsAsSentence = (cell: string) => cell.split(/\s+/).length > 5 && (/^\p{Lu}\p{Ll}/u.test(cell) || /[.!?]$/.test(cell));
+
 /** Splits a passage into sentences (and list items); headings are left out but label what follows. */
 export function splitSentences(text: string): { text: string; bullet: boolean; heading?: string }[] {
   const out: { text: string; bullet: boolean; heading?: string }[] = [];
@@ -234,7 +237,7 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
     // Markdown table rows read as "First cell: other cells."; separator rows are dropped. A header row
     // (the one above the separator) is not a sentence: with three columns or more it names each short
     // value ("REST API: Free —; Starter yes; …"), which a bare row of values does not; a value that
-    // is a sentence of its own reads without its column's name.
+    // is a sentence of its own reads without its column's name (a long value keeps it: "Price CA$2.50 per lb (10 lb minimum)").
     if (/^\|.*\|$/.test(line)) {
       if (/^\|[\s:|-]+\|$/.test(line)) continue;
       const cells = line
@@ -248,7 +251,7 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
       const named = tableHeader && tableHeader.length === cells.length && cells.length >= 3 ? tableHeader : undefined;
       const values = cells
         .slice(1)
-        .map((c, j) => (c && named?.[j + 1] && c.split(/\s+/).length <= 5 ? `${named[j + 1]} ${c}` : c))
+        .map((c, j) => (c && named?.[j + 1] && !readsAsSentence(c) ? `${named[j + 1]} ${c}` : c))
         .filter(Boolean);
       if (cells[0] && values.length)
         out.push({
@@ -297,6 +300,11 @@ const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
   {
     ask: /\bwhere\b/,
     has: /\b\d+[a-z]?\s+(\p{Lu}[\p{L}'-]+\s+){1,3}(street|st|road|rd|lane|ln|avenue|ave|square|sq|place|way|drive|quay|row|hill)\b|\b(based|located) in\b/iu,
+  },
+  // "Is there a sibling discount?" is answered by "10% off the second child", however it is worded.
+  {
+    ask: /\b(discounts?|deals?|cheaper|concessions?|reductions?|promo|money off)\b/,
+    has: /\d\s?%\s*off\b|\bhalf[- ]price\b|[£€$]\s?\d+(\.\d+)?\s+off\b/i,
   },
   { ask: /\b(phone|call|ring|telephone|number)\b/, has: /(\+?\d[\d ]{7,}\d)/ },
   { ask: /\b(e-?mail|write to|contact)\b/, has: /[\w.+-]+@[\w-]+\.[\w.]+/ },
@@ -451,16 +459,29 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // A month, weekday, clock time or count asked with is held by a sentence whose range answers it
   // ("my son is 14" → "Teens' cut (12 to 16)"). ADR 058.
   const asked = askedValues(questionWords(parsed.question), parsed.question).filter((a) => slots.some((x) => x.word === a.word));
+  const wordsHeld = (s: Sentence) => slots.map((slot) => Math.max(slotIn(slot, s.stems), 0.5 * slotIn(slot, s.headingStems)));
   // When some sentence's range holds the value, a range that leaves it out ("boat trips run from
-  // April to September" for "can we book in December") is not what the question is about.
+  // April to September" for "can we book in December") is not what the question is about — unless
+  // it is the schedule of what is asked: "Grooming: Tuesday to Saturday" answers "groomed on a
+  // monday" (no), as hours answer "at 11pm" either way; "Daycare: Monday to Friday" does not.
   const rangesOf = new Map(asked.length ? sentences.map((s) => [s, rangeCover(s.text, asked)]) : []);
   const inRange = new Set([...rangesOf.values()].flatMap((m) => [...m].filter(([, v]) => v === 1).map(([w]) => w)));
+  const scheduleOf = (s: Sentence, word: string) => {
+    const label = /^([^:]{1,40}):\s/.exec(s.text)?.[1];
+    return !!label && slots.some((slot) => slot.word !== word && slotIn(slot, contentStems(label)) > 0);
+  };
+  // …unless another schedule of what is asked holds it ("Teens' cut (12 to 16)" over "Children's cut (under 12)" at 14).
+  const heldBySchedule = new Set([...rangesOf].flatMap(([s, m]) => [...m].filter(([w, v]) => v === 1 && scheduleOf(s, w)).map(([w]) => w)));
   const rangeHeld = (s: Sentence, word: string) => {
     const v = rangesOf.get(s)?.get(word) ?? 0;
-    return v < 1 && inRange.has(word) ? 0 : v;
+    if (v === 1 || !v) return v;
+    if (!heldBySchedule.has(word) && scheduleOf(s, word)) return 1;
+    return inRange.has(word) ? 0 : v;
   };
-  const holds = (s: Sentence) =>
-    slots.map((slot) => Math.max(slotIn(slot, s.stems), 0.5 * slotIn(slot, s.headingStems), asked.length ? rangeHeld(s, slot.word) : 0));
+  const holds = (s: Sentence) => {
+    const held = wordsHeld(s);
+    return asked.length ? slots.map((slot, i) => Math.max(held[i], rangeHeld(s, slot.word))) : held;
+  };
 
   for (const s of sentences) {
     const held = holds(s);
@@ -469,6 +490,14 @@ export function composeAnswer(parsed: ParsedPrompt): {
     if (match === 0) continue;
     const title = titleStems.get(s.passage) ?? [];
     slots.forEach((slot, i) => (match += 0.15 * slot.weight * idf[i] * slotIn(slot, title)));
+    // A record's label says what it is about ("Same-day wash and fold: CA$3.50 per lb"): a slot it
+    // names weighs a little more there, so of two rows that hold the same words, "same day wash
+    // price?" quotes that one, not its neighbour. A tie-breaker only: 0.2 displaced better answers.
+    const label = /^([^:]{1,60}):\s/.exec(s.text)?.[1];
+    if (label) {
+      const labelStems = contentStems(label);
+      slots.forEach((slot, i) => (match += 0.05 * slot.weight * idf[i] * slotIn(slot, labelStems)));
+    }
     s.whole = wholeShare(held, slots, idf);
     const lengthPenalty = 1 / (1 + 0.02 * Math.max(0, s.stems.length - 25));
     const rankWeight = 1 / (1 + 0.25 * s.rank);
