@@ -3,7 +3,7 @@
 // of a question's words they answer. Customers ask with their own value ("a Tuesday in January",
 // "at 11pm", "my son is 14", "we're 250"), the knowledge gives the range, so the word never matches.
 // Used by the relevance floor and the ranking (search.ts) and by the built-in engine's sentence
-// choice (local-model.ts). ADR 058.
+// choice (local-model.ts). ADR 058; parts of the day, weekends, ages and units: ADR 062.
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
@@ -145,8 +145,10 @@ export function askedValues(words: string[], question: string): Asked[] {
  * Which of the asked values `text` answers with a range, and how strongly: 1 when the value lies in
  * a range the text writes (or, for a clock time, when the text gives hours at all: "6 am to 10 pm"
  * answers "can I come at 11pm" either way), 0.5 when the text writes a range of months or weekdays
- * that leaves the value out ("May to September only" still answers "in December?"). "24/7" holds
- * every time and day, "7 days a week" or "daily" every day.
+ * that leaves the value out ("May to September only" still answers "in December?"), or a limit of
+ * ages or in the asked unit that does ("18 or over" for "im 17"). "24/7" holds every time and day,
+ * "7 days a week" or "daily" every day, "weekends" Saturday and Sunday, "weekdays" Monday to Friday.
+ * ADR 058, 062.
  */
 export function rangeCover(text: string, asked: Asked[]): Map<string, number> {
   const out = new Map<string, number>();

@@ -706,7 +706,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // writes the whole phrase: "handwritten card" and "debit cards" are not gift vouchers.
   // Likewise a term read from a phrase ("home visits") is named where a candidate writes the phrase:
   // "home trays" and "hygienist visits" are not home visits.
-  // A discount is named by "10% off" or "half price" however the rest is worded (ADR 050).
+  // A discount is named by "10% off" or "half price" however the rest is worded (ADR 050, 062).
   const namesTerm = (q: QueryTerm) =>
     (q.phraseWords ? list.some((c) => writesPhrase(c.text, q.phraseWords!)) : dfOf(q.stem) > 0) ||
     (discountTerms.has(q.stem) && list.some((c) => REDUCTION.test(c.text))) ||
