@@ -236,6 +236,15 @@ describe("support lexicon", () => {
       const holiday = lexicalSlots(q, stop).find((s) => s.alternatives.includes("holiday"));
       expect(holiday?.broader, q).toContain("holiday");
     }
+    // bench/probes8: Scots, Australian and British customers' words.
+    expect(questionWords("how far are yous fae inverness toon centre")).toEqual(["how", "far", "are", "you", "from", "inverness", "town", "centre"]);
+    expect(slotOf("roughly how much is a cab from the airport", "cab")?.alternatives).toContain("taxi");
+    expect(slotOf("wanna get my 2 moggies their yearly vaccies", "moggies")?.alternatives).toContain("cat");
+    expect(slotOf("wanna get my 2 moggies their yearly vaccies", "vaccies")?.alternatives).toContain("vaccination");
+    expect(slotOf("how much to get my boy cat snipped", "snipped")?.broader).toContain("neuter");
+    expect(slotOf("my kelpie needs desexing", "kelpie")?.broader).toContain("dog");
+    expect(slotOf("my mum cant manage stairs at all", "stairs")?.broader).toContain("lift");
+    expect(slotOf("heard the midgies are murder in summer", "midgies")?.alternatives).toContain("midge");
     // Irish and Texan second person is "you": a stop word, not something asked about.
     expect(questionWords("do ye deliver, do yall groom cats")).toEqual(["do", "you", "deliver", "do", "you", "all", "groom", "cats"]);
     // New Year keeps its own words (the closing dates in December and January).

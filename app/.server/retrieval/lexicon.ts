@@ -36,6 +36,12 @@ const CHAT_SPELLING: Record<string, string> = {
   yous: "you",
   youse: "you",
   yall: "you all",
+  // Scots and Yorkshire ("how far are yous fae the toon", "will it cost owt", "sort it meself").
+  fae: "from",
+  toon: "town",
+  owt: "anything",
+  meself: "myself",
+  wat: "what",
   hw: "how",
   pls: "please",
   plz: "please",
@@ -448,6 +454,8 @@ const SYNONYMS: string[][] = [
     "shots",
     "jab",
     "jabs",
+    "vaccies",
+    "vax",
     "injection",
     "injections",
     "immunisation",
@@ -457,6 +465,13 @@ const SYNONYMS: string[][] = [
   // software: the names customers use for a feature
   ["single sign on", "single sign-on", "sso", "saml"],
   ["medicine", "medicines", "medication", "medications", "tablets", "pills", "drugs"],
+  // travel and stays
+  ["taxi", "taxis", "cab", "cabs", "uber"],
+  ["luggage", "bags", "suitcase", "suitcases"],
+  ["midge", "midges", "midgie", "midgies"],
+  // Australian and British words for pets' care.
+  ["cat", "cats", "moggy", "moggie", "moggies"],
+  ["desex", "desexed", "desexing", "snip", "snipped"],
   // meals and stays (hotels, B&Bs, cafés)
   ["dinner", "dinners", "evening meal", "evening meals", "supper"],
   ["breakfast", "breakfasts", "brekkie", "brekky"],
@@ -555,6 +570,19 @@ const BROADER: [string[], string[]][] = [
       "staffy",
       "staffies",
       "schnauzer",
+      "kelpie",
+      "kelpies",
+      "cavoodle",
+      "groodle",
+      "cavalier",
+      "corgi",
+      "frenchie",
+      "shih tzu",
+      "pomeranian",
+      "lurcher",
+      "pup",
+      "pups",
+      "doggo",
     ],
     ["dog", "dogs"],
   ],
@@ -804,6 +832,22 @@ const BROADER: [string[], string[]][] = [
   [
     ["spay", "spayed", "spaying", "spays", "castrate", "castrated", "castration"],
     ["neuter", "neutered", "neutering"],
+  ],
+  [
+    ["desex", "desexed", "desexing", "snip", "snipped"],
+    ["neuter", "neutered", "neutering", "spay", "castrate"],
+  ],
+  // A town centre is the city centre of a small city; no stairs means the ground floor or a lift;
+  // public transport is the bus or the train.
+  [["town"], ["city"]],
+  [["cases"], ["luggage", "bags", "suitcases"]],
+  [
+    ["stairs", "staircase"],
+    ["ground floor", "step-free", "lift", "elevator"],
+  ],
+  [
+    ["public transport", "public transportation"],
+    ["bus", "train", "buses", "trains"],
   ],
   [["two factor", "2fa"], ["two-factor"]],
   // The front desk is the reception; outside is outdoors; a package or bundle of visits is a pack.

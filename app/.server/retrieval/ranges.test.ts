@@ -87,6 +87,13 @@ describe("ranges that answer them", () => {
     expect(cover("im like 260 lbs", "Riders up to 250 lb on a paddleboard.")).toEqual({ 260: 0.5 });
   });
 
+  // bench/probes8 bnb: "r u open in january?" ← "except from 5 January to 15 February".
+  it("a range of dates is a range of months, the day written before or after the month", () => {
+    expect(cover("r u open in january?", "We're open every day except from 5 January to 15 February.")).toEqual({ january: 1 });
+    expect(cover("r u open in early may?", "Rentals run May 15 to October 15.")).toEqual({ may: 1 });
+    expect(cover("open in december?", "Rentals run May 15th to October 15th.")).toEqual({ december: 0.5 });
+  });
+
   it("a number counting something is not held by a range of ages or another duration", () => {
     expect(cover("is there a sibling discount, got 3 kids", "Minnows: Age 3 to 5 years; Price A$24.")).toEqual({});
     expect(cover("is 2 hours enough", "Rentals of 1 to 3 hours.")).toEqual({ 2: 1 });

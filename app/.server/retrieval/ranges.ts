@@ -11,9 +11,9 @@ const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 /** Weekday names, Monday first (lexicon.ts reads "sat and sun" with them too). */
 export const DAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 
-/** A month the customer names in full, or by its usual short form ("sept", "dec"): its index. "may" and "march" are verbs too, so only with "in" before them. */
+/** A month the customer names in full, or by its usual short form ("sept", "dec"): its index. "may" and "march" are verbs too, so only after "in", "of", "early", "mid" or "late". */
 function monthOf(word: string, before: string | undefined): number {
-  if (word === "may" || word === "march") return before === "in" || before === "of" ? MONTH_NAMES.indexOf(word) : -1;
+  if (word === "may" || word === "march") return ["in", "of", "early", "mid", "late"].includes(before ?? "") ? MONTH_NAMES.indexOf(word) : -1;
   const full = MONTH_NAMES.indexOf(word);
   if (full >= 0) return full;
   return ["jan", "feb", "apr", "jun", "jul", "aug", "sept", "oct", "nov", "dec"].includes(word) ? MONTHS.indexOf(word.slice(0, 3)) : -1;
@@ -27,7 +27,10 @@ const MONTH_RE =
   "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?";
 const DAY_RE = "(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)s?\\.?";
 const TO = "\\s*(?:to|until|till|through|thru|–|—|-)\\s*";
-const MONTH_RANGE = new RegExp(`\\b(?:from\\s+|between\\s+)?${MONTH_RE}(?:${TO}|\\s+and\\s+)${MONTH_RE}\\b`, "gi");
+// A date on either side is allowed: "5 January to 15 February", "May 15 to October 15".
+const DATE_DAY = "(?:\\d{1,2}(?:st|nd|rd|th)?\\s+)?";
+const DAY_AFTER = "(?:\\s+\\d{1,2}(?:st|nd|rd|th)?\\b)?";
+const MONTH_RANGE = new RegExp(`\\b(?:from\\s+|between\\s+)?${DATE_DAY}${MONTH_RE}${DAY_AFTER}(?:${TO}|\\s+and\\s+)${DATE_DAY}${MONTH_RE}\\b`, "gi");
 const DAY_RANGE = new RegExp(`\\b${DAY_RE}${TO}${DAY_RE}(?![\\p{L}])`, "giu");
 const CLOCK = "\\d{1,2}(?:[:.]\\d{2})?\\s*(?:am|pm|a\\.m\\.|p\\.m\\.)|\\d{1,2}:\\d{2}|midnight|noon|midday";
 /** Whether a text gives hours at all (a range or a limit): built once, not per text. */
