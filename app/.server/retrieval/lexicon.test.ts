@@ -245,7 +245,7 @@ describe("support lexicon", () => {
   });
 
   it("Scots, Australian and British customers' words: fae, toon, cab, moggies, vaccies, snipped, kelpie, stairs, midgies", () => {
-    // bench/probes8: each was refused before.
+    // bench/probes8: words the lexicon lacked (fae, toon, cab, moggies, vaccies, snipped, kelpie made questions refused).
     expect(questionWords("how far are yous fae inverness toon centre")).toEqual(["how", "far", "are", "you", "from", "inverness", "town", "centre"]);
     expect(slotOf("roughly how much is a cab from the airport", "cab")?.alternatives).toContain("taxi");
     expect(slotOf("wanna get my 2 moggies their yearly vaccies", "moggies")?.alternatives).toContain("cat");
