@@ -459,6 +459,16 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // A month, weekday, clock time or count asked with is held by a sentence whose range answers it
   // ("my son is 14" → "Teens' cut (12 to 16)"). ADR 058.
   const asked = askedValues(questionWords(parsed.question), parsed.question).filter((a) => slots.some((x) => x.word === a.word));
+  // A record's label ("Grooming: Tuesday to Saturday", "Same-day wash and fold: CA$3.50 per lb"): its content words, read once.
+  const labels = new Map<Sentence, string[] | null>();
+  const labelStemsOf = (s: Sentence) => {
+    let stems = labels.get(s);
+    if (stems === undefined) {
+      const label = /^([^:]{1,60}):\s/.exec(s.text)?.[1];
+      labels.set(s, (stems = label ? contentStems(label) : null));
+    }
+    return stems;
+  };
   const wordsHeld = (s: Sentence) => slots.map((slot) => Math.max(slotIn(slot, s.stems), 0.5 * slotIn(slot, s.headingStems)));
   // When some sentence's range holds the value, a range that leaves it out ("boat trips run from
   // April to September" for "can we book in December") is not what the question is about — unless
@@ -467,8 +477,8 @@ export function composeAnswer(parsed: ParsedPrompt): {
   const rangesOf = new Map(asked.length ? sentences.map((s) => [s, rangeCover(s.text, asked)]) : []);
   const inRange = new Set([...rangesOf.values()].flatMap((m) => [...m].filter(([, v]) => v === 1).map(([w]) => w)));
   const scheduleOf = (s: Sentence, word: string) => {
-    const label = /^([^:]{1,40}):\s/.exec(s.text)?.[1];
-    return !!label && slots.some((slot) => slot.word !== word && slotIn(slot, contentStems(label)) > 0);
+    const label = labelStemsOf(s);
+    return !!label && slots.some((slot) => slot.word !== word && slotIn(slot, label) > 0);
   };
   // …unless another schedule of what is asked holds it ("Teens' cut (12 to 16)" over "Children's cut (under 12)" at 14).
   const heldBySchedule = new Set([...rangesOf].flatMap(([s, m]) => [...m].filter(([w, v]) => v === 1 && scheduleOf(s, w)).map(([w]) => w)));
@@ -493,11 +503,8 @@ export function composeAnswer(parsed: ParsedPrompt): {
     // A record's label says what it is about ("Same-day wash and fold: CA$3.50 per lb"): a slot it
     // names weighs a little more there, so of two rows that hold the same words, "same day wash
     // price?" quotes that one, not its neighbour. A tie-breaker only: 0.2 displaced better answers.
-    const label = /^([^:]{1,60}):\s/.exec(s.text)?.[1];
-    if (label) {
-      const labelStems = contentStems(label);
-      slots.forEach((slot, i) => (match += 0.05 * slot.weight * idf[i] * slotIn(slot, labelStems)));
-    }
+    const labelStems = labelStemsOf(s);
+    if (labelStems) slots.forEach((slot, i) => (match += 0.05 * slot.weight * idf[i] * slotIn(slot, labelStems)));
     s.whole = wholeShare(held, slots, idf);
     const lengthPenalty = 1 / (1 + 0.02 * Math.max(0, s.stems.length - 25));
     const rankWeight = 1 / (1 + 0.25 * s.rank);
