@@ -439,15 +439,14 @@ describe("a value asked with, answered by a range (ADR 058)", () => {
         { role: "user", content: [{ type: "text", text: question }] },
       ]),
     ).text;
+  /** One section of knowledge as the engine's only passage. */
+  const section = (title: string, text: string): PromptPassage => ({ id: 1, title, heading: null, url: null, text });
 
   it("leads with the price for the age band the customer's age falls in", () => {
-    const prices: PromptPassage = {
-      id: 1,
-      title: "Prices",
-      heading: null,
-      url: null,
-      text: "- Children's cut (under 12): €18.\n- Teens' cut (12 to 16): €25.\n- Gents' cut: €30.\n\nOur senior stylists charge €10 more for cuts than the prices listed above.",
-    };
+    const prices = section(
+      "Prices",
+      "- Children's cut (under 12): €18.\n- Teens' cut (12 to 16): €25.\n- Gents' cut: €30.\n\nOur senior stylists charge €10 more for cuts than the prices listed above.",
+    );
     expect(ask("my son is 14 what would his cut cost", [prices])).toMatch(/^- Teens' cut \(12 to 16\): €25/);
   });
 
@@ -462,13 +461,10 @@ describe("a value asked with, answered by a range (ADR 058)", () => {
   // bench/probes6 dogcare: "Daycare: Monday to Friday" holds Monday but is about daycare; grooming's
   // own days, which leave Monday out, answer "groomed on a monday".
   it("a schedule of what is asked answers its day either way: “Grooming: Tuesday to Saturday” for “groomed on a monday”", () => {
-    const hours: PromptPassage = {
-      id: 1,
-      title: "Opening hours",
-      heading: null,
-      url: null,
-      text: "- Daycare: Monday to Friday, 7am to 7pm\n- Grooming: Tuesday to Saturday, 8am to 5pm\n- Saturday daycare: 8am to 4pm",
-    };
+    const hours = section(
+      "Opening hours",
+      "- Daycare: Monday to Friday, 7am to 7pm\n- Grooming: Tuesday to Saturday, 8am to 5pm\n- Saturday daycare: 8am to 4pm",
+    );
     expect(ask("can i get my dog groomed on a monday", [hours])).toMatch(/^- Grooming: Tuesday to Saturday/);
     expect(ask("can i bring my dog to daycare on a monday", [hours])).toMatch(/^- Daycare: Monday to Friday/);
   });
@@ -476,26 +472,20 @@ describe("a value asked with, answered by a range (ADR 058)", () => {
   // bench/probes7 laundry: "same day wash price?" quoted the plain wash-and-fold row, "how much is
   // wash n fold" the same-day one (whose short price cell alone carried the column's name).
   it("quotes the table row whose label names what is asked, each row with its column's name", () => {
-    const table: PromptPassage = {
-      id: 1,
-      title: "Prices",
-      heading: null,
-      url: null,
-      text: "| Service | Price | Ready in |\n|---|---|---|\n| Wash and fold | CA$2.50 per lb (10 lb minimum) | next business day |\n| Same-day wash and fold | CA$3.50 per lb | same day |\n| Shirt, laundered and pressed | CA$4.25 | 2 business days |",
-    };
+    const table = section(
+      "Prices",
+      "| Service | Price | Ready in |\n|---|---|---|\n| Wash and fold | CA$2.50 per lb (10 lb minimum) | next business day |\n| Same-day wash and fold | CA$3.50 per lb | same day |\n| Shirt, laundered and pressed | CA$4.25 | 2 business days |",
+    );
     expect(ask("how much is wash n fold", [table])).toMatch(/^- Wash and fold: Price CA\$2\.50 per lb \(10 lb minimum\)/);
     expect(ask("same day wash price?", [table])).toMatch(/^- Same-day wash and fold: Price CA\$3\.50/);
   });
 
   // bench/probes6 swimschool: "is there a sibling discount, got 3 kids" quoted the Minnows row (ages 3 to 5).
   it("a discount question wants the reduction, and “3 kids” is no age", () => {
-    const fees: PromptPassage = {
-      id: 1,
-      title: "Levels and fees",
-      heading: null,
-      url: null,
-      text: "- Minnows: Age 3 to 5 years; Price per lesson A$24\n- Sharks: Age 8 to 14 years; Price per lesson A$27\n\nFamilies with two or more children enrolled get 10% off the second child and every child after that.",
-    };
+    const fees = section(
+      "Levels and fees",
+      "- Minnows: Age 3 to 5 years; Price per lesson A$24\n- Sharks: Age 8 to 14 years; Price per lesson A$27\n\nFamilies with two or more children enrolled get 10% off the second child and every child after that.",
+    );
     expect(ask("is there a sibling discount, got 3 kids", [fees])).toMatch(/^Families with two or more children enrolled get 10% off/);
   });
 });

@@ -169,11 +169,13 @@ export function rangeCover(text: string, asked: Asked[]): Map<string, number> {
       const [a, b] = [indexIn(DAYS, m[1]), indexIn(DAYS, m[2])];
       if (a >= 0 && b >= 0 && a !== b) for (const q of days) put(q.word, within(q.value, a, b) ? 1 : 0.5);
     }
-  if (days.length && (WEEKEND.test(text) || WEEKDAY.test(text)))
+  if (days.length) {
+    const [weekend, weekday] = [WEEKEND.test(text), WEEKDAY.test(text)];
     for (const q of days) {
-      if (WEEKEND.test(text)) put(q.word, q.value >= 5 ? 1 : 0.5);
-      if (WEEKDAY.test(text)) put(q.word, q.value < 5 ? 1 : 0.5);
+      if (weekend) put(q.word, q.value >= 5 ? 1 : 0.5);
+      if (weekday) put(q.word, q.value < 5 ? 1 : 0.5);
     }
+  }
   const clocks = asked.filter((a) => a.kind === "clock");
   const always = (days.length > 0 || clocks.length > 0) && ALWAYS.test(text);
   if (days.length && (always || EVERY_DAY.test(text))) for (const q of days) put(q.word, 1);
