@@ -60,6 +60,29 @@ describe("local model (LanguageModelV3 through streamText)", () => {
     expect(text).not.toContain("?");
   });
 
+  it("an FAQ prompt in bold is never quoted: its answer is (bench/probes9)", async () => {
+    const faq = (text: string): PromptPassage[] => [{ id: 1, title: "Help", heading: null, url: null, text }];
+    // "?**" hid the question mark: the prompt itself was the reply.
+    const insurer = await stream("what dae ah need fae ma insurance company before ah come in", {
+      passages: faq(
+        "**What do I need before my first appointment?**\nPhone your insurer and get an authorisation number, then give it to us when you book.\n\n**Who pays the excess?**\nAny excess on your policy is paid by you.",
+      ),
+    });
+    expect(insurer.text).toContain("authorisation number");
+    expect(insurer.text).not.toContain("**");
+    // A prompt in the customer's voice ends with a full stop, not a question mark.
+    const tooth = await stream("my boy knocked his front tooth out at rugby what do i do with it", {
+      passages: faq(
+        "**I knocked out a tooth playing rugby.**\nKeep the tooth in milk and come in straight away.\n\n**Do you see children?**\nYes, from age 2.",
+      ),
+    });
+    expect(tooth.text).toContain("Keep the tooth in milk");
+    expect(tooth.text).not.toContain("**I knocked");
+    // The business's own emphasis is still an answer.
+    const sunday = await stream("are you open on sundays", { passages: faq("**We are closed on Sundays.**\nOn Saturdays we open at 9 am.") });
+    expect(sunday.text).toContain("We are closed on Sundays.");
+  });
+
   it("a how-to question keeps the steps that follow the best match", async () => {
     const steps: PromptPassage[] = [
       {

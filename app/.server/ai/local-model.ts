@@ -159,6 +159,8 @@ type Sentence = {
   position: number;
   text: string;
   bullet: boolean;
+  /** An FAQ's prompt: a question, or a whole line in bold ("**I knocked out a tooth.**"). Never quoted. */
+  prompt: boolean;
   stems: string[];
   headingStems: string[];
   score: number;
@@ -173,13 +175,33 @@ const STRUCTURAL_LINE = /^(#{1,6}\s|[-=*_]{3,}$|\|.*\|$|([-*•·]|\d{1,2}[.)])\
  * continues the previous one when that one is long and stops without punctuation, unless it starts a
  * heading, list item, table row or `field: value` record (CSV rows are extracted as such lines).
  */
+/** Markdown emphasis closing a line ("**Who pays the excess?**") hides its final punctuation. */
+const unemphasised = (line: string) => line.replace(/(\*\*|__|\*|_)$/, "");
+/** A question, as an FAQ writes it: the sentence after it is its answer. */
+const asksQuestion = (text: string) => unemphasised(text).endsWith("?");
+/**
+ * A line wholly in bold: an FAQ's prompt or a label, not an answer — unless it states something in
+ * the business's own voice ("**We are closed on Sundays.**" is emphasis; "**I knocked out a tooth
+ * playing rugby.**" is the customer's question).
+ */
+const EMPHASISED_LINE = /^(\*\*|__)(?!\s)([^*_]+)\1$/;
+const emphasisedPrompt = (line: string) => {
+  const inner = EMPHASISED_LINE.exec(line)?.[2].trim();
+  return inner !== undefined && (!/[.!…]$/.test(inner) || /^(i|i'm|i've|i'd|my)\b/i.test(inner));
+};
+
 function unwrapLines(text: string): string[] {
   const out: string[] = [];
   let prev = "";
   for (const raw of text.split("\n")) {
     const line = raw.trim();
     const wrapped =
-      prev.length >= 50 && !/[.!?:;…]$/.test(prev) && !/^#{1,6}\s|^\|/.test(prev) && line && !STRUCTURAL_LINE.test(line) && !/^[^\s:]{1,40}:\s/.test(line);
+      prev.length >= 50 &&
+      !/[.!?:;…]$/.test(unemphasised(prev)) &&
+      !/^#{1,6}\s|^\|/.test(prev) &&
+      line &&
+      !STRUCTURAL_LINE.test(line) &&
+      !/^[^\s:]{1,40}:\s/.test(line);
     if (wrapped) out[out.length - 1] += ` ${line}`;
     else out.push(line);
     prev = wrapped ? out[out.length - 1] : line;
@@ -204,8 +226,8 @@ function headingLike(line: string, next: string | undefined): boolean {
 const readsAsSentence = (cell: string) => cell.split(/\s+/).length > 5 && (/^\p{Lu}\p{Ll}/u.test(cell) || /[.!?]$/.test(cell));
 
 /** Splits a passage into sentences (and list items); headings are left out but label what follows. */
-export function splitSentences(text: string): { text: string; bullet: boolean; heading?: string }[] {
-  const out: { text: string; bullet: boolean; heading?: string }[] = [];
+export function splitSentences(text: string): { text: string; bullet: boolean; heading?: string; prompt?: boolean }[] {
+  const out: { text: string; bullet: boolean; heading?: string; prompt?: boolean }[] = [];
   let first = true;
   let heading: string | undefined;
   let tableHeader: string[] | undefined;
@@ -267,9 +289,10 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
       .replace(/^([-*•·]|\d{1,2}[.)])\s+/, "")
       .replace(/^(q|a|question|answer|réponse|antwort|frage|pregunta|respuesta|pytanie|odpowiedz|odpowiedź)\s*:\s*/i, "");
     const parts = bullet ? [body] : body.split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u);
+    const emphasised = emphasisedPrompt(body);
     for (const p of parts) {
       const s = p.replace(/^(q|a|question|answer)\s*:\s*/i, "").trim();
-      if (s.length >= 3) out.push({ text: s, bullet, ...(heading ? { heading } : {}) });
+      if (s.length >= 3) out.push({ text: s, bullet, ...(heading ? { heading } : {}), ...(emphasised || asksQuestion(s) ? { prompt: true } : {}) });
     }
   }
   return out;
@@ -425,6 +448,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
         position,
         text: s.text,
         bullet: s.bullet,
+        prompt: s.prompt === true,
         stems: contentStems(s.text),
         // The opening sentences of a section answer what its heading names ("Add the chat widget to
         // your website" → "Paste the snippet before </body>…"): without a heading of their own in the
@@ -521,7 +545,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
   for (let i = 0; i < sentences.length - 1; i++) {
     const s = sentences[i];
     const next = sentences[i + 1];
-    if (s.score > 0 && s.text.endsWith("?") && next.passage === s.passage) {
+    if (s.score > 0 && s.prompt && next.passage === s.passage) {
       next.score = Math.max(next.score, s.score * 0.95);
       s.score *= 0.2;
     }
@@ -535,7 +559,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
     for (let i = sentences.length - 2; i >= 0; i--) {
       const s = sentences[i];
       const next = sentences[i + 1];
-      if (s.score >= top * 0.6 && next.passage === s.passage && !s.text.endsWith("?")) {
+      if (s.score >= top * 0.6 && next.passage === s.passage && !s.prompt) {
         next.score = Math.max(next.score, s.score * 0.6);
         continues.add(next);
       }
@@ -546,9 +570,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // a part of the question the ones before do not (a two-part question), it is the next step of a
   // how-to, or it has the kind of answer asked for ("how long" → a duration) that they lack. A long
   // answer also takes the other close matches.
-  const ranked = sentences
-    .filter((s) => s.score > 0 && !s.text.endsWith("?"))
-    .sort((a, b) => leadScore(b) - leadScore(a) || a.rank - b.rank || a.position - b.position);
+  const ranked = sentences.filter((s) => s.score > 0 && !s.prompt).sort((a, b) => leadScore(b) - leadScore(a) || a.rank - b.rank || a.position - b.position);
   const picked: Sentence[] = [];
   const best = Math.max(0, ...ranked.map((s) => s.score));
   const covered = slots.map(() => 0);
@@ -580,7 +602,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
   if (!picked.length) {
     // Retrieval judged the passages relevant but no sentence shares a word with the question:
     // give the opening of the best passage rather than nothing.
-    const first = sentences.filter((s) => s.rank === 0 && !s.text.endsWith("?")).slice(0, Math.min(2, maxSentences));
+    const first = sentences.filter((s) => s.rank === 0 && !s.prompt).slice(0, Math.min(2, maxSentences));
     picked.push(...(first.length ? first : sentences.slice(0, 1)));
   }
   // Steps of a how-to read in their own order after the sentence they continue.

@@ -255,6 +255,14 @@ describe("support lexicon", () => {
     expect(slotOf("my mum cant manage stairs at all", "stairs")?.broader).toContain("lift");
     expect(slotOf("heard the midgies are murder in summer", "midgies")?.alternatives).toContain("midge");
   });
+  it("Glaswegian spelling reads as English: dae ah need tae see ma gp, oot tae the hoose; wi fi stays wifi", () => {
+    // bench/probes9: a Glasgow clinic's questions were refused for these words.
+    expect(questionWords("dae ah need tae see ma gp first")).toEqual(["do", "i", "need", "to", "see", "my", "gp", "first"]);
+    expect(questionWords("cannae drive, dae yous come oot tae the hoose")).toEqual(["cannot", "drive", "do", "you", "come", "out", "to", "the", "house"]);
+    expect(questionWords("can ma maw come in wi me, whit's yer number")).toEqual(["can", "my", "mum", "come", "in", "with", "me", "what", "your", "number"]);
+    expect(questionWords("do you have wi-fi")).toEqual(["do", "you", "have", "wi", "fi"]);
+    expect(slotOf("do you have wi fi", "wi")?.alternatives ?? slotOf("do you have wi fi", "fi")?.alternatives).toContain("wifi");
+  });
   // Second probe batch (bench/probes2, ADR 050's status): words customers use that the knowledge never does.
   it("shut is closing time, brekkie is breakfast, an op is an operation, a jab a vaccination, a chip a microchip", () => {
     expect(slotOf("wot time do u shut on a saturday", "shut")?.alternatives).toContain("close");

@@ -41,6 +41,37 @@ const CHAT_SPELLING: Record<string, string> = {
   toon: "town",
   owt: "anything",
   meself: "myself",
+  // Glaswegian and other Scots spelling ("dae ah need tae see ma gp", "can ma maw come in wi me",
+  // "dae yous come oot tae the hoose"). Not "fur" (for): a groomer's or vet's customer means fur.
+  dae: "do",
+  ah: "i",
+  ma: "my",
+  tae: "to",
+  wi: "with",
+  oot: "out",
+  hoose: "house",
+  aboot: "about",
+  whit: "what",
+  yer: "your",
+  yersel: "yourself",
+  masel: "myself",
+  cannae: "cannot",
+  canny: "cannot",
+  dinnae: "do not",
+  didnae: "did not",
+  doesnae: "does not",
+  isnae: "is not",
+  wasnae: "was not",
+  wouldnae: "would not",
+  couldnae: "could not",
+  shouldnae: "should not",
+  havnae: "have not",
+  havenae: "have not",
+  gonnae: "going to",
+  morra: "tomorrow",
+  maw: "mum",
+  da: "dad",
+  fitba: "football",
   wat: "what",
   hw: "how",
   pls: "please",
@@ -1007,11 +1038,14 @@ export function spellingVariants(w: string): string[] {
 export function questionWords(text: string): string[] {
   const marked = text.replace(/\bU\.?S\.?A?\b\.?/g, " usa ").replace(/\bU\.?K\b\.?/g, " uk ");
   const out: string[] = [];
-  for (const w of norm(marked)) {
+  const raw = norm(marked);
+  for (const [i, w] of raw.entries()) {
     const after = CHAT_SPELLING_AFTER[w];
     const prev = out.at(-1) ?? "";
     const afterDay = after?.afterDay && LINKS.has(prev) && WEEKDAYS.has(out.at(-2) ?? "");
-    const spelled = after ? (/^\d/.test(prev) || after.after.has(prev) || afterDay ? after.unit : after.otherwise) : CHAT_SPELLING[w];
+    // "wi fi" is wifi, not Scots "with".
+    const kept = w === "wi" && raw[i + 1] === "fi";
+    const spelled = after ? (/^\d/.test(prev) || after.after.has(prev) || afterDay ? after.unit : after.otherwise) : kept ? undefined : CHAT_SPELLING[w];
     if (spelled) out.push(...spelled.split(" "));
     else out.push(w);
   }
