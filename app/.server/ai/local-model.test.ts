@@ -270,6 +270,19 @@ describe("answers that start with the answer (issue #12)", () => {
     expect(ask("How long does a refund take?", passages).text).toMatch(/^Refunds go back to the original payment method within 5 business days/);
   });
 
+  it("a “how often” question prefers the sentence with a frequency (bench/probes9)", () => {
+    const passages: PromptPassage[] = [
+      {
+        id: 1,
+        title: "Hygienist",
+        heading: null,
+        url: null,
+        text: "Our hygienists do scale and polish, stain removal and gum care. Most people need a hygienist visit every 6 months.",
+      },
+    ];
+    expect(ask("how often shud i be getting a scale and polish", passages).text).toMatch(/every 6 months/);
+  });
+
   it("an age question prefers the sentence with an age limit put after the number: “16 or older” (ADR 050)", () => {
     // Before: "how old do you have to be to use the weights" led with the sentence listing the free weights.
     const passages: PromptPassage[] = [

@@ -329,6 +329,11 @@ const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
     ask: /\b(discounts?|deals?|cheaper|concessions?|reductions?|promo|money off)\b/,
     has: /\d\s?%\s*off\b|\bhalf[- ]price\b|[£€$]\s?\d+(\.\d+)?\s+off\b/i,
   },
+  // "How often should I see the hygienist?" wants a frequency: "every 6 months", "twice a year".
+  {
+    ask: /\bhow (often|frequently|regularly)\b/,
+    has: /\bevery (\d+ |other |few |two |three |four |six |twelve )?(days?|weeks?|fortnights?|months?|years?|seasons?)\b|\b(once|twice|\d+ times) (a|an|per|each|every) (day|week|fortnight|month|year)\b|\b(daily|weekly|fortnightly|monthly|yearly|annually)\b/i,
+  },
   { ask: /\b(phone|call|ring|telephone|number)\b/, has: /(\+?\d[\d ]{7,}\d)/ },
   { ask: /\b(e-?mail|write to|contact)\b/, has: /[\w.+-]+@[\w-]+\.[\w.]+/ },
   { ask: /\bwhen (was|were|did)\b/, has: /\b(1[89]|20)\d\d\b/ },
@@ -598,6 +603,14 @@ export function composeAnswer(parsed: ParsedPrompt): {
       picked.push(s);
       about.forEach((h, i) => (covered[i] = Math.max(covered[i], h)));
     }
+  }
+  // The value asked for can sit in the sentence after the lead, sharing no word with the question:
+  // "how often…" → "Our hygienists do scale and polish." + "Most people need a visit every 6 months."
+  // Prose only: the next item of a list or row of a table is another record ("Tyres: £15").
+  const lead = picked[0];
+  if (lead && !lead.bullet && types.length && picked.length < maxSentences && !picked.some((p) => types.some((t) => t.test(p.text)))) {
+    const next = sentences.find((x) => x.passage === lead.passage && x.position === lead.position + 1 && !x.prompt);
+    if (next && !next.bullet && types.some((t) => t.test(next.text)) && !isDup(next)) picked.splice(1, 0, next);
   }
   if (!picked.length) {
     // Retrieval judged the passages relevant but no sentence shares a word with the question:

@@ -294,6 +294,35 @@ describe("the relevance floor", () => {
     expect((await retrieve(bot.ctx, bot.ref, "can i pay in monthly instalments", { k: 1 })).answerable).toBe(true);
   });
 
+  it("a comparison, paying in bits and Scots “fur” do not make a question about something unnamed (bench/probes9)", async () => {
+    const sections: [string, string][] = [
+      [
+        "Prices",
+        "An initial assessment takes 60 minutes and costs £70. A follow-up takes 40 minutes and costs £52. A short follow-up takes 20 minutes and costs £40.",
+      ],
+      ["Packages", "A package of five follow-ups costs £235, so you save £25, and lasts 6 months."],
+      ["Paying", "We take cards and cash. You can also pay in 3 interest-free instalments with Klarna on packages."],
+      ["Opening hours", "We are open Monday to Thursday from 7:30 am to 8 pm and on Fridays from 7:30 am to 5 pm."],
+    ];
+    const bot = await makeBot({ sources: sections.map(([t]) => t.toLowerCase().replace(/ /g, "-")) });
+    for (const [i, [title, text]] of sections.entries())
+      await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, format: "markdown", url: null }));
+    expect(availabilityObject("is there a shorter follow up")).toEqual(["follow"]);
+    // Each was refused before: "shorter", "bits" and "fur" counted as the thing asked about.
+    const shorter = await retrieve(bot.ctx, bot.ref, "is there a shorter follow up, whats it cost", { k: 3 });
+    expect(shorter.answerable).toBe(true);
+    expect(textOf(shorter)).toContain("£40");
+    const bits = await retrieve(bot.ctx, bot.ref, "can i pay in bits with klarna", { k: 3 });
+    expect(bits.answerable).toBe(true);
+    expect(textOf(bits)).toContain("instalments");
+    const fur = await retrieve(bot.ctx, bot.ref, "is there a package deal fur follow ups", { k: 3 });
+    expect(fur.answerable).toBe(true);
+    expect(textOf(fur)).toContain("£235");
+    // A thing the knowledge never names is still refused.
+    expect((await retrieve(bot.ctx, bot.ref, "is there a hydrotherapy pool", { k: 1 })).answerable).toBe(false);
+    expect((await retrieve(bot.ctx, bot.ref, "can i pay with bitcoin", { k: 1 })).answerable).toBe(false);
+  });
+
   it("a number counting people or giving an age weighs light: “we are 2 adults and 2 kids” (ADR 050)", async () => {
     const sections: [string, string][] = [
       ["Rooms", "We have four rooms: two doubles, a twin and a family room for up to four people. Every room has its own shower."],

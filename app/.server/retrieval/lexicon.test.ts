@@ -261,6 +261,12 @@ describe("support lexicon", () => {
     expect(questionWords("cannae drive, dae yous come oot tae the hoose")).toEqual(["cannot", "drive", "do", "you", "come", "out", "to", "the", "house"]);
     expect(questionWords("can ma maw come in wi me, whit's yer number")).toEqual(["can", "my", "mum", "come", "in", "with", "me", "what", "your", "number"]);
     expect(questionWords("do you have wi-fi")).toEqual(["do", "you", "have", "wi", "fi"]);
+    // "fur" is "for" unless a determiner, a pet or a word for a coat comes before it.
+    expect(questionWords("how many sessions fur ma back")).toEqual(["how", "many", "sessions", "for", "my", "back"]);
+    expect(questionWords("his fur is matted, cat fur everywhere")).toEqual(["his", "fur", "is", "matted", "cat", "fur", "everywhere"]);
+    // Shortened months and "still good" (a voucher's expiry).
+    expect(slotOf("need to come in on the 3rd of jan", "jan")?.alternatives).toContain("january");
+    expect(slotOf("found a gift card from 2 years ago, still good??", "still")?.alternatives).toContain("expire");
     expect(slotOf("do you have wi fi", "wi")?.alternatives ?? slotOf("do you have wi fi", "fi")?.alternatives).toContain("wifi");
   });
   // Second probe batch (bench/probes2, ADR 050's status): words customers use that the knowledge never does.

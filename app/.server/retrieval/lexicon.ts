@@ -42,7 +42,7 @@ const CHAT_SPELLING: Record<string, string> = {
   owt: "anything",
   meself: "myself",
   // Glaswegian and other Scots spelling ("dae ah need tae see ma gp", "can ma maw come in wi me",
-  // "dae yous come oot tae the hoose"). Not "fur" (for): a groomer's or vet's customer means fur.
+  // "dae yous come oot tae the hoose"). "fur" (for) hangs on the word before (CHAT_SPELLING_AFTER).
   dae: "do",
   ah: "i",
   ma: "my",
@@ -174,6 +174,13 @@ const CHAT_SPELLING_AFTER: Record<string, { unit: string; otherwise: string; aft
   bed: { unit: "bedroom", otherwise: "bed", after: new Set() },
   // "sat and sun", "fri to sun", "open on sun": Sunday after another day (or "on"); "the sun" stays.
   sun: { unit: "sunday", otherwise: "sun", after: new Set(["on", "every", "this", "next", "saturday", "sunday"]), afterDay: true },
+  // Scots "fur" is "for" ("a package deal fur follow ups", "how many sessions fur ma back"); after a
+  // determiner, a pet or a word for its coat it is fur ("his fur", "cat fur", "long matted fur").
+  fur: {
+    unit: "fur",
+    otherwise: "for",
+    after: new Set("the a no his her its their my your our of cat cats dog dogs pet pets long short thick thin matted knotted loose shedding soft".split(" ")),
+  },
 };
 
 /**
@@ -302,7 +309,34 @@ const SYNONYMS: string[][] = [
     "money off",
   ],
   ["pay", "paying", "payment", "payments", "paid"],
-  ["instalment", "instalments", "installment", "installments", "spread the cost", "pay monthly", "payment plan", "finance", "financing", "pay later", "klarna"],
+  // Months as customers shorten them ("on the 3rd of jan"); "mar" and "may" are words of their own.
+  ["january", "jan"],
+  ["february", "feb"],
+  ["april", "apr"],
+  ["june", "jun"],
+  ["july", "jul"],
+  ["august", "aug"],
+  ["september", "sept"],
+  ["october", "oct"],
+  ["november", "nov"],
+  ["december", "dec"],
+  [
+    "instalment",
+    "instalments",
+    "installment",
+    "installments",
+    "spread the cost",
+    "pay monthly",
+    "payment plan",
+    "finance",
+    "financing",
+    "pay later",
+    "klarna",
+    "pay in bits",
+    "bit by bit",
+    "pay in parts",
+    "split the payment",
+  ],
   ["deposit", "upfront", "up front", "in advance", "advance payment", "prepay", "prepayment"],
   ["card", "cards", "credit card", "debit card", "visa", "mastercard"],
   ["amex", "american express"],
@@ -319,7 +353,23 @@ const SYNONYMS: string[][] = [
   ["holiday", "holidays", "bank holiday", "public holiday", "vacation"],
   ["open", "opens", "opening", "opening hours", "opening times", "closed", "close", "closes", "closing", "hours", "shut", "shuts", "shutting"],
   ["late", "later", "delayed", "running late"],
-  ["expire", "expires", "expired", "expiry", "run out", "runs out", "ran out", "ends", "end", "valid", "validity"],
+  [
+    "expire",
+    "expires",
+    "expired",
+    "expiry",
+    "run out",
+    "runs out",
+    "ran out",
+    "ends",
+    "end",
+    "valid",
+    "validity",
+    "still good",
+    "still valid",
+    "still work",
+    "still works",
+  ],
   ["cancel", "cancels", "cancelled", "canceled", "cancelling", "canceling", "cancellation", "call off", "quit", "terminate"],
   ["change", "changes", "modify", "amend", "edit", "update", "alter", "switch", "switching"],
   // booking, contact, place

@@ -1030,6 +1030,8 @@ const DISCOUNT_WORDS = new Set("discount discounts discounted reduction reductio
 const REDUCTION = /\d\s?%\s*off\b|\bhalf[- ]price\b|\b\d+\s?%\s+(?:less|cheaper|discount)\b/i;
 /** Words for a price or a reduction: what they apply to is the object of an availability question. */
 const PRICE_OBJECTS = new Set("discount discounts deal deals offer offers reduction reductions concession concessions price prices rate rates".split(" "));
+/** "Is there a shorter follow-up?": a comparison with what the knowledge lists, not a thing it must name. */
+const COMPARATIVES = new Set("shorter longer quicker faster slower bigger smaller larger earlier later newer older nicer".split(" "));
 const DETERMINERS = new Set("a an any some my our your the their his her its".split(" "));
 
 /**
@@ -1065,7 +1067,7 @@ function objectWords(rest: string | undefined): string[] {
       continue;
     }
     if (OBJECT_END.has(w)) break;
-    if (!DETERMINERS.has(w) && !STOP_WORDS.has(w)) out.push(w);
+    if (!DETERMINERS.has(w) && !STOP_WORDS.has(w) && !COMPARATIVES.has(w)) out.push(w);
   }
   return out;
 }
