@@ -267,6 +267,12 @@ describe("support lexicon", () => {
     // Shortened months and "still good" (a voucher's expiry).
     expect(slotOf("need to come in on the 3rd of jan", "jan")?.alternatives).toContain("january");
     expect(slotOf("found a gift card from 2 years ago, still good??", "still")?.alternatives).toContain("expire");
+    // "n" is "and", except in "n ireland"; the first appointment is the initial one; a mum is family; the house is home.
+    expect(questionWords("how much is it n how long")).toEqual(["how", "much", "is", "it", "and", "how", "long"]);
+    expect(questionWords("do you post to n ireland")).toEqual(["do", "you", "post", "to", "n", "ireland"]);
+    expect(slotOf("how much is the first appointment", "first")?.alternatives).toContain("initial");
+    expect(slotOf("can my mum come in the room with me", "mum")?.broader).toContain("family");
+    expect(slotOf("do you come out to the house", "house")?.broader).toContain("home");
     expect(slotOf("do you have wi fi", "wi")?.alternatives ?? slotOf("do you have wi fi", "fi")?.alternatives).toContain("wifi");
   });
   // Second probe batch (bench/probes2, ADR 050's status): words customers use that the knowledge never does.

@@ -30,6 +30,8 @@ const CHAT_SPELLING: Record<string, string> = {
   meds: "medication",
   u: "you",
   r: "are",
+  // "how much is it n how long": and.
+  n: "and",
   ya: "you",
   // Second person as Irish, Scottish and Southern US customers write it ("do ye deliver", "do yall groom cats").
   ye: "you",
@@ -247,6 +249,8 @@ const PARTICLES = new Set(["back", "out", "up", "off", "in", "over"]);
  * Members may be phrases (matched as consecutive words of the question).
  */
 const SYNONYMS: string[][] = [
+  // "the first appointment" is the initial assessment or consultation.
+  ["initial", "first"],
   // returns, refunds, exchanges
   ["return", "returns", "send back", "sending back", "bring back", "take back", "give back", "returning"],
   ["refund", "refunds", "refunded", "refundable", "money back", "reimburse", "reimbursed", "reimbursement", "repay", "repaid", "give back", "pay back"],
@@ -967,6 +971,33 @@ const BROADER: [string[], string[]][] = [
     ["sibling", "siblings", "brother", "brothers", "sister", "sisters"],
     ["family", "families", "second child"],
   ],
+  // A parent, partner or grandparent is family ("bring a friend or family member into the room").
+  [
+    [
+      "mum",
+      "mom",
+      "mam",
+      "mother",
+      "dad",
+      "father",
+      "parent",
+      "parents",
+      "wife",
+      "husband",
+      "partner",
+      "gran",
+      "granny",
+      "grandma",
+      "grandad",
+      "grandpa",
+      "cousin",
+      "aunt",
+      "uncle",
+    ],
+    ["family", "relative", "relatives"],
+  ],
+  // "Come out to the house" is a home visit.
+  [["house"], ["home"]],
   [["money back", "refund"], ["refunds"]],
   [["work", "working", "open"], ["open"]],
   [["kids menu", "childrens menu", "children menu"], ["children's menu"]],
@@ -1093,8 +1124,8 @@ export function questionWords(text: string): string[] {
     const after = CHAT_SPELLING_AFTER[w];
     const prev = out.at(-1) ?? "";
     const afterDay = after?.afterDay && LINKS.has(prev) && WEEKDAYS.has(out.at(-2) ?? "");
-    // "wi fi" is wifi, not Scots "with".
-    const kept = w === "wi" && raw[i + 1] === "fi";
+    // "wi fi" is wifi, not Scots "with"; "n ireland" is Northern Ireland, not "and ireland".
+    const kept = (w === "wi" && raw[i + 1] === "fi") || (w === "n" && raw[i + 1] === "ireland");
     const spelled = after ? (/^\d/.test(prev) || after.after.has(prev) || afterDay ? after.unit : after.otherwise) : kept ? undefined : CHAT_SPELLING[w];
     if (spelled) out.push(...spelled.split(" "));
     else out.push(w);
