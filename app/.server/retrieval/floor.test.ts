@@ -83,12 +83,14 @@ const GYM: [string, string][] = [
   ["Contact", "Call us on 0114 496 0321 between 8 am and 8 pm, or send us an email."],
   ["Lockers", "Lockers are free; bring your own padlock or buy one at reception."],
 ];
-async function gym() {
-  const bot = await makeBot({ sources: GYM.map(([t]) => t.toLowerCase().replace(/ /g, "-")) });
-  for (const [i, [title, text]] of GYM.entries())
+/** A chatbot whose knowledge is these sections, one source each: [title, text]. */
+async function botWith(sections: [string, string][]) {
+  const bot = await makeBot({ sources: sections.map(([t]) => t.toLowerCase().replace(/ /g, "-")) });
+  for (const [i, [title, text]] of sections.entries())
     await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, format: "markdown", url: null }));
   return bot;
 }
+const gym = () => botWith(GYM);
 
 describe("the relevance floor", () => {
   it("refuses a general-knowledge question that only shares a place name with the knowledge", async () => {
@@ -304,9 +306,7 @@ describe("the relevance floor", () => {
       ["Paying", "We take cards and cash. You can also pay in 3 interest-free instalments with Klarna on packages."],
       ["Opening hours", "We are open Monday to Thursday from 7:30 am to 8 pm and on Fridays from 7:30 am to 5 pm."],
     ];
-    const bot = await makeBot({ sources: sections.map(([t]) => t.toLowerCase().replace(/ /g, "-")) });
-    for (const [i, [title, text]] of sections.entries())
-      await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, format: "markdown", url: null }));
+    const bot = await botWith(sections);
     expect(availabilityObject("is there a shorter follow up")).toEqual(["follow"]);
     // Each was refused before: "shorter", "bits" and "fur" counted as the thing asked about.
     const shorter = await retrieve(bot.ctx, bot.ref, "is there a shorter follow up, whats it cost", { k: 3 });
@@ -335,9 +335,7 @@ describe("the relevance floor", () => {
       ["Parking", "There is free parking for three cars in front of the house."],
       ["Payment", "We take payment by card when you arrive. A deposit of one night is taken when you book."],
     ];
-    const bot = await makeBot({ sources: sections.map(([t]) => t.toLowerCase()) });
-    for (const [i, [title, text]] of sections.entries())
-      await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, format: "markdown", url: null }));
+    const bot = await botWith(sections);
     expect(headcountNumbers("we are 2 adults and 2 kids, do you have a room for us")).toEqual(["2", "2"]);
     expect(headcountNumbers("do i pay for my 2 year old")).toEqual(["2"]);
     expect(headcountNumbers("my 2 year old dog")).toEqual(["2"]);
@@ -360,9 +358,7 @@ describe("the relevance floor", () => {
       ["Finding us", "The practice is at 7 Bridge Street, Cardiff. The number 9 bus stops right outside."],
       ["Fees", "A check-up costs £45 and a scale and polish £60. White fillings start at £95."],
     ];
-    const bot = await makeBot({ sources: sections.map(([t]) => t.toLowerCase().replace(/ /g, "-")) });
-    for (const [i, [title, text]] of sections.entries())
-      await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, format: "markdown", url: null }));
+    const bot = await botWith(sections);
     // Refused before (clinic answer set, dev half): the knowledge never writes "discount".
     const r = await retrieve(bot.ctx, bot.ref, "do plan members get a discount on treatment", { k: 2 });
     expect(r.answerable).toBe(true);
@@ -383,9 +379,7 @@ describe("the relevance floor", () => {
       ["Levels", "Tadpoles are babies with a parent in the water. Minnows are ages 3 to 5. Sharks are confident swimmers."],
       ["Make-ups", "If your child is sick, tell us before the lesson starts and you'll get a make-up lesson."],
     ];
-    const bot = await makeBot({ sources: sections.map(([t]) => t.toLowerCase()) });
-    for (const [i, [title, text]] of sections.entries())
-      await indexChunks(bot.ctx, { ...bot.ref, sourceId: bot.sourceIds[i] }, chunkDocument({ title, text, format: "markdown", url: null }));
+    const bot = await botWith(sections);
     expect(availabilityObject("is there a sibling discount, got 3 kids")).toContain("discount");
     const r = await retrieve(bot.ctx, bot.ref, "is there a sibling discount, got 3 kids", { k: 3 });
     expect(r.answerable).toBe(true);
