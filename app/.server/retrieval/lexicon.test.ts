@@ -275,6 +275,13 @@ describe("support lexicon", () => {
     expect(slotOf("do you come out to the house", "house")?.broader).toContain("home");
     expect(slotOf("do you have wi fi", "wi")?.alternatives ?? slotOf("do you have wi fi", "fi")?.alternatives).toContain("wifi");
   });
+  it("“up to” is a maximum only before an amount; hooking up and syncing are integrations (bench/probes8)", () => {
+    expect(slotOf("can i hook it up to zapier on solo", "maximum")).toBeUndefined();
+    expect(slotOf("can i hook it up to zapier on solo", "hook")?.alternatives).toContain("integration");
+    expect(slotOf("can the room take up to 5 people", "maximum")).toBeDefined();
+    expect(slotOf("up to how many guests", "maximum")).toBeDefined();
+    expect(slotOf("does it sync with xero", "sync")?.alternatives).toContain("integrations");
+  });
   // Second probe batch (bench/probes2, ADR 050's status): words customers use that the knowledge never does.
   it("shut is closing time, brekkie is breakfast, an op is an operation, a jab a vaccination, a chip a microchip", () => {
     expect(slotOf("wot time do u shut on a saturday", "shut")?.alternatives).toContain("close");

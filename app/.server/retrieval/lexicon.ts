@@ -251,6 +251,8 @@ const PARTICLES = new Set(["back", "out", "up", "off", "in", "over"]);
 const SYNONYMS: string[][] = [
   // "the first appointment" is the initial assessment or consultation.
   ["initial", "first"],
+  // Software: "can i hook it up to zapier", "does it sync with xero" ask about an integration.
+  ["integration", "integrations", "integrate", "integrates", "connect", "connects", "connected", "hook up", "hook it up", "plug in", "sync", "syncs", "syncing"],
   // returns, refunds, exchanges
   ["return", "returns", "send back", "sending back", "bring back", "take back", "give back", "returning"],
   ["refund", "refunds", "refunded", "refundable", "money back", "reimburse", "reimbursed", "reimbursement", "repay", "repaid", "give back", "pay back"],
@@ -1206,6 +1208,9 @@ function plainSlot(w: string, isStop: (w: string) => boolean): LexicalSlot {
  * knowledge. `isStop` says which words carry no topic (each caller has its own list). A matched
  * phrase ("send back", "money back") is one slot.
  */
+/** "up to 8 people" is a maximum; "hook it up to zapier" is not. */
+const AMOUNT_NEXT = /^(\d|how$|what$|a$|an$|one$|two$|three$|four$|five$|six$|seven$|eight$|nine$|ten$|twelve$|twenty$|fifty$|hundred$)/;
+
 export function lexicalSlots(text: string, isStop: (w: string) => boolean): LexicalSlot[] {
   const ws = questionWords(text);
   const slots: LexicalSlot[] = [];
@@ -1223,7 +1228,7 @@ export function lexicalSlots(text: string, isStop: (w: string) => boolean): Lexi
       if (base) ws[i] = base;
     }
     const entries = INDEX.get(ws[i]) ?? [];
-    let hit = entries.find((e) => e.phrase.every((p, j) => ws[i + j] === p));
+    let hit = entries.find((e) => e.phrase.every((p, j) => ws[i + j] === p) && !(e.phrase.join(" ") === "up to" && !AMOUNT_NEXT.test(ws[i + 2] ?? "")));
     if (!hit) {
       // "send it back", "send the jumper back": a two-word phrase ending in a particle, with at most two words between.
       for (const e of entries) {
