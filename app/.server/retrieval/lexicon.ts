@@ -252,7 +252,21 @@ const SYNONYMS: string[][] = [
   // "the first appointment" is the initial assessment or consultation.
   ["initial", "first"],
   // Software: "can i hook it up to zapier", "does it sync with xero" ask about an integration.
-  ["integration", "integrations", "integrate", "integrates", "connect", "connects", "connected", "hook up", "hook it up", "plug in", "sync", "syncs", "syncing"],
+  [
+    "integration",
+    "integrations",
+    "integrate",
+    "integrates",
+    "connect",
+    "connects",
+    "connected",
+    "hook up",
+    "hook it up",
+    "plug in",
+    "sync",
+    "syncs",
+    "syncing",
+  ],
   // returns, refunds, exchanges
   ["return", "returns", "send back", "sending back", "bring back", "take back", "give back", "returning"],
   ["refund", "refunds", "refunded", "refundable", "money back", "reimburse", "reimbursed", "reimbursement", "repay", "repaid", "give back", "pay back"],
