@@ -83,6 +83,30 @@ describe("local model (LanguageModelV3 through streamText)", () => {
     expect(sunday.text).toContain("We are closed on Sundays.");
   });
 
+  it("a how-to leads with the section whose heading holds the whole question, and never quotes a code fence (demo docs)", async () => {
+    const passages: PromptPassage[] = [
+      {
+        id: 1,
+        title: "Add the chat widget to your website",
+        heading: null,
+        url: null,
+        text: 'Every chatbot has its snippet on Settings → Embed & API. Paste it once, before </body>, on\nevery page where the chat should appear:\n\n```html\n<script src="https://host/widget.js" data-chatbot-id="cb_1" async></script>\n```\n\nThe script is about 2 KB compressed.',
+      },
+      {
+        id: 2,
+        title: "Security",
+        heading: null,
+        url: null,
+        text: "| problem | what to do |\n|---|---|\n| Site not allowed | the website is not on your list; **Allow this site** adds the widget's site to the list |",
+      },
+    ];
+    // Before: led with the table row, which names add, widget and site; the section's heading names them all.
+    const { text } = await stream("How do I add the widget to my website?", { passages });
+    expect(text).toMatch(/^Every chatbot has its snippet on Settings → Embed & API\. Paste it once, before <\/body>/);
+    expect(text).not.toContain("```");
+    expect(text).not.toContain("<script");
+  });
+
   it("a how-to question keeps the steps that follow the best match", async () => {
     const steps: PromptPassage[] = [
       {

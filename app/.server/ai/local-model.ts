@@ -225,13 +225,17 @@ function headingLike(line: string, next: string | undefined): boolean {
 /** A table cell that is a sentence of its own ("Yes, on every plan we offer today."), not a value ("CA$2.50 per lb (10 lb minimum)"). */
 const readsAsSentence = (cell: string) => cell.split(/\s+/).length > 5 && (/^\p{Lu}\p{Ll}/u.test(cell) || /[.!?]$/.test(cell));
 
+/** A fenced code block, or one a chunk cuts off before its closing fence. */
+const CODE_BLOCK = /^(```|~~~)[^\n]*\n[\s\S]*?(^\1[^\n]*$|(?![\s\S]))/gm;
+
 /** Splits a passage into sentences (and list items); headings are left out but label what follows. */
 export function splitSentences(text: string): { text: string; bullet: boolean; heading?: string; prompt?: boolean }[] {
   const out: { text: string; bullet: boolean; heading?: string; prompt?: boolean }[] = [];
   let first = true;
   let heading: string | undefined;
   let tableHeader: string[] | undefined;
-  const lines = unwrapLines(text).map((l) => l.trim());
+  // A fenced code block is shown by the source, not quoted as sentences ("```html" read as one).
+  const lines = unwrapLines(text.replace(CODE_BLOCK, "")).map((l) => l.trim());
   const nextOf = (i: number) => lines.slice(i + 1).find((l) => l.length > 0);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -498,7 +502,24 @@ export function composeAnswer(parsed: ParsedPrompt): {
     }
     return stems;
   };
-  const wordsHeld = (s: Sentence) => slots.map((slot) => Math.max(slotIn(slot, s.stems), 0.5 * slotIn(slot, s.headingStems)));
+  // "How do I add the widget to my website?" is what a section called "Add the chat widget to your
+  // website" is about: for a how-to whose every part its heading holds, the sentences under it hold
+  // those parts fully, not by half (a table row elsewhere naming the same words does not outrank them).
+  const howTo = PROCEDURAL.test(parsed.question.trim());
+  const headingShares = new Map<string[], number>();
+  const headingShare = (h: string[]) => {
+    let v = headingShares.get(h);
+    if (v === undefined) {
+      const own = slots.filter((slot) => slot.weight === 1);
+      v = howTo && h.length && own.length > 1 && own.every((slot) => slotIn(slot, h) > 0) ? 1 : 0.5;
+      headingShares.set(h, v);
+    }
+    return v;
+  };
+  const wordsHeld = (s: Sentence) => {
+    const share = headingShare(s.headingStems);
+    return slots.map((slot) => Math.max(slotIn(slot, s.stems), share * slotIn(slot, s.headingStems)));
+  };
   // When some sentence's range holds the value, a range that leaves it out ("boat trips run from
   // April to September" for "can we book in December") is not what the question is about — unless
   // it is the schedule of what is asked: "Grooming: Tuesday to Saturday" answers "groomed on a
