@@ -105,6 +105,8 @@ describe("local model (LanguageModelV3 through streamText)", () => {
     expect(text).toMatch(/^Every chatbot has its snippet on Settings → Embed & API\. Paste it once, before <\/body>/);
     expect(text).not.toContain("```");
     expect(text).not.toContain("<script");
+    // The sentence that introduced the code ends as a sentence.
+    expect(text).toContain("on every page where the chat should appear.");
   });
 
   it("a how-to question keeps the steps that follow the best match", async () => {

@@ -235,7 +235,8 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
   let heading: string | undefined;
   let tableHeader: string[] | undefined;
   // A fenced code block is shown by the source, not quoted as sentences ("```html" read as one).
-  const lines = unwrapLines(text.replace(CODE_BLOCK, "")).map((l) => l.trim());
+  // "…where the chat should appear:" introduced the code: without it, the sentence ends there.
+  const lines = unwrapLines(text.replace(/:[ \t]*\n(?=\s*(```|~~~))/g, ".\n").replace(CODE_BLOCK, "")).map((l) => l.trim());
   const nextOf = (i: number) => lines.slice(i + 1).find((l) => l.length > 0);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
