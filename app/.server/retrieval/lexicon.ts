@@ -1217,14 +1217,14 @@ function plainSlot(w: string, isStop: (w: string) => boolean): LexicalSlot {
   return { word: w, alternatives: [...alternatives, ...thesaurus], consumed: [], broader: [...negated, ...thesaurus], thesaurus };
 }
 
+/** "up to 8 people" is a maximum; "hook it up to zapier" is not. */
+const AMOUNT_NEXT = /^(\d|how$|what$|a$|an$|one$|two$|three$|four$|five$|six$|seven$|eight$|nine$|ten$|twelve$|twenty$|fifty$|hundred$)/;
+
 /**
  * The question as slots: one per content word, each with the words that may stand for it in the
  * knowledge. `isStop` says which words carry no topic (each caller has its own list). A matched
  * phrase ("send back", "money back") is one slot.
  */
-/** "up to 8 people" is a maximum; "hook it up to zapier" is not. */
-const AMOUNT_NEXT = /^(\d|how$|what$|a$|an$|one$|two$|three$|four$|five$|six$|seven$|eight$|nine$|ten$|twelve$|twenty$|fifty$|hundred$)/;
-
 export function lexicalSlots(text: string, isStop: (w: string) => boolean): LexicalSlot[] {
   const ws = questionWords(text);
   const slots: LexicalSlot[] = [];
