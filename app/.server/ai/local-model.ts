@@ -169,12 +169,6 @@ type Sentence = {
 
 const STRUCTURAL_LINE = /^(#{1,6}\s|[-=*_]{3,}$|\|.*\|$|([-*•·]|\d{1,2}[.)])\s+)/;
 
-/**
- * Joins hard-wrapped prose back into lines: docs, text files and emails are often wrapped at ~80–100
- * columns, and quoting "file you can upload." from the middle of a sentence reads as nonsense. A line
- * continues the previous one when that one is long and stops without punctuation, unless it starts a
- * heading, list item, table row or `field: value` record (CSV rows are extracted as such lines).
- */
 /** Markdown emphasis closing a line ("**Who pays the excess?**") hides its final punctuation. */
 const unemphasised = (line: string) => line.replace(/(\*\*|__|\*|_)$/, "");
 /** A question, as an FAQ writes it: the sentence after it is its answer. */
@@ -190,6 +184,12 @@ const emphasisedPrompt = (line: string) => {
   return inner !== undefined && (!/[.!…]$/.test(inner) || /^(i|i'm|i've|i'd|my)\b/i.test(inner));
 };
 
+/**
+ * Joins hard-wrapped prose back into lines: docs, text files and emails are often wrapped at ~80–100
+ * columns, and quoting "file you can upload." from the middle of a sentence reads as nonsense. A line
+ * continues the previous one when that one is long and stops without punctuation, unless it starts a
+ * heading, list item, table row or `field: value` record (CSV rows are extracted as such lines).
+ */
 function unwrapLines(text: string): string[] {
   const out: string[] = [];
   let prev = "";
