@@ -488,6 +488,8 @@ export function composeAnswer(parsed: ParsedPrompt): {
   });
   const wanted = parsed.language !== "auto" ? parsed.language : detectLanguage(parsed.question);
   const types = wantedTypes(parsed.question);
+  /** The sentence has the kind of value the question wants ("how long" → a duration). */
+  const typed = (s: Sentence) => types.some((t) => t.test(s.text));
   const titleStems = new Map(parsed.passages.map((p) => [p.id, contentStems(p.title)]));
   /** Which slots a sentence holds (by itself, or half through the heading it sits under). */
   // A month, weekday, clock time or count asked with is held by a sentence whose range answers it
@@ -506,15 +508,13 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // "How do I add the widget to my website?" is what a section called "Add the chat widget to your
   // website" is about: for a how-to whose every part its heading holds, the sentences under it hold
   // those parts fully, not by half (a table row elsewhere naming the same words does not outrank them).
-  const howTo = PROCEDURAL.test(parsed.question.trim());
+  const ownSlots = slots.filter((slot) => slot.weight === 1);
+  const howTo = ownSlots.length > 1 && PROCEDURAL.test(parsed.question.trim());
   const headingShares = new Map<string[], number>();
   const headingShare = (h: string[]) => {
+    if (!howTo || !h.length) return 0.5;
     let v = headingShares.get(h);
-    if (v === undefined) {
-      const own = slots.filter((slot) => slot.weight === 1);
-      v = howTo && h.length && own.length > 1 && own.every((slot) => slotIn(slot, h) > 0) ? 1 : 0.5;
-      headingShares.set(h, v);
-    }
+    if (v === undefined) headingShares.set(h, (v = ownSlots.every((slot) => slotIn(slot, h) > 0) ? 1 : 0.5));
     return v;
   };
   const wordsHeld = (s: Sentence) => {
@@ -560,7 +560,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
     const lengthPenalty = 1 / (1 + 0.02 * Math.max(0, s.stems.length - 25));
     const rankWeight = 1 / (1 + 0.25 * s.rank);
     s.score = match * lengthPenalty * rankWeight;
-    if (types.some((t) => t.test(s.text))) s.score *= 1.5;
+    if (typed(s)) s.score *= 1.5;
     if (wanted) {
       const lang = detectLanguage(s.text);
       if (lang && lang !== wanted) s.score *= 0.5;
@@ -617,10 +617,10 @@ export function composeAnswer(parsed: ParsedPrompt): {
       const held = holds(s);
       const about = aboutShares(s, slots, held);
       const adds = slots.reduce((n, slot, i) => n + slot.weight * idf[i] * Math.max(0, about[i] - covered[i]), 0) / totalWeight;
-      const typed = types.length > 0 && types.some((t) => t.test(s.text)) && !picked.some((p) => types.some((t) => t.test(p.text)));
+      const addsType = typed(s) && !picked.some(typed);
       const step = continues.has(s) && picked.some((p) => p.passage === s.passage && p.position === s.position - 1);
       const close = parsed.length !== "short" && s.score >= best * CLOSE_MATCH;
-      const ok = pass === "adds" ? !picked.length || adds >= MIN_ADDS || typed || step : close || parsed.length === "long";
+      const ok = pass === "adds" ? !picked.length || adds >= MIN_ADDS || addsType || step : close || parsed.length === "long";
       if (!ok) continue;
       picked.push(s);
       about.forEach((h, i) => (covered[i] = Math.max(covered[i], h)));
@@ -630,9 +630,9 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // "how often…" → "Our hygienists do scale and polish." + "Most people need a visit every 6 months."
   // Prose only: the next item of a list or row of a table is another record ("Tyres: £15").
   const lead = picked[0];
-  if (lead && !lead.bullet && types.length && picked.length < maxSentences && !picked.some((p) => types.some((t) => t.test(p.text)))) {
+  if (lead && !lead.bullet && types.length && picked.length < maxSentences && !picked.some(typed)) {
     const next = sentences.find((x) => x.passage === lead.passage && x.position === lead.position + 1 && !x.prompt);
-    if (next && !next.bullet && types.some((t) => t.test(next.text)) && !isDup(next)) picked.splice(1, 0, next);
+    if (next && !next.bullet && typed(next) && !isDup(next)) picked.splice(1, 0, next);
   }
   if (!picked.length) {
     // Retrieval judged the passages relevant but no sentence shares a word with the question:

@@ -1132,6 +1132,9 @@ export function spellingVariants(w: string): string[] {
  * spelling expanded ("whats ur" → "what is your"), "US"/"U.S." read as the country before
  * lowercasing makes it the pronoun.
  */
+/** Chat spellings kept as written before these words: "wi fi" is wifi, not Scots "with"; "n ireland" is Northern Ireland. */
+const KEPT_BEFORE: Record<string, string> = { wi: "fi", n: "ireland" };
+
 export function questionWords(text: string): string[] {
   const marked = text.replace(/\bU\.?S\.?A?\b\.?/g, " usa ").replace(/\bU\.?K\b\.?/g, " uk ");
   const out: string[] = [];
@@ -1140,8 +1143,7 @@ export function questionWords(text: string): string[] {
     const after = CHAT_SPELLING_AFTER[w];
     const prev = out.at(-1) ?? "";
     const afterDay = after?.afterDay && LINKS.has(prev) && WEEKDAYS.has(out.at(-2) ?? "");
-    // "wi fi" is wifi, not Scots "with"; "n ireland" is Northern Ireland, not "and ireland".
-    const kept = (w === "wi" && raw[i + 1] === "fi") || (w === "n" && raw[i + 1] === "ireland");
+    const kept = KEPT_BEFORE[w] !== undefined && raw[i + 1] === KEPT_BEFORE[w];
     const spelled = after ? (/^\d/.test(prev) || after.after.has(prev) || afterDay ? after.unit : after.otherwise) : kept ? undefined : CHAT_SPELLING[w];
     if (spelled) out.push(...spelled.split(" "));
     else out.push(w);
@@ -1242,7 +1244,9 @@ export function lexicalSlots(text: string, isStop: (w: string) => boolean): Lexi
       if (base) ws[i] = base;
     }
     const entries = INDEX.get(ws[i]) ?? [];
-    let hit = entries.find((e) => e.phrase.every((p, j) => ws[i + j] === p) && !(e.phrase.join(" ") === "up to" && !AMOUNT_NEXT.test(ws[i + 2] ?? "")));
+    // "up to" is a maximum only before an amount.
+    const upTo = ws[i] === "up" && ws[i + 1] === "to";
+    let hit = entries.find((e) => e.phrase.every((p, j) => ws[i + j] === p) && !(upTo && e.phrase.length === 2 && !AMOUNT_NEXT.test(ws[i + 2] ?? "")));
     if (!hit) {
       // "send it back", "send the jumper back": a two-word phrase ending in a particle, with at most two words between.
       for (const e of entries) {
