@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../kb/chunking";
 import { indexChunks } from "./indexing";
 import {
+  askingClauseWords,
   asksForTerms,
   availabilityObject,
   DEFAULT_TUNING,
@@ -226,6 +227,37 @@ describe("the relevance floor", () => {
     expect((await retrieve(bot.ctx, bot.ref, "What is the capital of Australia?")).answerable).toBe(false);
     expect(longQuestionShare(queryTerms("ship parcel sister birthday week panic saturday sydney"), 4)).toBeCloseTo(Math.sqrt(4 / 8));
     expect(longQuestionShare(queryTerms("ship parcel sister birthday week panic saturday sydney"), 0)).toBe(1);
+  });
+
+  it("measures a story question's asking clause on its own (ADR 064)", async () => {
+    const bot = await shop();
+    // Each was refused before: the story (a present, the colour, a son, an itch) outweighed the ask.
+    for (const [question, answer] of [
+      ["got a scarf for my birthday but it's the wrong colour, how many days do i have to return it?", "30 days"],
+      ["bought a cardigan as a present, it arrived yesterday but the colour is wrong. can i return it", "30 days"],
+      ["bought a jumper for my son last week and it itches, how long do refunds take?", "5 business days"],
+    ]) {
+      expect((await retrieve(bot.ctx, bot.ref, question, { tuning: { floorLongWords: 0, floorSimilarity: 0 } })).answerable).toBe(false);
+      const r = await retrieve(bot.ctx, bot.ref, question);
+      expect(r.answerable).toBe(true);
+      expect(textOf(r)).toContain(answer);
+    }
+    // A story does not carry a question the knowledge does not answer, nor one off its topic.
+    for (const question of [
+      "i love your scarves. what is the capital of peru?",
+      "my daughter is getting married in june, do you make wedding dresses?",
+      "my son has a wool allergy, do you sell cotton jumpers?",
+    ])
+      expect((await retrieve(bot.ctx, bot.ref, question)).answerable).toBe(false);
+    expect(askingClauseWords("cake was a bit dry, can i get a refund? we ate most of it tbh")).toEqual(new Set(["can", "i", "get", "a", "refund"]));
+    expect(askingClauseWords("totally forgot my appointment. dae ah get charged")).toEqual(new Set(["do", "i", "get", "charged"]));
+    // One clause, or every clause asking: nothing to set apart.
+    expect(askingClauseWords("can i return a scarf i bought for my sister")).toBeNull();
+    expect(askingClauseWords("do u take parcels for members? any size limit")).toBeNull();
+    // More than one clause: the share falls with the words, not their square root.
+    const terms = queryTerms("ship parcel sister birthday week panic saturday sydney");
+    expect(longQuestionShare(terms, 4, 2)).toBeCloseTo(4 / 8);
+    expect(longQuestionShare(terms, 4, 1)).toBeCloseTo(Math.sqrt(4 / 8));
   });
 
   it("is higher in a small knowledge base, and higher still for a question that addresses nobody", () => {

@@ -526,9 +526,12 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     if (!held) rangeOf.set(text, (held = rangeCover(text, asked)));
     return held.get(termOf.get(s)!.word) ?? 0;
   };
-  const floorCoverage = (terms: Set<string>, text: string) => {
+  const floorCoverage = (terms: Set<string>, text: string, only?: Set<string>) => {
     let w = 0;
+    let sum = 0;
     for (const [s, v] of floorW) {
+      if (only && !only.has(s)) continue;
+      sum += v;
       let best = rangeHeld(text, s);
       for (const [f, k] of strengthOf.get(s)!) if (k > best && terms.has(f)) best = Math.max(best, k * phraseShare(terms, s, f));
       // A multi-word synonym written out in full ("Wi-Fi" for "wifi") is the word itself, as in the
@@ -538,7 +541,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       if (best < 1 && discountTerms.has(s) && REDUCTION.test(text)) best = 1;
       w += v * best;
     }
-    return w / floorSum;
+    return w / (only ? sum || 1 : floorSum);
   };
 
   // 4. Per-chunk score.
@@ -691,12 +694,21 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // The second signal: the best chunk's hashed n-gram similarity to the question (computed above
   // for the ranking, so the floor costs nothing more). ADR 019.
   let similarity = 0;
+  // A question that tells a story and asks in another clause is also measured on the asking clause
+  // alone, against a short question's floor: "cake was a bit dry, can i get a refund?" asks for a
+  // refund, whatever the knowledge says of dry cake (ADR 064). It needs a content word of its own;
+  // floorLongWords 0 turns this off with the long-question share.
+  const askWords = t.floorLongWords > 0 ? askingClauseWords(query) : null;
+  const askTerms = askWords ? qTerms.filter((q) => askWords.has(q.word)) : [];
+  const askStems = askTerms.some((q) => !isLightWord(q.word)) ? new Set(askTerms.map((q) => q.stem)) : undefined;
+  let askRelevance = 0;
   for (const c of list)
     if (c.lexical) {
+      if (askStems) askRelevance = Math.max(askRelevance, floorCoverage(c.f.termSet, c.text, askStems));
       relevance = Math.max(relevance, floorCoverage(c.f.termSet, c.text));
       similarity = Math.max(similarity, similarityOf.get(c.id) ?? 0);
     }
-  const longShare = longQuestionShare(qTerms, t.floorLongWords);
+  const longShare = longQuestionShare(qTerms, t.floorLongWords, questionClauses(query).length);
   // "Do you offer dental implants?": asked whether the business has a thing the knowledge never
   // names (nor any word of the lexicon for it) — whatever else of the question it covers. Only in
   // knowledge bases below FLOOR_LARGE_KB chunks, like the raised floors: on StackFAQ (362 chunks of
@@ -762,7 +774,11 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // the knowledge stay below the similarity bar on every set (ADR 019).
   const closeInWording = t.floorSimilarity > 0 && similarity >= t.floorSimilarity && relevance >= t.floorSimilarityShare * floor;
   const answerable =
-    qaWins || (!missingObject && !missingName && !missingMeans && (relevance >= floor || closeInWording || list.some((c) => c.cosine >= FLOOR_COSINE)));
+    qaWins ||
+    (!missingObject &&
+      !missingName &&
+      !missingMeans &&
+      (relevance >= floor || askRelevance >= floor / longShare || closeInWording || list.some((c) => c.cosine >= FLOOR_COSINE)));
 
   // 7. Greedy selection: score + novelty of query terms not yet covered; distinct sources first;
   //    near-identical chunks (same words) are dropped.
@@ -1117,11 +1133,57 @@ export function priceFor(query: string): string[] {
  * a quarter), then √(words / n). A customer who explains their situation ("my friend wrote stupid
  * stuff on my github feed, how do I get rid of it?") uses many words the knowledge has no reason to
  * hold; the point of the question is a few of them. Off-topic questions are short and keep the floor.
+ * A question told in more than one clause ("lost a button on my blazer, do u charge to sew one on")
+ * gets words / n: its story or its second question adds words in proportion, not by a square root
+ * (ADR 064).
  */
-export function longQuestionShare(qTerms: { word: string }[], words: number): number {
+export function longQuestionShare(qTerms: { word: string }[], words: number, clauseCount = 1): number {
   if (words <= 0) return 1;
   const n = qTerms.reduce((a, q) => a + (isLightWord(q.word) ? 0.25 : 1), 0);
-  return n <= words ? 1 : Math.sqrt(words / n);
+  if (n <= words) return 1;
+  return clauseCount > 1 ? words / n : Math.sqrt(words / n);
+}
+
+/** The question's clauses, each with its closing punctuation: split after , ; ! ? and a full stop. */
+export function questionClauses(query: string): string[] {
+  return query.split(/(?<=[,;!?]|\.(?=\s|$))/).filter((s) => /\p{L}{2,}/u.test(s));
+}
+
+const ASKING_OPENERS = new Set([
+  "can",
+  "could",
+  "do",
+  "does",
+  "did",
+  "is",
+  "are",
+  "am",
+  "will",
+  "would",
+  "should",
+  "have",
+  "has",
+  "what",
+  "how",
+  "when",
+  "where",
+  "which",
+  "who",
+  "why",
+  "any",
+]);
+
+/**
+ * The words of the clauses that ask, when a question also tells ("cake was a bit dry, can i get a
+ * refund? we ate most of it tbh" → can i get a refund): a clause ending in "?" or opening with a
+ * question word. Null when the question is one clause or every clause asks. ADR 064.
+ */
+export function askingClauseWords(query: string): Set<string> | null {
+  const parts = questionClauses(query);
+  if (parts.length < 2) return null;
+  const asking = parts.filter((p) => /\?\s*$/.test(p) || ASKING_OPENERS.has(questionWords(p)[0] ?? ""));
+  if (!asking.length || asking.length === parts.length) return null;
+  return new Set(asking.flatMap((p) => questionWords(p)));
 }
 
 /**
