@@ -369,4 +369,21 @@ describe("support lexicon", () => {
     expect(alts("the colours came out darker than on my laptop, will u reprint", "laptop")).toContain("screen");
     expect(alts("can my sister use my leftover daycare days", "sister")).toContain("family");
   });
+
+  it("the tenth blind batch's words (bench/probes10): each question was refused before", () => {
+    const alts = (q: string, w: string) => slotOf(q, w)?.alternatives ?? [];
+    // Porter stems bus to "bu" and buses to "buse": the other form is an alternative.
+    expect(alts("which bus do i get to yours from town", "bus")).toContain("buses");
+    expect(formVariants("bonuses")).toEqual(["bonus"]);
+    expect(formVariants("famous")).toEqual([]);
+    // One word for the knowledge's two ("check-out", "pick up").
+    expect(alts("checkout time??", "checkout")).toContain("check");
+    expect(alts("what time can i pick up on a saturday", "pick")).toContain("pickup");
+    expect(alts("is it ok to have a cigarette on the balcony?", "cigarette")).toContain("smoke");
+    // "gf" is gluten free, unless it is someone's.
+    expect(questionWords("coeliac here - any gf options at breakfast?")).toEqual(expect.arrayContaining(["gluten", "free"]));
+    expect(questionWords("me and my gf")).toEqual(["me", "and", "my", "girlfriend"]);
+    // "anywhere to park" asks about parking; "anywhere" weighs like "somewhere" and "anything".
+    expect(isLightWord("anywhere")).toBe(true);
+  });
 });

@@ -155,7 +155,6 @@ const CHAT_SPELLING: Record<string, string> = {
   pp: "per person",
   yrs: "years",
   bf: "boyfriend",
-  gf: "girlfriend",
   uni: "university",
   hols: "holidays",
   shud: "should",
@@ -183,6 +182,8 @@ const CHAT_SPELLING_AFTER: Record<string, { unit: string; otherwise: string; aft
     otherwise: "for",
     after: new Set("the a no his her its their my your our of cat cats dog dogs pet pets long short thick thin matted knotted loose shedding soft".split(" ")),
   },
+  // "my gf" is a girlfriend; "any gf options", "is the cake gf" mean gluten free.
+  gf: { unit: "girlfriend", otherwise: "gluten free", after: new Set("my me his your her their a".split(" ")) },
 };
 
 /**
@@ -198,7 +199,7 @@ export const LIGHT_WORDS = new Set(
     "normally usually already ever never always often sometimes maybe perhaps probably anyway else back make makes made making take takes took taking " +
     "come comes came coming go goes went going give gives gave giving put puts keep keeps let lets show shows see sees seen say says said ask asks asked " +
     "look looks looking find think try want wants need needs able allowed possible kind sort type types stuff lot lots bit way " +
-    "option options policy policies information details detail question questions problem issue guys hey someone something anything everything " +
+    "option options policy policies information details detail question questions problem issue guys hey someone something anything everything anywhere somewhere " +
     "everyone anyone somebody anybody thing things stuff bring brings work works happen happens happened mean means lose include includes included " +
     "including extra instead mid whole full big small little large much many less more most first last next other another same different able done"
   ).split(" "),
@@ -482,7 +483,7 @@ const SYNONYMS: string[][] = [
   ["inspect", "inspects", "inspected", "inspection", "check", "checks", "checked", "examine", "examined", "look over"],
   ["start", "starts", "started", "begin", "begins", "began", "commence", "commences"],
   ["buy", "buying", "bought", "purchase", "purchases", "purchased", "purchasing"],
-  ["collect", "collection", "pick up", "picked up", "click and collect"],
+  ["collect", "collection", "pick up", "picked up", "pickup", "pickups", "click and collect"],
   ["engineer", "engineers", "technician", "technicians", "tradesman", "tradesmen", "fitter", "fitters"],
   ["call out", "call outs", "callout", "callouts", "come out", "come round", "home visit", "home visits", "house call", "house calls"],
   ["available", "availability", "in stock", "stock", "sold out", "out of stock"],
@@ -582,6 +583,11 @@ const SYNONYMS: string[][] = [
   ["jumper", "jumpers", "sweater", "sweaters", "pullover"],
   ["postcode", "zip code", "zipcode", "post code"],
   ["takeaway", "takeout", "take out", "to go"],
+  // One word for the knowledge's two ("checkout time?" ↔ "check-out is at 11").
+  ["checkout", "check out", "checking out"],
+  ["checkin", "check in", "checking in"],
+  ["dropoff", "dropoffs", "drop off", "drop offs"],
+  ["smoke", "smoking", "smoker", "smokers", "smoked", "cigarette", "cigarettes", "cig", "cigs", "vape", "vapes", "vaping"],
   ["mobile", "cell phone", "cellphone", "smartphone"],
   // cars: what customers call what a garage names
   ["air conditioning", "aircon", "air con", "a c"],
@@ -1174,10 +1180,15 @@ export type LexicalSlot = {
  * Other forms of a word that stemming does not reach: a plural in -ves and its singular in -f/-fe
  * ("scarves" ↔ "scarf", "knives" ↔ "knife": Porter gives "scarv" and "scarf"), and the negated
  * participle in "un-" ("worn" → "unworn": "can I return a jumper I've worn" is answered by "return
- * unworn items"). ADR 046.
+ * unworn items"). ADR 046. A word in -us and its plural in -uses ("bus" ↔ "buses"), which stemming
+ * also parts.
  */
 export function formVariants(w: string): string[] {
-  if (w.length < 4 || !/^\p{L}+$/u.test(w)) return [];
+  if (!/^\p{L}+$/u.test(w)) return [];
+  // Porter stems "bus" to "bu" but "buses" to "buse", "bonus" to "bonu" but "bonuses" to "bonus".
+  if (/[^o]us$/.test(w)) return [w + "es"];
+  if (w.length >= 6 && /[^o]uses$/.test(w)) return [w.slice(0, -2)];
+  if (w.length < 4) return [];
   const out: string[] = [...superlativeBases(w)];
   if (w.endsWith("ves")) out.push(w.slice(0, -3) + "f", w.slice(0, -3) + "fe");
   else if (w.endsWith("fe")) out.push(w.slice(0, -2) + "ves");
