@@ -269,7 +269,7 @@ const SYNONYMS: string[][] = [
     "syncing",
   ],
   // returns, refunds, exchanges
-  ["return", "returns", "send back", "sending back", "bring back", "take back", "give back", "returning"],
+  ["return", "returns", "send back", "sending back", "bring back", "take back", "give back", "returning", "mail back"],
   ["refund", "refunds", "refunded", "refundable", "money back", "reimburse", "reimbursed", "reimbursement", "repay", "repaid", "give back", "pay back"],
   ["exchange", "exchanges", "swap", "swapped", "replace", "replacement", "switch"],
   ["damaged", "broken", "faulty", "defective", "torn", "ripped", "smashed", "cracked", "dented", "damage", "broke", "hole", "holes"],
@@ -489,7 +489,7 @@ const SYNONYMS: string[][] = [
   ["available", "availability", "in stock", "stock", "sold out", "out of stock"],
   // A clinic's, vet's or adviser's appointment is a consultation.
   ["appointment", "appointments", "consultation", "consultations", "consult"],
-  ["reschedule", "rearrange", "rebook", "postpone", "move my appointment", "move my booking"],
+  ["reschedule", "rearrange", "rebook", "postpone", "move my appointment", "move my booking", "push back", "pushed back"],
   [
     "no show",
     "no shows",
@@ -589,6 +589,7 @@ const SYNONYMS: string[][] = [
   ["dropoff", "dropoffs", "drop off", "drop offs"],
   ["smoke", "smoking", "smoker", "smokers", "smoked", "cigarette", "cigarettes", "cig", "cigs", "vape", "vapes", "vaping"],
   ["mobile", "cell phone", "cellphone", "smartphone"],
+  ["accountant", "accountants", "cpa", "cpas", "bookkeeper", "bookkeepers"],
   // cars: what customers call what a garage names
   ["air conditioning", "aircon", "air con", "a c"],
   ["usa", "us", "united states", "america", "american", "states"],
@@ -598,6 +599,13 @@ const SYNONYMS: string[][] = [
 
 /** One-way: a specific word also looks for the general one (a question about England is about the UK). */
 const BROADER: [string[], string[]][] = [
+  // A named currency is one of the "currencies" a price list or an invoice can be in.
+  [
+    ["gbp", "sterling", "pounds", "euros", "eur", "usd", "dollars", "cad", "aud", "nzd"],
+    ["currency", "currencies"],
+  ],
+  // Contact lenses for astigmatism are toric lenses.
+  [["astigmatism"], ["toric"]],
   // Kinds of animal: the knowledge names the class ("small pets", "farm animals", "other pets").
   [
     [
