@@ -393,4 +393,19 @@ describe("support lexicon", () => {
     expect(alts("do i have to mail back the cracked lid?", "mail")).toContain("return");
     expect(alts("can i push back the delivery", "push")).toContain("postpone");
   });
+  it("the eleventh blind batch's words (bench/probes11): each question was refused or answered wrongly before", () => {
+    const alts = (q: string, w: string) => slotOf(q, w)?.alternatives ?? [];
+    expect(alts("disposable bbq ok on the grass?", "bbq")).toContain("barbecue");
+    expect(alts("how much to use the washer", "washer")).toContain("machine");
+    expect(alts("can we have a wee campfire next to the tent?", "campfire")).toContain("fire");
+    expect(alts("do u sell firewood", "firewood")).toContain("logs");
+    expect(alts("what do i do with all the cardboard after?", "cardboard")).toContain("packaging");
+    expect(alts("can i get some swatches", "swatches")).toContain("samples");
+    expect(alts("do i need to pay to have the sofa put together?", "put")).toContain("assembly");
+    // Lengths of time as customers say them and as price lists write them.
+    expect(alts("how much for a half hour piano lesson", "half")).toContain("minutes");
+    expect(alts("hour long singing lesson, price?", "hour")).toContain("minutes");
+    expect(slotOf("how much for a half hour piano lesson", "half")?.synonymPhrases).toContainEqual(["30", "minutes"]);
+    expect(slotOf("hour long singing lesson, price?", "hour")?.synonymPhrases).toContainEqual(["60", "minutes"]);
+  });
 });

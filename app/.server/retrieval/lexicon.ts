@@ -590,6 +590,16 @@ const SYNONYMS: string[][] = [
   ["smoke", "smoking", "smoker", "smokers", "smoked", "cigarette", "cigarettes", "cig", "cigs", "vape", "vapes", "vaping"],
   ["mobile", "cell phone", "cellphone", "smartphone"],
   ["accountant", "accountants", "cpa", "cpas", "bookkeeper", "bookkeepers"],
+  ["barbecue", "barbecues", "bbq", "bbqs", "barbeque", "barbeques"],
+  ["washing machine", "washing machines", "washer", "washers"],
+  ["campfire", "campfires", "open fire", "open fires", "fire pit", "fire pits", "bonfire", "bonfires"],
+  ["swatch", "swatches", "sample", "samples"],
+  ["assemble", "assembled", "assembling", "assembly", "put together", "putting together"],
+  // Lengths of time as customers say them and as price lists write them ("a half hour lesson" ↔ "30 minutes").
+  ["half hour", "half an hour", "30 minutes", "30 minute"],
+  ["hour long", "an hour", "one hour", "1 hour", "60 minutes", "60 minute"],
+  ["hour and a half", "an hour and a half", "90 minutes", "90 minute"],
+  ["quarter of an hour", "quarter hour", "15 minutes", "15 minute"],
   // cars: what customers call what a garage names
   ["air conditioning", "aircon", "air con", "a c"],
   ["usa", "us", "united states", "america", "american", "states"],
@@ -606,6 +616,8 @@ const BROADER: [string[], string[]][] = [
   ],
   // Contact lenses for astigmatism are toric lenses.
   [["astigmatism"], ["toric"]],
+  [["firewood", "fire wood"], ["logs"]],
+  [["cardboard", "bubble wrap", "polystyrene"], ["packaging"]],
   // Kinds of animal: the knowledge names the class ("small pets", "farm animals", "other pets").
   [
     [
