@@ -48,6 +48,16 @@ Vehicles leave with a full tank and must come back full.`;
     expect(belfast.passages[0].text).toContain("Northern Ireland");
   });
 
+  it("an Irish county or town counts toward its province and the Republic (bench/probes11)", () => {
+    // A price list's rows "Rest of Leinster", "Rest of the Republic": Naas and Cork were answered from the Dublin row.
+    const groups = new Map(PLACE_GROUPS.map(([[from], to]) => [from, to]));
+    expect(groups.get("naas")).toEqual(["leinster", "ireland", "republic"]);
+    expect(groups.get("cork")).toEqual(["munster", "ireland", "republic"]);
+    expect(groups.get("highlands")).toEqual(["scotland", "uk", "united kingdom", "britain"]);
+    expect(slotOf("im in naas, whats the delivery charge", "naas")?.alternatives).toContain("leinster");
+    expect(slotOf("delivery to cork city, cost?", "cork")?.broader).toContain("republic");
+  });
+
   it("a place the knowledge names itself is not stood in for by its region", () => {
     // A dental practice "at 7 Bridge Street, Cardiff" with the e-mail domain ".wales": "a flight to
     // cardiff" must not meet "wales" as Cardiff's region (it was answered from the price list).

@@ -118,15 +118,47 @@ const UK: Country = {
       "york",
       "southampton",
     ],
-    scotland: ["glasgow", "edinburgh", "aberdeen", "dundee", "inverness"],
+    scotland: ["glasgow", "edinburgh", "aberdeen", "dundee", "inverness", "stirling", "highlands", "fort william", "aviemore"],
     wales: ["cardiff", "swansea"],
     "northern ireland": ["belfast", "derry", "londonderry"],
   },
 };
 
+// Irish price lists write "Rest of Leinster", "Rest of the Republic": each county and its biggest
+// towns count toward its province and the country (Clare, Kerry, Down and Derry-as-a-county are
+// left out: first names or ordinary words, or listed under the UK).
 const IRELAND: Country = {
-  names: ["ireland"],
-  regions: { leinster: ["dublin", "kilkenny", "wexford"], munster: ["cork", "limerick", "waterford", "killarney"], connacht: ["galway", "sligo"] },
+  names: ["ireland", "republic"],
+  regions: {
+    leinster: [
+      "dublin",
+      "kildare",
+      "naas",
+      "newbridge",
+      "maynooth",
+      "wicklow",
+      "bray",
+      "wexford",
+      "kilkenny",
+      "carlow",
+      "laois",
+      "portlaoise",
+      "offaly",
+      "tullamore",
+      "westmeath",
+      "athlone",
+      "mullingar",
+      "longford",
+      "louth",
+      "drogheda",
+      "dundalk",
+      "meath",
+      "navan",
+    ],
+    munster: ["cork", "limerick", "waterford", "killarney", "tralee", "tipperary", "ennis"],
+    connacht: ["galway", "sligo", "mayo", "castlebar", "westport", "roscommon", "leitrim"],
+    ulster: ["donegal", "letterkenny", "cavan", "monaghan"],
+  },
 };
 
 const COUNTRIES = [US, CANADA, AUSTRALIA, NEW_ZEALAND, UK, IRELAND];
