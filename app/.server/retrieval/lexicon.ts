@@ -590,6 +590,7 @@ const SYNONYMS: string[][] = [
   ["smoke", "smoking", "smoker", "smokers", "smoked", "cigarette", "cigarettes", "cig", "cigs", "vape", "vapes", "vaping"],
   ["mobile", "cell phone", "cellphone", "smartphone"],
   ["accountant", "accountants", "cpa", "cpas", "bookkeeper", "bookkeepers"],
+  ["glasses", "specs", "spectacles", "eyeglasses"],
   ["barbecue", "barbecues", "bbq", "bbqs", "barbeque", "barbeques"],
   ["washing machine", "washing machines", "washer", "washers"],
   ["campfire", "campfires", "open fire", "open fires", "fire pit", "fire pits", "bonfire", "bonfires"],
@@ -617,6 +618,11 @@ const BROADER: [string[], string[]][] = [
   // Contact lenses for astigmatism are toric lenses.
   [["astigmatism"], ["toric"]],
   [["firewood", "fire wood"], ["logs"]],
+  // "the cheapest plan" asks for the lowest price: the price list answers it, not a discount.
+  [
+    ["cheapest", "least expensive"],
+    ["price", "prices", "cost", "costs"],
+  ],
   [["cardboard", "bubble wrap", "polystyrene"], ["packaging"]],
   // Kinds of animal: the knowledge names the class ("small pets", "farm animals", "other pets").
   [
