@@ -83,6 +83,26 @@ describe("local model (LanguageModelV3 through streamText)", () => {
     expect(sunday.text).toContain("We are closed on Sundays.");
   });
 
+  it("an FAQ answer that opens with a fragment goes on to its next sentence (bench/probes11)", async () => {
+    const faq = (text: string): PromptPassage[] => [{ id: 1, title: "Help", heading: null, url: null, text }];
+    const hipaa = await stream("im a chiropractor, is this hipaa compliant?", {
+      passages: faq(
+        "### Is Slotwise HIPAA compliant?\n\nOnly the Clinic plan. On Clinic we sign a Business Associate Agreement (BAA) with you.\n\n### How do you keep my account secure?\n\nWe encrypt your data.",
+      ),
+      settings: { answerLength: "short" },
+    });
+    expect(hipaa.text).toContain("Only the Clinic plan. On Clinic we sign a Business Associate Agreement");
+    // After a prompt line too; a full sentence stays on its own.
+    const bold = await stream("can i bring my dog", {
+      passages: faq("**Can I bring my dog?**\nYes, on pitches. Dogs must be on a lead.\n\n**Is there wifi?**\nYes."),
+    });
+    expect(bold.text).toContain("Yes, on pitches. Dogs must be on a lead [1].");
+    const whole = await stream("can i bring my dog", {
+      passages: faq("**Can I bring my dog?**\nWell-behaved dogs are welcome on every pitch. Our cafe opens at 9 am."),
+    });
+    expect(whole.text).not.toContain("cafe");
+  });
+
   it("a how-to leads with the section whose heading holds the whole question, and never quotes a code fence (demo docs)", async () => {
     const passages: PromptPassage[] = [
       {

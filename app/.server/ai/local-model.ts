@@ -161,6 +161,8 @@ type Sentence = {
   bullet: boolean;
   /** An FAQ's prompt: a question, or a whole line in bold ("**I knocked out a tooth.**"). Never quoted. */
   prompt: boolean;
+  /** The first sentence of an FAQ's answer: it follows a prompt, or opens a section whose heading asks. */
+  answers: boolean;
   stems: string[];
   headingStems: string[];
   score: number;
@@ -363,6 +365,8 @@ function wantedTypes(question: string): RegExp[] {
 
 /** How many sentences at the start of a passage (before any heading in it) sit under its title. */
 const OPENING_SENTENCES = 2;
+/** An answer this short is a fragment ("Only the Clinic plan.") when an FAQ's answer opens with it. */
+const FRAGMENT_WORDS = 5;
 /** A sentence scoring this share of the best one may follow it even if it adds no new part of the question. */
 const CLOSE_MATCH = 0.45;
 /** …or when it holds a part of the question the sentences before it do not (this share of its weight). */
@@ -451,7 +455,8 @@ export function composeAnswer(parsed: ParsedPrompt): {
     // every section of the page, the last heading only this one).
     const titleStemsOf = contentStems(p.title.split(/ — | › /).at(-1) ?? p.title);
     let opening = 0;
-    splitSentences(p.text).forEach((s, position) =>
+    const split = splitSentences(p.text);
+    split.forEach((s, position) =>
       sentences.push({
         passage: p.id,
         rank,
@@ -459,6 +464,9 @@ export function composeAnswer(parsed: ParsedPrompt): {
         text: s.text,
         bullet: s.bullet,
         prompt: s.prompt === true,
+        answers:
+          !s.prompt &&
+          (split[position - 1]?.prompt === true || (!!s.heading && asksQuestion(s.heading) && (position === 0 || split[position - 1].heading !== s.heading))),
         stems: contentStems(s.text),
         // The opening sentences of a section answer what its heading names ("Add the chat widget to
         // your website" → "Paste the snippet before </body>…"): without a heading of their own in the
@@ -633,6 +641,27 @@ export function composeAnswer(parsed: ParsedPrompt): {
   if (lead && !lead.bullet && types.length && picked.length < maxSentences && !picked.some(typed)) {
     const next = sentences.find((x) => x.passage === lead.passage && x.position === lead.position + 1 && !x.prompt);
     if (next && !next.bullet && typed(next) && !isDup(next)) picked.splice(1, 0, next);
+  }
+  // An FAQ answer that opens with a bare fragment ("Only the Clinic plan.", "Yes, on Pro.") says the
+  // rest in its next sentence: quoted alone, it answers nothing. The completion takes the place of
+  // the last other pick when the reply is full.
+  for (let i = 0; i < picked.length; i++) {
+    const s = picked[i];
+    if (!s.answers || s.bullet || s.text.split(/\s+/).length > FRAGMENT_WORDS) continue;
+    const next = sentences.find((x) => x.passage === s.passage && x.position === s.position + 1 && !x.prompt);
+    if (!next) continue;
+    // Already quoted: the fragment reads before it ("Yes, on pitches. Dogs must be on a lead.").
+    const at = picked.indexOf(next);
+    if (at >= 0) {
+      if (at < i) picked.splice(at, 0, ...picked.splice(i, 1));
+      continue;
+    }
+    if (isDup(next)) continue;
+    if (picked.length >= maxSentences) {
+      if (picked.length - 1 === i) continue;
+      picked.pop();
+    }
+    picked.splice(i + 1, 0, next);
   }
   if (!picked.length) {
     // Retrieval judged the passages relevant but no sentence shares a word with the question:
