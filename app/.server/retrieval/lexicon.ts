@@ -618,6 +618,15 @@ const BROADER: [string[], string[]][] = [
   // Contact lenses for astigmatism are toric lenses.
   [["astigmatism"], ["toric"]],
   [["firewood", "fire wood"], ["logs"]],
+  // Rain is the weather a wet-weather plan is for; "too old" or "old enough" asks about an age limit.
+  [
+    ["rain", "raining", "rains", "rainy", "lashing", "pouring", "downpour"],
+    ["weather", "wet"],
+  ],
+  [
+    ["too old", "too young", "old enough", "young enough"],
+    ["age", "ages", "aged"],
+  ],
   // "the cheapest plan" asks for the lowest price: the price list answers it, not a discount.
   [
     ["cheapest", "least expensive"],
