@@ -637,9 +637,11 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // The value asked for can sit in the sentence after the lead, sharing no word with the question:
   // "how often…" → "Our hygienists do scale and polish." + "Most people need a visit every 6 months."
   // Prose only: the next item of a list or row of a table is another record ("Tyres: £15").
+  /** The sentence after this one in its passage, unless it is a prompt. */
+  const nextOf = (s: Sentence) => sentences.find((x) => x.passage === s.passage && x.position === s.position + 1 && !x.prompt);
   const lead = picked[0];
   if (lead && !lead.bullet && types.length && picked.length < maxSentences && !picked.some(typed)) {
-    const next = sentences.find((x) => x.passage === lead.passage && x.position === lead.position + 1 && !x.prompt);
+    const next = nextOf(lead);
     if (next && !next.bullet && typed(next) && !isDup(next)) picked.splice(1, 0, next);
   }
   // An FAQ answer that opens with a bare fragment ("Only the Clinic plan.", "Yes, on Pro.") says the
@@ -648,7 +650,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
   for (let i = 0; i < picked.length; i++) {
     const s = picked[i];
     if (!s.answers || s.bullet || s.text.split(/\s+/).length > FRAGMENT_WORDS) continue;
-    const next = sentences.find((x) => x.passage === s.passage && x.position === s.position + 1 && !x.prompt);
+    const next = nextOf(s);
     if (!next) continue;
     // Already quoted: the fragment reads before it ("Yes, on pitches. Dogs must be on a lead.").
     const at = picked.indexOf(next);
