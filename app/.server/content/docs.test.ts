@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildDocs, humanise, loadDocs, neighbours, type DocTreeNode } from "./docs";
 import { ContentError } from "./front-matter";
+import { PLAN_IDS, PLANS, formatBytes, formatCount } from "~/lib/plans";
 
 const fixtures = import.meta.glob("./fixtures/docs/**/*.md", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
 const FIXTURE_ROOT = "./fixtures/docs/";
@@ -70,5 +71,19 @@ describe("the site's real docs", () => {
     for (const p of docs.pages.values()) {
       for (const m of p.html.matchAll(/href="(\/docs[^"#?]*)/g)) expect(known.has(m[1]), `${p.file} links to ${m[1]}`).toBe(true);
     }
+  });
+
+  // The demo chatbot answers "how much does it cost?" from this page: its prices must be PLANS'.
+  it("the plans page states every plan's price and the Free plan's limits as PLANS has them", () => {
+    const page = loadDocs().pages.get("account/plans-and-limits")!;
+    const text = page.html.replace(/<[^>]+>/g, "").replace(/\s+/g, " ");
+    const prices = /Prices are per organisation per month, in US dollars: ([^.]+)\./.exec(text)?.[1] ?? "";
+    for (const id of PLAN_IDS) expect(prices).toMatch(new RegExp(`${PLANS[id].name}(?: plan costs)? \\$${PLANS[id].priceMonthly}\\b`));
+    const row = /Price per month((?:\s*\$\d+)+)/.exec(text)?.[1].trim().split(/\s+/);
+    expect(row).toEqual(PLAN_IDS.map((id) => `$${PLANS[id].priceMonthly}`));
+    const free = PLANS.free.limits;
+    expect(text).toContain(
+      `${free.chatbots} chatbot, ${formatCount(free.repliesPerMonth)} bot replies a month, ${formatCount(free.knowledgeChars)} knowledge characters and files up to ${formatBytes(free.fileSizeBytes)}`,
+    );
   });
 });
