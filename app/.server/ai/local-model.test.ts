@@ -497,6 +497,32 @@ describe("answers that start with the answer (issue #12)", () => {
     expect(hours[0].heading).toBe("Opening Hours");
   });
 
+  it("a length of time written in words is a duration; “how far” wants a distance; each kind asked for is answered (bench/probes12)", () => {
+    const one = (title: string, text: string): PromptPassage[] => [{ id: 1, title, heading: null, url: null, text }];
+    // Before: the price sentence alone; "half a day" did not read as a duration.
+    const battery = one(
+      "Home batteries",
+      "We install a 10 kWh home battery for €6,200 including installation. The battery stores daytime power so you can use it in the evening. " +
+        "You can add a battery later to an existing system without changing the panels, and fitting it takes half a day.",
+    );
+    expect(ask("how long will the installer be busy with the battery", battery).text).toContain("fitting it takes half a day");
+    // "How far" is answered by the distance, not by the days of the week.
+    const delivery = one(
+      "Delivery",
+      "Orders placed before 3 pm are ready the next working day. We deliver Monday to Saturday, between 2 pm and 6 pm. Deliveries go up to 8 km from the pharmacy.",
+    );
+    expect(ask("how far do you deliver", delivery).text).toMatch(/^Deliveries go up to 8 km/);
+    // Two kinds asked in one question: the sentence after the lead gives the second (the distance
+    // kind alone dropped "Allow 3 hours", as any kind then counted as the question's).
+    const walk = one(
+      "Walks",
+      "A signed path from the top field joins the riverside track to Dog Falls, about 4 miles each way. Allow 3 hours for the round trip.",
+    );
+    const both = ask("can we walk to dog falls from the site, how far is it and how long does it take", walk).text;
+    expect(both).toContain("about 4 miles each way");
+    expect(both).toContain("Allow 3 hours for the round trip");
+  });
+
   it("a “what time” question wants a clock time, not “closed”; “are you open” may be answered by it", () => {
     const passages: PromptPassage[] = [
       {

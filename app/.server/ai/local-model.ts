@@ -311,7 +311,12 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
 const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
   {
     ask: /\bhow (long(?! (can|could|should|may|must)\b)|quick|quickly|fast|soon)\b|\bwhen will\b|\bby when\b|\bhow many (days|weeks|hours|months|minutes)\b/,
-    has: /\b\d+(\.\d+)?(\s*(to|-|–|or)\s*\d+)?\s*(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|working days?|business days?)\b|\bsame day\b|\bnext (working |business )?day\b|\b(one|two|three|four|five|six|seven|ten|a few) (minutes?|hours?|days?|weeks?|months?|working days?|business days?)\b|\b\d+-(day|hour|week|month)\b/i,
+    has: /\b\d+(\.\d+)?(\s*(to|-|–|or)\s*\d+)?\s*(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|working days?|business days?)\b|\bsame day\b|\bnext (working |business )?day\b|\b(one|two|three|four|five|six|seven|ten|a few) (minutes?|hours?|days?|weeks?|months?|working days?|business days?)\b|\b\d+-(day|hour|week|month)\b|\bhalf an? (hour|day)\b|(?<!\d\s)\ban hour\b/i,
+  },
+  // "How far do you deliver?" wants a distance: "within 8 km", "10 miles", "5 minutes' walk".
+  {
+    ask: /\bhow far\b/,
+    has: /\b\d+(\.\d+)?\s?(km|kilomet(er|re)s?|miles?|metres?|meters?)\b|\b\d+\s?(minutes?|mins?)'? (walk|drive|away|by car|on foot)\b/i,
   },
   {
     ask: /\bhow much (is|are|does|do|did|will|would|to|for|extra|money|it|for)\b|\bhow much\W*$|\b(cost|costs|price|prices|pricing|fee|fees|charge|charges|expensive|cheap)\b/,
@@ -625,7 +630,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
       const held = holds(s);
       const about = aboutShares(s, slots, held);
       const adds = slots.reduce((n, slot, i) => n + slot.weight * idf[i] * Math.max(0, about[i] - covered[i]), 0) / totalWeight;
-      const addsType = typed(s) && !picked.some(typed);
+      const addsType = types.some((t) => t.test(s.text) && !picked.some((p) => t.test(p.text)));
       const step = continues.has(s) && picked.some((p) => p.passage === s.passage && p.position === s.position - 1);
       const close = parsed.length !== "short" && s.score >= best * CLOSE_MATCH;
       const ok = pass === "adds" ? !picked.length || adds >= MIN_ADDS || addsType || step : close || parsed.length === "long";
@@ -639,10 +644,13 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // Prose only: the next item of a list or row of a table is another record ("Tyres: £15").
   /** The sentence after this one in its passage, unless it is a prompt. */
   const nextOf = (s: Sentence) => sentences.find((x) => x.passage === s.passage && x.position === s.position + 1 && !x.prompt);
+  // Each kind asked for counts: "how far is it and how long does it take" → "about 4 miles each
+  // way." + "Allow 3 hours for the round trip."
   const lead = picked[0];
-  if (lead && !lead.bullet && types.length && picked.length < maxSentences && !picked.some(typed)) {
+  const unmet = types.filter((t) => !picked.some((s) => t.test(s.text)));
+  if (lead && !lead.bullet && unmet.length && picked.length < maxSentences) {
     const next = nextOf(lead);
-    if (next && !next.bullet && typed(next) && !isDup(next)) picked.splice(1, 0, next);
+    if (next && !next.bullet && unmet.some((t) => t.test(next.text)) && !isDup(next)) picked.splice(1, 0, next);
   }
   // An FAQ answer that opens with a bare fragment ("Only the Clinic plan.", "Yes, on Pro.") says the
   // rest in its next sentence: quoted alone, it answers nothing. The completion takes the place of

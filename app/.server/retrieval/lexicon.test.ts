@@ -413,4 +413,18 @@ describe("support lexicon", () => {
     expect(slotOf("how much for a half hour piano lesson", "half")?.synonymPhrases).toContainEqual(["30", "minutes"]);
     expect(slotOf("hour long singing lesson, price?", "hour")?.synonymPhrases).toContainEqual(["60", "minutes"]);
   });
+  it("the twelfth blind batch's words (bench/probes12): each question was refused or answered wrongly before", () => {
+    // A meat by name is meat ("all meat is halal"); a kind or brand of medicine is medicine.
+    expect(alts("we are muslim, the chicken and beef is halal or not", "beef")).toContain("meat");
+    expect(alts("can teacher give my son his cough syrup?", "cough")).toContain("medicine");
+    expect(alts("she had fever last night, now ok after panadol", "panadol")).toContain("medicine");
+    // Blood sugar is glucose; pillows and blankets are bedding; a language is named by its name.
+    expect(alts("how much to check my sugar levels", "sugar")).toContain("glucose");
+    expect(alts("need to bring pillow and blanket for nap time or not", "pillow")).toContain("bedsheets");
+    expect(alts("which language the teachers use in class", "language")).toContain("mandarin");
+    // "In the week" is Monday to Friday; Singapore's "blk" is a block; "arvie" is the afternoon.
+    expect(alts("wat time do u close in the week?", "week")).toContain("weekdays");
+    expect(questionWords("where is the centre exactly, which blk?")).toContain("block");
+    expect(questionWords("can u drop off my meds on sunday arvie?")).toContain("afternoon");
+  });
 });

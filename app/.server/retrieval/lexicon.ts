@@ -27,6 +27,9 @@ const CHAT_SPELLING: Record<string, string> = {
   whys: "why is",
   ur: "your",
   arvo: "afternoon",
+  arvie: "afternoon",
+  // Singapore addresses: "Blk 862" is Block 862.
+  blk: "block",
   meds: "medication",
   u: "you",
   r: "are",
@@ -567,6 +570,7 @@ const SYNONYMS: string[][] = [
   // software: the names customers use for a feature
   ["single sign on", "single sign-on", "sso", "saml"],
   ["medicine", "medicines", "medication", "medications", "tablets", "pills", "drugs"],
+  ["blood sugar", "sugar level", "sugar levels", "glucose", "blood glucose"],
   // travel and stays
   ["taxi", "taxis", "cab", "cabs", "uber"],
   ["luggage", "bags", "suitcase", "suitcases"],
@@ -757,6 +761,74 @@ const BROADER: [string[], string[]][] = [
   [
     ["nuts", "nut", "peanut", "peanuts", "dairy", "lactose", "shellfish", "sesame", "soya", "soy", "eggs", "wheat", "mustard", "celery", "lupin"],
     ["allergen", "allergens", "allergy", "allergies"],
+  ],
+  // A meat by name is the meat a kitchen says is halal or kosher; a brand or kind of medicine is medicine.
+  [
+    ["chicken", "beef", "pork", "lamb", "mutton", "turkey", "bacon", "ham", "sausage", "sausages", "goat meat"],
+    ["meat", "meats"],
+  ],
+  [
+    [
+      "panadol",
+      "paracetamol",
+      "calpol",
+      "tylenol",
+      "acetaminophen",
+      "ibuprofen",
+      "nurofen",
+      "advil",
+      "aspirin",
+      "antibiotic",
+      "antibiotics",
+      "antihistamine",
+      "antihistamines",
+      "cough syrup",
+      "cough mixture",
+      "inhaler",
+      "inhalers",
+    ],
+    ["medicine", "medicines", "medication", "medications"],
+  ],
+  // Pillows and blankets are the bedding a nursery, campsite or host provides (or not).
+  [
+    ["pillow", "pillows", "blanket", "blankets", "duvet", "duvets", "quilt", "quilts"],
+    ["bedding", "bedsheets", "bed sheets", "bed linen", "linen"],
+  ],
+  // "Which language are the lessons in?" is answered by the languages named.
+  [
+    ["language", "languages"],
+    [
+      "english",
+      "mandarin",
+      "chinese",
+      "cantonese",
+      "malay",
+      "tamil",
+      "hindi",
+      "french",
+      "spanish",
+      "german",
+      "italian",
+      "portuguese",
+      "dutch",
+      "polish",
+      "arabic",
+      "japanese",
+      "korean",
+      "irish",
+      "welsh",
+      "gaelic",
+      "afrikaans",
+      "zulu",
+      "xhosa",
+      "maori",
+      "bilingual",
+    ],
+  ],
+  // "In the week" is Monday to Friday, as opening hours write it.
+  [
+    ["in the week", "during the week", "midweek"],
+    ["weekday", "weekdays", "monday", "friday"],
   ],
   // A colour asked for ("a jumper in green") is one of the colours the knowledge offers.
   [
