@@ -317,6 +317,19 @@ describe("the relevance floor", () => {
     expect((await retrieve(bot.ctx, bot.ref, "do you offer any discounts", { k: 1 })).answerable).toBe(false);
   });
 
+  it("a deal or promo asked for is answered by a reduction however it is worded (bench/probes12)", async () => {
+    const bot = await botWith([
+      ["Subscriptions", "A bag of coffee costs C$21 and shipping is C$7.50 per order. Subscribers choose one, two or three bags a month."],
+      ["Offers", "New members get 20% off their first shipment with the code WELCOME."],
+      ["Pausing", "Pause your subscription for up to 3 months in your account; it starts again by itself."],
+      ["Contact", "Email us at hello@example.com and we answer within one working day."],
+    ]);
+    // Refused before: "deals" was not a discount word, so "20% off" did not cover it.
+    const r = await retrieve(bot.ctx, bot.ref, "do u have any deals for new people", { k: 2 });
+    expect(r.answerable).toBe(true);
+    expect(textOf(r)).toContain("20% off");
+  });
+
   it("refuses paying with a means the knowledge never names, not one it names in part (ADR 050)", async () => {
     const bot = await gym();
     expect(paymentMeans("can i pay with cash at reception")).toEqual(["cash"]);

@@ -426,5 +426,8 @@ describe("support lexicon", () => {
     expect(alts("wat time do u close in the week?", "week")).toContain("weekdays");
     expect(questionWords("where is the centre exactly, which blk?")).toContain("block");
     expect(questionWords("can u drop off my meds on sunday arvie?")).toContain("afternoon");
+    // "More expensive" asks what it costs; the delivery "guy" is not what a question is about.
+    expect(alts("there is a big oak shading half our roof, does that make it more expensive?", "expensive")).toContain("price");
+    expect(isLightWord("guy")).toBe(true);
   });
 });

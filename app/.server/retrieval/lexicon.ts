@@ -202,7 +202,7 @@ export const LIGHT_WORDS = new Set(
     "normally usually already ever never always often sometimes maybe perhaps probably anyway else back make makes made making take takes took taking " +
     "come comes came coming go goes went going give gives gave giving put puts keep keeps let lets show shows see sees seen say says said ask asks asked " +
     "look looks looking find think try want wants need needs able allowed possible kind sort type types stuff lot lots bit way " +
-    "option options policy policies information details detail question questions problem issue guys hey someone something anything everything anywhere somewhere " +
+    "option options policy policies information details detail question questions problem issue guy guys hey someone something anything everything anywhere somewhere " +
     "everyone anyone somebody anybody thing things stuff bring brings work works happen happens happened mean means lose include includes included " +
     "including extra instead mid whole full big small little large much many less more most first last next other another same different able done"
   ).split(" "),
@@ -630,6 +630,11 @@ const BROADER: [string[], string[]][] = [
   [
     ["too old", "too young", "old enough", "young enough"],
     ["age", "ages", "aged"],
+  ],
+  // "Does that make it more expensive?" asks what it costs.
+  [
+    ["expensive", "pricey", "pricier"],
+    ["price", "prices", "cost", "costs"],
   ],
   // "the cheapest plan" asks for the lowest price: the price list answers it, not a discount.
   [

@@ -1042,7 +1042,12 @@ const OBJECT_END = new Set(
   ),
 );
 /** Words that ask for a reduction, and how knowledge writes one without naming it ("10% off", "half price"). */
-const DISCOUNT_WORDS = new Set("discount discounts discounted reduction reductions reduced concession concessions cheaper".split(" "));
+// A deal, promo or coupon asked for is also a reduction: "20% off your first order" answers "any promo for new people?".
+const DISCOUNT_WORDS = new Set(
+  ["discount discounts discounted reduction reductions reduced concession concessions cheaper", "deal deals promo promos promotion promotions coupon coupons"]
+    .join(" ")
+    .split(" "),
+);
 const REDUCTION = /\d\s?%\s*off\b|\bhalf[- ]price\b|\b\d+\s?%\s+(?:less|cheaper|discount)\b/i;
 /** Words for a price or a reduction: what they apply to is the object of an availability question. */
 const PRICE_OBJECTS = new Set("discount discounts deal deals offer offers reduction reductions concession concessions price prices rate rates".split(" "));
