@@ -3,6 +3,7 @@ import { chunkDocument } from "../kb/chunking";
 import { indexChunks } from "./indexing";
 import {
   askingClauseWords,
+  asksForecast,
   asksForTerms,
   availabilityObject,
   DEFAULT_TUNING,
@@ -328,6 +329,24 @@ describe("the relevance floor", () => {
     const r = await retrieve(bot.ctx, bot.ref, "do u have any deals for new people", { k: 2 });
     expect(r.answerable).toBe(true);
     expect(textOf(r)).toContain("20% off");
+  });
+
+  it("refuses tomorrow's weather, not a question about the weather policy (ADR 066)", async () => {
+    expect(asksForecast("is it gonna rain in glasgow tomorrow")).toBe(true);
+    expect(asksForecast("whats the weather in welly tmrw, is it gonna be blowing a gale")).toBe(true);
+    expect(asksForecast("what happens if it rains on the day?")).toBe(false);
+    expect(asksForecast("we arrive tomorrow, is it gonna rain? what time is check in")).toBe(false);
+    expect(asksForecast("what's the weather like in lisbon in march")).toBe(false);
+    const bot = await botWith([
+      ["Weather", "If it rains, tours run as planned; in thunder or wind over 40 km/h we move your tour to the next free day or refund you in full."],
+      ["Tours", "Kayak tours leave the Glasgow harbour at 9 am and 2 pm every day from April to October."],
+    ]);
+    // Answered before, from the wet-weather line: rain is weather.
+    for (const q of ["is it going to rain tomorrow", "will it rain on the tour tomorrow", "whats the weather doing tomorrow"])
+      expect((await retrieve(bot.ctx, bot.ref, q, { k: 1 })).answerable, q).toBe(false);
+    const policy = await retrieve(bot.ctx, bot.ref, "what happens if it rains on the day of our tour?", { k: 1 });
+    expect(policy.answerable).toBe(true);
+    expect(policy.passages[0].text).toContain("If it rains");
   });
 
   it("refuses paying with a means the knowledge never names, not one it names in part (ADR 050)", async () => {

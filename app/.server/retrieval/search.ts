@@ -299,7 +299,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const qTerms = queryTerms(query);
   if (qTerms.length === 0 && t.vector === "off") return { passages: [], answerable: false };
   if (qTerms.length === 0 && words(query).every((w) => STOP_WORDS.has(w) || QUESTION_FILLERS.has(w))) return { passages: [], answerable: false };
-  if (isArithmetic(query)) return { passages: [], answerable: false };
+  if (isArithmetic(query) || asksForecast(query)) return { passages: [], answerable: false };
 
   // 1. Term statistics: how many of the chatbot's chunks contain each query term, and how many
   //    chunks it has — one indexed read of term_stats, which triggers keep exact (migration 0007).
@@ -1216,6 +1216,23 @@ const ARITHMETIC_WORDS = new Set("times plus minus multiplied divided squared cu
  * Sums ("whats 7 times 13", "what is 15% of 240"): numbers and operators only, at least two numbers
  * and one operator. No knowledge base answers them, however often its prices share the numbers.
  */
+const WEATHER =
+  /\b(weather|forecast|rain|raining|rainy|snow|snowing|sunny|sun|windy|gale|storm|stormy|cold|hot|warm|wet|dry|degrees|temperature|umbrella|jacket|coat)\b/i;
+const NEAR_TIME =
+  /\b(tomorrow|tmrw|tmr|today|tonight|this (weekend|week|morning|afternoon|evening)|the weekend|next week|right now|on (mon|tues|wednes|thurs|fri|satur|sun)day)\b/i;
+const CONDITION = /\b(if|in case|incase|when it)\b/i;
+
+/**
+ * "Will it rain in Cork tomorrow?": tomorrow's weather is a forecast, which no business's knowledge
+ * holds, however many of its words the knowledge shares (a wet-weather plan, a town's name). Every
+ * clause must be about the weather, and a condition ("what if it rains on the day?") asks the
+ * business's policy, not a forecast.
+ */
+export function asksForecast(query: string): boolean {
+  if (!/\b(weather|forecast|rain|raining|snow|snowing)\b/i.test(query) || !NEAR_TIME.test(query) || CONDITION.test(query)) return false;
+  return questionClauses(query).every((c) => WEATHER.test(c));
+}
+
 export function isArithmetic(query: string): boolean {
   // Most questions hold fewer than two numbers: no need to read their words (this runs on every question).
   if (!/\d\D+\d/.test(query)) return false;
