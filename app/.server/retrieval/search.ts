@@ -1041,12 +1041,14 @@ const OBJECT_END = new Set(
     " ",
   ),
 );
-/** Words that ask for a reduction, and how knowledge writes one without naming it ("10% off", "half price"). */
-// A deal, promo or coupon asked for is also a reduction: "20% off your first order" answers "any promo for new people?".
+/**
+ * Words that ask for a reduction, and how knowledge writes one without naming it ("10% off", "half
+ * price"). A deal, promo or coupon is one too: "20% off your first order" answers "any promo for new people?".
+ */
 const DISCOUNT_WORDS = new Set(
-  ["discount discounts discounted reduction reductions reduced concession concessions cheaper", "deal deals promo promos promotion promotions coupon coupons"]
-    .join(" ")
-    .split(" "),
+  "discount discounts discounted reduction reductions reduced concession concessions cheaper deal deals promo promos promotion promotions coupon coupons".split(
+    " ",
+  ),
 );
 const REDUCTION = /\d\s?%\s*off\b|\bhalf[- ]price\b|\b\d+\s?%\s+(?:less|cheaper|discount)\b/i;
 /** Words for a price or a reduction: what they apply to is the object of an availability question. */
@@ -1211,11 +1213,8 @@ export function namedWords(query: string): string[] {
   return out;
 }
 
-const ARITHMETIC_WORDS = new Set("times plus minus multiplied divided squared cubed percent x add added subtract subtracted calculate equals equal".split(" "));
-/**
- * Sums ("whats 7 times 13", "what is 15% of 240"): numbers and operators only, at least two numbers
- * and one operator. No knowledge base answers them, however often its prices share the numbers.
- */
+/** What a forecast question names; WEATHER is what each of its clauses may be about. */
+const NAMES_WEATHER = /\b(weather|forecast|rain|raining|snow|snowing)\b/i;
 const WEATHER =
   /\b(weather|forecast|rain|raining|rainy|snow|snowing|sunny|sun|windy|gale|storm|stormy|cold|hot|warm|wet|dry|degrees|temperature|umbrella|jacket|coat)\b/i;
 const NEAR_TIME =
@@ -1229,10 +1228,15 @@ const CONDITION = /\b(if|in case|incase|when it)\b/i;
  * business's policy, not a forecast.
  */
 export function asksForecast(query: string): boolean {
-  if (!/\b(weather|forecast|rain|raining|snow|snowing)\b/i.test(query) || !NEAR_TIME.test(query) || CONDITION.test(query)) return false;
+  if (!NAMES_WEATHER.test(query) || !NEAR_TIME.test(query) || CONDITION.test(query)) return false;
   return questionClauses(query).every((c) => WEATHER.test(c));
 }
 
+const ARITHMETIC_WORDS = new Set("times plus minus multiplied divided squared cubed percent x add added subtract subtracted calculate equals equal".split(" "));
+/**
+ * Sums ("whats 7 times 13", "what is 15% of 240"): numbers and operators only, at least two numbers
+ * and one operator. No knowledge base answers them, however often its prices share the numbers.
+ */
 export function isArithmetic(query: string): boolean {
   // Most questions hold fewer than two numbers: no need to read their words (this runs on every question).
   if (!/\d\D+\d/.test(query)) return false;
