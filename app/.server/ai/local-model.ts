@@ -308,9 +308,10 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
 // ——— What kind of answer a question wants ———
 // "How long…" wants a duration, "how much…" an amount, "where…" a place: a sentence that has one
 // answers better than one that only shares the question's words.
+const ASKS_CLOCK_TIME = /\bwhat time\b|\b(till|until) when\b|\bwhen (do|does|are|is) (you|it|the \w+) (open|close|shut)/;
 const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
   {
-    ask: /\bhow (long(?! (can|could|should|may|must)\b)|quick|quickly|fast|soon)\b|\bwhen will\b|\bby when\b|\bhow many (days|weeks|hours|months|minutes)\b/,
+    ask: /\bhow (long(?! (can|could|should|may|must)\b)|quick|quickly|fast|soon)\b|\bwhen will\b|\bby when\b|\bhow many (days|weeks|hours|months|minutes)\b|\bhow much (notice|time|warning)\b/,
     has: /\b\d+(\.\d+)?(\s*(to|-|–|or)\s*\d+)?\s*(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|working days?|business days?)\b|\bsame day\b|\bnext (working |business )?day\b|\b(one|two|three|four|five|six|seven|ten|a few) (minutes?|hours?|days?|weeks?|months?|working days?|business days?)\b|\b\d+-(day|hour|week|month)\b|\bhalf an? (hour|day)\b|(?<!\d\s)\ban hour\b/i,
   },
   // "How far do you deliver?" wants a distance: "within 8 km", "10 miles", "5 minutes' walk".
@@ -325,11 +326,12 @@ const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
   // "What time do you close on weekdays?" wants a clock time; "are you open on Sundays?" may be
   // answered by "closed".
   {
-    ask: /\bwhat time\b|\b(till|until) when\b|\bwhen (do|does|are|is) (you|it|the \w+) (open|close|shut)/,
+    ask: ASKS_CLOCK_TIME,
     has: /\b\d{1,2}([.:]\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b|\b24-hour\b/i,
   },
   {
-    ask: /\b(opening )?hours\b|\bare you open\b|\bopen (on|at|in)\b/,
+    // "48 hours away", "10 hrs" is a duration, not the opening hours.
+    ask: /(?<!\d\s?)\b(opening )?hours\b|\bare you open\b|\bopen (on|at|in)\b/,
     has: /\b\d{1,2}([.:]\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b|\bclosed\b|\b24-hour\b/i,
   },
   {
@@ -363,9 +365,48 @@ const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
     has: /^(?:(?:the|only|all|every|each|any)\s+)?(?!(?:you|we|it|this|that|there|they|i|he|she|your|our|their)\b)[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?\s+(?:can|may|must|are allowed to|is allowed to)\s+(?!be\b)/iu,
   },
 ];
+/** Words that ask when a place opens or closes, and a range of clock times that answers them. */
+const OPEN_CLOSE = new Set(["open", "opens", "opening", "close", "closes", "closing", "shut", "shuts"]);
+const CLOCK_RANGE = /\b\d{1,2}([.:]\d{2})?\s?(am|pm)?\s?(to|-|–|until|till)\s?\d{1,2}([.:]\d{2})?\s?(am|pm)\b/i;
+/** A price: "$12", "NZ$95", "£59", "€6,200", "95 euros". */
+const PRICE = /(?:\b[A-Z]{1,3})?[£€$]\s?(\d[\d,]*(?:\.\d+)?)|\b(\d[\d,]*(?:\.\d+)?)\s?(?:€|eur\b|euros?\b)/i;
+/** A price something starts at: "from £59", "starting at $25", "as little as €5". */
+const STARTING_PRICE = new RegExp(`\\b(?:start(?:s|ing)?\\s+(?:from|at)|from|as (?:little|low) as)\\s+(?:just\\s+|only\\s+)?(?:${PRICE.source})`, "i");
+const PRICE_WORD = /\b(price|prices|priced|cost|costs|fee|fees|rate|rates|plan|plans)\b/i;
+const priceOf = (text: string) => {
+  const m = PRICE.exec(text);
+  return m ? Number((m[1] ?? m[2]).replace(/,/g, "")) : null;
+};
+/**
+ * The sentences that give a lowest price: each list's or table's lowest-priced row (of two or more
+ * priced rows in a run of items) and any sentence with a price something starts at.
+ */
+function lowestPriced(sentences: Sentence[]): Set<Sentence> {
+  const out = new Set<Sentence>();
+  let run: Sentence[] = [];
+  const close = () => {
+    const priced = run.map((s) => [s, priceOf(s.text)] as const).filter((x): x is readonly [Sentence, number] => x[1] !== null);
+    if (priced.length >= 2) {
+      const low = Math.min(...priced.map(([, p]) => p));
+      for (const [s, p] of priced) if (p === low) out.add(s);
+    }
+    run = [];
+  };
+  sentences.forEach((s, i) => {
+    const prev = sentences[i - 1];
+    if (!s.bullet || !prev || prev.passage !== s.passage || prev.position !== s.position - 1 || !prev.bullet) close();
+    if (s.bullet) run.push(s);
+    if (STARTING_PRICE.test(s.text)) out.add(s);
+  });
+  close();
+  return out;
+}
 function wantedTypes(question: string): RegExp[] {
   const q = question.toLowerCase();
-  return ANSWER_TYPES.filter((t) => t.ask.test(q)).map((t) => t.has);
+  // Read as written and as the lexicon spells it: "wat time", "hw much", "r u open" ask what
+  // "what time", "how much", "are you open" ask.
+  const spelled = questionWords(question).join(" ");
+  return ANSWER_TYPES.filter((t) => t.ask.test(q) || t.ask.test(spelled)).map((t) => t.has);
 }
 
 /** How many sentences at the start of a passage (before any heading in it) sit under its title. */
@@ -552,8 +593,18 @@ export function composeAnswer(parsed: ParsedPrompt): {
     if (!heldBySchedule.has(word) && scheduleOf(s, word)) return 1;
     return inRange.has(word) ? 0 : v;
   };
+  // Opening hours written as times ("Monday to Friday: 8 am to 7 pm") say when a place opens and
+  // closes without the words: asked what time, such a sentence holds "open", "close" and "shut".
+  const asksClock = ASKS_CLOCK_TIME.test(parsed.question.toLowerCase()) || ASKS_CLOCK_TIME.test(questionWords(parsed.question).join(" "));
+  const hoursSlots = slots.map((slot) => asksClock && slot.weight === 1 && OPEN_CLOSE.has(slot.word));
+  // "What's your cheapest plan?" is answered by the lowest price of a price list ("Solo: $12") or by
+  // a price something starts from ("Our frames start from £59"), whichever words they share.
+  const cheapestSlots = slots.map((slot) => slot.weight === 1 && (slot.word === "cheapest" || (slot.word === "lowest" && PRICE_WORD.test(parsed.question))));
+  const cheapest = cheapestSlots.includes(true) ? lowestPriced(sentences) : new Set<Sentence>();
   const holds = (s: Sentence) => {
-    const held = wordsHeld(s);
+    let held = wordsHeld(s);
+    if (hoursSlots.includes(true) && CLOCK_RANGE.test(s.text)) held = held.map((h, i) => (hoursSlots[i] ? Math.max(h, 0.5) : h));
+    if (cheapest.has(s)) held = held.map((h, i) => (cheapestSlots[i] ? 1 : h));
     return asked.length ? slots.map((slot, i) => Math.max(held[i], rangeHeld(s, slot.word))) : held;
   };
 
@@ -648,9 +699,13 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // way." + "Allow 3 hours for the round trip."
   const lead = picked[0];
   const unmet = types.filter((t) => !picked.some((s) => t.test(s.text)));
-  if (lead && !lead.bullet && unmet.length && picked.length < maxSentences) {
+  // The kind asked for outranks a close match: in a full reply it takes the last other pick's place.
+  if (lead && !lead.bullet && unmet.length) {
     const next = nextOf(lead);
-    if (next && !next.bullet && unmet.some((t) => t.test(next.text)) && !isDup(next)) picked.splice(1, 0, next);
+    if (next && !next.bullet && !picked.includes(next) && unmet.some((t) => t.test(next.text)) && !isDup(next)) {
+      if (picked.length >= maxSentences) picked.pop();
+      picked.splice(1, 0, next);
+    }
   }
   // An FAQ answer that opens with a bare fragment ("Only the Clinic plan.", "Yes, on Pro.") says the
   // rest in its next sentence: quoted alone, it answers nothing. The completion takes the place of

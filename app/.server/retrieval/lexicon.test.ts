@@ -429,5 +429,7 @@ describe("support lexicon", () => {
     // "More expensive" asks what it costs; the delivery "guy" is not what a question is about.
     expect(alts("there is a big oak shading half our roof, does that make it more expensive?", "expensive")).toContain("price");
     expect(isLightWord("guy")).toBe(true);
+    // Being without electricity is the power being off (the chunk's relevance went from .67 to .95).
+    expect(alts("will we be without electricity on the installation day?", "electricity")).toContain("power");
   });
 });

@@ -305,6 +305,8 @@ const SYNONYMS: string[][] = [
   ["mate", "mates", "friend", "friends", "pal", "pals", "buddy", "buddies"],
   ["roll over", "rolls over", "rollover", "carry over", "carries over", "carried over"],
   ["box up", "pack up", "pack", "packing", "packed"],
+  // "Will we be without electricity?" → "The power is switched off for about an hour".
+  ["electricity", "power", "mains power"],
   ["ahead", "in advance", "beforehand"],
   ["booze", "alcohol", "alcoholic drinks"],
   ["track", "tracking", "trace", "where is my order", "where is my parcel"],
@@ -619,6 +621,8 @@ const BROADER: [string[], string[]][] = [
     ["gbp", "sterling", "pounds", "euros", "eur", "usd", "dollars", "cad", "aud", "nzd"],
     ["currency", "currencies"],
   ],
+  // Glasses are priced by their frames ("Our frames start from £59").
+  [["glasses", "specs", "spectacles", "eyeglasses"], ["frames"]],
   // Contact lenses for astigmatism are toric lenses.
   [["astigmatism"], ["toric"]],
   [["firewood", "fire wood"], ["logs"]],
