@@ -429,7 +429,13 @@ describe("support lexicon", () => {
     // "More expensive" asks what it costs; the delivery "guy" is not what a question is about.
     expect(alts("there is a big oak shading half our roof, does that make it more expensive?", "expensive")).toContain("price");
     expect(isLightWord("guy")).toBe(true);
-    // Being without electricity is the power being off (the chunk's relevance went from .67 to .95).
+  });
+
+  it("electricity is power, and a unit's plural as customers write it is the unit", () => {
+    // bench/probes12: the chunk with "the power is switched off" rose from .67 to .95 relevance.
     expect(alts("will we be without electricity on the installation day?", "electricity")).toContain("power");
+    // bench/probes6: "how many kms do i get per day" → "250 km per day" (answered wrongly before).
+    expect(questionWords("how many kms do i get per day with a car")).toContain("km");
+    expect(questionWords("can i check in a 25 kgs bag")).toContain("kg");
   });
 });

@@ -30,6 +30,10 @@ const CHAT_SPELLING: Record<string, string> = {
   arvie: "afternoon",
   // Singapore addresses: "Blk 862" is Block 862.
   blk: "block",
+  // A unit's plural as customers write it: "how many kms do i get" → "250 km per day". (Linking
+  // kilometres to km as well answered the off-topic "how many kilometres in a mile" from a price per km.)
+  kms: "km",
+  kgs: "kg",
   meds: "medication",
   u: "you",
   r: "are",
