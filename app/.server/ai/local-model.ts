@@ -594,7 +594,8 @@ export function composeAnswer(parsed: ParsedPrompt): {
     return inRange.has(word) ? 0 : v;
   };
   // Opening hours written as times ("Monday to Friday: 8 am to 7 pm") say when a place opens and
-  // closes without the words: asked what time, such a sentence holds "open", "close" and "shut".
+  // closes without the words: asked what time, such a sentence holds "open", "close" and "shut" as
+  // a mention does, by half (in full, every day's row joined "what time do you close on a friday").
   const asksClock = ASKS_CLOCK_TIME.test(parsed.question.toLowerCase()) || ASKS_CLOCK_TIME.test(questionWords(parsed.question).join(" "));
   const hoursSlots = slots.map((slot) => asksClock && slot.weight === 1 && OPEN_CLOSE.has(slot.word));
   // "What's your cheapest plan?" is answered by the lowest price of a price list ("Solo: $12") or by
