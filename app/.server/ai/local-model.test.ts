@@ -280,13 +280,14 @@ describe("answers that start with the answer (issue #12)", () => {
         "Returns\nYou may return unworn items within 30 days of delivery. If something arrives damaged, send us a photo within 14 days of delivery.",
     },
   ];
-  const ask = (question: string, passages = SHOP) =>
+  const ask = (question: string, passages = SHOP, settings: Partial<GeneralSettings> = {}) =>
     composeAnswer(
       parsePrompt([
-        { role: "system", content: system(passages) },
+        { role: "system", content: system(passages, settings) },
         { role: "user", content: [{ type: "text", text: question }] },
       ]),
     );
+  const passage = (id: number, title: string, text: string): PromptPassage => ({ id, title, heading: null, url: null, text });
 
   it("never quotes a heading line, and leads with the sentence that answers", () => {
     // Before: "Shipping within Ireland. Orders over €80 ship free within Ireland [1]."
@@ -540,27 +541,17 @@ describe("answers that start with the answer (issue #12)", () => {
 
   it("reads the kind of answer asked for through chat spelling: “wat time” wants a clock time (bench/probes11)", () => {
     const campsite: PromptPassage[] = [
-      {
-        id: 1,
-        title: "Dogs",
-        heading: null,
-        url: null,
-        text: "Well-behaved dogs are welcome on pitches, up to 2 per pitch, at £3 per dog per night. Please keep dogs on a lead at all times on site.",
-      },
-      {
-        id: 2,
-        title: "Minimum stays",
-        heading: null,
-        url: null,
-        text: "Pitches have a 2-night minimum on Friday and Saturday nights in high season, and 3 nights over bank holiday weekends.",
-      },
-      {
-        id: 3,
-        title: "Arriving and leaving",
-        heading: null,
-        url: null,
-        text: "- Tent, campervan and motorhome pitches: arrive from 2 pm, leave by 11 am.\n- Glamping pods and bell tents: arrive from 4 pm, leave by 10 am.\n- The main gate is locked from 11 pm to 7 am.",
-      },
+      passage(
+        1,
+        "Dogs",
+        "Well-behaved dogs are welcome on pitches, up to 2 per pitch, at £3 per dog per night. Please keep dogs on a lead at all times on site.",
+      ),
+      passage(2, "Minimum stays", "Pitches have a 2-night minimum on Friday and Saturday nights in high season, and 3 nights over bank holiday weekends."),
+      passage(
+        3,
+        "Arriving and leaving",
+        "- Tent, campervan and motorhome pitches: arrive from 2 pm, leave by 11 am.\n- Glamping pods and bell tents: arrive from 4 pm, leave by 10 am.\n- The main gate is locked from 11 pm to 7 am.",
+      ),
     ];
     // Before: "wat time" asked for nothing in particular, and the dogs sentence led.
     expect(ask("wat time can we get on our pitch", campsite).text).toMatch(/^- Tent, campervan and motorhome pitches: arrive from 2 pm/);
@@ -568,30 +559,23 @@ describe("answers that start with the answer (issue #12)", () => {
 
   it("hours written as times say when a place closes: “what time do you close in the week” (bench/probes12)", () => {
     const pharmacy: PromptPassage[] = [
-      {
-        id: 1,
-        title: "Protea Lane Pharmacy — Opening hours",
-        heading: null,
-        url: null,
-        text:
-          "The dispensary and the clinic keep different hours. The clinic is run by our registered nurse.\n\n| Day | Dispensary | Clinic |\n| --- | --- | --- |\n" +
+      passage(
+        1,
+        "Protea Lane Pharmacy — Opening hours",
+        "The dispensary and the clinic keep different hours. The clinic is run by our registered nurse.\n\n| Day | Dispensary | Clinic |\n| --- | --- | --- |\n" +
           "| Monday to Friday | 8 am to 7 pm | 8:30 am to 4 pm |\n| Saturday | 8:30 am to 2 pm | 9 am to 12 pm |\n| Sunday and public holidays | 9 am to 1 pm | Closed |\n\n" +
           "We are closed on Christmas Day and Good Friday. During load shedding we stay open: a backup generator keeps the medicine fridges cold and the card machines working.",
-      },
-      {
-        id: 2,
-        title: "Protea Lane Pharmacy — Clinic services",
-        heading: null,
-        url: null,
-        text: "- Travel vaccines: by appointment, at least 6 weeks before you travel.\n- Flu vaccine: R180, from April to July.",
-      },
-      {
-        id: 3,
-        title: "Protea Lane Pharmacy — Repeat prescriptions online",
-        heading: null,
-        url: null,
-        text: "Log in to the Protea Lane app or our website, choose the medicine from your script history and tap Reorder. Orders placed before 3 pm on a weekday are ready for collection the next working day.",
-      },
+      ),
+      passage(
+        2,
+        "Protea Lane Pharmacy — Clinic services",
+        "- Travel vaccines: by appointment, at least 6 weeks before you travel.\n- Flu vaccine: R180, from April to July.",
+      ),
+      passage(
+        3,
+        "Protea Lane Pharmacy — Repeat prescriptions online",
+        "Log in to the Protea Lane app or our website, choose the medicine from your script history and tap Reorder. Orders placed before 3 pm on a weekday are ready for collection the next working day.",
+      ),
     ];
     // Before: the reply quoted the Sunday row and the weekday collection times, not the weekday
     // hours, which hold neither "close" nor "week".
@@ -600,63 +584,39 @@ describe("answers that start with the answer (issue #12)", () => {
 
   it("“how much notice” wants a length of time (bench/probes8, probes9)", () => {
     const vet: PromptPassage[] = [
-      {
-        id: 1,
-        title: "Surgery day",
-        heading: null,
-        url: null,
-        text: "Surgery is done Monday to Friday. Dogs are desexed under a general anaesthetic, and we keep them in overnight if they need it. Your dog can go home in the evening with a cone.",
-      },
-      {
-        id: 2,
-        title: "Prices",
-        heading: null,
-        url: null,
-        text: "| Service | Price |\n| --- | --- |\n| Desexing, male cat | A$210 |\n| Desexing, dog | from A$450, depending on weight |",
-      },
-      {
-        id: 3,
-        title: "Appointments",
-        heading: null,
-        url: null,
-        text: "Let us know if you can't make it. For surgery we need 24 hours' notice of cancellation.",
-      },
+      passage(
+        1,
+        "Surgery day",
+        "Surgery is done Monday to Friday. Dogs are desexed under a general anaesthetic, and we keep them in overnight if they need it. Your dog can go home in the evening with a cone.",
+      ),
+      passage(2, "Prices", "| Service | Price |\n| --- | --- |\n| Desexing, male cat | A$210 |\n| Desexing, dog | from A$450, depending on weight |"),
+      passage(3, "Appointments", "Let us know if you can't make it. For surgery we need 24 hours' notice of cancellation."),
     ];
-    const short = composeAnswer(
-      parsePrompt([
-        { role: "system", content: system(vet, { answerLength: "short" }) },
-        { role: "user", content: [{ type: "text", text: "need to move my dog's desex op to next week, how much notice do u need" }] },
-      ]),
-    ).text;
+    const short = ask("need to move my dog's desex op to next week, how much notice do u need", vet, { answerLength: "short" }).text;
     // Before: two sentences about dogs and surgery days, and not the notice.
     expect(short).toContain("we need 24 hours' notice");
   });
 
   it("“cheapest” is answered by a price list's lowest row or by a price something starts from (bench/probes10)", () => {
     const plans: PromptPassage[] = [
-      {
-        id: 1,
-        title: "Ledgerbird — Plans and pricing",
-        heading: null,
-        url: null,
-        text:
-          "All prices are in US dollars.\n\n| Plan | Monthly price | Users | Invoices | Bank connections |\n| --- | --- | --- | --- | --- |\n" +
+      passage(
+        1,
+        "Ledgerbird — Plans and pricing",
+        "All prices are in US dollars.\n\n| Plan | Monthly price | Users | Invoices | Bank connections |\n| --- | --- | --- | --- | --- |\n" +
           "| Solo | $12 | 1 | 20 per month | 1 |\n| Pro | $27 | 1 | Unlimited | 5 |\n| Studio | $49 | Up to 5 | Unlimited | Unlimited |\n\n" +
           "- Pro adds receipt scanning, mileage tracking and invoices in 30 currencies.\n- Studio adds team members, project time tracking and priority phone support.\n" +
           "- Pay yearly and get 2 months free on any plan.",
-      },
+      ),
     ];
     // Before: "Studio adds team members…" led; the $12 row came last.
     expect(ask("whats the cheapest plan u guys have", plans).text).toMatch(/^- Solo: Monthly price \$12/);
     const optician: PromptPassage[] = [
-      { id: 1, title: "Optician — Paying", heading: null, url: null, text: "You can spread the cost of glasses over £150 across 6 months with 0% interest." },
-      {
-        id: 2,
-        title: "Optician — Glasses",
-        heading: null,
-        url: null,
-        text: "Glasses are usually ready in 7 to 10 working days. Our frames start from £59 including single vision lenses with an anti-glare coating. Varifocals start from £149 including lenses.",
-      },
+      passage(1, "Optician — Paying", "You can spread the cost of glasses over £150 across 6 months with 0% interest."),
+      passage(
+        2,
+        "Optician — Glasses",
+        "Glasses are usually ready in 7 to 10 working days. Our frames start from £59 including single vision lenses with an anti-glare coating. Varifocals start from £149 including lenses.",
+      ),
     ];
     // Before: the £150 of spreading the cost led, and the £59 was not quoted.
     expect(ask("cheapest specs u do?", optician).text).toMatch(/^Our frames start from £59/);
@@ -664,17 +624,14 @@ describe("answers that start with the answer (issue #12)", () => {
 
   it("a number of hours in the question is a length of time, not a question about opening hours", () => {
     const escape: PromptPassage[] = [
-      { id: 1, title: "Opening hours", heading: null, url: null, text: "Opening hours: every day from 10 am to 10 pm, last game at 8:45 pm." },
-      {
-        id: 2,
-        title: "Cancellations and changes",
-        heading: null,
-        url: null,
-        text:
-          "- More than 72 hours before your game: full refund.\n" +
+      passage(1, "Opening hours", "Opening hours: every day from 10 am to 10 pm, last game at 8:45 pm."),
+      passage(
+        2,
+        "Cancellations and changes",
+        "- More than 72 hours before your game: full refund.\n" +
           "- Between 24 and 72 hours: you can move your booking to another date once, free of charge, or receive a 50% refund.\n" +
           "- Less than 24 hours, or no-show: no refund.",
-      },
+      ),
     ];
     // With "hrs" read as "hours" and no more, "48 hrs" asked for opening hours, and they led.
     expect(ask("have to cancel, game is in about 48 hrs, what are my options", escape).text).toMatch(/^- More than 72 hours/);
@@ -682,29 +639,22 @@ describe("answers that start with the answer (issue #12)", () => {
 
   it("the kind asked for in the sentence after the lead outranks a close match in a full reply (bench/probes11)", () => {
     const passages: PromptPassage[] = [
-      {
-        id: 1,
-        title: "Reminders and no-shows",
-        heading: null,
-        url: null,
-        text: "Slotwise adds a 1% fee on top of Stripe's own processing fee. You can change the times or turn either one off under Settings, then Notifications.",
-      },
-      {
-        id: 2,
-        title: "Plans and pricing",
-        heading: null,
-        url: null,
-        text: "Extra text messages cost 4 cents each, billed with your next invoice. If you move to a plan with fewer staff calendars, the extra calendars are archived, not deleted.",
-      },
-      {
-        id: 3,
-        title: "Moving from another app",
-        heading: null,
-        url: null,
-        text:
-          "We'll import your clients and future appointments for free from Square Appointments, Vagaro, Acuity or a spreadsheet. " +
+      passage(
+        1,
+        "Reminders and no-shows",
+        "Slotwise adds a 1% fee on top of Stripe's own processing fee. You can change the times or turn either one off under Settings, then Notifications.",
+      ),
+      passage(
+        2,
+        "Plans and pricing",
+        "Extra text messages cost 4 cents each, billed with your next invoice. If you move to a plan with fewer staff calendars, the extra calendars are archived, not deleted.",
+      ),
+      passage(
+        3,
+        "Moving from another app",
+        "We'll import your clients and future appointments for free from Square Appointments, Vagaro, Acuity or a spreadsheet. " +
           "Send us a CSV export and we'll have it done within 3 business days. Imports of past appointment history are limited to the last 2 years.",
-      },
+      ),
     ];
     // Before: the reply was full of close matches ("switching" → change, "cost" → fee) and left out the days.
     const { text } = ask("switching over from vagaro, can you guys move my clients over? cost? how long?", passages);

@@ -308,7 +308,8 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
 // ——— What kind of answer a question wants ———
 // "How long…" wants a duration, "how much…" an amount, "where…" a place: a sentence that has one
 // answers better than one that only shares the question's words.
-const ASKS_CLOCK_TIME = /\bwhat time\b|\b(till|until) when\b|\bwhen (do|does|are|is) (you|it|the \w+) (open|close|shut)/;
+/** A clock time: "7 pm", "8:30", "noon". */
+const CLOCK_TIME = /\b\d{1,2}([.:]\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b|\b24-hour\b/i;
 const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
   {
     ask: /\bhow (long(?! (can|could|should|may|must)\b)|quick|quickly|fast|soon)\b|\bwhen will\b|\bby when\b|\bhow many (days|weeks|hours|months|minutes)\b|\bhow much (notice|time|warning)\b/,
@@ -326,8 +327,8 @@ const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
   // "What time do you close on weekdays?" wants a clock time; "are you open on Sundays?" may be
   // answered by "closed".
   {
-    ask: ASKS_CLOCK_TIME,
-    has: /\b\d{1,2}([.:]\d{2})?\s?(am|pm)\b|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b|\b24-hour\b/i,
+    ask: /\bwhat time\b|\b(till|until) when\b|\bwhen (do|does|are|is) (you|it|the \w+) (open|close|shut)/,
+    has: CLOCK_TIME,
   },
   {
     // "48 hours away", "10 hrs" is a duration, not the opening hours.
@@ -596,15 +597,16 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // Opening hours written as times ("Monday to Friday: 8 am to 7 pm") say when a place opens and
   // closes without the words: asked what time, such a sentence holds "open", "close" and "shut" as
   // a mention does, by half (in full, every day's row joined "what time do you close on a friday").
-  const asksClock = ASKS_CLOCK_TIME.test(parsed.question.toLowerCase()) || ASKS_CLOCK_TIME.test(questionWords(parsed.question).join(" "));
+  const asksClock = types.includes(CLOCK_TIME);
   const hoursSlots = slots.map((slot) => asksClock && slot.weight === 1 && OPEN_CLOSE.has(slot.word));
+  const asksHours = hoursSlots.includes(true);
   // "What's your cheapest plan?" is answered by the lowest price of a price list ("Solo: $12") or by
   // a price something starts from ("Our frames start from £59"), whichever words they share.
   const cheapestSlots = slots.map((slot) => slot.weight === 1 && (slot.word === "cheapest" || (slot.word === "lowest" && PRICE_WORD.test(parsed.question))));
   const cheapest = cheapestSlots.includes(true) ? lowestPriced(sentences) : new Set<Sentence>();
   const holds = (s: Sentence) => {
     let held = wordsHeld(s);
-    if (hoursSlots.includes(true) && CLOCK_RANGE.test(s.text)) held = held.map((h, i) => (hoursSlots[i] ? Math.max(h, 0.5) : h));
+    if (asksHours && CLOCK_RANGE.test(s.text)) held = held.map((h, i) => (hoursSlots[i] ? Math.max(h, 0.5) : h));
     if (cheapest.has(s)) held = held.map((h, i) => (cheapestSlots[i] ? 1 : h));
     return asked.length ? slots.map((slot, i) => Math.max(held[i], rangeHeld(s, slot.word))) : held;
   };
@@ -703,7 +705,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // The kind asked for outranks a close match: in a full reply it takes the last other pick's place.
   if (lead && !lead.bullet && unmet.length) {
     const next = nextOf(lead);
-    if (next && !next.bullet && !picked.includes(next) && unmet.some((t) => t.test(next.text)) && !isDup(next)) {
+    if (next && !next.bullet && unmet.some((t) => t.test(next.text)) && !isDup(next)) {
       if (picked.length >= maxSentences) picked.pop();
       picked.splice(1, 0, next);
     }
