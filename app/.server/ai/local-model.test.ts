@@ -661,6 +661,28 @@ describe("answers that start with the answer (issue #12)", () => {
     expect(text).toMatch(/^We'll import your clients/);
     expect(text).toContain("within 3 business days");
   });
+
+  // bench/probes12 childcare: "only need the bus in the morning … cheaper or not?" quoted the bus
+  // times and the contact line, not "One-way trips are not offered" (ADR 067).
+  it("a lead that leaves part of the question open is read with the rest of its paragraph", () => {
+    const bus = passage(
+      1,
+      "Transport",
+      "Our bus collects children from Northfield and Hilltop for £40 a month, there and back. One-way trips are not offered.\n\nEvery driver holds a first aid certificate.",
+    );
+    const { text } = ask("only need the bus in the mornings, is that cheaper?", [bus]);
+    expect(text).toBe("Our bus collects children from Northfield and Hilltop for £40 a month, there and back. One-way trips are not offered [1].");
+    // The next paragraph is another subject, and a lead that holds the whole question stands alone.
+    const split = passage(
+      1,
+      "Transport",
+      "Our bus collects children from Northfield and Hilltop for £40 a month.\n\nEvery driver holds a first aid certificate.",
+    );
+    expect(ask("only need the bus in the mornings, is that cheaper?", [split]).text).not.toContain("first aid");
+    expect(ask("does the bus collect children from hilltop?", [bus]).text).toBe(
+      "Our bus collects children from Northfield and Hilltop for £40 a month, there and back [1].",
+    );
+  });
 });
 
 describe("a value asked with, answered by a range (ADR 058)", () => {

@@ -157,6 +157,8 @@ type Sentence = {
   passage: number;
   rank: number;
   position: number;
+  /** The passage's line (paragraph, list item or table row) the sentence comes from. */
+  paragraph: number;
   text: string;
   bullet: boolean;
   /** An FAQ's prompt: a question, or a whole line in bold ("**I knocked out a tooth.**"). Never quoted. */
@@ -230,9 +232,12 @@ const readsAsSentence = (cell: string) => cell.split(/\s+/).length > 5 && (/^\p{
 /** A fenced code block, or one a chunk cuts off before its closing fence. */
 const CODE_BLOCK = /^(```|~~~)[^\n]*\n[\s\S]*?(^\1[^\n]*$|(?![\s\S]))/gm;
 
+/** A passage's sentence or list item; `paragraph` is the line it comes from (after unwrapping). */
+type SplitSentence = { text: string; bullet: boolean; heading?: string; prompt?: boolean; paragraph: number };
+
 /** Splits a passage into sentences (and list items); headings are left out but label what follows. */
-export function splitSentences(text: string): { text: string; bullet: boolean; heading?: string; prompt?: boolean }[] {
-  const out: { text: string; bullet: boolean; heading?: string; prompt?: boolean }[] = [];
+export function splitSentences(text: string): SplitSentence[] {
+  const out: SplitSentence[] = [];
   let first = true;
   let heading: string | undefined;
   let tableHeader: string[] | undefined;
@@ -260,7 +265,7 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
         .split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u)
         .slice(1)
         .join(" ");
-      if (rest) out.push(...splitSentences(rest).map((s) => ({ ...s, heading: s.heading ?? heading })));
+      if (rest) out.push(...splitSentences(rest).map((s) => ({ ...s, heading: s.heading ?? heading, paragraph: i })));
       continue;
     }
     // Markdown table rows read as "First cell: other cells."; separator rows are dropped. A header row
@@ -286,6 +291,7 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
         out.push({
           text: `${cells[0]}: ${values.join("; ").replace(/[.;:]?$/, ".")}`,
           bullet: true,
+          paragraph: i,
           ...(heading ? { heading } : {}),
         });
       continue;
@@ -299,7 +305,8 @@ export function splitSentences(text: string): { text: string; bullet: boolean; h
     const emphasised = emphasisedPrompt(body);
     for (const p of parts) {
       const s = p.replace(/^(q|a|question|answer)\s*:\s*/i, "").trim();
-      if (s.length >= 3) out.push({ text: s, bullet, ...(heading ? { heading } : {}), ...(emphasised || asksQuestion(s) ? { prompt: true } : {}) });
+      if (s.length >= 3)
+        out.push({ text: s, bullet, paragraph: i, ...(heading ? { heading } : {}), ...(emphasised || asksQuestion(s) ? { prompt: true } : {}) });
     }
   }
   return out;
@@ -508,6 +515,7 @@ export function composeAnswer(parsed: ParsedPrompt): {
         passage: p.id,
         rank,
         position,
+        paragraph: s.paragraph,
         text: s.text,
         bullet: s.bullet,
         prompt: s.prompt === true,
@@ -693,14 +701,24 @@ export function composeAnswer(parsed: ParsedPrompt): {
       about.forEach((h, i) => (covered[i] = Math.max(covered[i], h)));
     }
   }
+  /** The sentence after this one in its passage, unless it is a prompt. */
+  const nextOf = (s: Sentence) => sentences.find((x) => x.passage === s.passage && x.position === s.position + 1 && !x.prompt);
+  const lead = picked[0];
+  // A lead that leaves part of the question open is read with the rest of its paragraph: the rule's
+  // exception or consequence often follows it in other words ("Our bus … S$150 a month for a two-way
+  // trip." + "One-way trips are not offered." for "only need the bus in the morning, cheaper?").
+  // When there is room; a lead that holds the whole question stands alone, as does an FAQ answer
+  // whose question does ("Can I bring my dog?" → "Well-behaved dogs are welcome on every pitch."). ADR 067.
+  const promptOf = (s: Sentence) => (s.answers ? sentences.find((x) => x.passage === s.passage && x.position === s.position - 1 && x.prompt) : undefined);
+  if (lead && picked.length < maxSentences && !lead.bullet && Math.max(lead.whole, promptOf(lead)?.whole ?? 0) < 1) {
+    const next = nextOf(lead);
+    if (next && !next.bullet && next.paragraph === lead.paragraph && !picked.includes(next) && !isDup(next)) picked.splice(1, 0, next);
+  }
   // The value asked for can sit in the sentence after the lead, sharing no word with the question:
   // "how often…" → "Our hygienists do scale and polish." + "Most people need a visit every 6 months."
   // Prose only: the next item of a list or row of a table is another record ("Tyres: £15").
-  /** The sentence after this one in its passage, unless it is a prompt. */
-  const nextOf = (s: Sentence) => sentences.find((x) => x.passage === s.passage && x.position === s.position + 1 && !x.prompt);
   // Each kind asked for counts: "how far is it and how long does it take" → "about 4 miles each
   // way." + "Allow 3 hours for the round trip."
-  const lead = picked[0];
   const unmet = types.filter((t) => !picked.some((s) => t.test(s.text)));
   // The kind asked for outranks a close match: in a full reply it takes the last other pick's place.
   if (lead && !lead.bullet && unmet.length) {
