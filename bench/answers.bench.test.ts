@@ -100,6 +100,7 @@ it("answer benchmark", async () => {
           reply: answer.text,
           missing,
           sources: answer.sources.map((s) => s.snippet),
+          passages: r.passages.map((p) => p.text),
         };
       }
       rows.push({ id: q.id, half: q.half, kind: q.kind, outcome, ...(q.half === "demo" ? { sources: answer.sources.length } : {}), ...debug });
