@@ -683,6 +683,20 @@ describe("answers that start with the answer (issue #12)", () => {
       "Our bus collects children from Northfield and Hilltop for £40 a month, there and back [1].",
     );
   });
+
+  // bench/probes6 swimschool: "do normal lessons keep going in the school hols" quoted the holiday
+  // courses and left out "Regular weekly classes do not run in the holidays".
+  it("so is every other quoted sentence that leaves it open, while the reply has room", () => {
+    const passages = [
+      passage(1, "Trial lessons", "A trial lesson costs the normal lesson price. Every lesson lasts 30 minutes."),
+      passage(2, "School holidays", "During the school holidays we run intensive courses for £110. Nothing else runs until September."),
+    ];
+    const { text } = ask("is a trial lesson the normal price? and any courses in the school holidays?", passages);
+    // Before, the reply stopped after the courses, the second passage's pick.
+    expect(text).toBe(
+      "A trial lesson costs the normal lesson price. Every lesson lasts 30 minutes [1]. During the school holidays we run intensive courses for £110. Nothing else runs until September [2].",
+    );
+  });
 });
 
 describe("a value asked with, answered by a range (ADR 058)", () => {

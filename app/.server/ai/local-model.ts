@@ -704,15 +704,19 @@ export function composeAnswer(parsed: ParsedPrompt): {
   /** The sentence after this one in its passage, unless it is a prompt. */
   const nextOf = (s: Sentence) => sentences.find((x) => x.passage === s.passage && x.position === s.position + 1 && !x.prompt);
   const lead = picked[0];
-  // A lead that leaves part of the question open is read with the rest of its paragraph: the rule's
+  // A pick that leaves part of the question open is read with the rest of its paragraph: the rule's
   // exception or consequence often follows it in other words ("Our bus … S$150 a month for a two-way
   // trip." + "One-way trips are not offered." for "only need the bus in the morning, cheaper?").
-  // When there is room; a lead that holds the whole question stands alone, as does an FAQ answer
-  // whose question does ("Can I bring my dog?" → "Well-behaved dogs are welcome on every pitch."). ADR 067.
+  // In the order of the picks, while there is room; a sentence that holds the whole question stands
+  // alone, as does an FAQ answer whose question does ("Can I bring my dog?" → "Well-behaved dogs are
+  // welcome on every pitch."). ADR 067.
   const promptOf = (s: Sentence) => (s.answers ? sentences.find((x) => x.passage === s.passage && x.position === s.position - 1 && x.prompt) : undefined);
-  if (lead && picked.length < maxSentences && !lead.bullet && Math.max(lead.whole, promptOf(lead)?.whole ?? 0) < 1) {
-    const next = nextOf(lead);
-    if (next && !next.bullet && next.paragraph === lead.paragraph && !picked.includes(next) && !isDup(next)) picked.splice(1, 0, next);
+  for (const s of picked.slice()) {
+    if (picked.length >= maxSentences) break;
+    // A how-to's step is followed by the steps the how-to rule chose, not by whatever comes next.
+    if (s.bullet || continues.has(s) || Math.max(s.whole, promptOf(s)?.whole ?? 0) >= 1) continue;
+    const next = nextOf(s);
+    if (next && !next.bullet && next.paragraph === s.paragraph && !picked.includes(next) && !isDup(next)) picked.splice(picked.indexOf(s) + 1, 0, next);
   }
   // The value asked for can sit in the sentence after the lead, sharing no word with the question:
   // "how often…" → "Our hygienists do scale and polish." + "Most people need a visit every 6 months."
