@@ -261,6 +261,18 @@ describe("sentence splitting for composed answers", () => {
     ]);
   });
 
+  it("does not end a sentence at a title's or a place's abbreviation", () => {
+    // bench/probes13 ferry: "… between Carrowmore Pier, near Louisburgh in Co." was quoted on its own.
+    const s = splitSentences("We sail from Carrowmore Pier in Co. Mayo. The crossing takes 25 minutes. Ask Dr. Byrne or St. Brigid's. No. We close at 6.");
+    expect(s.map((x) => x.text)).toEqual([
+      "We sail from Carrowmore Pier in Co. Mayo.",
+      "The crossing takes 25 minutes.",
+      "Ask Dr. Byrne or St. Brigid's.",
+      "No.",
+      "We close at 6.",
+    ]);
+  });
+
   it("skips a leading mid-sentence fragment left by chunk overlap", () => {
     const s = splitSentences('colleague?" or "Which roles?". Owners manage billing. Admins manage members.');
     expect(s.map((x) => x.text)).toEqual(["Owners manage billing.", "Admins manage members."]);

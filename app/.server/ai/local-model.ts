@@ -232,6 +232,13 @@ const readsAsSentence = (cell: string) => cell.split(/\s+/).length > 5 && (/^\p{
 /** A fenced code block, or one a chunk cuts off before its closing fence. */
 const CODE_BLOCK = /^(```|~~~)[^\n]*\n[\s\S]*?(^\1[^\n]*$|(?![\s\S]))/gm;
 
+/**
+ * Where prose splits into sentences: after . ! ? or … before a capital, a digit or an opening quote,
+ * but not after a title or a place's abbreviation ("Dr. Patel", "St. Ives", "Co. Mayo"), which
+ * quoted alone cut a sentence off mid-way. "No." is left out: it is also a whole answer.
+ */
+const SENTENCE_END = /(?<=[.!?…])(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|Ft|Co|Jr|Sr)\.)\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u;
+
 /** A passage's sentence or list item; `paragraph` is the line it comes from (after unwrapping). */
 type SplitSentence = { text: string; bullet: boolean; heading?: string; prompt?: boolean; paragraph: number };
 
@@ -261,10 +268,7 @@ export function splitSentences(text: string): SplitSentence[] {
     first = false;
     // Chunk overlap can start mid-sentence: a leading fragment is not something to quote.
     if (wasFirst && /^[\p{Ll},;:)\]"”»?!]/u.test(line) && !/^[^\s:]{1,40}:\s/.test(line)) {
-      const rest = line
-        .split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u)
-        .slice(1)
-        .join(" ");
+      const rest = line.split(SENTENCE_END).slice(1).join(" ");
       if (rest) out.push(...splitSentences(rest).map((s) => ({ ...s, heading: s.heading ?? heading, paragraph: i })));
       continue;
     }
@@ -301,7 +305,7 @@ export function splitSentences(text: string): SplitSentence[] {
     const body = line
       .replace(/^([-*•·]|\d{1,2}[.)])\s+/, "")
       .replace(/^(q|a|question|answer|réponse|antwort|frage|pregunta|respuesta|pytanie|odpowiedz|odpowiedź)\s*:\s*/i, "");
-    const parts = bullet ? [body] : body.split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u);
+    const parts = bullet ? [body] : body.split(SENTENCE_END);
     const emphasised = emphasisedPrompt(body);
     for (const p of parts) {
       const s = p.replace(/^(q|a|question|answer)\s*:\s*/i, "").trim();
