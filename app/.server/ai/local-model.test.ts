@@ -696,6 +696,20 @@ describe("answers that start with the answer (issue #12)", () => {
     );
   });
 
+  // bench/probes12 coffee: "how long till it gets to me out in calgary" quoted "We ship with Canada
+  // Post to every province" but not the delivery times after it.
+  it("the kind asked for, after a later pick in its paragraph, takes the last pick's place in a full reply", () => {
+    const passages = [
+      passage(1, "Delivery", "Orders to Wales ship free over £40. Orders under £40 pay £4."),
+      passage(2, "Couriers", "We ship to Wales with Royal Mail. Most parcels arrive in 2 to 3 working days."),
+      passage(3, "Abroad", "We ship to Ireland and France, as well as Wales."),
+      passage(4, "Returns", "Returns from Wales are free, and we ship the exchange."),
+    ];
+    const { text } = ask("how long does shipping to wales take?", passages);
+    expect(text).toContain("Most parcels arrive in 2 to 3 working days");
+    expect(text.split(/(?<=[.!?])\s+(?=[A-Z-])/).length).toBeLessThanOrEqual(4);
+  });
+
   // bench/probes6 swimschool: "do normal lessons keep going in the school hols" quoted the holiday
   // courses and left out "Regular weekly classes do not run in the holidays".
   it("so is every other quoted sentence that leaves it open, while the reply has room", () => {

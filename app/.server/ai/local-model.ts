@@ -729,12 +729,18 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // way." + "Allow 3 hours for the round trip."
   const unmet = types.filter((t) => !picked.some((s) => t.test(s.text)));
   // The kind asked for outranks a close match: in a full reply it takes the last other pick's place.
-  if (lead && !lead.bullet && unmet.length) {
-    const next = nextOf(lead);
-    if (next && !next.bullet && unmet.some((t) => t.test(next.text)) && !isDup(next)) {
-      if (picked.length >= maxSentences) picked.pop();
-      picked.splice(1, 0, next);
+  // So does the kind in the sentence after a later pick, in the same paragraph: "how long till it
+  // gets to me" → "We ship with Canada Post to every province." + "… up to 8 business days".
+  for (const s of unmet.length ? picked.slice() : []) {
+    const next = nextOf(s);
+    if (s.bullet || !next || next.bullet || (s !== lead && next.paragraph !== s.paragraph) || picked.includes(next) || isDup(next)) continue;
+    if (!unmet.some((t) => t.test(next.text))) continue;
+    if (picked.length >= maxSentences) {
+      if (picked.at(-1) === s) continue;
+      picked.pop();
     }
+    picked.splice(picked.indexOf(s) + 1, 0, next);
+    break;
   }
   // An FAQ answer that opens with a bare fragment ("Only the Clinic plan.", "Yes, on Pro.") says the
   // rest in its next sentence: quoted alone, it answers nothing. The completion takes the place of
