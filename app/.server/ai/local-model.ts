@@ -707,6 +707,11 @@ export function composeAnswer(parsed: ParsedPrompt): {
   }
   /** The sentence after this one in its passage, unless it is a prompt. */
   const nextOf = (s: Sentence) => sentences.find((x) => x.passage === s.passage && x.position === s.position + 1 && !x.prompt);
+  /** The prose sentence after a prose pick, in its paragraph (or any, for the lead's kind of answer), not yet in the reply. */
+  const followOn = (s: Sentence, anyParagraph = false) => {
+    const next = s.bullet ? undefined : nextOf(s);
+    return next && !next.bullet && (anyParagraph || next.paragraph === s.paragraph) && !picked.includes(next) && !isDup(next) ? next : undefined;
+  };
   const lead = picked[0];
   // A pick that leaves part of the question open is read with the rest of its paragraph: the rule's
   // exception or consequence often follows it in other words ("Our bus … S$150 a month for a two-way
@@ -718,9 +723,9 @@ export function composeAnswer(parsed: ParsedPrompt): {
   for (const s of picked.slice()) {
     if (picked.length >= maxSentences) break;
     // A how-to's step is followed by the steps the how-to rule chose, not by whatever comes next.
-    if (s.bullet || continues.has(s) || Math.max(s.whole, promptOf(s)?.whole ?? 0) >= 1) continue;
-    const next = nextOf(s);
-    if (next && !next.bullet && next.paragraph === s.paragraph && !picked.includes(next) && !isDup(next)) picked.splice(picked.indexOf(s) + 1, 0, next);
+    if (continues.has(s) || Math.max(s.whole, promptOf(s)?.whole ?? 0) >= 1) continue;
+    const next = followOn(s);
+    if (next) picked.splice(picked.indexOf(s) + 1, 0, next);
   }
   // The value asked for can sit in the sentence after the lead, sharing no word with the question:
   // "how often…" → "Our hygienists do scale and polish." + "Most people need a visit every 6 months."
@@ -732,9 +737,8 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // So does the kind in the sentence after a later pick, in the same paragraph: "how long till it
   // gets to me" → "We ship with Canada Post to every province." + "… up to 8 business days".
   for (const s of unmet.length ? picked.slice() : []) {
-    const next = nextOf(s);
-    if (s.bullet || !next || next.bullet || (s !== lead && next.paragraph !== s.paragraph) || picked.includes(next) || isDup(next)) continue;
-    if (!unmet.some((t) => t.test(next.text))) continue;
+    const next = followOn(s, s === lead);
+    if (!next || !unmet.some((t) => t.test(next.text))) continue;
     if (picked.length >= maxSentences) {
       if (picked.at(-1) === s) continue;
       picked.pop();
