@@ -723,6 +723,37 @@ describe("answers that start with the answer (issue #12)", () => {
       "A trial lesson costs the normal lesson price. Every lesson lasts 30 minutes [1]. During the school holidays we run intensive courses for £110. Nothing else runs until September [2].",
     );
   });
+  // bench/answers restaurant: "how long is a voucher valid for" quoted "They are valid for 12 months…"
+  // alone, and bench/probes8 bnb "It costs £495 per room…" without the break it prices (ADR 068).
+  it("a quoted sentence that opens by pointing back is read after the sentence it points to", () => {
+    const vouchers = passage(
+      1,
+      "Gift vouchers",
+      "Gift vouchers from £25 can be bought on our website. They are valid for 12 months and can be used for food and drink.\n\nWe are closed on Mondays.",
+    );
+    expect(ask("how long is a voucher valid for", [vouchers]).text).toBe(
+      "Gift vouchers from £25 can be bought on our website. They are valid for 12 months and can be used for food and drink [1].",
+    );
+    // …also when it shares no word with the question.
+    const roast = passage(1, "Sundays", "Our roast is served on Sundays from 12 noon. It costs £22 for two courses.");
+    expect(ask("whats the price of two courses", [roast]).text).toBe("Our roast is served on Sundays from 12 noon. It costs £22 for two courses [1].");
+    // The sentence before is in another paragraph or is an FAQ's question: nothing is added.
+    const apart = passage(1, "Gift vouchers", "We opened in 2010 on Church Street.\n\nThey are valid for 12 months.");
+    expect(ask("how long is a voucher valid for", [apart]).text).toBe("They are valid for 12 months [1].");
+    const faq = passage(1, "Gift vouchers", "Do gift cards expire? They are valid for 12 months.");
+    expect(ask("how long is a voucher valid for", [faq]).text).toBe("They are valid for 12 months [1].");
+    // A sentence that does not point back stands alone, as before.
+    const plain = passage(1, "Gift vouchers", "Gift vouchers from £25 can be bought on our website. Vouchers are valid for 12 months.");
+    expect(ask("how long is a voucher valid for", [plain]).text).toBe("Vouchers are valid for 12 months [1].");
+  });
+
+  it("a sentence pointed to that the reply quotes later moves before the one pointing to it", () => {
+    const passages = [
+      passage(1, "Hogmanay", "Our Hogmanay break runs 30 December to 2 January and includes a ceilidh supper. It costs £495 per room and is non-refundable."),
+    ];
+    const { text } = ask("how much is the hogmanay break per room, and is there a supper?", passages);
+    expect(text).toBe("Our Hogmanay break runs 30 December to 2 January and includes a ceilidh supper. It costs £495 per room and is non-refundable [1].");
+  });
 });
 
 describe("a value asked with, answered by a range (ADR 058)", () => {

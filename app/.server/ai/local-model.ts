@@ -377,6 +377,9 @@ const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
     has: /^(?:(?:the|only|all|every|each|any)\s+)?(?!(?:you|we|it|this|that|there|they|i|he|she|your|our|their)\b)[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?\s+(?:can|may|must|are allowed to|is allowed to)\s+(?!be\b)/iu,
   },
 ];
+/** A sentence that opens by pointing back ("They are valid…", "Outside this area…") needs the one before it. */
+const ANAPHOR_START =
+  /^(they|it|this|that|these|those|otherwise|however|but|also|then|both|either|neither|(outside|beyond|within|after|before|above|below|under|over|on top of|apart from|besides|in addition to|instead of|unlike) (this|that|these|those|it|them)|in (that|this|which|either) case|if (not|so)|the (rest|others?|remainder|same|latter|former))\b/i;
 /** Words that ask when a place opens or closes, and a range of clock times that answers them. */
 const OPEN_CLOSE = new Set(["open", "opens", "opening", "close", "closes", "closing", "shut", "shuts"]);
 const CLOCK_RANGE = /\b\d{1,2}([.:]\d{2})?\s?(am|pm)?\s?(to|-|–|until|till)\s?\d{1,2}([.:]\d{2})?\s?(am|pm)\b/i;
@@ -726,6 +729,19 @@ export function composeAnswer(parsed: ParsedPrompt): {
     if (continues.has(s) || Math.max(s.whole, promptOf(s)?.whole ?? 0) >= 1) continue;
     const next = followOn(s);
     if (next) picked.splice(picked.indexOf(s) + 1, 0, next);
+  }
+  // A pick that opens by pointing back ("They are valid for 12 months…", "Outside this area…",
+  // "It costs £495 per room") is read after the sentence it points to, when that sentence is prose
+  // in the same paragraph: quoted alone, "they" and "this area" name nothing. A sentence already
+  // quoted later moves before it; otherwise it is added while the reply has room. ADR 068.
+  for (const s of picked.slice()) {
+    if (s.bullet || continues.has(s) || !ANAPHOR_START.test(s.text)) continue;
+    const prev = sentences.find((x) => x.passage === s.passage && x.position === s.position - 1);
+    if (!prev || prev.prompt || prev.bullet || prev.paragraph !== s.paragraph) continue;
+    const at = picked.indexOf(prev);
+    if (at > picked.indexOf(s)) picked.splice(at, 1);
+    else if (at >= 0 || picked.length >= maxSentences || isDup(prev)) continue;
+    picked.splice(picked.indexOf(s), 0, prev);
   }
   // The value asked for can sit in the sentence after the lead, sharing no word with the question:
   // "how often…" → "Our hygienists do scale and polish." + "Most people need a visit every 6 months."
