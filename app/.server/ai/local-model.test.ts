@@ -805,6 +805,14 @@ describe("a value asked with, answered by a range (ADR 058)", () => {
     expect(ask("same day wash price?", [table])).toMatch(/^- Same-day wash and fold: Price CA\$3\.50/);
   });
 
+  // bench/probes6 printshop: "wat would 1000 of the laminated cards cost me" quoted the 100 row.
+  it("“1000” and “1,000” are the same number", () => {
+    const cards = section("Business cards", "| Cards | Standard | Premium |\n|---|---|---|\n| 100 | €24 | €34 |\n| 250 | €39 | €52 |\n| 1,000 | €69 | €95 |");
+    expect(ask("wat would 1000 of the laminated cards cost me", [cards])).toMatch(/^- 1,000: Standard €69; Premium €95/);
+    const written = section("Business cards", "- 100 cards: €24\n- 1000 cards: €69");
+    expect(ask("price for 1,000 cards?", [written])).toMatch(/^- 1000 cards: €69/);
+  });
+
   // bench/probes6 swimschool: "is there a sibling discount, got 3 kids" quoted the Minnows row (ages 3 to 5).
   it("a discount question wants the reduction, and “3 kids” is no age", () => {
     const fees = section(

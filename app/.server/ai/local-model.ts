@@ -118,8 +118,11 @@ function stem(w: string) {
   return x;
 }
 
+/** "1,000" and "1000" are one number to the reader ("1000 of the laminated cards" → "| 1,000 | €69 |"). */
+const ungroupDigits = (text: string) => text.replace(/(\d),(?=\d{3}(?!\d))/g, "$1");
+
 function contentStems(text: string): string[] {
-  return normalizeWords(text)
+  return normalizeWords(ungroupDigits(text))
     .filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\d/.test(w)))
     .map(stem);
 }
@@ -438,7 +441,7 @@ const isLocalStop = (w: string) => STOPWORDS.has(w) || (w.length < 2 && !/\d/.te
 
 /** The question as slots (lexicon.ts): its content words, each with the words that count as it. */
 function questionSlots(question: string, weight: number): Slot[] {
-  return lexicalSlots(question, isLocalStop).map((s) => {
+  return lexicalSlots(ungroupDigits(question), isLocalStop).map((s) => {
     const forms = new Map<string, number>([[stem(s.word), 1]]);
     // The head of a multi-word synonym alone ("drink" of "soft drink" for "non alcoholic") is not the
     // synonym: the phrase counts only written out in full (slotIn).
