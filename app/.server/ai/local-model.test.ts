@@ -813,6 +813,16 @@ describe("a value asked with, answered by a range (ADR 058)", () => {
     expect(ask("price for 1,000 cards?", [written])).toMatch(/^- 1000 cards: €69/);
   });
 
+  // bench/probes11 furniture: "my sofa order comes to €1,200 … do i still pay for delivery".
+  it("a sum asked with is held by the limit it passes: “€1,200” → “orders over €1,000”", () => {
+    const delivery = section(
+      "Delivery",
+      "Orders under €1,000 pay €49 for delivery to Dublin addresses. Orders over €1,000 get free delivery to Dublin addresses.",
+    );
+    expect(ask("my sofa order comes to €1,200, do i still pay for delivery to dublin", [delivery])).toMatch(/^Orders over €1,000 get free delivery/);
+    expect(ask("my order is only 800 euros, do i pay for delivery to dublin", [delivery])).toMatch(/^Orders under €1,000 pay €49/);
+  });
+
   // bench/probes6 swimschool: "is there a sibling discount, got 3 kids" quoted the Minnows row (ages 3 to 5).
   it("a discount question wants the reduction, and “3 kids” is no age", () => {
     const fees = section(

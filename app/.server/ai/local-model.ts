@@ -567,7 +567,8 @@ export function composeAnswer(parsed: ParsedPrompt): {
   /** Which slots a sentence holds (by itself, or half through the heading it sits under). */
   // A month, weekday, clock time or count asked with is held by a sentence whose range answers it
   // ("my son is 14" → "Teens' cut (12 to 16)"). ADR 058.
-  const asked = askedValues(questionWords(parsed.question), parsed.question).filter((a) => slots.some((x) => x.word === a.word));
+  const ungrouped = ungroupDigits(parsed.question);
+  const asked = askedValues(questionWords(ungrouped), ungrouped, { amounts: true }).filter((a) => slots.some((x) => x.word === a.word));
   // A record's label ("Grooming: Tuesday to Saturday", "Same-day wash and fold: CA$3.50 per lb"): its content words, read once.
   const labels = new Map<Sentence, string[] | null>();
   const labelStemsOf = (s: Sentence) => {

@@ -100,3 +100,27 @@ describe("ranges that answer them", () => {
     expect(cover("is 2 hours enough", "Bookings up to 3 days ahead.")).toEqual({});
   });
 });
+
+// bench/probes11 furniture: "my sofa order comes to €1,200 … do i still pay for delivery" led with
+// Klarna's "orders from €150"; "Delivery is free on orders over €1,000" shares no word with €1,200.
+describe("a sum of money asked with, for the built-in engine (digit groups joined)", () => {
+  const sums = (q: string) => askedValues(questionWords(q), q, { amounts: true });
+  const held = (q: string, text: string) => Object.fromEntries(rangeCover(text, sums(q)));
+
+  it("reads a sum written with a currency sign or name, and only when asked to", () => {
+    expect(sums("my order comes to €1200, do i pay delivery").map((a) => [a.word, a.kind, a.value])).toEqual([["1200", "amount", 1200]]);
+    expect(sums("if i spend 60 quid is delivery free").map((a) => [a.kind, a.value])).toEqual([["amount", 60]]);
+    expect(sums("the op is like 1500 bucks").map((a) => a.value)).toEqual([1500]);
+    // Retrieval reads "€1,200" as the words "1" and "200": without the option, prices stay unasked.
+    expect(asked("my order comes to €1200, do i pay delivery")).toEqual([]);
+  });
+
+  it("a limit on an amount holds a sum on its side of it, and answers one on the other side by half", () => {
+    expect(held("my order is €1200", "Delivery is free on orders over €1,000 to Dublin addresses.")).toEqual({ "1200": 1 });
+    expect(held("my order is €800", "Delivery is free on orders over €1,000 to Dublin addresses.")).toEqual({ "800": 0.5 });
+    expect(held("small order, like $25", "Under CA$40 there's a CA$7.99 delivery fee.")).toEqual({ "25": 1 });
+    expect(held("its £95", "Free delivery on orders of £80 or more.")).toEqual({ "95": 1 });
+    // A price is no limit.
+    expect(held("my order is €1200", "Delivery to Dublin costs €49.")).toEqual({});
+  });
+});

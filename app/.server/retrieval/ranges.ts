@@ -3,7 +3,8 @@
 // of a question's words they answer. Customers ask with their own value ("a Tuesday in January",
 // "at 11pm", "my son is 14", "we're 250"), the knowledge gives the range, so the word never matches.
 // Used by the relevance floor and the ranking (search.ts) and by the built-in engine's sentence
-// choice (local-model.ts). ADR 058; parts of the day, weekends, ages and units: ADR 062.
+// choice (local-model.ts). ADR 058; parts of the day, weekends, ages and units: ADR 062; sums of
+// money against a limit ("€1,200" ← "orders over €1,000"), for the built-in engine only: ADR 069.
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
@@ -72,7 +73,7 @@ function isPeriod(words: string[], i: number): boolean {
  * it. One asked as an age ("im 17", "my son is 14", "6 yo") is held by a range of ages, not by a
  * count of things ("8 or more boats"). Any other number is a plain count.
  */
-type Asked = { word: string; kind: "month" | "day" | "clock" | "number"; value: number; unit?: string; age?: boolean; counts?: string };
+type Asked = { word: string; kind: "month" | "day" | "clock" | "number" | "amount"; value: number; unit?: string; age?: boolean; counts?: string };
 /** Ages and durations: "3 kids" is not held by "Age 3 to 5 years", "2 hours" not by "up to 3 days". */
 const TIME_UNIT = /^(years?|yrs?|months?|weeks?|days?|hours?|hrs?|minutes?|mins?)$/;
 const timeUnit = (w: string) =>
@@ -103,6 +104,17 @@ const countsThings = (after: string | undefined) =>
 /** The word right after a range in a text: its unit, or what it counts. */
 const wordAfter = (text: string, end: number) => /^\s*-?\s*([a-z]+)/i.exec(text.slice(end))?.[1].toLowerCase();
 
+// A sum of money: a currency sign before it ("€1,200", "NZ$95") or a currency's name after it ("60 quid").
+const MONEY = "(?:\\b[A-Z]{1,3})?[£$€¥₹]\\s?(\\d[\\d,]*(?:\\.\\d+)?)";
+const ASKED_AMOUNT = new RegExp(`${MONEY}|\\b(\\d[\\d,]*)\\s?(?:pounds?|quid|euros?|dollars?|bucks|rupees?|rand)\\b`, "gi");
+/** A limit on an amount: "orders over €1,000", "spend more than £50", "€40 or more"; "under $20", "up to £500". */
+const AMOUNT_ABOVE = new RegExp(
+  `\\b(?:over|above|more than|at least|exceeding|from)\\s+${MONEY}|${MONEY}\\s*(?:\\+|or (?:more|over|above)|and (?:over|above))`,
+  "gi",
+);
+const AMOUNT_BELOW = new RegExp(`\\b(?:under|below|less than|up to|no more than)\\s+${MONEY}`, "gi");
+const amountOf = (m: RegExpMatchArray) => Number((m[1] ?? m[2]).replace(/,/g, ""));
+
 // Numbers that are a price, a share or a sum's operands ("£250", "15% of 240", "17 times 23").
 const NOT_COUNTS =
   /[£$€¥]\s*(\d[\d,.]*)|(\d[\d,.]*)\s*(?:%|percent\b|pc\b|k\b)(?:\s*of\s+(\d[\d,.]*))?|(\d+)\s*(?:[x*+/-]|times|plus|minus|divided by|multiplied by)\s*(\d+)/gi;
@@ -112,11 +124,17 @@ const NOT_COUNTS =
  * price, a share, a sum or a year). `words` are the question's words as questionWords() gives
  * them; `question` as written, for the signs that words drop.
  */
-export function askedValues(words: string[], question: string): Asked[] {
+export function askedValues(words: string[], question: string, opts: { amounts?: boolean } = {}): Asked[] {
   const notCounts = new Set<string>();
   for (const m of question.matchAll(NOT_COUNTS)) for (const n of m.slice(1)) if (n) notCounts.add(n.replace(/[,.]/g, ""));
+  // Sums of money asked with ("my order comes to €1,200", "if i spend 60 quid"), for a caller that
+  // reads a question with its digit groups joined (the built-in engine): held by a limit a text puts
+  // on an amount ("free delivery on orders over €1,000").
+  const amounts = new Set<string>();
+  if (opts.amounts) for (const m of question.matchAll(ASKED_AMOUNT)) amounts.add((m[1] ?? m[2]).replace(/,/g, ""));
   const out: Asked[] = [];
   words.forEach((w, i) => {
+    if (amounts.has(w)) return out.push({ word: w, kind: "amount", value: Number(w) });
     const m = monthOf(w, words[i - 1]);
     if (m >= 0) return out.push({ word: w, kind: "month", value: m });
     const d = dayOf(w);
@@ -180,6 +198,12 @@ export function rangeCover(text: string, asked: Asked[]): Map<string, number> {
   const always = (days.length > 0 || clocks.length > 0) && ALWAYS.test(text);
   if (days.length && (always || EVERY_DAY.test(text))) for (const q of days) put(q.word, 1);
   if (clocks.length && (always || GIVES_HOURS.test(text))) for (const q of clocks) put(q.word, 1);
+  const sums = asked.filter((a) => a.kind === "amount");
+  if (sums.length) {
+    // A limit that leaves the sum out answers it too ("orders over €1,000" for "€800, free delivery?").
+    for (const m of text.matchAll(AMOUNT_ABOVE)) for (const q of sums) put(q.word, q.value >= amountOf(m) ? 1 : 0.5);
+    for (const m of text.matchAll(AMOUNT_BELOW)) for (const q of sums) put(q.word, q.value <= amountOf(m) ? 1 : 0.5);
+  }
   const numbers = asked.filter((a) => a.kind === "number");
   if (numbers.length) {
     const inRange = (lo: number, hi: number, m: RegExpMatchArray) => {
