@@ -101,6 +101,8 @@ it("answer benchmark", async () => {
           missing,
           sources: answer.sources.map((s) => s.snippet),
           passages: r.passages.map((p) => p.text),
+          // What the engine's prompt names each passage by (the sentence choice weighs the title).
+          passageTitles: r.passages.map((p) => (p.heading && p.heading !== p.title ? `${p.title} — ${p.heading}` : p.title)),
         };
       }
       rows.push({ id: q.id, half: q.half, kind: q.kind, outcome, ...(q.half === "demo" ? { sources: answer.sources.length } : {}), ...debug });
