@@ -93,6 +93,7 @@ it("answer benchmark", async () => {
         debug = {
           similarity: r.similarity,
           floor: r.floor,
+          refusedBy: r.refusedBy,
           question: q.question,
           relevance: r.relevance,
           passageScores: r.passages.map((p) => p.score),

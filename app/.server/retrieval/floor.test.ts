@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../kb/chunking";
 import { indexChunks } from "./indexing";
 import {
+  askedNames,
   askingClauseWords,
   asksForecast,
   asksForTerms,
@@ -181,6 +182,18 @@ describe("the relevance floor", () => {
     expect((await retrieve(bot.ctx, bot.ref, "How much is delivery to England?")).answerable).toBe(true);
     // In a long question names are mostly the customer's story: see the next test ("my aunt in Sydney").
     expect(namedWords("Are you DBS checked? Can invoices be sent in Spanish? I'm in Cork")).toEqual(["dbs", "spanish", "cork"]);
+  });
+
+  it("does not refuse over a name in a clause where the customer says who or where they are (ADR 070)", async () => {
+    const bot = await shop();
+    // Before: refused, "D08" (a postcode the knowledge never writes) taken for what is asked about.
+    // bench/probes8 "im in bradford BD3, do you come out this way" failed the same way.
+    expect((await retrieve(bot.ctx, bot.ref, "im in D08, how much is delivery within ireland?")).answerable).toBe(true);
+    expect((await retrieve(bot.ctx, bot.ref, "We are TCD students, do you ship to Australia?")).answerable).toBe(true);
+    // A name in the asking clause is still what is asked about, wherever the customer is.
+    expect((await retrieve(bot.ctx, bot.ref, "I'm in Cork, do you dispatch parcels with DHL?")).answerable).toBe(false);
+    expect(askedNames("im a student at the TU, any discount?")).toEqual([]);
+    expect(askedNames("I'm a PayPal user, can I pay with PayPal?")).toEqual(["paypal", "paypal"]);
   });
 
   it("reads a capital inside a word as a name wherever it stands: iPhone, PayPal (ADR 038)", async () => {

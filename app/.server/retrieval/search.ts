@@ -764,7 +764,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const missingName =
     total < FLOOR_LARGE_KB &&
     longShare === 1 &&
-    namedWords(query).some((w) => {
+    askedNames(query).some((w) => {
       const q = qTerms.find((x) => x.word === w);
       return q !== undefined && !isLightWord(q.word) && !namesTerm(q);
     });
@@ -852,6 +852,9 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
     relevance: Math.round(relevance * 1000) / 1000,
     similarity: Math.round(similarity * 1000) / 1000,
     floor: Math.round(floor * 1000) / 1000,
+    ...(!qaWins && (missingObject || missingName || missingMeans)
+      ? { refusedBy: missingObject ? ("missing-object" as const) : missingName ? ("missing-name" as const) : ("missing-means" as const) }
+      : {}),
     ...(qaWins
       ? {
           qa: {
@@ -1211,6 +1214,28 @@ export function namedWords(query: string): string[] {
     out.push(w.toLowerCase().replace(/['’].*$/, ""));
   }
   return out;
+}
+
+/** A clause in which the customer says who or where they are: "i'm in LS6", "we are SC". */
+const SELF_DESCRIPTION = /^\s*(i['’]?m|i am|we['’]re|we are|i live|we live)\b/i;
+
+/**
+ * The names a question asks about: namedWords, less those only in a clause that describes the
+ * customer ("im a student at the TU, any discount?", "im in bradford BD3, do you come out this
+ * way"). Those say who asks, not what is asked for, like the story of a long question (ADR 070).
+ */
+export function askedNames(query: string): string[] {
+  const story = new Set(
+    questionClauses(query)
+      .filter((c) => SELF_DESCRIPTION.test(c))
+      .flatMap((c) => c.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []),
+  );
+  const rest = new Set(
+    questionClauses(query)
+      .filter((c) => !SELF_DESCRIPTION.test(c))
+      .flatMap((c) => c.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []),
+  );
+  return namedWords(query).filter((w) => !story.has(w) || rest.has(w));
 }
 
 /** What a forecast question names; WEATHER is what each of its clauses may be about. */

@@ -34,6 +34,11 @@ export type RetrievalResult = {
   /** The share `relevance` was compared with (the floor for this question and knowledge base). */
   floor?: number;
   /**
+   * Which rule refused a question that clears the floor (ADR 050): it asks after a thing, a name or
+   * a means of payment the knowledge never names. Absent when none refused it.
+   */
+  refusedBy?: "missing-object" | "missing-name" | "missing-means";
+  /**
    * A Q&A pair whose question matches the question asked closely (ADR 022): its answer is the reply,
    * and it is passages[0]. Absent when no pair matches closely enough.
    */
