@@ -34,6 +34,9 @@ export async function runBenchInWorkerd(config, { name, env = {} }) {
   });
   let out = "";
   let err = "";
+  // Decoded as a stream: a character split between two chunks ("€" is three bytes) stays whole.
+  child.stdout.setEncoding("utf8");
+  child.stderr.setEncoding("utf8");
   child.stdout.on("data", (d) => {
     out += d;
     for (const l of String(d).split("\n"))
