@@ -813,6 +813,15 @@ describe("a value asked with, answered by a range (ADR 058)", () => {
     expect(ask("price for 1,000 cards?", [written])).toMatch(/^- 1000 cards: €69/);
   });
 
+  // bench/probes6 dogcare: "how much for deshedding my husky" quoted the late-pickup fee.
+  it("a word written closed is the knowledge's hyphenated word: “deshedding” → “De-shedding”", () => {
+    const grooming = section(
+      "Grooming",
+      "Prices depend on your dog's size and coat. Dogs picked up after closing time are charged a late fee of $1 per minute.\n\n- Full groom: $45 to $70\n- De-shedding treatment: $20 to $35, depending on size",
+    );
+    expect(ask("how much for deshedding my husky", [grooming])).toMatch(/^- De-shedding treatment: \$20 to \$35/);
+  });
+
   // bench/probes11 furniture: "my sofa order comes to €1,200 … do i still pay for delivery".
   it("a sum asked with is held by the limit it passes: “€1,200” → “orders over €1,000”", () => {
     const delivery = section(

@@ -12,7 +12,7 @@ import { LENGTH_GUIDE } from "./prompts";
 import { isLightWord, lexicalSlots, questionWords } from "../retrieval/lexicon";
 import { askedValues, rangeCover } from "../retrieval/ranges";
 import { irregularForms } from "../retrieval/irregular-verbs";
-import { CHAT_INTERJECTIONS } from "../retrieval/text";
+import { CHAT_INTERJECTIONS, hyphenatedWords } from "../retrieval/text";
 import { detectSmallTalk, normalizeWords, smallTalkReply } from "./small-talk";
 
 // The built-in engine: a real AI SDK LanguageModelV3 that needs no key and no network. It reads the
@@ -122,9 +122,13 @@ function stem(w: string) {
 const ungroupDigits = (text: string) => text.replace(/(\d),(?=\d{3}(?!\d))/g, "$1");
 
 function contentStems(text: string): string[] {
-  return normalizeWords(ungroupDigits(text))
+  const stems = normalizeWords(ungroupDigits(text))
     .filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\d/.test(w)))
     .map(stem);
+  // A hyphenated word also counts written closed ("de-shedding" for "deshedding"), after the
+  // sentence's own words so its subject (first two stems) is unchanged.
+  for (const joined of hyphenatedWords([text]).keys()) stems.push(...normalizeWords(joined).map(stem));
+  return stems;
 }
 
 function stemsMatch(a: string, b: string) {

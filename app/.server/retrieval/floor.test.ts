@@ -22,6 +22,7 @@ import {
   writesPhrase,
 } from "./search";
 import { makeBot } from "../../../tests/factories";
+import { hyphenatedWords } from "./text";
 
 // Matching rules and the relevance floor on a small shop's knowledge (issue #12): each question
 // here was refused ("I don't know") or answered from the wrong section before these rules.
@@ -71,6 +72,28 @@ describe("customers' words reach the owner's", () => {
     expect(oneEdit("recieve", "receive")).toBe(true);
     expect(oneEdit("refund", "refund")).toBe(false);
     expect(oneEdit("return", "retain")).toBe(false);
+  });
+
+  it("a word written closed finds the knowledge's hyphenated spelling: ubahn is U-Bahn", async () => {
+    const bot = await botWith([
+      ["Grooming", "A full groom costs $45 to $70. A de-shedding treatment costs $20 to $35, depending on size."],
+      ["Getting here", "We are at Oranienstraße 112. The nearest U-Bahn station is Moritzplatz, 3 minutes on foot."],
+      ["Hours", "Open Monday to Saturday from 8 am to 6 pm. Closed on Sundays and public holidays."],
+      ["Parking", "There are four free parking spaces behind the building, and a bike rack by the door."],
+    ]);
+    // Before: both refused, the closed spelling being a word the knowledge never uses.
+    const shed = await retrieve(bot.ctx, bot.ref, "how much for deshedding my husky", { k: 1 });
+    expect(shed.answerable).toBe(true);
+    expect(shed.passages[0].text).toContain("de-shedding");
+    const ubahn = await retrieve(bot.ctx, bot.ref, "which ubahn is nearest?", { k: 1 });
+    expect(ubahn.answerable).toBe(true);
+    expect(ubahn.passages[0].text).toContain("Moritzplatz");
+    expect(hyphenatedWords(["The U-Bahn and a drop-off point"])).toEqual(
+      new Map([
+        ["ubahn", "bahn"],
+        ["dropoff", "drop"],
+      ]),
+    );
   });
 });
 

@@ -3,7 +3,7 @@ import { LOCAL_EMBEDDING_MODEL_ID, embedTexts, getEmbeddingModel, hashEmbed } fr
 import { chunkFeatures, type ChunkFeatures } from "./chunk-features";
 import type { ServiceContext } from "../context";
 import { isLightWord, lexicalSlots, questionWords } from "./lexicon";
-import { QUESTION_FILLERS, STOP_WORDS, stem, terms, words } from "./text";
+import { hyphenatedWords, QUESTION_FILLERS, STOP_WORDS, stem, terms, words } from "./text";
 import type { ChatbotRef, Passage, RetrievalResult } from "./types";
 import { createVectorStore } from "./vector-store";
 import { askedValues, rangeCover } from "./ranges";
@@ -433,16 +433,24 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // Misspelt words: a query word the knowledge never uses (nor any alternative of it) that is one
   // edit (insertion, deletion, substitution, swap of neighbours) from a word of the candidates
   // counts as that word ("temprature" → temperature, "adress" → address). Only stems of six letters
-  // or more, so short words are never bent into others ("mount" is not "amount").
+  // or more, so short words are never bent into others ("mount" is not "amount"); a hyphenated
+  // spelling is no guess, and is looked for from four.
   const candidateStems = new Map<string, number>();
+  let hyphenated: Map<string, string> | null = null;
   for (const q of qTerms) {
-    if (q.stem.length < 6 || dfOf(q.stem) > 0 || q.alts.some((a) => dfOf(a.stem) > 0)) continue;
+    if (q.stem.length < 4 || dfOf(q.stem) > 0 || q.alts.some((a) => dfOf(a.stem) > 0)) continue;
     if (candidateStems.size === 0) for (const c of cands.values()) for (const st of c.f.termSet) candidateStems.set(st, (candidateStems.get(st) ?? 0) + 1);
     let best: [string, number] | null = null;
     let strength = 1;
-    for (const [st, n] of candidateStems) if (Math.abs(st.length - q.stem.length) <= 1 && oneEdit(q.stem, st) && (!best || n > best[1])) best = [st, n];
+    // A word the knowledge writes with a hyphen ("nearest ubahn?" ← "U-Bahn", "deshedding" ←
+    // "de-shedding"): the same word, found by its longest part, which the index holds.
+    hyphenated ??= hyphenatedWords([...cands.values()].map((c) => c.text));
+    const part = hyphenated.get(q.word);
+    if (part && candidateStems.has(stem(part))) best = [stem(part), candidateStems.get(stem(part))!];
+    if (!best && q.stem.length >= 6)
+      for (const [st, n] of candidateStems) if (Math.abs(st.length - q.stem.length) <= 1 && oneEdit(q.stem, st) && (!best || n > best[1])) best = [st, n];
     // A closed compound the knowledge writes as two words ("highchair" → "high chair"): its head.
-    if (!best && q.word.length >= 7) {
+    if (!best && q.stem.length >= 6 && q.word.length >= 7) {
       for (let i = 3; i <= q.word.length - 3 && !best; i++) {
         const head = stem(q.word.slice(i));
         if (candidateStems.has(stem(q.word.slice(0, i))) && candidateStems.has(head)) {

@@ -185,3 +185,20 @@ function porter(input: string): string {
   if (measure(w, w.length) > 1 && doubleCons(w, w.length) && w.endsWith("l")) w = w.slice(0, -1);
   return w;
 }
+
+/**
+ * Hyphenated words of the texts, joined ("u-bahn" → "ubahn"), each with its longest part: how a
+ * customer who writes the word closed finds it.
+ */
+export function hyphenatedWords(texts: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const text of texts)
+    for (const m of text.matchAll(/\p{L}+(?:[-‐‑]\p{L}+)+/gu)) {
+      const parts = m[0].toLowerCase().split(/[-‐‑]/);
+      out.set(
+        parts.join(""),
+        parts.reduce((a, b) => (b.length > a.length ? b : a)),
+      );
+    }
+  return out;
+}
