@@ -568,4 +568,19 @@ describe("a value the customer asks with, answered by a range", () => {
     // A sum's numbers are not a count: arithmetic stays off-topic.
     expect((await retrieve(bot.ctx, bot.ref, "what is 18% of 3000", { k: 1 })).answerable).toBe(false);
   });
+
+  it("an hour held by a range counts in a chunk that shares no word with the question (bench/probes3)", async () => {
+    const bot = await botWith([
+      ["Access", "Access to your unit: 6 am to 10 pm every day, including bank holidays, with your PIN at the gate."],
+      ["Prices", "A 25 sq ft unit costs £18 a week. A 50 sq ft unit costs £29 a week. Prices include VAT."],
+      ["Insurance", "Goods in store must be insured. Our cover costs £1.50 a week for every £1,000 of value."],
+      ["Contact", "Call 0117 930 4416 or email store@boxsafe.example."],
+    ]);
+    // Before: refused, no word of it ("stuff", "11pm") being in the knowledge.
+    const late = await retrieve(bot.ctx, bot.ref, "can i get to my stuff at 11pm", { k: 3 });
+    expect(late.answerable).toBe(true);
+    expect(textOf(late)).toContain("6 am to 10 pm");
+    // The hour alone does not carry a question about something the knowledge never names.
+    expect((await retrieve(bot.ctx, bot.ref, "which cinema near you shows films at 11pm", { k: 1 })).answerable).toBe(false);
+  });
 });

@@ -710,11 +710,14 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const askTerms = askWords ? qTerms.filter((q) => askWords.has(q.word)) : [];
   const askStems = askTerms.some((q) => !isLightWord(q.word)) ? new Set(askTerms.map((q) => q.stem)) : undefined;
   let askRelevance = 0;
+  // Chunks full-text search found, and, when the question asks with a value, those the vector side
+  // found: "can i get to my stuff at 11pm" shares no word with "Access: 6 am to 10 pm every day",
+  // but its hour is held by that range (ADR 058), so that chunk is measured too.
   for (const c of list)
-    if (c.lexical) {
+    if (c.lexical || asked.length) {
       if (askStems) askRelevance = Math.max(askRelevance, floorCoverage(c.f.termSet, c.text, askStems));
       relevance = Math.max(relevance, floorCoverage(c.f.termSet, c.text));
-      similarity = Math.max(similarity, similarityOf.get(c.id) ?? 0);
+      if (c.lexical) similarity = Math.max(similarity, similarityOf.get(c.id) ?? 0);
     }
   const longShare = longQuestionShare(qTerms, t.floorLongWords, questionClauses(query).length);
   // "Do you offer dental implants?": asked whether the business has a thing the knowledge never
