@@ -228,6 +228,14 @@ describe("support lexicon", () => {
     expect(formVariants("cheapest")).toContain("cheap");
   });
 
+  it("snapped, chipped and scratched things are damaged (bench/probes4, probes11)", () => {
+    // Before: "the sofa leg was snapped when it arrived yesterday" was refused, and "ur cleaner chipped
+    // a vase" answered from the rebooking policy, not "if anything is broken during a clean".
+    expect(alts("the sofa leg was snapped when it arrived yesterday, what do i do now", "snapped")).toContain("damaged");
+    expect(alts("ur cleaner chipped a vase last week, what do i do", "chipped")).toContain("broken");
+    expect(alts("the table came scratched", "scratched")).toContain("damaged");
+  });
+
   it("a holiday by name is a bank holiday: Easter Monday (ADR 050)", () => {
     // Before: "is the gym open on easter monday" quoted the weekday hours, not the bank holiday ones.
     const easter = lexicalSlots("is the gym open on easter monday", stop).find((s) => s.phrase?.includes("easter"));
