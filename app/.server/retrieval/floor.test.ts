@@ -23,6 +23,7 @@ import {
 } from "./search";
 import { makeBot } from "../../../tests/factories";
 import { hyphenatedWords } from "./text";
+import { isLightWord } from "./lexicon";
 
 // Matching rules and the relevance floor on a small shop's knowledge (issue #12): each question
 // here was refused ("I don't know") or answered from the wrong section before these rules.
@@ -567,6 +568,22 @@ describe("a value the customer asks with, answered by a range", () => {
     expect(seats.passages[0].text).toContain("220");
     // A sum's numbers are not a count: arithmetic stays off-topic.
     expect((await retrieve(bot.ctx, bot.ref, "what is 18% of 3000", { k: 1 })).answerable).toBe(false);
+  });
+
+  it("chat and story words weigh light or not at all: “roughly”, “yesterday”, “told”, “bro”", async () => {
+    const bot = await botWith([
+      ["Contact", "We reply to emails within 2 working days. For anything urgent, call 0117 930 4416 between 9 am and 5 pm."],
+      ["Waitlist", "Our waitlist for new clients is currently about 6 weeks. We will email you when a slot opens."],
+      ["Prices", "A small tattoo starts at $150. Large pieces are $180 an hour. A deposit of $100 secures your booking."],
+      ["Aftercare", "Keep the tattoo clean and dry for two weeks. Avoid swimming and direct sun while it heals."],
+    ]);
+    // Before: refused (relevance 0.26 against 0.37), "bro" weighing like the waitlist asked about.
+    const waitlist = await retrieve(bot.ctx, bot.ref, "how long is the waitlist for tess bro", { k: 1 });
+    expect(waitlist.answerable).toBe(true);
+    expect(waitlist.passages[0].text).toContain("about 6 weeks");
+    expect(isLightWord("roughly") && isLightWord("yesterday") && isLightWord("told")).toBe(true);
+    // "today" still counts: "can i get seen today" asks for a same-day slot.
+    expect(isLightWord("today")).toBe(false);
   });
 
   it("an hour held by a range counts in a chunk that shares no word with the question (bench/probes3)", async () => {

@@ -208,7 +208,10 @@ export const LIGHT_WORDS = new Set(
     "look looks looking find think try want wants need needs able allowed possible kind sort type types stuff lot lots bit way " +
     "option options policy policies information details detail question questions problem issue guy guys hey someone something anything everything anywhere somewhere " +
     "everyone anyone somebody anybody thing things stuff bring brings work works happen happens happened mean means lose include includes included " +
-    "including extra instead mid whole full big small little large much many less more most first last next other another same different able done"
+    "including extra instead mid whole full big small little large much many less more most first last next other another same different able done " +
+    // Chat and story words: "is that alright", "roughly how long", "got it yesterday", "kindly confirm".
+    "alright roughly approximately kinda sorta yesterday kindly told heard saying thinking wondering getting bringing ones bits " +
+    "honestly basically literally seriously definitely hopefully"
   ).split(" "),
 );
 

@@ -26,7 +26,7 @@ export const STOP_WORDS = new Set(
 );
 
 /** Chat's interjections and sign-offs ("lol", "tbh", "xx" for kisses): never what a question is about. */
-export const CHAT_INTERJECTIONS = "lol lmao haha hahaha omg tbh btw idk xx xxx".split(" ");
+export const CHAT_INTERJECTIONS = "lol lmao haha hahaha omg tbh btw idk xx xxx ugh nah bro".split(" ");
 
 /** Question words and fillers that carry no topic in a visitor's question, with chat's interjections. */
 export const QUESTION_FILLERS = new Set([
