@@ -1236,16 +1236,9 @@ const SELF_DESCRIPTION = /^\s*(i['’]?m|i am|we['’]re|we are|i live|we live)\
  * way"). Those say who asks, not what is asked for, like the story of a long question (ADR 070).
  */
 export function askedNames(query: string): string[] {
-  const story = new Set(
-    questionClauses(query)
-      .filter((c) => SELF_DESCRIPTION.test(c))
-      .flatMap((c) => c.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []),
-  );
-  const rest = new Set(
-    questionClauses(query)
-      .filter((c) => !SELF_DESCRIPTION.test(c))
-      .flatMap((c) => c.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []),
-  );
+  const story = new Set<string>();
+  const rest = new Set<string>();
+  for (const c of questionClauses(query)) for (const w of c.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) (SELF_DESCRIPTION.test(c) ? story : rest).add(w);
   return namedWords(query).filter((w) => !story.has(w) || rest.has(w));
 }
 
