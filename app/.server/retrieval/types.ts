@@ -34,8 +34,9 @@ export type RetrievalResult = {
   /** The share `relevance` was compared with (the floor for this question and knowledge base). */
   floor?: number;
   /**
-   * Which rule refused a question that clears the floor (ADR 050): it asks after a thing, a name or
-   * a means of payment the knowledge never names. Absent when none refused it.
+   * Which rule refuses the question whatever its relevance (ADR 018, 050): it asks after a thing, a
+   * name or a means of payment the knowledge never names. Set whether or not the floor refuses it
+   * too (compare `relevance` with `floor`); absent when no rule does, or a Q&A pair answers.
    */
   refusedBy?: "missing-object" | "missing-name" | "missing-means";
   /**
