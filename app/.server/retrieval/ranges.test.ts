@@ -94,6 +94,30 @@ describe("ranges that answer them", () => {
     expect(cover("open in december?", "Rentals run May 15th to October 15th.")).toEqual({ december: 0.5 });
   });
 
+  // bench/probes7 kayaks: "im 17" was held by "If the wind is over 15 mph" and "usually under 68°F".
+  it("a measure (“over 15 mph”, “under 68°F”) holds no age and no count", () => {
+    expect(cover("im 17, can i rent a board", "If the wind is over 15 mph we call everyone in.")).toEqual({});
+    expect(cover("im 17, can i rent a board", "The lake stays cold, usually under 68°F.")).toEqual({});
+    expect(cover("we are 4 friends", "Bags up to 10 kg go free.")).toEqual({});
+    expect(cover("im like 260 lbs", "Paddleboards take riders up to 300 lb.")).toEqual({ 260: 1 });
+  });
+
+  // bench/probes5 escaperoom: "game is in about 48 hrs" ← "Between 24 and 72 hours: … a 50% refund";
+  // bench/probes7 kayaks: "im 17" ← "Under-18s can paddle with a parent".
+  it("reads “between 24 and 72 hours” as a range and “under-18s” as a limit", () => {
+    expect(cover("game is in about 48 hrs", "Between 24 and 72 hours: you can move your booking or receive a 50% refund.")).toEqual({ 48: 1 });
+    expect(cover("game is in about 48 hrs", "Between 2 and 5 days: no refund.")).toEqual({});
+    expect(cover("im 17, can i rent a board", "Under-18s can paddle with a parent or guardian.")).toEqual({ 17: 1 });
+    expect(cover("im 70", "Over-65s pay £25 a month.")).toEqual({ 70: 1 });
+  });
+
+  // bench/probes6 dogcare: "my puppy is 3 months old" ← "be at least 4 months old".
+  it("a limit in the asked unit of time that leaves the value out answers it by half", () => {
+    expect(cover("my puppy is 3 months old can he come", "Dogs must be at least 4 months old.")).toEqual({ 3: 0.5 });
+    expect(cover("my puppy is 3 months old can he come", "Puppies under 4 months can't join daycare.")).toEqual({ 3: 1 });
+    expect(cover("my puppy is 3 months old can he come", "Bookings at least 4 days ahead.")).toEqual({});
+  });
+
   it("a number counting something is not held by a range of ages or another duration", () => {
     expect(cover("is there a sibling discount, got 3 kids", "Minnows: Age 3 to 5 years; Price A$24.")).toEqual({});
     expect(cover("is 2 hours enough", "Rentals of 1 to 3 hours.")).toEqual({ 2: 1 });

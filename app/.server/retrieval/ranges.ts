@@ -45,11 +45,15 @@ const WEEKEND = /\bweekends?\b/i;
 const WEEKDAY = /\bweekdays?\b/i;
 // A number written with a currency sign or as a share is a price or a rate, not a count or an age.
 const NUM = "(?<![£$€¥\\d.,])(\\d{1,4})(?![\\d%.,:]|\\s*(?:%|am\\b|pm\\b|a\\.m|p\\.m))";
-const NUMBER_RANGE = new RegExp(`${NUM}\\s*(?:to|–|—|-)\\s*${NUM}`, "gi");
-const NUMBER_BELOW = new RegExp(`\\b(?:under|below|up to|maximum(?: of)?|max\\.?|no more than|at most|younger than|less than|fewer than)\\s+${NUM}`, "gi");
+const NUMBER_RANGE = new RegExp(`${NUM}\\s*(?:to|–|—|-)\\s*${NUM}|\\bbetween\\s+${NUM}\\s+and\\s+${NUM}`, "gi");
+// "Under-18s" is a limit too.
+const NUMBER_BELOW = new RegExp(
+  `\\b(?:under|below|up to|maximum(?: of)?|max\\.?|no more than|at most|younger than|less than|fewer than)(?:\\s+|-)${NUM}`,
+  "gi",
+);
 // "aged 6 to 12" is a range, not "6 and over".
 const NUMBER_ABOVE = new RegExp(
-  `\\b(?:over|above|at least|minimum(?: of)?|min\\.?|no fewer than|older than|more than|from(?: the age of)?|aged)\\s+${NUM}(?!\\s*(?:to|–|—|-)\\s*\\d)|${NUM}\\s*(?:\\+|or (?:more|older|over|above)|and (?:over|above|older))`,
+  `\\b(?:over|above|at least|minimum(?: of)?|min\\.?|no fewer than|older than|more than|from(?: the age of)?|aged)(?:\\s+|-)${NUM}(?!\\s*(?:to|–|—|-)\\s*\\d)|${NUM}\\s*(?:\\+|or (?:more|older|over|above)|and (?:over|above|older))`,
   "gi",
 );
 
@@ -207,17 +211,24 @@ export function rangeCover(text: string, asked: Asked[]): Map<string, number> {
   const numbers = asked.filter((a) => a.kind === "number");
   if (numbers.length) {
     const inRange = (lo: number, hi: number, m: RegExpMatchArray) => {
-      const after = wordAfter(text, m.index! + m[0].length);
+      const end = m.index! + m[0].length;
+      const after = wordAfter(text, end);
+      // A measure ("over 15 mph", "under 68°F") holds only a number asked in its unit, not an age or a count.
+      const measure = !!UNITS[after ?? ""] || /^\s*°/.test(text.slice(end));
       for (const q of numbers) {
-        if (q.unit ? UNITS[after ?? ""] !== q.unit : q.age && countsThings(after)) continue;
-        if (q.counts && after && TIME_UNIT.test(after) && timeUnit(after) !== timeUnit(q.counts)) continue;
+        if (q.unit ? UNITS[after ?? ""] !== q.unit : measure || (q.age && countsThings(after))) continue;
+        const time = !!q.counts && !!after && TIME_UNIT.test(after);
+        if (time && timeUnit(after!) !== timeUnit(q.counts!)) continue;
         if (q.value >= lo && q.value <= hi) put(q.word, 1);
-        // A limit in the asked unit or of ages that leaves the value out answers it, as a season does
-        // a month ("im 17" ← "must be 18 or over").
-        else if (q.unit || q.age) put(q.word, 0.5);
+        // A limit in the asked unit (of time too) or of ages that leaves the value out answers it, as
+        // a season does a month ("im 17" ← "must be 18 or over", "3 months old" ← "at least 4 months old").
+        else if (q.unit || q.age || time) put(q.word, 0.5);
       }
     };
-    for (const m of text.matchAll(NUMBER_RANGE)) if (Number(m[1]) < Number(m[2])) inRange(Number(m[1]), Number(m[2]), m);
+    for (const m of text.matchAll(NUMBER_RANGE)) {
+      const [lo, hi] = [Number(m[1] ?? m[3]), Number(m[2] ?? m[4])];
+      if (lo < hi) inRange(lo, hi, m);
+    }
     for (const m of text.matchAll(NUMBER_BELOW)) inRange(0, Number(m[1]), m);
     for (const m of text.matchAll(NUMBER_ABOVE)) inRange(Number(m[1] ?? m[2]), Infinity, m);
   }
