@@ -696,7 +696,12 @@ export function composeAnswer(parsed: ParsedPrompt): {
     picked.some((p) => {
       const a = new Set(p.stems);
       const inter = s.stems.filter((x) => a.has(x)).length;
-      return inter / Math.max(1, Math.min(a.size, s.stems.length)) > 0.85;
+      if (inter / Math.max(1, Math.min(a.size, s.stems.length)) <= 0.85) return false;
+      // A longer sentence that holds the pick's words and says more in words of its own is no
+      // duplicate: "Free cancellation up to 48 hours before pick-up." does not say what
+      // "Cancelling less than 48 hours before pick-up costs one day's rental." adds. A sibling
+      // table row differs only in its numbers.
+      return new Set(s.stems.filter((x) => !a.has(x) && !/\d/.test(x))).size < 3;
     });
   // Two passes: first the sentences that add to the lead (a part of the question not yet answered,
   // the kind of answer asked for, the next step), then, while there is room, the other close matches.
@@ -760,9 +765,14 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // The kind asked for outranks a close match: in a full reply it takes the last other pick's place.
   // So does the kind in the sentence after a later pick, in the same paragraph: "how long till it
   // gets to me" → "We ship with Canada Post to every province." + "… up to 8 business days".
-  for (const s of unmet.length ? picked.slice() : []) {
-    const next = followOn(s, s === lead);
-    if (!next || !unmet.some((t) => t.test(next.text))) continue;
+  // The lead's own kind counts apart: a later pick's "valid for 7 days" does not answer "how long
+  // is the boat over" when the lead's next sentence is "The crossing takes 25 minutes."
+  // Only for a lead with none of the kinds asked for that leaves part of the question open.
+  const leadUnmet = lead && lead.whole < 1 && !types.some((t) => t.test(lead.text)) ? types : [];
+  for (const s of unmet.length || leadUnmet.length ? picked.slice() : []) {
+    const need = s === lead ? [...new Set([...unmet, ...leadUnmet])] : unmet;
+    const next = need.length ? followOn(s, s === lead) : undefined;
+    if (!next || !need.some((t) => t.test(next.text))) continue;
     if (picked.length >= maxSentences) {
       if (picked.at(-1) === s) continue;
       picked.pop();
@@ -790,6 +800,27 @@ export function composeAnswer(parsed: ParsedPrompt): {
       picked.pop();
     }
     picked.splice(i + 1, 0, next);
+  }
+  // A sentence that introduces a list ("To join daycare, dogs must:") says nothing without it: it is
+  // followed by the best item of its list that holds a part of the question or the kind asked for
+  // (in a full reply, in the last other pick's place), or, when none does, left out.
+  for (const s of picked.slice()) {
+    if (s.bullet || !/:$/.test(s.text)) continue;
+    const items: Sentence[] = [];
+    for (let next = nextOf(s); next?.bullet; next = sentences.find((x) => x.passage === s.passage && x.position === next!.position + 1)) items.push(next);
+    if (!items.length || items.some((x) => picked.includes(x))) continue;
+    const item = items
+      .filter((x) => (x.score > 0 || typed(x)) && !isDup(x))
+      .sort((a, b) => b.score - a.score || Number(typed(b)) - Number(typed(a)) || a.position - b.position)[0];
+    if (!item) {
+      if (picked.length > 1) picked.splice(picked.indexOf(s), 1);
+      continue;
+    }
+    if (picked.length >= maxSentences) {
+      if (picked.at(-1) === s) continue;
+      picked.pop();
+    }
+    picked.splice(picked.indexOf(s) + 1, 0, item);
   }
   if (!picked.length) {
     // Retrieval judged the passages relevant but no sentence shares a word with the question:
