@@ -439,6 +439,27 @@ describe("support lexicon", () => {
     expect(isLightWord("guy")).toBe(true);
   });
 
+  // bench/probes, probes4, probes13: each was refused before (gym-a11, tutoring-a22, ferry-a15,
+  // pestcontrol-a04, -a24) or answered wrongly (pestcontrol-a03).
+  it("a sign up fee is a joining fee, HST a tax, a pushbike a bike, a skeeter a mosquito, the tech a technician", () => {
+    const fee = slotOf("is there a sign up fee", "fee");
+    expect(fee?.synonymPhrases?.map((p) => p.join(" "))).toContain("joining fee");
+    expect(alts("do prices include tax", "tax")).toContain("hst");
+    expect(alts("bringing the pushbike over, how much extra", "pushbike")).toContain("bike");
+    expect(alts("skeeters are eatin us alive out back", "skeeters")).toContain("mosquito");
+    // One way and weaker: "tech support" is not an engineer, but the tech who comes out is.
+    expect(slotOf("what do i need to do before the tech gets here", "tech")?.broader).toContain("technician");
+    expect(alts("when will the technician arrive", "technician")).not.toContain("tech");
+  });
+
+  // bench/probes4 cleaning-a14 (refused before) and probes8 vetclinic-a06 (answered wrongly before).
+  it("sheets are bedding, a normal consult the standard one, somewhere to eat a restaurant (broader, weaker)", () => {
+    expect(slotOf("will the cleaner change the sheets", "sheets")?.broader).toContain("bedding");
+    expect(slotOf("how much for a normal consult", "normal")?.broader).toEqual(expect.arrayContaining(["standard", "regular"]));
+    expect(alts("is the standard plan enough", "standard")).not.toContain("normal");
+    expect(slotOf("is there somewhere to eat dinner nearby", "eat")?.broader).toContain("restaurants");
+  });
+
   it("electricity is power, and a unit's plural as customers write it is the unit", () => {
     // bench/probes12: the chunk with "the power is switched off" rose from .67 to .95 relevance.
     expect(alts("will we be without electricity on the installation day?", "electricity")).toContain("power");

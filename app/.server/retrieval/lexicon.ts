@@ -393,7 +393,12 @@ const SYNONYMS: string[][] = [
   ["card", "cards", "credit card", "debit card", "visa", "mastercard"],
   ["amex", "american express"],
   ["bank transfer", "wire transfer", "transfer", "bacs"],
-  ["tax", "taxes", "vat", "sales tax", "gst"],
+  // Canada's HST is its sales tax, as GST is New Zealand's and Australia's.
+  ["tax", "taxes", "vat", "sales tax", "gst", "hst"],
+  // A fee for joining, by the names clubs, schools and services give it.
+  ["joining fee", "sign up fee", "signup fee", "sign-up fee", "registration fee", "enrolment fee", "enrollment fee"],
+  ["bicycle", "bicycles", "bike", "bikes", "pushbike", "pushbikes", "push bike", "push bikes"],
+  ["mosquito", "mosquitoes", "mosquitos", "skeeter", "skeeters", "mozzie", "mozzies"],
   ["invoice", "invoices", "receipt", "receipts", "bill", "bills", "billing", "billed", "statement"],
   ["tip", "tips", "gratuity", "service charge"],
   ["annual", "annually", "yearly", "per year", "a year", "every year"],
@@ -652,6 +657,19 @@ const BROADER: [string[], string[]][] = [
   // Contact lenses for astigmatism are toric lenses.
   [["astigmatism"], ["toric"]],
   [["firewood", "fire wood"], ["logs"]],
+  // Somewhere to eat is a restaurant, café or pub.
+  [
+    ["eat", "eating", "dinner", "lunch"],
+    ["restaurant", "restaurants", "cafe", "cafes", "pub", "pubs"],
+  ],
+  // "a normal consult" is the standard one of a price list (weaker: the general thesaurus's
+  // "regular" for "normal" stays with it).
+  [["normal"], ["standard", "regular", "ordinary", "usual"]],
+  // "the tech" who comes out is the technician or engineer.
+  [
+    ["tech", "techs"],
+    ["technician", "technicians", "engineer", "engineers"],
+  ],
   // Rain is the weather a wet-weather plan is for; "too old" or "old enough" asks about an age limit.
   [
     ["rain", "raining", "rains", "rainy", "lashing", "pouring", "downpour"],
@@ -826,7 +844,7 @@ const BROADER: [string[], string[]][] = [
   ],
   // Pillows and blankets are the bedding a nursery, campsite or host provides (or not).
   [
-    ["pillow", "pillows", "blanket", "blankets", "duvet", "duvets", "quilt", "quilts"],
+    ["pillow", "pillows", "blanket", "blankets", "duvet", "duvets", "quilt", "quilts", "sheets"],
     ["bedding", "bedsheets", "bed sheets", "bed linen", "linen"],
   ],
   // "Which language are the lessons in?" is answered by the languages named.
