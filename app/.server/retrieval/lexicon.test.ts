@@ -460,6 +460,31 @@ describe("support lexicon", () => {
     expect(slotOf("is there somewhere to eat dinner nearby", "eat")?.broader).toContain("restaurants");
   });
 
+  // Each was refused (cleaning, removals, coffee) or answered wrongly (tutoring, coworking, bnb) before.
+  it("getting into the room is checking in, on hold is a pause, testing it out a trial, driving out a travel fee", () => {
+    expect(slotOf("wat time can we get into the room", "room")?.broader).toContain("checkin");
+    expect(alts("can i put it on hold for a couple months", "hold")).toContain("pause");
+    expect(alts("can i hold a date for us", "hold")).not.toContain("pause");
+    expect(alts("can i test it out before i sign up for a month?", "test")).toContain("trial");
+    expect(alts("is there an eye test", "test")).not.toContain("trial");
+    expect(slotOf("do you charge for driving out to my place?", "driving")?.broader).toContain("travel");
+    expect(slotOf("how much to add my buddy as second driver", "driver")?.synonymPhrases?.map((p) => p.join(" "))).toContain("additional driver");
+    expect(alts("any extra charges", "extra")).toContain("additional");
+    expect(slotOf("just a one way please, how much is that", "way")?.broader).toContain("single");
+  });
+
+  // Each was refused before (gym, shop, tutoring ×2) or answered wrongly (guesthouse).
+  it("arriving is checking in, a PT a personal trainer, little balls bobbles, a police check a background check, updates reports", () => {
+    expect(slotOf("what time can we get there", "arrive")?.broader).toContain("checkin");
+    expect(slotOf("how much does a PT cost", "pt")?.synonymPhrases?.map((p) => p.join(" "))).toContain("personal trainer");
+    expect(alts("my cardigan is getting little balls on it", "balls")).toContain("pilling");
+    expect(slotOf("are the tutors police checked", "checked")?.broader).toContain("dbs");
+    // "background checked" is already what the knowledge would say: no wider words for it.
+    expect(slotOf("are your movers background checked?", "checked")?.broader ?? []).not.toContain("dbs");
+    expect(slotOf("do parents get updates on how my kid is doing", "updates")?.broader).toContain("report");
+    expect(slotOf("can i cycle there and lock my bike", "bike")?.broader).toContain("rack");
+  });
+
   it("electricity is power, and a unit's plural as customers write it is the unit", () => {
     // bench/probes12: the chunk with "the power is switched off" rose from .67 to .95 relevance.
     expect(alts("will we be without electricity on the installation day?", "electricity")).toContain("power");

@@ -399,6 +399,13 @@ const SYNONYMS: string[][] = [
   ["joining fee", "sign up fee", "signup fee", "sign-up fee", "registration fee", "enrolment fee", "enrollment fee"],
   ["bicycle", "bicycles", "bike", "bikes", "pushbike", "pushbikes", "push bike", "push bikes"],
   ["mosquito", "mosquitoes", "mosquitos", "skeeter", "skeeters", "mozzie", "mozzies"],
+  // A membership or subscription put on hold for a while.
+  ["pause", "paused", "pausing", "freeze", "freezing", "frozen", "suspend", "suspended", "on hold"],
+  ["extra", "additional"],
+  // Knitwear's little balls of fibre.
+  ["bobbles", "bobble", "bobbling", "pilling", "little balls", "fuzz balls", "fuzzballs"],
+  ["pt", "personal trainer", "personal trainers", "personal training"],
+  ["additional driver", "additional drivers", "second driver", "extra driver", "another driver", "2nd driver"],
   ["invoice", "invoices", "receipt", "receipts", "bill", "bills", "billing", "billed", "statement"],
   ["tip", "tips", "gratuity", "service charge"],
   ["annual", "annually", "yearly", "per year", "a year", "every year"],
@@ -477,7 +484,7 @@ const SYNONYMS: string[][] = [
   ["review", "reviews", "rating", "ratings", "rated", "feedback", "testimonials"],
   ["staff", "team", "employees"],
   // account and subscription
-  ["trial", "free trial", "try", "trying out", "test drive"],
+  ["trial", "free trial", "try", "trying out", "test drive", "try out", "try it out", "test it out", "test out"],
   ["subscription", "subscriptions", "plan", "plans", "membership", "tier"],
   ["account", "accounts", "profile", "login", "log in", "sign in", "signin", "logon"],
   ["password", "passwords", "passcode"],
@@ -665,6 +672,31 @@ const BROADER: [string[], string[]][] = [
   // "a normal consult" is the standard one of a price list (weaker: the general thesaurus's
   // "regular" for "normal" stays with it).
   [["normal"], ["standard", "regular", "ordinary", "usual"]],
+  // Arriving at a place you stay is checking in ("what time can we get there").
+  [
+    ["arrive", "arrives", "arriving", "arrival", "get there"],
+    ["check in", "check-in", "checkin"],
+  ],
+  // Somewhere to lock a bike is a bike rack or shed.
+  [
+    ["lock my bike", "lock up my bike", "lock the bike", "lock the bikes", "lock our bikes", "leave my bike"],
+    ["bike rack", "bike racks", "bike shed", "bike parking", "cycle parking", "bike storage"],
+  ],
+  // A police check is the background check a country names its own way.
+  [
+    ["police check", "police checked", "police checks", "police clearance"],
+    ["background check", "background checks", "dbs", "vulnerable sector check", "criminal record check"],
+  ],
+  // Updates on how a pupil is doing are progress reports.
+  [
+    ["updates", "progress updates", "how my kid is doing", "how my child is doing"],
+    ["report", "reports", "progress report"],
+  ],
+  // Driving out to a customer is what a travel or call-out fee pays for.
+  [
+    ["driving out", "drive out", "driving over", "drive over"],
+    ["travel", "call out", "call-out"],
+  ],
   // "the tech" who comes out is the technician or engineer.
   [
     ["tech", "techs"],
@@ -798,6 +830,11 @@ const BROADER: [string[], string[]][] = [
   [
     ["join", "joining"],
     ["register", "registering", "registration", "sign up"],
+  ],
+  // Getting into the room (or having it ready) is a stay's check-in.
+  [
+    ["get into the room", "get in the room", "get into our room", "get in our room", "into the room", "into our room", "room ready"],
+    ["check in", "check-in", "checkin"],
   ],
   // Having to be out (of the room) by a time is a stay's check-out.
   [
@@ -1086,6 +1123,11 @@ const BROADER: [string[], string[]][] = [
   [
     ["alone", "on my own", "by myself", "just me"],
     ["single", "solo"],
+  ],
+  // A one-way ticket or fare is a single.
+  [
+    ["one way", "one-way"],
+    ["single", "singles"],
   ],
   // "my 2 year old": a child.
   [["year old"], ["child", "children"]],
