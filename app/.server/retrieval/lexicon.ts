@@ -402,6 +402,9 @@ const SYNONYMS: string[][] = [
   // A membership or subscription put on hold for a while.
   ["pause", "paused", "pausing", "freeze", "freezing", "frozen", "suspend", "suspended", "on hold"],
   ["extra", "additional"],
+  ["windy", "wind", "winds", "gusty", "gusts"],
+  ["real flowers", "fresh flowers", "live flowers"],
+  ["fragrance free", "fragrance-free", "unscented", "scent free", "perfume free", "non scented", "non-scented"],
   // Knitwear's little balls of fibre.
   ["bobbles", "bobble", "bobbling", "pilling", "little balls", "fuzz balls", "fuzzballs"],
   ["pt", "personal trainer", "personal trainers", "personal training"],
@@ -691,6 +694,11 @@ const BROADER: [string[], string[]][] = [
   [
     ["updates", "progress updates", "how my kid is doing", "how my child is doing"],
     ["report", "reports", "progress report"],
+  ],
+  // Something spilt is a stain or liquid damage.
+  [
+    ["spilled", "spilt", "spill", "spills", "spilling"],
+    ["stain", "stains", "liquid damage", "liquid"],
   ],
   // Driving out to a customer is what a travel or call-out fee pays for.
   [
