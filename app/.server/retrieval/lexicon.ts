@@ -402,6 +402,8 @@ const SYNONYMS: string[][] = [
   // A membership or subscription put on hold for a while.
   ["pause", "paused", "pausing", "freeze", "freezing", "frozen", "suspend", "suspended", "on hold"],
   ["extra", "additional"],
+  // Small pieces of a fabric or paper to look at before buying.
+  ["swatch", "swatches", "sample", "samples"],
   ["windy", "wind", "winds", "gusty", "gusts"],
   ["real flowers", "fresh flowers", "live flowers"],
   ["fragrance free", "fragrance-free", "unscented", "scent free", "perfume free", "non scented", "non-scented"],
@@ -699,6 +701,30 @@ const BROADER: [string[], string[]][] = [
   [
     ["spilled", "spilt", "spill", "spills", "spilling"],
     ["stain", "stains", "liquid damage", "liquid"],
+  ],
+  // A stag or hen do is a group booking ("hen party" is left to "party"); the lads are adults.
+  [
+    ["stag", "stag do", "hen do"],
+    ["group", "groups"],
+  ],
+  [
+    ["lads", "blokes", "fellas"],
+    ["adults", "men"],
+  ],
+  // To mail something (American English) is to post or ship it.
+  [
+    ["mail", "mailed", "mailing"],
+    ["post", "ship", "shipping", "send"],
+  ],
+  // Building flat-pack furniture is assembling it.
+  [
+    ["build", "building"],
+    ["assemble", "assembly"],
+  ],
+  // A promo is used with a code.
+  [
+    ["promo", "promos", "promo code", "promotion", "coupon", "coupons", "discount code", "voucher code"],
+    ["code", "codes"],
   ],
   // Driving out to a customer is what a travel or call-out fee pays for.
   [
