@@ -156,6 +156,17 @@ describe("the relevance floor", () => {
     // "How do I get a parking permit…" asks for a thing as much as "do you have…" (before: answered with the office address).
     expect(availabilityObject("how do i get a parking permit in leeds city centre")).toEqual(["parking", "permit"]);
     expect(availabilityObject("how do i get my money back")).toEqual([]);
+    // Only the first clause asks; what follows is the customer's story (bench/probes8, probes10: refused before).
+    expect(availabilityObject("can i bring my dog? shes a little jack russell about 7kg")).toEqual(["dog"]);
+    expect(availabilityObject("can u do an original apple screen not a snide one, iphone 13")).toEqual(["original", "apple", "screen"]);
+    // Room or space for a thing asks about the thing; a particle belongs to the verb; a participle
+    // after the thing names the service (bench/probes13, probes3, probes5: refused before).
+    expect(availabilityObject("is there room for the buggy on the boat")).toEqual(["buggy"]);
+    expect(availabilityObject("can i bring back shampoo i bought")).toEqual(["shampoo"]);
+    expect(availabilityObject("can i get fresh flowers dropped at my cafe every week")).toEqual(["fresh", "flowers"]);
+    expect(availabilityObject("can i get my nails done")).toEqual(["nails"]);
+    // …but a participle before the thing is part of it.
+    expect(availabilityObject("do you sell refurbished laptops")).toEqual(["refurbished", "laptops"]);
   });
 
   it("does not take the last word of a multi-word synonym for the thing: a handwritten card is not a gift card (ADR 038)", async () => {

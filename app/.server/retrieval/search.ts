@@ -1051,10 +1051,12 @@ const AVAILABILITY =
   /^(?:(?:please|hi|hello|hey)\s+)?(?:do|does|will|would|can|could)\s+(?:you|u|ya|they|the\s+\w+)\s+(?:guys\s+)?(?:offer|sell|have|do|install|fit|provide|stock|carry|make|accept|take|serve|supply|repair|fix|support|allow|hire|rent|run|host|organise|organize|arrange|cater|cater\s+for)\s+(.+)$|^(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(.+)$|^(?:can|could|may)\s+(?:i|we)\s+(?:get|buy|order|bring|hire|rent|have|use)\s+(.+)$|^(?:how|where)\s+(?:do|can|could|would|should)\s+(?:i|we)\s+(?:get|obtain|apply\s+for|buy|order)\s+(?:a|an|some|any)\s+(.+)$/;
 // A subject pronoun starts a clause about the thing ("a van I can borrow"); "without" a condition.
 const OBJECT_END = new Set(
-  "to for at in on with without near nearby from by of into during before after when if while so as or and because about like than this next i we you u they he she".split(
+  "to for at in on with without near nearby from by of into during before after when if while so as or and because about like than this next i we you u they he she not shes hes theyre im thats".split(
     " ",
   ),
 );
+/** Irregular past participles that end an availability question's thing ("get my nails done"). */
+const PARTICIPLES = new Set("done made sent cut fit fitted built taken given shown brought put".split(" "));
 /**
  * Words that ask for a reduction, and how knowledge writes one without naming it ("10% off", "half
  * price"). A deal, promo or coupon is one too: "20% off your first order" answers "any promo for new people?".
@@ -1077,8 +1079,17 @@ const DETERMINERS = new Set("a an any some my our your the their his her its".sp
  * words after the verb up to the first preposition or conjunction, without determiners.
  */
 export function availabilityObject(query: string): string[] {
-  const m = AVAILABILITY.exec(questionWords(query).join(" "));
-  return objectWords(m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4]);
+  // Only the first sentence or clause asks: "can I bring my dog? she's a little jack russell" asks
+  // about the dog, not the breed, and "can u do an original screen, iphone 13" about the screen.
+  const first = query.split(/[?!;,]|\.(?=\s|$)/)[0];
+  // "Is there room for the buggy?" asks whether the buggy fits, not whether there is a room.
+  const ws = questionWords(first)
+    .join(" ")
+    .replace(/^(is|are) there (?:any |enough |some )?(?:room|space) for /, "$1 there ");
+  const m = AVAILABILITY.exec(ws);
+  const rest = m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4];
+  // A particle belongs to the verb ("can I bring back shampoo", "bring along a cake").
+  return objectWords(rest?.replace(/^(?:back|along|over|round) /, ""), true);
 }
 
 /** Containers and amounts: "bottles of prosecco" asks about prosecco, "a couple of dogs" about dogs. */
@@ -1092,7 +1103,7 @@ const AMOUNT_OF = new Set(
  * The words of a question's object: up to the first preposition or conjunction, without determiners;
  * an amount before "of" gives way to what it is an amount of.
  */
-function objectWords(rest: string | undefined): string[] {
+function objectWords(rest: string | undefined, thing = false): string[] {
   if (!rest) return [];
   const out: string[] = [];
   const ws = rest.split(" ");
@@ -1104,6 +1115,9 @@ function objectWords(rest: string | undefined): string[] {
       continue;
     }
     if (OBJECT_END.has(w)) break;
+    // After the thing, a past participle says what is done to it ("get fresh flowers dropped at my
+    // cafe", "get a bike serviced"): the service is asked about, the thing is named already.
+    if (thing && out.length > 0 && (/^[a-z]{3,}ed$/.test(w) || PARTICIPLES.has(w))) break;
     if (!DETERMINERS.has(w) && !STOP_WORDS.has(w) && !COMPARATIVES.has(w)) out.push(w);
   }
   return out;
