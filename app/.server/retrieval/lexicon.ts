@@ -24,6 +24,11 @@ const CHAT_SPELLING: Record<string, string> = {
   wheres: "where is",
   whens: "when is",
   whos: "who is",
+  // More contractions typed without the apostrophe ("shes a little jack russell"); not "id", "shed", "were".
+  shes: "she is",
+  hes: "he is",
+  weve: "we have",
+  theyve: "they have",
   whys: "why is",
   ur: "your",
   arvo: "afternoon",
@@ -211,7 +216,9 @@ export const LIGHT_WORDS = new Set(
     "including extra instead mid whole full big small little large much many less more most first last next other another same different able done " +
     // Chat and story words: "is that alright", "roughly how long", "got it yesterday", "kindly confirm".
     "alright roughly approximately kinda sorta yesterday kindly told heard saying thinking wondering getting bringing ones bits " +
-    "honestly basically literally seriously definitely hopefully"
+    "honestly basically literally seriously definitely hopefully hello hiya sir madam " +
+    // Sizes and praise a customer puts before a thing ("a wee campfire", "a proper invoice").
+    "wee tiny proper decent"
   ).split(" "),
 );
 
@@ -438,6 +445,8 @@ const SYNONYMS: string[][] = [
     "still valid",
     "still work",
     "still works",
+    "used within",
+    "use within",
   ],
   ["cancel", "cancels", "cancelled", "canceled", "cancelling", "canceling", "cancellation", "call off", "quit", "terminate"],
   ["change", "changes", "modify", "amend", "edit", "update", "alter", "switch", "switching"],
@@ -446,7 +455,7 @@ const SYNONYMS: string[][] = [
   ["phone", "phones", "call", "calls", "ring", "telephone", "phone number", "number"],
   ["email", "emails", "e mail", "mail", "write to", "message"],
   ["contact", "get in touch", "speak to", "talk to"],
-  ["reply", "replies", "respond", "response", "answer", "answers", "get back to", "acknowledge", "acknowledged"],
+  ["reply", "replies", "respond", "response", "answer", "answers", "get back to", "gets back to", "hear back", "acknowledge", "acknowledged"],
   ["require", "required", "requires", "force", "enforce", "mandatory", "compulsory", "obligatory"],
   ["brand", "brands", "manufacturer", "manufacturers", "make of"],
   ["install", "installs", "installed", "installation", "installing", "fit", "fitted", "fitting", "put in"],
@@ -493,7 +502,7 @@ const SYNONYMS: string[][] = [
   ["subscription", "subscriptions", "plan", "plans", "membership", "tier"],
   ["account", "accounts", "profile", "login", "log in", "sign in", "signin", "logon"],
   ["password", "passwords", "passcode"],
-  ["forgot", "forgotten", "reset", "recover", "lost"],
+  ["forgot", "forgotten", "reset", "recover", "lost", "misplaced", "cannot find", "cant find"],
   ["two factor", "two-factor", "2fa", "mfa", "two step", "two-step", "authenticator", "authentication"],
   ["delete", "deleted", "deleting", "remove", "erase", "erased", "close my account", "deletion", "get rid of", "getting rid of", "got rid of"],
   ["export", "exports", "download", "downloads", "backup", "backups", "extract"],
@@ -528,7 +537,23 @@ const SYNONYMS: string[][] = [
   ["sedation", "sedated", "sedative", "put to sleep", "knocked out"],
   // verbs and nouns customers use for the owner's words, in any kind of business
   ["repair", "repairs", "repaired", "fix", "fixed", "fixing", "mend", "mended", "sort out"],
-  ["inspect", "inspects", "inspected", "inspection", "check", "checks", "checked", "examine", "examined", "look over"],
+  [
+    "inspect",
+    "inspects",
+    "inspected",
+    "inspection",
+    "check",
+    "checks",
+    "checked",
+    "checking",
+    "examine",
+    "examined",
+    "look over",
+    "diagnosis",
+    "diagnostic",
+    "diagnostics",
+    "diagnose",
+  ],
   ["start", "starts", "started", "begin", "begins", "began", "commence", "commences"],
   ["buy", "buying", "bought", "purchase", "purchases", "purchased", "purchasing"],
   ["collect", "collection", "pick up", "picked up", "pickup", "pickups", "click and collect"],
@@ -655,6 +680,14 @@ const SYNONYMS: string[][] = [
   ["usa", "us", "united states", "america", "american", "states"],
   ["uk", "united kingdom", "great britain", "britain", "gb"],
   ["eu", "europe", "european union", "european"],
+  // What a smell is called in a product's or treatment's description.
+  ["smell", "smells", "smelly", "odour", "odours", "odor", "odors", "stink", "stinks", "whiff"],
+  ["pregnant", "pregnancy", "expecting a baby", "mum to be", "mom to be"],
+  // A desk that is yours alone.
+  ["dedicated desk", "fixed desk", "permanent desk", "reserved desk", "own desk"],
+  ["tracking number", "tracking numbers", "tracking code", "tracking link", "tracking details", "tracking info", "tracking information", "tracking id"],
+  ["insurer", "insurers", "insurance company", "insurance companies", "insurance provider", "insurance providers"],
+  ["cutoff", "cutoffs", "cut off", "cut-off"],
 ];
 
 /** One-way: a specific word also looks for the general one (a question about England is about the UK). */
@@ -696,6 +729,63 @@ const BROADER: [string[], string[]][] = [
   [
     ["updates", "progress updates", "how my kid is doing", "how my child is doing"],
     ["report", "reports", "progress report"],
+  ],
+  // Someone coming to look at a house, a roof or a laptop is an inspection, survey or diagnosis.
+  [
+    ["look at", "come look", "come and look", "have a look", "take a look"],
+    ["inspection", "inspect", "survey", "diagnosis", "check"],
+  ],
+  // A third person on a pitch or in a room is an extra one.
+  [
+    ["third person", "3rd person", "fourth person", "4th person", "another person", "one more person", "extra person"],
+    ["extra adult", "extra adults", "additional adult", "extra guest", "additional guest", "additional person"],
+  ],
+  // A bug, a fever or throwing up is being ill: what a school, a nursery or a class says of sick days.
+  [
+    ["tummy bug", "stomach bug", "sick bug", "vomiting bug", "fever", "high temperature", "throwing up", "vomiting", "flu", "virus"],
+    ["sick", "ill", "unwell", "illness", "temperature", "diarrhoea"],
+  ],
+  // "Without our parents": an age rule names the adult who must come along.
+  [
+    ["parent", "parents", "guardian", "guardians"],
+    ["adult", "adults", "accompanied", "supervised"],
+  ],
+  // "My wife is expecting" is pregnant (weaker: one also expects a parcel).
+  [["expecting"], ["pregnant", "pregnancy"]],
+  // A heads-up before a visit is the text or call that says they are on the way.
+  [
+    ["heads up", "heads-up", "warn me", "warning"],
+    ["on the way", "notice", "text you", "call you", "let you know"],
+  ],
+  // Paper and card are as thick as their weight in gsm.
+  [
+    ["thickness", "thick", "thicker", "heavy", "heavier", "flimsy", "sturdy"],
+    ["gsm", "weight"],
+  ],
+  // The speed of the internet is written in its bandwidth.
+  [
+    ["speed", "speeds"],
+    ["mbps", "mbit", "gbps", "gbit", "fibre", "fiber"],
+  ],
+  // Somewhere nearby is a short walk away.
+  [
+    ["nearby", "close by", "round the corner", "around the corner"],
+    ["walking distance", "short walk", "minutes walk", "minute walk", "minutes' walk", "minute's walk"],
+  ],
+  // A date held while a couple decides is a provisional booking.
+  [
+    ["hold a date", "hold the date", "hold our date", "pencil us in", "pencil in"],
+    ["held", "provisional", "provisionally"],
+  ],
+  // A tax "on top" or "added on" is what a price includes or excludes.
+  [
+    ["on top", "added on", "add on"],
+    ["include", "includes", "included", "including", "plus", "exclude", "excludes", "excluding"],
+  ],
+  // The last morning of a stay ends at check-out.
+  [
+    ["last morning", "last day", "departure day", "depart", "departing"],
+    ["check out", "check-out", "checkout"],
   ],
   // Something spilt is a stain or liquid damage.
   [
