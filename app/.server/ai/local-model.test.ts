@@ -634,6 +634,62 @@ describe("answers that start with the answer (issue #12)", () => {
     expect(ask("cheapest specs u do?", optician).text).toMatch(/^Our frames start from £59/);
   });
 
+  it("“smallest”, “largest” and “priciest” are answered by a list's extreme row by size or by price (bench/probes3)", () => {
+    const storage: PromptPassage[] = [
+      passage(
+        1,
+        "Storage — Unit sizes and prices",
+        "| Unit | Size | Roughly holds | Price per month |\n| --- | --- | --- | --- |\n" +
+          "| Small | 25 sq ft | contents of a box room | £49 |\n| Locker | 15 sq ft | a few boxes, documents | £29 |\n" +
+          "| Medium | 50 sq ft | a one-bedroom flat | £79 |\n| Large | 100 sq ft | a three-bedroom house | £139 |\n\n" +
+          "Drive-up units on the ground floor cost an extra £15 per month.",
+      ),
+    ];
+    // Before: the "Small" row led, its name matching the question; the 15 sq ft locker was not quoted.
+    expect(ask("how much is the smallest unit", storage).text).toMatch(/^- Locker: Size 15 sq ft/);
+    expect(ask("whats the largest unit you have", storage).text).toMatch(/^- Large: Size 100 sq ft/);
+    expect(ask("which is the priciest", storage).text).toMatch(/^- Large:/);
+    expect(ask("whats the most expensive option", storage).text).toMatch(/^- Large:/);
+    // A level of difficulty written as a word ranks as one (bench/probes5: "Lab 9" was not quoted).
+    const rooms: PromptPassage[] = [
+      passage(
+        1,
+        "Escape rooms — Our rooms",
+        "| Room | Players | Difficulty | Minimum age |\n| --- | --- | --- | --- |\n| The Toy Factory | 2–6 | Easy | 8 |\n" +
+          "| Pirate's Cove | 2–6 | Medium | 10 |\n| The Vault | 2–6 | Hard | 14 |\n| Lab 9 | 3–6 | Expert | 16 |",
+      ),
+    ];
+    expect(ask("whats the hardest room u have", rooms).text).toMatch(/^- Lab 9:/);
+    expect(ask("easiest room for kids", rooms).text).toMatch(/^- The Toy Factory:/);
+  });
+
+  it("“how many lessons” wants a count of them, “how long have you been…” when it began, “what times” a clock time (bench/probes4, probes11, probes13)", () => {
+    const music: PromptPassage[] = [
+      passage(
+        1,
+        "Music school — Terms",
+        "Our year has four terms that follow the school terms. Term fees are paid before the first lesson of the term. Each term has 10 lessons, one a week, and missed lessons are not made up.",
+      ),
+    ];
+    // Before: "Term fees are paid…" led and the count was left out.
+    expect(ask("how many lessons do u get in a term", music, { answerLength: "short" }).text).toContain("10 lessons");
+    const pests: PromptPassage[] = [
+      passage(
+        1,
+        "Pest control — About us",
+        "Bayou Shield is a locally owned pest control company serving homes and small businesses across two counties. Our technicians are licensed by the state. We have been in business since 2009.",
+      ),
+    ];
+    // Before: the company's description led.
+    expect(ask("how long yall been in business", pests, { answerLength: "short" }).text).toMatch(/^We have been in business since 2009/);
+    const laundry: PromptPassage[] = [
+      passage(1, "Laundry — Pickup and delivery", "If we damage an item, we pay up to 10 times its cleaning price. Tips for drivers are optional."),
+      passage(2, "Laundry — Booking", "Book by 10pm the night before. Our drivers come by Monday to Saturday, 7am to 9am or 6pm to 9pm."),
+    ];
+    // Before: "times" was a word to find, and "10 times its cleaning price" led.
+    expect(ask("what times do ur drivers come by", laundry, { answerLength: "short" }).text).toMatch(/^Our drivers come by Monday to Saturday, 7am to 9am/);
+  });
+
   it("a number of hours in the question is a length of time, not a question about opening hours", () => {
     const escape: PromptPassage[] = [
       passage(1, "Opening hours", "Opening hours: every day from 10 am to 10 pm, last game at 8:45 pm."),

@@ -345,7 +345,7 @@ const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
   // "What time do you close on weekdays?" wants a clock time; "are you open on Sundays?" may be
   // answered by "closed".
   {
-    ask: /\bwhat time\b|\b(till|until) when\b|\bwhen (do|does|are|is) (you|it|the \w+) (open|close|shut)/,
+    ask: /\bwhat times?\b|\b(till|until) when\b|\bwhen (do|does|are|is) (you|it|the \w+) (open|close|shut)/,
     has: CLOCK_TIME,
   },
   {
@@ -370,6 +370,11 @@ const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
   { ask: /\b(phone|call|ring|telephone|number)\b/, has: /(\+?\d[\d ]{7,}\d)/ },
   { ask: /\b(e-?mail|write to|contact)\b/, has: /[\w.+-]+@[\w-]+\.[\w.]+/ },
   { ask: /\bwhen (was|were|did)\b/, has: /\b(1[89]|20)\d\d\b/ },
+  // "How long have you been in business?" is answered by when it began: "since 2009", "founded in 1998".
+  {
+    ask: /\bhow long\b.*\bbeen\b/,
+    has: /\bsince (1[89]|20)\d\d\b|\b(established|founded|opened|started|set up) in (1[89]|20)\d\d\b|\bfor (over |more than |nearly |almost )?\d+ years\b/i,
+  },
   // "How old does my cat have to be…" wants an age: "from 6 months of age", "under 18", "aged 5".
   {
     ask: /\bhow old\b|\bwhat age\b|\b(minimum|maximum) age\b/,
@@ -399,18 +404,33 @@ const priceOf = (text: string) => {
   const m = PRICE.exec(text);
   return m ? Number((m[1] ?? m[2]).replace(/,/g, "")) : null;
 };
+/** A measured size: "25 sq ft", "10 m²", "40 litres", "2 TB". */
+const SIZE =
+  /(\d[\d,]*(?:\.\d+)?)\s?(?:sq\.?\s?(?:ft|feet|m)|square (?:feet|foot|met(?:er|re)s?)|m²|m2|ft²|cu\.?\s?ft|cubic (?:feet|met(?:er|re)s?)|lit(?:er|re)s?|gb|tb)\b/i;
+const sizeOf = (text: string) => {
+  const m = SIZE.exec(text);
+  return m ? Number(m[1].replace(/,/g, "")) : null;
+};
+/** A level of difficulty written as a word: "Easy" < "Medium" < "Hard" < "Expert". */
+const LEVELS: [RegExp, number][] = [
+  [/\b(very hard|extreme|expert|expert level|hardest)\b/i, 4],
+  [/\b(hard|difficult|challenging|advanced)\b/i, 3],
+  [/\b(medium|moderate|intermediate)\b/i, 2],
+  [/\b(easy|beginners?|gentle)\b/i, 1],
+];
+const levelOf = (text: string) => LEVELS.find(([re]) => re.test(text))?.[1] ?? null;
 /**
- * The sentences that give a lowest price: each list's or table's lowest-priced row (of two or more
- * priced rows in a run of items) and any sentence with a price something starts at.
+ * The rows of a list or table that hold its lowest or highest value (of two or more rows with one
+ * in a run of items), by `valueOf`.
  */
-function lowestPriced(sentences: Sentence[]): Set<Sentence> {
+function extremeRows(sentences: Sentence[], valueOf: (text: string) => number | null, highest: boolean): Set<Sentence> {
   const out = new Set<Sentence>();
   let run: Sentence[] = [];
   const close = () => {
-    const priced = run.map((s) => [s, priceOf(s.text)] as const).filter((x): x is readonly [Sentence, number] => x[1] !== null);
-    if (priced.length >= 2) {
-      const low = Math.min(...priced.map(([, p]) => p));
-      for (const [s, p] of priced) if (p === low) out.add(s);
+    const valued = run.map((s) => [s, valueOf(s.text)] as const).filter((x): x is readonly [Sentence, number] => x[1] !== null);
+    if (valued.length >= 2) {
+      const end = highest ? Math.max(...valued.map(([, v]) => v)) : Math.min(...valued.map(([, v]) => v));
+      for (const [s, v] of valued) if (v === end) out.add(s);
     }
     run = [];
   };
@@ -418,17 +438,44 @@ function lowestPriced(sentences: Sentence[]): Set<Sentence> {
     const prev = sentences[i - 1];
     if (!s.bullet || !prev || prev.passage !== s.passage || prev.position !== s.position - 1 || !prev.bullet) close();
     if (s.bullet) run.push(s);
-    if (STARTING_PRICE.test(s.text)) out.add(s);
   });
   close();
   return out;
 }
+/**
+ * The sentences that give a lowest price: each list's or table's lowest-priced row (of two or more
+ * priced rows in a run of items) and any sentence with a price something starts at.
+ */
+function lowestPriced(sentences: Sentence[]): Set<Sentence> {
+  const out = extremeRows(sentences, priceOf, false);
+  for (const s of sentences) if (STARTING_PRICE.test(s.text)) out.add(s);
+  return out;
+}
+/**
+ * Superlatives a list answers with its extreme row ("the smallest unit" → the 15 sq ft locker, "your
+ * priciest bouquet" → the $220 one), besides "cheapest" (lowestPriced): by size, or by price.
+ */
+const SUPERLATIVE_ROWS: { words: Set<string>; valueOf: (text: string) => number | null; highest: boolean }[] = [
+  { words: new Set(["smallest", "tiniest"]), valueOf: sizeOf, highest: false },
+  { words: new Set(["biggest", "largest"]), valueOf: sizeOf, highest: true },
+  { words: new Set(["priciest", "dearest", "fanciest", "poshest"]), valueOf: priceOf, highest: true },
+  { words: new Set(["hardest", "toughest", "trickiest"]), valueOf: levelOf, highest: true },
+  { words: new Set(["easiest", "simplest"]), valueOf: levelOf, highest: false },
+];
 function wantedTypes(question: string): RegExp[] {
   const q = question.toLowerCase();
   // Read as written and as the lexicon spells it: "wat time", "hw much", "r u open" ask what
   // "what time", "how much", "are you open" ask.
   const spelled = questionWords(question).join(" ");
-  return ANSWER_TYPES.filter((t) => t.ask.test(q) || t.ask.test(spelled)).map((t) => t.has);
+  const out = ANSWER_TYPES.filter((t) => t.ask.test(q) || t.ask.test(spelled)).map((t) => t.has);
+  // "How many lessons in a term?" wants a count of them: "10 lessons", "16 bedrooms" (a unit of
+  // time is the duration above).
+  const many = /\bhow many ([a-z]{3,})\b/.exec(spelled)?.[1];
+  if (many && !/^(days?|weeks?|hours?|months?|minutes?|years?|times?)$/.test(many)) {
+    const one = many.replace(/(?<=[^aeiou]s|sh|ch|x)es$|s$/, "");
+    out.push(new RegExp(`\\b\\d[\\d,]*\\s+(?:[a-z-]+\\s+)?[a-z-]*${one}(?:s|es)?\\b`, "i"));
+  }
+  return out;
 }
 
 /** How many sentences at the start of a passage (before any heading in it) sit under its title. */
@@ -627,10 +674,19 @@ export function composeAnswer(parsed: ParsedPrompt): {
   // a price something starts from ("Our frames start from £59"), whichever words they share.
   const cheapestSlots = slots.map((slot) => slot.weight === 1 && (slot.word === "cheapest" || (slot.word === "lowest" && PRICE_WORD.test(parsed.question))));
   const cheapest = cheapestSlots.includes(true) ? lowestPriced(sentences) : new Set<Sentence>();
+  // "the smallest unit", "the most expensive plan": the extreme row of a list, held in full.
+  const mostExpensive = /\bmost (expensive|pricey)\b/i.test(parsed.question);
+  const extremes = slots.map((slot) => {
+    if (slot.weight !== 1) return null;
+    const kind = slot.word === "expensive" && mostExpensive ? SUPERLATIVE_ROWS[2] : SUPERLATIVE_ROWS.find((k) => k.words.has(slot.word));
+    return kind ? extremeRows(sentences, kind.valueOf, kind.highest) : null;
+  });
   const holds = (s: Sentence) => {
     let held = wordsHeld(s);
     if (asksHours && CLOCK_RANGE.test(s.text)) held = held.map((h, i) => (hoursSlots[i] ? Math.max(h, 0.5) : h));
     if (cheapest.has(s)) held = held.map((h, i) => (cheapestSlots[i] ? 1 : h));
+    // Another row of such a list is not the smallest, whatever its name ("Small: 25 sq ft").
+    if (extremes.some((e) => e?.size)) held = held.map((h, i) => (extremes[i]?.has(s) ? 1 : extremes[i]?.size && s.bullet ? 0 : h));
     return asked.length ? slots.map((slot, i) => Math.max(held[i], rangeHeld(s, slot.word))) : held;
   };
 
