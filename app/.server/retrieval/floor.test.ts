@@ -165,6 +165,9 @@ describe("the relevance floor", () => {
     expect(availabilityObject("can i bring back shampoo i bought")).toEqual(["shampoo"]);
     expect(availabilityObject("can i get fresh flowers dropped at my cafe every week")).toEqual(["fresh", "flowers"]);
     expect(availabilityObject("can i get my nails done")).toEqual(["nails"]);
+    // "thru" and an adjective put after the thing end it (bench/probes4: refused before).
+    expect(availabilityObject("can i get a bike thru the tax free bike scheme at work?")).toEqual(["bike"]);
+    expect(availabilityObject("is there a bedroom suitable for a wheelchair user")).toEqual(["bedroom"]);
     // …but a participle before the thing is part of it.
     expect(availabilityObject("do you sell refurbished laptops")).toEqual(["refurbished", "laptops"]);
   });

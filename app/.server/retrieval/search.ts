@@ -1051,10 +1051,12 @@ const AVAILABILITY =
   /^(?:(?:please|hi|hello|hey)\s+)?(?:do|does|will|would|can|could)\s+(?:you|u|ya|they|the\s+\w+)\s+(?:guys\s+)?(?:offer|sell|have|do|install|fit|provide|stock|carry|make|accept|take|serve|supply|repair|fix|support|allow|hire|rent|run|host|organise|organize|arrange|cater|cater\s+for)\s+(.+)$|^(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(.+)$|^(?:can|could|may)\s+(?:i|we)\s+(?:get|buy|order|bring|hire|rent|have|use)\s+(.+)$|^(?:how|where)\s+(?:do|can|could|would|should)\s+(?:i|we)\s+(?:get|obtain|apply\s+for|buy|order)\s+(?:a|an|some|any)\s+(.+)$/;
 // A subject pronoun starts a clause about the thing ("a van I can borrow"); "without" a condition.
 const OBJECT_END = new Set(
-  "to for at in on with without near nearby from by of into during before after when if while so as or and because about like than this next i we you u they he she not shes hes theyre im thats".split(
+  "to for at in on with without near nearby from by of into during before after when if while so as or and because about like than this next i we you u they he she not shes hes theyre im thats thru through via".split(
     " ",
   ),
 );
+/** Adjectives put after the thing say what it must be ("a bedroom suitable for a wheelchair user"). */
+const AFTER_THING = new Set("suitable available ok okay possible allowed".split(" "));
 /** Irregular past participles that end an availability question's thing ("get my nails done"). */
 const PARTICIPLES = new Set("done made sent cut fit fitted built taken given shown brought put".split(" "));
 /**
@@ -1117,7 +1119,7 @@ function objectWords(rest: string | undefined, thing = false): string[] {
     if (OBJECT_END.has(w)) break;
     // After the thing, a past participle says what is done to it ("get fresh flowers dropped at my
     // cafe", "get a bike serviced"): the service is asked about, the thing is named already.
-    if (thing && out.length > 0 && (/^[a-z]{3,}ed$/.test(w) || PARTICIPLES.has(w))) break;
+    if (thing && out.length > 0 && (/^[a-z]{3,}ed$/.test(w) || PARTICIPLES.has(w) || AFTER_THING.has(w))) break;
     if (!DETERMINERS.has(w) && !STOP_WORDS.has(w) && !COMPARATIVES.has(w)) out.push(w);
   }
   return out;
