@@ -688,6 +688,10 @@ const SYNONYMS: string[][] = [
   ["tracking number", "tracking numbers", "tracking code", "tracking link", "tracking details", "tracking info", "tracking information", "tracking id"],
   ["insurer", "insurers", "insurance company", "insurance companies", "insurance provider", "insurance providers"],
   ["cutoff", "cutoffs", "cut off", "cut-off"],
+  // A part that is the maker's own, not a compatible one.
+  ["genuine", "original", "official", "oem"],
+  // An employer's tax-free bike scheme, under its brand names.
+  ["cycle to work", "cycle2work", "cyclescheme", "bike2work", "bike to work", "ride to work", "tax free bike", "cycle scheme", "bike scheme"],
 ];
 
 /** One-way: a specific word also looks for the general one (a question about England is about the UK). */
@@ -729,6 +733,21 @@ const BROADER: [string[], string[]][] = [
   [
     ["updates", "progress updates", "how my kid is doing", "how my child is doing"],
     ["report", "reports", "progress report"],
+  ],
+  // Shampoo and the like are the products a salon sells.
+  [
+    ["shampoo", "shampoos", "conditioner", "conditioners", "hair products", "styling products", "hair spray", "hairspray"],
+    ["products", "product", "retail products"],
+  ],
+  // A free version of software is its free plan or tier.
+  [
+    ["version", "versions", "edition", "editions"],
+    ["plan", "plans", "tier", "tiers"],
+  ],
+  // A service that takes a cut of a payment charges a fee on it.
+  [
+    ["take a cut", "takes a cut", "take a percentage", "takes a percentage"],
+    ["fee", "fees", "platform fee", "transaction fee", "commission"],
   ],
   // Someone coming to look at a house, a roof or a laptop is an inspection, survey or diagnosis.
   [
@@ -938,6 +957,22 @@ const BROADER: [string[], string[]][] = [
       "pup",
       "pups",
       "doggo",
+      "springer",
+      "springer spaniel",
+      "cocker",
+      "cocker spaniel",
+      "sprocker",
+      "border collie",
+      "golden retriever",
+      "cavapoo",
+      "cavachon",
+      "goldendoodle",
+      "westie",
+      "yorkie",
+      "dalmatian",
+      "doberman",
+      "great dane",
+      "sausage dog",
     ],
     ["dog", "dogs"],
   ],
