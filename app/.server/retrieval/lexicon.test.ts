@@ -543,6 +543,14 @@ describe("support lexicon", () => {
     expect(slotOf("is there a free version? whats the catch", "version")?.broader).toContain("plan");
     expect(slotOf("do u guys take a cut when clients pay online?", "cut")?.broader).toContain("fee");
     expect(slotOf("how much for a cut and blow dry", "cut")?.broader ?? []).not.toContain("fee");
+    // Answered without the fact before (probes4, probes5, probes7, probes10): taking payment is charging,
+    // a zoom call needs a phone booth, red wine is a stain, a driving licence test the DVLA standard.
+    expect(slotOf("when do u take payment", "payment")?.broader).toContain("charge");
+    expect(slotOf("is there somewhere private i can jump on a zoom call", "call")?.broader).toContain("booth");
+    expect(slotOf("red wine on my dress, will it come out", "wine")?.broader).toContain("stain");
+    expect(slotOf("do i need a separate test for me driving licence", "licence")?.broader).toContain("dvla");
+    expect(questionWords("what happens if it gets hella windy")).toContain("very");
+    expect(slotOf("can we dump our cases after checkout", "dump")?.broader).toContain("leave");
     // Refused before (probes6 swim school): a tummy bug is being sick; make-ups "must be used within" a term.
     expect(slotOf("my son had a tummy bug yesterday, ok to come today?", "bug")?.broader).toContain("sick");
     expect(slotOf("do make ups expire?", "expire")?.synonymPhrases).toContainEqual(["used", "within"]);

@@ -40,6 +40,8 @@ const CHAT_SPELLING: Record<string, string> = {
   kms: "km",
   kgs: "kg",
   meds: "medication",
+  // "hella windy": very.
+  hella: "very",
   u: "you",
   r: "are",
   // "how much is it n how long": and.
@@ -733,6 +735,31 @@ const BROADER: [string[], string[]][] = [
   [
     ["updates", "progress updates", "how my kid is doing", "how my child is doing"],
     ["report", "reports", "progress report"],
+  ],
+  // To dump or stash bags somewhere is to leave them there.
+  [
+    ["dump", "stash"],
+    ["leave", "store", "storage"],
+  ],
+  // Taking payment is charging the customer's card.
+  [
+    ["take payment", "take the payment", "take the money", "take my money", "take payments"],
+    ["charge", "charged", "charges", "billed", "bill"],
+  ],
+  // A video call needs a phone booth or a room with a video-call kit.
+  [
+    ["zoom call", "zoom", "teams call", "video call", "jump on a call", "take a call", "calls"],
+    ["phone booth", "phone booths", "video-call", "call"],
+  ],
+  // Wine, coffee or ink on clothes is a stain.
+  [
+    ["red wine", "wine", "coffee", "ink", "grease", "blood", "mud", "fake tan", "curry"],
+    ["stain", "stains"],
+  ],
+  // An eye test for a driving licence is checked against the DVLA's driving standard.
+  [
+    ["driving licence", "driving license", "drivers licence", "drivers license"],
+    ["dvla", "driving standard"],
   ],
   // Shampoo and the like are the products a salon sells.
   [
