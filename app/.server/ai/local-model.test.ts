@@ -686,6 +686,18 @@ describe("answers that start with the answer (issue #12)", () => {
       passage(1, "Laundry — Pickup and delivery", "If we damage an item, we pay up to 10 times its cleaning price. Tips for drivers are optional."),
       passage(2, "Laundry — Booking", "Book by 10pm the night before. Our drivers come by Monday to Saturday, 7am to 9am or 6pm to 9pm."),
     ];
+    // "When do I pay?" wants the moment payment is taken (bench/probes8: the firm's description led).
+    const heating: PromptPassage[] = [
+      passage(
+        1,
+        "Heating — About us",
+        "We're a family firm of six engineers based in Kirkstall, fixing boilers and plumbing across Leeds. Once they've made it safe, we can come and repair the fault.",
+      ),
+      passage(2, "Heating — Paying", "Card (including contactless) or bank transfer, on completion. We don't take cheques."),
+    ];
+    expect(ask("when do i pay for a repair", heating, { answerLength: "short" }).text).toMatch(
+      /^Card \(including contactless\) or bank transfer, on completion/,
+    );
     // Before: "times" was a word to find, and "10 times its cleaning price" led.
     expect(ask("what times do ur drivers come by", laundry, { answerLength: "short" }).text).toMatch(/^Our drivers come by Monday to Saturday, 7am to 9am/);
   });

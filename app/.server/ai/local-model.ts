@@ -370,6 +370,12 @@ const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
   { ask: /\b(phone|call|ring|telephone|number)\b/, has: /(\+?\d[\d ]{7,}\d)/ },
   { ask: /\b(e-?mail|write to|contact)\b/, has: /[\w.+-]+@[\w-]+\.[\w.]+/ },
   { ask: /\bwhen (was|were|did)\b/, has: /\b(1[89]|20)\d\d\b/ },
+  // "When do I pay?" wants the moment payment is taken: "on completion", "the day after each clean",
+  // "when you book", "in advance".
+  {
+    ask: /\bwhen (do|does|will|should|must|would|can) (i|we|you|u|ya|they) (pay|take (the )?payment|take (the |my )?money|charge|bill|get charged|be charged|get billed)\b|\bwhen (is|are) (the )?(payment|balance|deposit|bill|fee)s? (due|taken|paid)\b/,
+    has: /\b(on completion|(on|the) day (before|after|of)|the (day|week|month) after|when you (book|order|collect|arrive|place|check|confirm)|at the (end|time|start) of|in advance|up ?front|before (the|your|each|we|work)|after (the|your|each) (clean|job|visit|lesson|session|repair|appointment|stay|treatment)|on the day|at booking|at checkout|at check-?out|due (on|by|within|\d+))\b/i,
+  },
   // "How long have you been in business?" is answered by when it began: "since 2009", "founded in 1998".
   {
     ask: /\bhow long\b.*\bbeen\b/,
