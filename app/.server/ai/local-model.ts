@@ -419,7 +419,7 @@ const sizeOf = (text: string) => {
 };
 /** A level of difficulty written as a word: "Easy" < "Medium" < "Hard" < "Expert". */
 const LEVELS: [RegExp, number][] = [
-  [/\b(very hard|extreme|expert|expert level|hardest)\b/i, 4],
+  [/\b(very hard|extreme|expert|hardest)\b/i, 4],
   [/\b(hard|difficult|challenging|advanced)\b/i, 3],
   [/\b(medium|moderate|intermediate)\b/i, 2],
   [/\b(easy|beginners?|gentle)\b/i, 1],
@@ -461,10 +461,13 @@ function lowestPriced(sentences: Sentence[]): Set<Sentence> {
  * Superlatives a list answers with its extreme row ("the smallest unit" → the 15 sq ft locker, "your
  * priciest bouquet" → the $220 one), besides "cheapest" (lowestPriced): by size, or by price.
  */
-const SUPERLATIVE_ROWS: { words: Set<string>; valueOf: (text: string) => number | null; highest: boolean }[] = [
+type ExtremeKind = { words: Set<string>; valueOf: (text: string) => number | null; highest: boolean };
+/** Also "most expensive", read from the question as written (its slot is "expensive"). */
+const PRICIEST: ExtremeKind = { words: new Set(["priciest", "dearest", "fanciest", "poshest"]), valueOf: priceOf, highest: true };
+const SUPERLATIVE_ROWS: ExtremeKind[] = [
   { words: new Set(["smallest", "tiniest"]), valueOf: sizeOf, highest: false },
   { words: new Set(["biggest", "largest"]), valueOf: sizeOf, highest: true },
-  { words: new Set(["priciest", "dearest", "fanciest", "poshest"]), valueOf: priceOf, highest: true },
+  PRICIEST,
   { words: new Set(["hardest", "toughest", "trickiest"]), valueOf: levelOf, highest: true },
   { words: new Set(["easiest", "simplest"]), valueOf: levelOf, highest: false },
 ];
@@ -684,15 +687,16 @@ export function composeAnswer(parsed: ParsedPrompt): {
   const mostExpensive = /\bmost (expensive|pricey)\b/i.test(parsed.question);
   const extremes = slots.map((slot) => {
     if (slot.weight !== 1) return null;
-    const kind = slot.word === "expensive" && mostExpensive ? SUPERLATIVE_ROWS[2] : SUPERLATIVE_ROWS.find((k) => k.words.has(slot.word));
+    const kind = slot.word === "expensive" && mostExpensive ? PRICIEST : SUPERLATIVE_ROWS.find((k) => k.words.has(slot.word));
     return kind ? extremeRows(sentences, kind.valueOf, kind.highest) : null;
   });
+  const anyExtreme = extremes.some((e) => e?.size);
   const holds = (s: Sentence) => {
     let held = wordsHeld(s);
     if (asksHours && CLOCK_RANGE.test(s.text)) held = held.map((h, i) => (hoursSlots[i] ? Math.max(h, 0.5) : h));
     if (cheapest.has(s)) held = held.map((h, i) => (cheapestSlots[i] ? 1 : h));
     // Another row of such a list is not the smallest, whatever its name ("Small: 25 sq ft").
-    if (extremes.some((e) => e?.size)) held = held.map((h, i) => (extremes[i]?.has(s) ? 1 : extremes[i]?.size && s.bullet ? 0 : h));
+    if (anyExtreme) held = held.map((h, i) => (extremes[i]?.has(s) ? 1 : extremes[i]?.size && s.bullet ? 0 : h));
     return asked.length ? slots.map((slot, i) => Math.max(held[i], rangeHeld(s, slot.word))) : held;
   };
 
