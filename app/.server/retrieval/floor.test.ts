@@ -12,6 +12,7 @@ import {
   longQuestionShare,
   namedWords,
   oneEdit,
+  openingSubject,
   headcountNumbers,
   paymentMeans,
   priceFor,
@@ -398,6 +399,38 @@ describe("the relevance floor", () => {
     const policy = await retrieve(bot.ctx, bot.ref, "what happens if it rains on the day of our tour?", { k: 1 });
     expect(policy.answerable).toBe(true);
     expect(policy.passages[0].text).toContain("If it rains");
+  });
+
+  it("refuses another place's opening hours, not the business's own or its parts' (ADR 073)", async () => {
+    expect(openingSubject("what time does cardiff castle open")).toEqual(["cardiff", "castle"]);
+    expect(openingSubject("is barton springs pool open today")).toEqual(["barton", "springs", "pool"]);
+    expect(openingSubject("what time does the office open on saturday")).toEqual([]);
+    expect(openingSubject("what time do you close")).toEqual([]);
+    const bot = await botWith([
+      ["Opening hours", "The practice is open Monday to Friday, 8 am to 6 pm, and Saturday 9 am to 1 pm. We are a short walk from Cardiff Central station."],
+      ["Pool", "The hydrotherapy pool is open to patients from 9 am to 4 pm on weekdays."],
+      ["Address", "Riverside Physio, 7 Bridge Street, Cardiff CF10 1AA."],
+    ]);
+    // Answered before from the opening hours: Cardiff and "open" are in them.
+    expect((await retrieve(bot.ctx, bot.ref, "what time does cardiff castle open", { k: 1 })).answerable).toBe(false);
+    for (const q of ["what time does the practice open on saturday", "when does the pool close", "is reception open on saturdays"])
+      expect((await retrieve(bot.ctx, bot.ref, q, { k: 1 })).answerable, q).toBe(true);
+  });
+
+  it("refuses a translation, writing to order and a live fact before retrieval (ADR 073)", async () => {
+    const bot = await botWith([
+      ["Invoices", "Invoices are available in English or German. Damage claims must be made in writing within 30 days."],
+      ["Team", "Our team speaks English, Portuguese and Spanish. Our exchange desk converts euros at the day's rate."],
+    ]);
+    // Each was answered before from the sentence sharing "German", "writing", "Portuguese" or "euros".
+    for (const q of [
+      "how do you say thank you in german",
+      "can u help me write a cover letter",
+      "how do u say thank you in portuguese",
+      "whats the exchange rate for euros today",
+    ])
+      expect((await retrieve(bot.ctx, bot.ref, q, { k: 1 })).answerable, q).toBe(false);
+    expect((await retrieve(bot.ctx, bot.ref, "are invoices available in german", { k: 1 })).answerable).toBe(true);
   });
 
   it("refuses paying with a means the knowledge never names, not one it names in part (ADR 050)", async () => {

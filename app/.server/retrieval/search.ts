@@ -3,7 +3,8 @@ import { LOCAL_EMBEDDING_MODEL_ID, embedTexts, getEmbeddingModel, hashEmbed } fr
 import { chunkFeatures, type ChunkFeatures } from "./chunk-features";
 import type { ServiceContext } from "../context";
 import { isLightWord, lexicalSlots, questionWords } from "./lexicon";
-import { hyphenatedWords, QUESTION_FILLERS, STOP_WORDS, stem, terms, words } from "./text";
+import { isGeneralRequest } from "./general-requests";
+import { hyphenatedWords, QUESTION_FILLERS, questionClauses, STOP_WORDS, stem, terms, words } from "./text";
 import type { ChatbotRef, Passage, RetrievalResult } from "./types";
 import { createVectorStore } from "./vector-store";
 import { askedValues, rangeCover } from "./ranges";
@@ -299,7 +300,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const qTerms = queryTerms(query);
   if (qTerms.length === 0 && t.vector === "off") return { passages: [], answerable: false };
   if (qTerms.length === 0 && words(query).every((w) => STOP_WORDS.has(w) || QUESTION_FILLERS.has(w))) return { passages: [], answerable: false };
-  if (isArithmetic(query) || asksForecast(query)) return { passages: [], answerable: false };
+  if (isArithmetic(query) || asksForecast(query) || isGeneralRequest(query)) return { passages: [], answerable: false };
 
   // 1. Term statistics: how many of the chatbot's chunks contain each query term, and how many
   //    chunks it has — one indexed read of term_stats, which triggers keep exact (migration 0007).
@@ -745,9 +746,11 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // not when it names none ("how much does a new kitchen cost" asked of a plumber). ADR 046.
   const personal = isPersonal(query) || (asksForTerms(query) && qTerms.some((q) => !isLightWord(q.word) && !PRICE_WORDS.has(q.word) && namesTerm(q)));
   const floor = relevanceFloor(t, total, personal) * longShare;
+  // "What time does Cardiff Castle open?" asks another place's hours when the knowledge never names
+  // it: the same rule as a thing (ADR 073).
   const missingObject =
     total < FLOOR_LARGE_KB &&
-    availabilityObject(query).some((w) => {
+    [...availabilityObject(query), ...openingSubject(query)].some((w) => {
       const q = qTerms.find((x) => x.word === w || x.phrase?.includes(stem(w)));
       return q !== undefined && !isLightWord(q.word) && !namesTerm(q);
     }) &&
@@ -1094,6 +1097,26 @@ export function availabilityObject(query: string): string[] {
   return objectWords(rest?.replace(/^(?:back|along|over|round) /, ""), true);
 }
 
+const OPENING =
+  /^(?:what time|what times|when|how late|how early|till what time|until what time)\s+(?:does|do|is|are|will)\s+(.+?)\s+(?:open|opens|close|closes|shut|shuts)\b|^(?:is|are)\s+(.+?)\s+(?:open|closed|shut)\b|^(?:what are|whats|what is)\s+the\s+(?:opening|closing)\s+(?:hours|times|time)\s+(?:of|for|at)\s+(.+)$/;
+/** How a business speaks of itself and its parts ("what time does the office open"): never another place. */
+const SELF_REFERENCE = new Set(
+  "you u ya ye yous it they shop store office place practice clinic surgery salon studio gym restaurant cafe kitchen bar pub hotel reception desk branch showroom warehouse site centre center building door doors business team counter venue premises guys".split(
+    " ",
+  ),
+);
+
+/**
+ * The place whose opening hours a question asks ("what time does cardiff castle open" → cardiff,
+ * castle; "is barton springs pool open today" → barton, springs, pool), less the words a business
+ * uses for itself and its parts ("the office", "reception", "you").
+ */
+export function openingSubject(query: string): string[] {
+  const first = query.split(/[?!;,]|\.(?=\s|$)/)[0];
+  const m = OPENING.exec(questionWords(first).join(" "));
+  return objectWords(m?.[1] ?? m?.[2] ?? m?.[3]).filter((w) => !SELF_REFERENCE.has(w));
+}
+
 /** Containers and amounts: "bottles of prosecco" asks about prosecco, "a couple of dogs" about dogs. */
 const AMOUNT_OF = new Set(
   "bottle bottles box boxes bag bags can cans crate crates case cases pack packs glass glasses bunch bunches piece pieces pair pairs couple lot lots load loads cup cups jar jars tub tubs slice slices plate plates bit bits kind kinds type types sort sorts".split(
@@ -1181,10 +1204,7 @@ export function longQuestionShare(qTerms: { word: string }[], words: number, cla
   return clauseCount > 1 ? words / n : Math.sqrt(words / n);
 }
 
-/** The question's clauses, each with its closing punctuation: split after , ; ! ? and a full stop. */
-export function questionClauses(query: string): string[] {
-  return query.split(/(?<=[,;!?]|\.(?=\s|$))/).filter((s) => /\p{L}{2,}/u.test(s));
-}
+export { questionClauses };
 
 const ASKING_OPENERS = new Set([
   "can",

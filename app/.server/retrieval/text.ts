@@ -4,6 +4,11 @@
 
 import { ByteLru, stringBytes } from "../cache/byte-lru";
 
+/** The question's clauses, each with its closing punctuation: split after , ; ! ? and a full stop. */
+export function questionClauses(query: string): string[] {
+  return query.split(/(?<=[,;!?]|\.(?=\s|$))/).filter((s) => /\p{L}{2,}/u.test(s));
+}
+
 /** Lowercased word tokens (letters/digits, Unicode-aware); apostrophes inside words are dropped. */
 export function words(text: string): string[] {
   return (
