@@ -417,6 +417,20 @@ describe("the relevance floor", () => {
       expect((await retrieve(bot.ctx, bot.ref, q, { k: 1 })).answerable, q).toBe(true);
   });
 
+  it("refuses a recommendation of a kind of thing the knowledge never names (ADR 073)", async () => {
+    expect(availabilityObject("can u recommend a good kids dentist")).toEqual(["good", "kids", "dentist"]);
+    expect(availabilityObject("recommend me a good plumber in grangetown")).toEqual(["good", "plumber"]);
+    const bot = await botWith([
+      ["Eye tests", "An eye test costs £25 and takes 30 minutes. Children's eye tests are free."],
+      ["Where", "Harrow & Lowe is an independent optician on Harrogate Road in Chapel Allerton, Leeds."],
+      ["Frames", "We stock frames from Ray-Ban, Lindberg and our own range from £49."],
+    ]);
+    // Answered before from the optician's own address.
+    expect((await retrieve(bot.ctx, bot.ref, "can you recommend a good dentist in chapel allerton", { k: 1 })).answerable).toBe(false);
+    const frames = await retrieve(bot.ctx, bot.ref, "could you recommend Lindberg frames", { k: 1 });
+    expect(frames, JSON.stringify({ r: frames.refusedBy, rel: frames.relevance, f: frames.floor })).toMatchObject({ answerable: true });
+  });
+
   it("refuses a translation, writing to order and a live fact before retrieval (ADR 073)", async () => {
     const bot = await botWith([
       ["Invoices", "Invoices are available in English or German. Damage claims must be made in writing within 30 days."],

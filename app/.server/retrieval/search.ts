@@ -1051,7 +1051,7 @@ export function relevanceFloor(t: Pick<RetrievalTuning, "floor" | "floorSmall" |
 }
 
 const AVAILABILITY =
-  /^(?:(?:please|hi|hello|hey)\s+)?(?:do|does|will|would|can|could)\s+(?:you|u|ya|they|the\s+\w+)\s+(?:guys\s+)?(?:offer|sell|have|do|install|fit|provide|stock|carry|make|accept|take|serve|supply|repair|fix|support|allow|hire|rent|run|host|organise|organize|arrange|cater|cater\s+for)\s+(.+)$|^(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(.+)$|^(?:can|could|may)\s+(?:i|we)\s+(?:get|buy|order|bring|hire|rent|have|use)\s+(.+)$|^(?:how|where)\s+(?:do|can|could|would|should)\s+(?:i|we)\s+(?:get|obtain|apply\s+for|buy|order)\s+(?:a|an|some|any)\s+(.+)$/;
+  /^(?:(?:please|hi|hello|hey)\s+)?(?:do|does|will|would|can|could)\s+(?:you|u|ya|they|the\s+\w+)\s+(?:guys\s+)?(?:offer|sell|have|do|install|fit|provide|stock|carry|make|accept|take|serve|supply|repair|fix|support|allow|hire|rent|run|host|organise|organize|arrange|cater|cater\s+for)\s+(.+)$|^(?:is|are)\s+there\s+(?:a|an|any|some)?\s*(.+)$|^(?:can|could|may)\s+(?:i|we)\s+(?:get|buy|order|bring|hire|rent|have|use)\s+(.+)$|^(?:how|where)\s+(?:do|can|could|would|should)\s+(?:i|we)\s+(?:get|obtain|apply\s+for|buy|order)\s+(?:a|an|some|any)\s+(.+)$|^(?:(?:can|could|would|will)\s+(?:you|u|ya)\s+)?(?:please\s+)?(?:recommend|suggest)\s+(?:me\s+|us\s+)?(.+)$/;
 // A subject pronoun starts a clause about the thing ("a van I can borrow"); "without" a condition.
 const OBJECT_END = new Set(
   "to for at in on with without near nearby from by of into during before after when if while so as or and because about like than this next i we you u they he she not shes hes theyre im thats thru through via".split(
@@ -1092,7 +1092,8 @@ export function availabilityObject(query: string): string[] {
     .join(" ")
     .replace(/^(is|are) there (?:any |enough |some )?(?:room|space) for /, "$1 there ");
   const m = AVAILABILITY.exec(ws);
-  const rest = m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4];
+  // "Can you recommend a good dentist?" asks for one of the things the knowledge names, or for none.
+  const rest = m?.[1] ?? m?.[2] ?? m?.[3] ?? m?.[4] ?? m?.[5];
   // A particle belongs to the verb ("can I bring back shampoo", "bring along a cake").
   return objectWords(rest?.replace(/^(?:back|along|over|round) /, ""), true);
 }
