@@ -87,18 +87,24 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
+    this.createTables();
+    // Keep-alive pings are answered without waking the object.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(`{"v":1,"type":"ping"}`, `{"v":1,"type":"pong"}`));
+  }
+
+  private createTables() {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS log (
-      seq INTEGER PRIMARY KEY AUTOINCREMENT,
-      id TEXT NOT NULL UNIQUE,
-      role TEXT NOT NULL,
-      text TEXT NOT NULL,
-      at INTEGER NOT NULL,
-      author TEXT,
-      client_id TEXT,
-      sources TEXT,
-      mirrored INTEGER NOT NULL DEFAULT 0
-    )`);
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        role TEXT NOT NULL,
+        text TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        author TEXT,
+        client_id TEXT,
+        sources TEXT,
+        mirrored INTEGER NOT NULL DEFAULT 0
+      )`);
     this.sql.exec(`CREATE UNIQUE INDEX IF NOT EXISTS log_client ON log (role, client_id) WHERE client_id IS NOT NULL`);
     // ADR 033: the visitor's socket messages counted in fixed windows (the visitor gate's limits).
     this.sql.exec(`CREATE TABLE IF NOT EXISTS rate (k TEXT PRIMARY KEY, window_start INTEGER NOT NULL, n INTEGER NOT NULL)`);
@@ -110,8 +116,6 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
         .some((c) => c.name === "kind")
     )
       this.sql.exec(`ALTER TABLE log ADD COLUMN kind TEXT`);
-    // Keep-alive pings are answered without waking the object.
-    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(`{"v":1,"type":"ping"}`, `{"v":1,"type":"pong"}`));
   }
 
   // ——— state ———
@@ -131,6 +135,13 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
     if (known) return known;
     const meta: Meta = { ...info, agent: null };
     this.saveMeta(meta);
+    // Noted in the chatbot's inbox so that deleting the chatbot finds this object (ADR 074); every
+    // message it stores notes it again (notifyInbox), so a failure here is made good by the next.
+    this.ctx.waitUntil(
+      chatbotInbox(this.env, info.chatbotId)
+        .noteSession(info.conversationId)
+        .catch((e) => console.error("[live] could not note the session in the inbox", e)),
+    );
     return meta;
   }
 
@@ -361,6 +372,27 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
     if (meta.status !== "waiting") return;
     this.sql.exec(`INSERT INTO meta (k, v) VALUES ('wait', ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, JSON.stringify(timer));
     await this.armAlarm(timer.at);
+  }
+
+  async forget(chatbotId: string): Promise<void> {
+    const meta = this.meta();
+    if (meta && meta.chatbotId !== chatbotId) {
+      console.error(`live object of ${meta.conversationId} refused to be emptied for another chatbot`);
+      return;
+    }
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.close(1000, "chatbot deleted");
+      } catch {
+        // already closing
+      }
+    }
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.timeZone = null;
+    this.countedAs = null;
+    // The same instance may be asked again (a straggling request): its tables come back empty.
+    this.createTables();
   }
 
   async snapshot(info: LiveConversationInfo, after: number): Promise<LiveSnapshot> {

@@ -18,6 +18,8 @@ export class ChatbotInbox extends DurableObject<Env> implements ChatbotInboxApi 
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.sql.exec(`CREATE TABLE IF NOT EXISTS away (user_id TEXT PRIMARY KEY)`);
+    // The chatbot's conversations whose live object keeps state: deleting the chatbot empties each (ADR 074).
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS sessions (conversation_id TEXT PRIMARY KEY) WITHOUT ROWID`);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(`{"v":1,"type":"ping"}`, `{"v":1,"type":"pong"}`));
   }
 
@@ -54,7 +56,33 @@ export class ChatbotInbox extends DurableObject<Env> implements ChatbotInboxApi 
     return this.agents().filter((a) => a.state === "online").length;
   }
 
+  async noteSession(conversationId: string): Promise<void> {
+    this.sql.exec(`INSERT OR IGNORE INTO sessions (conversation_id) VALUES (?)`, conversationId);
+  }
+
+  async sessions(after: string, limit: number): Promise<string[]> {
+    return this.sql
+      .exec<{ conversation_id: string }>(`SELECT conversation_id FROM sessions WHERE conversation_id > ? ORDER BY conversation_id LIMIT ?`, after, limit)
+      .toArray()
+      .map((r) => r.conversation_id);
+  }
+
+  async forget(): Promise<void> {
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.close(1000, "chatbot deleted");
+      } catch {
+        // already closing
+      }
+    }
+    await this.ctx.storage.deleteAll();
+    // The same instance may be asked again (a straggling request): its tables come back empty.
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS away (user_id TEXT PRIMARY KEY)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS sessions (conversation_id TEXT PRIMARY KEY) WITHOUT ROWID`);
+  }
+
   async changed(event: { conversationId: string; status: LiveStatus }): Promise<void> {
+    this.sql.exec(`INSERT OR IGNORE INTO sessions (conversation_id) VALUES (?)`, event.conversationId);
     const data = serverFrame({ type: "changed", conversationId: event.conversationId, status: event.status });
     for (const ws of this.ctx.getWebSockets()) {
       try {

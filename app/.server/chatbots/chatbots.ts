@@ -6,6 +6,7 @@ import { deleteChatbotKnowledgeStorage } from "../kb/sources";
 import type { AppContext } from "../context";
 import { chatbots, organisations, termStats } from "../db/schema";
 import { newChatbotStores } from "./new-chatbot-stores";
+import { forgetLiveChat } from "../inbox/live";
 
 // Every function is scoped by organisation: a chatbot id of another organisation is simply not found.
 
@@ -88,6 +89,8 @@ export async function deleteChatbot(ctx: AppContext, ref: ChatbotRef): Promise<{
   // A shard's messages go first, as the knowledge does: a failure leaves the chatbot to delete again.
   const messagesOf = await messageStore(ctx, ref);
   if (messagesOf.kind === "shard") await messagesOf.dropAll();
+  // So do the copies live chat keeps in each conversation's object, and the inbox object (ADR 074).
+  await forgetLiveChat(ctx.env, ref.chatbotId);
   const row = await ctx.db
     .delete(chatbots)
     .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)))

@@ -36,13 +36,21 @@ export interface LiveConversationApi {
   startWaitTimer(info: LiveConversationInfo, timer: WaitTimer): Promise<void>;
   /** The conversation's state and the messages after `after` (the HTTP fallback's poll). */
   snapshot(info: LiveConversationInfo, after: number): Promise<LiveSnapshot>;
+  /** Deleting the chatbot: the object's log, state and counters go, its sockets close. Refused for another chatbot's conversation. */
+  forget(chatbotId: string): Promise<void>;
 }
 
 export interface ChatbotInboxApi {
   /** Agents connected to the chatbot's inbox with their switch on "online". */
   agentsOnline(): Promise<number>;
-  /** A conversation changed: connected inboxes refresh. */
+  /** A conversation changed: connected inboxes refresh. The conversation is noted as one with a live object. */
   changed(event: { conversationId: string; status: LiveStatus }): Promise<void>;
+  /** A conversation's live object started keeping state: noted, so that deleting the chatbot finds it. */
+  noteSession(conversationId: string): Promise<void>;
+  /** The conversations noted as having a live object, at most `limit` after `after` (by id). */
+  sessions(after: string, limit: number): Promise<string[]>;
+  /** Deleting the chatbot: the agents' switches and the notes of live objects go, open inboxes close. */
+  forget(): Promise<void>;
 }
 
 export function liveConversation(env: Pick<Env, "CHAT_SESSION">, conversationId: string): LiveConversationApi & { fetch(r: Request): Promise<Response> } {
@@ -62,3 +70,25 @@ export function chatbotInbox(env: Pick<Env, "CHATBOT_INBOX">, chatbotId: string)
 export type LiveWho = { role: "visitor"; limits?: RateKey[] } | ({ role: "agent" } & LiveAgent);
 export const WHO_HEADER = "X-Parley-Live-Who";
 export const INFO_HEADER = "X-Parley-Live-Info";
+
+/**
+ * Deleting a chatbot: every conversation's live object that kept a log (visitor, agent and bot
+ * messages copied there, its state, the visitor's counters) is emptied, then the chatbot's inbox
+ * object. Before the chatbot's rows go, as its shards do, so that a failure leaves the chatbot to
+ * delete again. Objects started before they were noted in the inbox (before ADR 074) are not found.
+ */
+export async function forgetLiveChat(env: Pick<Env, "CHAT_SESSION" | "CHATBOT_INBOX">, chatbotId: string): Promise<number> {
+  const inbox = chatbotInbox(env, chatbotId);
+  let after = "";
+  let forgotten = 0;
+  for (;;) {
+    const ids = await inbox.sessions(after, 200);
+    if (ids.length === 0) break;
+    // A few at a time: each is a call to its own object.
+    for (let i = 0; i < ids.length; i += 20) await Promise.all(ids.slice(i, i + 20).map((id) => liveConversation(env, id).forget(chatbotId)));
+    forgotten += ids.length;
+    after = ids[ids.length - 1];
+  }
+  await inbox.forget();
+  return forgotten;
+}
