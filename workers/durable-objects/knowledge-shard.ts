@@ -76,6 +76,11 @@ export class KnowledgeShard extends DurableObject<Env> implements KnowledgeShard
     return this.store(ref).countChunks(sourceId);
   }
 
+  async countVectorsNotOf(ref: ChatbotRef, model: string): Promise<number> {
+    if (!this.shard.owns(ref)) return 0;
+    return this.store(ref).countVectorsNotOf(model);
+  }
+
   /** Deleting the chatbot: its vectors where they live outside (Vectorize), then the object's whole storage. */
   async dropAll(ref: ChatbotRef): Promise<void> {
     if (!this.shard.owns(ref)) return;

@@ -1,6 +1,7 @@
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { getEmbeddingModel } from "../ai/embeddings";
-import { chatbots, chunkVectors, knowledgeSources } from "../db/schema";
+import { chatbots, knowledgeSources } from "../db/schema";
+import { knowledgeStore } from "../retrieval/knowledge-store";
 import { enqueueIngest } from "./queue";
 import type { KbContext } from "./sources";
 
@@ -15,19 +16,20 @@ const RECORDED = sql<string | null>`json_extract(${chatbots.settings}, '$.index.
 export async function reindexForEmbeddingModel(ctx: KbContext, opts: { enqueue?: boolean; limit?: number } = {}) {
   const model = getEmbeddingModel(ctx.env).modelId;
   const stale = await ctx.db
-    .select({ id: chatbots.id, orgId: chatbots.orgId, recorded: RECORDED })
+    .select({ id: chatbots.id, orgId: chatbots.orgId, recorded: RECORDED, store: chatbots.knowledgeStore })
     .from(chatbots)
     .where(sql`coalesce(${RECORDED}, '') != ${model}`)
     .limit(opts.limit ?? 50)
     .all();
   const out = { model, chatbots: [] as string[], sources: [] as string[] };
   for (const bot of stale) {
-    const foreign = await ctx.db
-      .select({ n: sql<number>`count(*)` })
-      .from(chunkVectors)
-      .where(and(eq(chunkVectors.chatbotId, bot.id), ne(chunkVectors.model, model)))
-      .get();
-    if ((bot.recorded !== null && bot.recorded !== model) || (foreign?.n ?? 0) > 0) {
+    // Asked of the store the chatbot's knowledge lives in: a chatbot whose vectors are in its shard
+    // has none in D1 (ADR 034). While moving, D1 still holds them.
+    const foreign =
+      bot.recorded !== null && bot.recorded !== model
+        ? 1
+        : await (await knowledgeStore(ctx, { orgId: bot.orgId, chatbotId: bot.id }, bot.store)).countVectorsNotOf(model);
+    if (foreign > 0) {
       const now = Date.now();
       const requeued = await ctx.db
         .update(knowledgeSources)

@@ -30,6 +30,8 @@ export interface KnowledgeStore {
   /** The largest chunk id of a source (0 when it has none): ingestion's generation marks. */
   maxChunkId(sourceId: string): Promise<number>;
   countChunks(sourceId?: string): Promise<number>;
+  /** How many of the chatbot's stored vectors another embedding model made (kb/reindex.ts). */
+  countVectorsNotOf(model: string): Promise<number>;
   /** Before the chatbot is deleted: what its rows' cascade does not remove (vectors; a shard's whole storage). */
   dropAll(): Promise<void>;
 }
@@ -82,6 +84,13 @@ export function d1KnowledgeStore(ctx: StoreContext, ref: ChatbotRef, where: { ow
       const r = await d1.prepare(`SELECT count(*) AS n FROM chunks WHERE ${scope}`).bind(sourceId, ref.chatbotId, ref.orgId).first<{ n: number }>();
       return r?.n ?? 0;
     },
+    async countVectorsNotOf(model) {
+      const r = await d1
+        .prepare(`SELECT count(*) AS n FROM chunk_vectors WHERE chatbot_id = ? AND model != ?`)
+        .bind(ref.chatbotId, model)
+        .first<{ n: number }>();
+      return r?.n ?? 0;
+    },
     dropAll: () => deleteChatbotVectors(ctx, ref),
   };
 }
@@ -96,6 +105,7 @@ export interface KnowledgeShardApi {
   deleteChunks(ref: ChatbotRef, sourceId: string, which: ChunkSelection): Promise<{ deleted: number }>;
   maxChunkId(ref: ChatbotRef, sourceId: string): Promise<number>;
   countChunks(ref: ChatbotRef, sourceId?: string): Promise<number>;
+  countVectorsNotOf(ref: ChatbotRef, model: string): Promise<number>;
   dropAll(ref: ChatbotRef): Promise<void>;
   // The move from D1 (knowledge-move.ts).
   importChunks(ref: ChatbotRef, rows: MovedChunk[]): Promise<{ imported: number }>;
@@ -118,6 +128,7 @@ export function shardKnowledgeStore(env: Pick<Env, "KNOWLEDGE_SHARD">, ref: Chat
     deleteChunks: (sourceId, which) => shard.deleteChunks(ref, sourceId, which),
     maxChunkId: (sourceId) => shard.maxChunkId(ref, sourceId),
     countChunks: (sourceId) => shard.countChunks(ref, sourceId),
+    countVectorsNotOf: (model) => shard.countVectorsNotOf(ref, model),
     dropAll: () => shard.dropAll(ref),
   };
 }
