@@ -12,7 +12,7 @@ import { sweepKnowledgeMoves } from "../app/.server/retrieval/knowledge-move";
  * Cron trigger (wrangler.toml [triggers], every 5 minutes): re-indexes chatbots whose embedding
  * model changed, resumes stalled ingestion and starts due re-syncs; starts moving a few chatbots'
  * knowledge from D1 into their shards and resumes stalled moves (ADR 034), and the same for their
- * messages (ADR 042), and resumes conversation-index moves (ADR 051: it starts none yet); sends due daily
+ * messages (ADR 042) and their conversation index (ADR 051); sends due daily
  * notification digests and drops notification deliveries past their retention.
  */
 export async function handleScheduled(_controller: ScheduledController, env: Env, execution: ExecutionContext) {
