@@ -31,14 +31,14 @@ export const pct = (xs: number[], p: number) => {
 export const summary = (xs: number[]) => ({ p50: pct(xs, 50), p95: pct(xs, 95), max: Math.max(...xs), mean: xs.reduce((a, b) => a + b, 0) / xs.length });
 
 /** An organisation on the Scale plan with one chatbot, written straight to D1 (`<kind>` names them). */
-export async function makeBenchOrgAndBot(db: D1Database, kind: string, suffix: string) {
+export async function makeBenchOrgAndBot(db: D1Database, kind: string, suffix: string, store: "d1" | "shard" = "d1") {
   const orgId = `org_${kind}_${suffix}`;
   const chatbotId = `cb_${kind}_${suffix}`;
   await db.batch([
     db
       .prepare("INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (?, 'Bench', ?, 'scale', ?)")
       .bind(orgId, `${kind}-${suffix}`, Date.now()),
-    db.prepare("INSERT INTO chatbots (id, org_id, name) VALUES (?, ?, 'Docs assistant')").bind(chatbotId, orgId),
+    db.prepare("INSERT INTO chatbots (id, org_id, name, knowledge_store) VALUES (?, ?, 'Docs assistant', ?)").bind(chatbotId, orgId, store),
   ]);
   return { orgId, chatbotId };
 }

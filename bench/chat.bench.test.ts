@@ -8,14 +8,14 @@ import type { Env } from "~/.server/env";
 import { chunkDocument } from "~/.server/kb/chunking";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
 import { createSiteSource } from "~/.server/kb/sources";
-import { countChatbotChunks, indexChunks } from "~/.server/retrieval/indexing";
-import { retrieve } from "~/.server/retrieval/search";
+import { knowledgeStore } from "~/.server/retrieval/knowledge-store";
 import type { ChunkInput } from "~/.server/retrieval/types";
 import { originalUrl, replica, summary, makeBenchOrgAndBot } from "./bench-support";
 
 // Chat latency and ingestion-throughput benchmark (see bench/README.md). Run with
 // `npm run bench:chat`, never by `npm test`. Everything is the product's own code with the local
-// engine (no API key, no network): indexChunks with the local hashed embedder, answerMessage with
+// engine (no API key, no network): the chatbot's knowledge store (D1, or its shard with
+// BENCH_STORE=shard) with the local hashed embedder, answerMessage with
 // the built-in local model, the crawler + ingestion with an injected fetcher.
 type Doc = { chunk_link: string; chunk_heading: string; text: string };
 type Question = { id: string; question: string; correct_chunks: string[] };
@@ -27,6 +27,7 @@ type BenchEnv = Env & {
   BENCH_WARMUP: string;
   BENCH_PAGES: string;
   BENCH_MAX_BUILD_S: string;
+  BENCH_STORE: string;
 };
 const benv = env as unknown as BenchEnv;
 const pending: Promise<unknown>[] = [];
@@ -35,7 +36,9 @@ const queue = { async send() {}, async sendBatch() {} } as unknown as Queue;
 const ctx = createServiceContext({ ...benv, INGEST_QUEUE: queue }, (p) => void pending.push(p), "http://localhost");
 const db = ctx.db;
 
-const makeOrgAndBot = (suffix: string) => makeBenchOrgAndBot(benv.DB, "chatbench", suffix);
+// Where the grown chatbot's knowledge is kept (issue #20): "d1", or "shard" (its KnowledgeShard).
+const store = benv.BENCH_STORE === "shard" ? "shard" : "d1";
+const makeOrgAndBot = (suffix: string) => makeBenchOrgAndBot(benv.DB, "chatbench", suffix, store);
 
 /**
  * One question as `POST /api/chat` asks it once the visitor gate has found the chatbot: takeTurn (the
@@ -132,7 +135,7 @@ it("chat latency and ingestion throughput", async () => {
   const crawlMs = performance.now() - tc;
   expect(crawled.source?.status).toBe("ready");
   const crawlPages = (crawled.source!.config as { lastCrawl?: { pages: number } }).lastCrawl?.pages ?? site.stats().fetched;
-  const crawlChunks = await countChatbotChunks(ctx, crawlRef);
+  const crawlChunks = await (await knowledgeStore(ctx, crawlRef)).countChunks();
   const crawl = {
     pages: crawlPages,
     fetched: site.stats().fetched,
@@ -151,6 +154,7 @@ it("chat latency and ingestion throughput", async () => {
   for (const cs of docsChunks) for (const c of cs) base.push(c);
   const ref = await makeOrgAndBot(suffix);
   const target = await loadBot(ref);
+  const knowledge = await knowledgeStore(ctx, ref);
   let round = 0; // replica round: 0 = the original chunks, r ≥ 1 = perturbed copies
   let inRound = 0; // chunks of the current round already indexed
   let total = 0;
@@ -186,7 +190,7 @@ it("chat latency and ingestion throughput", async () => {
         const position = inRound + k;
         return round === 0 ? { ...c, position } : { ...replica(c, round, position), position };
       });
-      await indexChunks(ctx, { ...ref, sourceId }, piece);
+      await knowledge.indexChunks({ sourceId, type: "site" }, piece);
       inRound += n;
       total += n;
       added += n;
@@ -198,7 +202,7 @@ it("chat latency and ingestion throughput", async () => {
     const buildMs = performance.now() - tb;
     buildMsTotal += buildMs;
     chunksPerSecLast = added / (buildMs / 1000);
-    expect(await countChatbotChunks(ctx, ref)).toBe(size);
+    expect(await knowledge.countChunks()).toBe(size);
 
     for (const q of warmups) await ask(target, q.question, `v_bench_${visitor++}`);
     const first: number[] = [];
@@ -224,7 +228,7 @@ it("chat latency and ingestion throughput", async () => {
     let mrr = 0;
     for (const q of questions) {
       const t = performance.now();
-      const res = await retrieve(ctx, ref, q.question, { k: PASSAGES_K });
+      const res = await knowledge.retrieve(q.question, { k: PASSAGES_K });
       retrieveMs.push(performance.now() - t);
       const docs = [...new Set(res.passages.map((p) => originalUrl(p.url)))].slice(0, 3);
       recall += docs.filter((d) => q.correct_chunks.includes(d)).length / q.correct_chunks.length;
@@ -254,6 +258,15 @@ it("chat latency and ingestion throughput", async () => {
   await Promise.allSettled(pending);
   console.log(
     "BENCH_RESULT " +
-      JSON.stringify({ documents: corpus.length, baseChunks: base.length, questionsInSet: allQuestions.length, crawl, sizes: rows, skipped, buildMsTotal }),
+      JSON.stringify({
+        store,
+        documents: corpus.length,
+        baseChunks: base.length,
+        questionsInSet: allQuestions.length,
+        crawl,
+        sizes: rows,
+        skipped,
+        buildMsTotal,
+      }),
   );
 });

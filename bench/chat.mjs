@@ -2,7 +2,8 @@
 // `npm run bench:chat [-- --corpus PATH --eval PATH]`
 // Runs bench/chat.bench.test.ts inside workerd (vitest-pool-workers), prints a table and writes
 // bench/results/chat.json. Knobs (environment): BENCH_SIZES (default 1000,10000,100000),
-// BENCH_QUESTIONS (100), BENCH_WARMUP (5), BENCH_PAGES (150), BENCH_MAX_BUILD_S (900).
+// BENCH_QUESTIONS (100), BENCH_WARMUP (5), BENCH_PAGES (150), BENCH_MAX_BUILD_S (900), BENCH_STORE
+// (d1 or shard: where the chatbots' knowledge is kept), BENCH_OUT.
 import path from "node:path";
 import { corpus, evalFile, ROOT, runBenchInWorkerd, writeResult } from "./cli.mjs";
 
@@ -14,7 +15,7 @@ const wallMs = Date.now() - started;
 const ms = (x) => x.toFixed(1).padStart(7);
 const c = result.crawl;
 console.log(
-  `\nChat benchmark: ${result.documents} documents → ${result.baseChunks} base chunks (larger sizes: seeded synthetic replicas); wall time ${(wallMs / 1000).toFixed(0)} s`,
+  `\nChat benchmark (knowledge in ${result.store ?? "d1"}): ${result.documents} documents → ${result.baseChunks} base chunks (larger sizes: seeded synthetic replicas); wall time ${(wallMs / 1000).toFixed(0)} s`,
 );
 console.log(
   `crawler + ingestion: ${c.pages} pages (${c.chunks} chunks, ${c.steps} steps) in ${(c.ms / 1000).toFixed(2)} s → ${c.pagesPerSec.toFixed(1)} pages/s\n`,

@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { createDb } from "~/.server/db/client";
 import { chunkDocument } from "~/.server/kb/chunking";
-import { countChatbotChunks, indexChunks } from "~/.server/retrieval/indexing";
-import { DEFAULT_TUNING, retrieve, type RetrievalTuning } from "~/.server/retrieval/search";
+import { knowledgeStore } from "~/.server/retrieval/knowledge-store";
+import { DEFAULT_TUNING, type RetrievalTuning } from "~/.server/retrieval/search";
 
 // Retrieval benchmark (see bench/README.md). Run with `npm run bench:retrieval`, never by `npm test`.
 type Doc = { chunk_link: string; chunk_heading: string; text: string };
@@ -17,6 +17,7 @@ type Env = {
   BENCH_DEBUG?: string;
   BENCH_RECALL10?: string;
   BENCH_TARGET?: string;
+  BENCH_STORE?: string;
 };
 const benv = env as unknown as Env;
 const K = 3;
@@ -89,14 +90,17 @@ it("retrieval benchmark", async () => {
   const questions = JSON.parse(benv.BENCH_EVAL) as Question[];
   const db = createDb(benv.DB);
   const ctx = { env: benv as never, db };
+  // Where the knowledge is kept (issue #20): "d1", or "shard" (the chatbot's KnowledgeShard).
+  const storeKind = benv.BENCH_STORE === "shard" ? "shard" : "d1";
   const suffix = Date.now().toString(36);
   const orgId = `org_bench_${suffix}`;
   const chatbotId = `cb_bench_${suffix}`;
   const ref = { orgId, chatbotId };
   await benv.DB.batch([
     benv.DB.prepare("INSERT INTO organisations (id, name, slug, period_start) VALUES (?, 'Bench', ?, ?)").bind(orgId, `bench-${suffix}`, Date.now()),
-    benv.DB.prepare("INSERT INTO chatbots (id, org_id, name) VALUES (?, ?, 'Bench bot')").bind(chatbotId, orgId),
+    benv.DB.prepare("INSERT INTO chatbots (id, org_id, name, knowledge_store) VALUES (?, ?, 'Bench bot', ?)").bind(chatbotId, orgId, storeKind),
   ]);
+  const store = await knowledgeStore(ctx, ref);
 
   // Ingest: one knowledge source per corpus entry, chunked and indexed by the product's code.
   const t0 = performance.now();
@@ -125,10 +129,10 @@ it("retrieval benchmark", async () => {
       benv.BENCH_TARGET ? { targetChars: Number(benv.BENCH_TARGET) } : {},
     );
     chunkCount += chunks.length;
-    await indexChunks(ctx, { ...ref, sourceId: s.id }, chunks);
+    await store.indexChunks({ sourceId: s.id, type: "url" }, chunks);
   }
   const ingestMs = performance.now() - t0;
-  expect(await countChatbotChunks(ctx, ref)).toBe(chunkCount);
+  expect(await store.countChunks()).toBe(chunkCount);
 
   const configs: { name: string; tuning: Partial<RetrievalTuning> }[] = benv.BENCH_CONFIGS
     ? JSON.parse(benv.BENCH_CONFIGS)
@@ -144,7 +148,7 @@ it("retrieval benchmark", async () => {
       r10 = 0;
     const t1 = performance.now();
     for (const q of questions) {
-      const res = await retrieve(ctx, ref, q.question, { k: K, maxPerSource: 1, tuning: cfg.tuning });
+      const res = await store.retrieve(q.question, { k: K, maxPerSource: 1, tuning: cfg.tuning });
       if (!res.answerable) unanswerable++;
       const docs: string[] = [];
       for (const ps of res.passages) {
@@ -174,7 +178,7 @@ it("retrieval benchmark", async () => {
     const ms = (performance.now() - t1) / questions.length;
     // Diagnostic: recall@10 shows whether misses are candidate generation or ranking.
     for (const q of benv.BENCH_RECALL10 === "1" ? questions : []) {
-      const res = await retrieve(ctx, ref, q.question, { k: 10, maxPerSource: 1, tuning: cfg.tuning });
+      const res = await store.retrieve(q.question, { k: 10, maxPerSource: 1, tuning: cfg.tuning });
       const docs = res.passages.map((ps) => docOfSource.get(ps.sourceId)!);
       r10 += docs.filter((d) => q.correct_chunks.includes(d)).length / q.correct_chunks.length;
     }
@@ -205,7 +209,7 @@ it("retrieval benchmark", async () => {
   let offTopicUnanswerable = 0;
   const offTopicRelevance: Record<string, number | undefined> = {};
   for (const q of offTopic) {
-    const r = await retrieve(ctx, ref, q, { k: K, maxPerSource: 1 });
+    const r = await store.retrieve(q, { k: K, maxPerSource: 1 });
     offTopicRelevance[q] = r.relevance;
     if (benv.BENCH_DEBUG === "1")
       console.log("OFF", JSON.stringify({ q, answerable: r.answerable, relevance: r.relevance, similarity: r.similarity, floor: r.floor }));

@@ -3,7 +3,8 @@
 // Runs bench/retrieval.bench.test.ts inside workerd (vitest-pool-workers) once per set and reports
 // every set separately: by default the Anthropic docs (with the ablation unless --no-ablation) and
 // the StackFAQ dev half (default configuration). `--corpus/--eval` measure one other set instead.
-// Writes bench/results/retrieval.json. Paths are resolved relative to the repository root.
+// Writes bench/results/retrieval.json (or BENCH_OUT); BENCH_STORE=shard keeps the knowledge in the
+// chatbot's KnowledgeShard. Paths are resolved relative to the repository root.
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -73,7 +74,7 @@ if (results.length > 1) {
   }
 }
 mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
-const file = path.join(ROOT, "bench/results/retrieval.json");
+const file = path.resolve(ROOT, process.env.BENCH_OUT ?? "bench/results/retrieval.json");
 writeFileSync(
   file,
   JSON.stringify(
