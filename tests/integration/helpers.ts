@@ -1,5 +1,8 @@
 import { exports } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { sessionCookieName } from "~/.server/auth/session";
+import { knowledgeSources } from "~/.server/db/schema";
+import { db } from "../factories";
 
 // Requests through the real Worker entry, as a browser or a client would send them. The users,
 // organisations and chatbots they act on come from tests/factories.ts.
@@ -39,4 +42,15 @@ export async function mailsTo(email: string) {
   const res = await request("/dev/outbox.json");
   const { messages } = (await res.json()) as { messages: { to: string; subject: string; text: string; links: string[] }[] };
   return messages.filter((m) => m.to === email);
+}
+
+/** The knowledge source once its status is one of `statuses` (the queue consumer ingests in the background). */
+export async function waitForStatus(sourceId: string, statuses: string[], timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await db.select().from(knowledgeSources).where(eq(knowledgeSources.id, sourceId)).get();
+    if (row && statuses.includes(row.status)) return row;
+    if (Date.now() > until) throw new Error(`source ${sourceId} stayed ${row?.status}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

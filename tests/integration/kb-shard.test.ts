@@ -5,20 +5,10 @@ import { chatbots, knowledgeSources } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { knowledgeStore } from "~/.server/retrieval/knowledge-store";
 import { db, makeOrg, makeUser } from "../factories";
-import { BASE, request } from "./helpers";
+import { BASE, request, waitForStatus } from "./helpers";
 
 // Ingestion into a chatbot's knowledge shard through the real Worker: the knowledge screen's form,
 // the real queue consumer (workers/queues/index.ts) and the chat API, as kb.test.ts does for D1.
-
-async function waitForStatus(sourceId: string, statuses: string[], timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const row = await db.select().from(knowledgeSources).where(eq(knowledgeSources.id, sourceId)).get();
-    if (row && statuses.includes(row.status)) return row;
-    if (Date.now() > until) throw new Error(`source ${sourceId} stayed ${row?.status}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const sourcesOf = (chatbotId: string) => db.select().from(knowledgeSources).where(eq(knowledgeSources.chatbotId, chatbotId)).all();
 

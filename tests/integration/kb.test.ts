@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { knowledgeSourceContents, knowledgeSources } from "~/.server/db/schema";
 import { minimalPdf } from "~/.server/kb/fixtures/files";
 import { addMember, db, makeOrg, makeUser } from "../factories";
-import { BASE, request } from "./helpers";
+import { BASE, request, waitForStatus } from "./helpers";
 
 // The knowledge screen through the real Worker (Hono → Remix), with the real queue consumer
 // (workers/queues/index.ts) doing the ingestion in the background.
@@ -14,16 +14,6 @@ async function post(path: string, cookie: string, body: URLSearchParams | FormDa
   return (exports as unknown as { default: { fetch: (r: Request) => Promise<Response> } }).default.fetch(
     new Request(BASE + path, { method: "POST", headers, body, redirect: "manual" }),
   );
-}
-
-async function waitForStatus(sourceId: string, statuses: string[], timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const row = await db.select().from(knowledgeSources).where(eq(knowledgeSources.id, sourceId)).get();
-    if (row && statuses.includes(row.status)) return row;
-    if (Date.now() > until) throw new Error(`source ${sourceId} stayed ${row?.status}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 async function sourcesOf(chatbotId: string) {
