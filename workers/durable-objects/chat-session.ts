@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { closeAllSockets } from "./sockets";
 import { orgTimeZone, type CountedConversation } from "../../app/.server/analytics/record";
 import { countedConversation } from "../../app/.server/chat/conversation-index";
 import { recordLiveMessage } from "../../app/.server/chat/conversations";
@@ -95,16 +96,16 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
   private createTables() {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)`);
     this.sql.exec(`CREATE TABLE IF NOT EXISTS log (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        id TEXT NOT NULL UNIQUE,
-        role TEXT NOT NULL,
-        text TEXT NOT NULL,
-        at INTEGER NOT NULL,
-        author TEXT,
-        client_id TEXT,
-        sources TEXT,
-        mirrored INTEGER NOT NULL DEFAULT 0
-      )`);
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      role TEXT NOT NULL,
+      text TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      author TEXT,
+      client_id TEXT,
+      sources TEXT,
+      mirrored INTEGER NOT NULL DEFAULT 0
+    )`);
     this.sql.exec(`CREATE UNIQUE INDEX IF NOT EXISTS log_client ON log (role, client_id) WHERE client_id IS NOT NULL`);
     // ADR 033: the visitor's socket messages counted in fixed windows (the visitor gate's limits).
     this.sql.exec(`CREATE TABLE IF NOT EXISTS rate (k TEXT PRIMARY KEY, window_start INTEGER NOT NULL, n INTEGER NOT NULL)`);
@@ -380,13 +381,7 @@ export class ChatSession extends DurableObject<Env> implements LiveConversationA
       console.error(`live object of ${meta.conversationId} refused to be emptied for another chatbot`);
       return;
     }
-    for (const ws of this.ctx.getWebSockets()) {
-      try {
-        ws.close(1000, "chatbot deleted");
-      } catch {
-        // already closing
-      }
-    }
+    closeAllSockets(this.ctx, "chatbot deleted");
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.timeZone = null;

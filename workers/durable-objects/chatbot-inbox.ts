@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { closeAllSockets } from "./sockets";
 import type { Env } from "../../app/.server/env";
 import { WHO_HEADER, type ChatbotInboxApi, type LiveWho } from "../../app/.server/inbox/live";
 import { parseClientFrame, serverFrame, type LiveStatus, type PresenceState } from "../../app/lib/live/protocol";
@@ -17,10 +18,14 @@ export class ChatbotInbox extends DurableObject<Env> implements ChatbotInboxApi 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
+    this.createTables();
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(`{"v":1,"type":"ping"}`, `{"v":1,"type":"pong"}`));
+  }
+
+  private createTables() {
     this.sql.exec(`CREATE TABLE IF NOT EXISTS away (user_id TEXT PRIMARY KEY)`);
     // The chatbot's conversations whose live object keeps state: deleting the chatbot empties each (ADR 074).
     this.sql.exec(`CREATE TABLE IF NOT EXISTS sessions (conversation_id TEXT PRIMARY KEY) WITHOUT ROWID`);
-    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(`{"v":1,"type":"ping"}`, `{"v":1,"type":"pong"}`));
   }
 
   private stateOf(userId: string): PresenceState {
@@ -68,21 +73,14 @@ export class ChatbotInbox extends DurableObject<Env> implements ChatbotInboxApi 
   }
 
   async forget(): Promise<void> {
-    for (const ws of this.ctx.getWebSockets()) {
-      try {
-        ws.close(1000, "chatbot deleted");
-      } catch {
-        // already closing
-      }
-    }
+    closeAllSockets(this.ctx, "chatbot deleted");
     await this.ctx.storage.deleteAll();
     // The same instance may be asked again (a straggling request): its tables come back empty.
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS away (user_id TEXT PRIMARY KEY)`);
-    this.sql.exec(`CREATE TABLE IF NOT EXISTS sessions (conversation_id TEXT PRIMARY KEY) WITHOUT ROWID`);
+    this.createTables();
   }
 
   async changed(event: { conversationId: string; status: LiveStatus }): Promise<void> {
-    this.sql.exec(`INSERT OR IGNORE INTO sessions (conversation_id) VALUES (?)`, event.conversationId);
+    await this.noteSession(event.conversationId);
     const data = serverFrame({ type: "changed", conversationId: event.conversationId, status: event.status });
     for (const ws of this.ctx.getWebSockets()) {
       try {

@@ -23,13 +23,12 @@ export async function reindexForEmbeddingModel(ctx: KbContext, opts: { enqueue?:
     .all();
   const out = { model, chatbots: [] as string[], sources: [] as string[] };
   for (const bot of stale) {
-    // Asked of the store the chatbot's knowledge lives in: a chatbot whose vectors are in its shard
-    // has none in D1 (ADR 034). While moving, D1 still holds them.
-    const foreign =
-      bot.recorded !== null && bot.recorded !== model
-        ? 1
-        : await (await knowledgeStore(ctx, { orgId: bot.orgId, chatbotId: bot.id }, bot.store)).countVectorsNotOf(model);
-    if (foreign > 0) {
+    // A model recorded and changed, or vectors of another model in the store the chatbot's knowledge
+    // lives in: a chatbot whose vectors are in its shard has none in D1 (ADR 034).
+    const changed =
+      (bot.recorded !== null && bot.recorded !== model) ||
+      (await (await knowledgeStore(ctx, { orgId: bot.orgId, chatbotId: bot.id }, bot.store)).countVectorsNotOf(model)) > 0;
+    if (changed) {
       const now = Date.now();
       const requeued = await ctx.db
         .update(knowledgeSources)

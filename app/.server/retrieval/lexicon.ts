@@ -695,7 +695,7 @@ const SYNONYMS: string[][] = [
   // An employer's tax-free bike scheme, under its brand names.
   ["cycle to work", "cycle2work", "cyclescheme", "bike2work", "bike to work", "ride to work", "tax free bike", "cycle scheme", "bike scheme"],
   // The British name of a pharmacy (the thesaurus knows only the scientist).
-  ["pharmacy", "pharmacies", "chemist", "chemists", "chemist's", "drugstore"],
+  ["pharmacy", "pharmacies", "chemist", "chemists", "drugstore"],
 ];
 
 /** One-way: a specific word also looks for the general one (a question about England is about the UK). */

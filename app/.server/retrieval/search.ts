@@ -1205,8 +1205,6 @@ export function longQuestionShare(qTerms: { word: string }[], words: number, cla
   return clauseCount > 1 ? words / n : Math.sqrt(words / n);
 }
 
-export { questionClauses };
-
 const ASKING_OPENERS = new Set([
   "can",
   "could",
