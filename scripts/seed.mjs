@@ -9,6 +9,7 @@
 // conversation index (ADR 042, ADR 051).
 // The seed writes no conversations: the demo's conversations are the ones you have with it.
 // Needs the migrations applied first (`npm run db:migrate:local`; `npm start` does both).
+import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -36,21 +37,27 @@ export function demoDocs(dir = DOCS_DIR, prefix = "") {
   return out;
 }
 
-/** One text source per doc, re-queued for ingestion only when its text changed. */
+/**
+ * One text source per doc, re-queued for ingestion only when its text changed — told by a hash of
+ * the text kept in the source's config, since the text itself does not stay in D1 for a chatbot
+ * whose knowledge is in its shard: the seed reaches only D1, so it writes the text there with the
+ * queued source, and the first ingestion step moves it into the shard (ADR 075).
+ */
 function demoKnowledgeSql(now) {
   return demoDocs()
     .map((doc) => {
       const id = `ks_demo_${doc.slug.replace(/[^a-z0-9]+/gi, "_")}`;
-      // The source is re-queued when the stored text differs (compared before the text is replaced).
-      return `INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title, status, char_count, created_at, updated_at)
-  SELECT ${q(id)}, ${q(DEMO.orgId)}, ${q(DEMO.chatbotId)}, 'text', ${q(doc.title)}, 'queued', 0, ${now}, ${now}
+      const hash = createHash("sha256").update(doc.body).digest("hex");
+      return `INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title, status, char_count, config, created_at, updated_at)
+  SELECT ${q(id)}, ${q(DEMO.orgId)}, ${q(DEMO.chatbotId)}, 'text', ${q(doc.title)}, 'queued', 0, json_object('seedHash', ${q(hash)}), ${now}, ${now}
   WHERE EXISTS (SELECT 1 FROM chatbots WHERE id = ${q(DEMO.chatbotId)})
-  ON CONFLICT(id) DO UPDATE SET title = excluded.title, status = 'queued', progress_done = 0,
+  ON CONFLICT(id) DO UPDATE SET title = excluded.title, config = excluded.config, status = 'queued', progress_done = 0,
     error = NULL, attempts = 0, job_state = NULL, heartbeat_at = NULL, updated_at = excluded.updated_at
-  WHERE NOT EXISTS (SELECT 1 FROM knowledge_source_contents c WHERE c.source_id = knowledge_sources.id AND c.content = ${q(doc.body)});
+  WHERE json_extract(knowledge_sources.config, '$.seedHash') IS NOT ${q(hash)};
 INSERT INTO knowledge_source_contents (source_id, start, content)
-  SELECT ${q(id)}, 0, ${q(doc.body)} WHERE EXISTS (SELECT 1 FROM knowledge_sources WHERE id = ${q(id)})
-  ON CONFLICT(source_id, start) DO UPDATE SET content = excluded.content WHERE knowledge_source_contents.content IS NOT excluded.content;`;
+  SELECT ${q(id)}, 0, ${q(doc.body)}
+  WHERE EXISTS (SELECT 1 FROM knowledge_sources WHERE id = ${q(id)} AND status = 'queued' AND json_extract(config, '$.seedHash') = ${q(hash)})
+  ON CONFLICT(source_id, start) DO UPDATE SET content = excluded.content;`;
     })
     .join("\n");
 }

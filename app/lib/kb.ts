@@ -38,7 +38,7 @@ export type SourceType = "text" | "qa" | "file" | "url" | "site" | "woocommerce"
 export const SCHEDULABLE_TYPES: readonly SourceType[] = ["url", "site"];
 
 /** Phases of a move of a chatbot's knowledge into its own storage that is still under way (ADR 034). */
-export const KNOWLEDGE_MOVE_RUNNING = ["copy", "verify", "switch", "cleanup"] as const;
+export const KNOWLEDGE_MOVE_RUNNING = ["copy", "texts", "verify", "switch", "cleanup"] as const;
 
 /**
  * What the knowledge page says about such a move (null: nothing): how far it is (`detail`, owners

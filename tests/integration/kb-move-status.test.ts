@@ -22,6 +22,7 @@ async function moveNotice(path: string, cookie: string) {
     .slice(at, end > at ? end : at + 1500)
     .replace(/<[^>]+>/g, " ")
     .replace(/&#x27;|&apos;|&#39;/g, "'")
+    .replace(/&amp;/g, "&")
     .replace(/\s+/g, " ")
     .replace(/^data-testid="knowledge-move"[^>]*>/, "")
     .trim();
@@ -56,6 +57,8 @@ describe("the knowledge page during a move", async () => {
       expect(text).toContain("1,240 of 3,100 chunks copied.");
       expect(text).toContain("keeps answering from its current storage meanwhile");
     }
+    await setMove("moving", { phase: "texts", copied: 3100, total: 3100 });
+    expect(await moveNotice(kb, owner.cookie)).toContain("3,100 chunks copied; copying the texts of text and Q&A sources.");
     await setMove("moving", { phase: "verify", copied: 3100, total: 3100 });
     expect(await moveNotice(kb, owner.cookie)).toContain("3,100 chunks copied; checking the copy against the original.");
   });

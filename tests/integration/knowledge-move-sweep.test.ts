@@ -106,7 +106,7 @@ describe("the knowledge-move sweep", () => {
     sent.length = 0;
     // Two deliveries of a step at the same moment: both read the same state; one writes, the other stops.
     const steps = await Promise.all([runKnowledgeMoveStep(ctx, bot.id), runKnowledgeMoveStep(ctx, bot.id)]);
-    expect(steps.map((s) => s.phase).sort()).toEqual(["copy", "verify"]);
+    expect(steps.map((s) => s.phase).sort()).toEqual(["copy", "texts"]);
     expect(moveMessages()).toEqual([bot.id]);
     expect(await runUntil(bot.id)).toEqual({ phase: "done", done: true });
     expect(await storeOf(bot.id)).toBe("shard");

@@ -4,8 +4,8 @@ import { deleteChatbot } from "~/.server/chatbots/chatbots";
 import type { AppContext } from "~/.server/context";
 import { chatbots, knowledgeSources } from "~/.server/db/schema";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
-import { createTextSource, deleteSource } from "~/.server/kb/sources";
-import { chunkChecksums, knowledgeMoveProgress, runKnowledgeMoveStep, startKnowledgeMove } from "~/.server/retrieval/knowledge-move";
+import { createQaSource, createTextSource, deleteSource, resyncSource } from "~/.server/kb/sources";
+import { chunkChecksums, knowledgeMoveProgress, runKnowledgeMoveStep, startKnowledgeMove, textChecksums } from "~/.server/retrieval/knowledge-move";
 import { knowledgeStore, shardKnowledgeStub } from "~/.server/retrieval/knowledge-store";
 import type { ChatbotRef } from "~/.server/retrieval/types";
 import { knowledgeRankings } from "./knowledge-rankings";
@@ -42,6 +42,24 @@ async function addSource(ref: ChatbotRef, set: string) {
 const storeOf = async (ref: ChatbotRef) => (await db.select({ k: chatbots.knowledgeStore }).from(chatbots).where(eq(chatbots.id, ref.chatbotId)).get())?.k;
 const d1Count = async (table: "chunks" | "term_stats", ref: ChatbotRef) =>
   (await ctx.env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE chatbot_id = ?`).bind(ref.chatbotId).first<{ n: number }>())!.n;
+/** The chatbot's sources' content parts left in D1. */
+const d1TextParts = async (ref: ChatbotRef) =>
+  (await ctx.env.DB.prepare("SELECT count(*) AS n FROM knowledge_source_contents c JOIN knowledge_sources s ON s.id = c.source_id WHERE s.chatbot_id = ?")
+    .bind(ref.chatbotId)
+    .first<{ n: number }>())!.n;
+
+async function addQa(ref: ChatbotRef) {
+  const created = await createQaSource(ctx, ref, {
+    title: "Gift cards",
+    pairs: [
+      { question: "Do you sell gift cards?", answer: "Gift cards from 20 to 200 euro are sold at the counter and online." },
+      { question: "Do gift cards expire?", answer: "A gift card is valid for five years from the day it was bought." },
+    ],
+  });
+  if (!created.ok) throw new Error(created.message);
+  expect((await runIngestionUntilIdle(ctx, created.source.id)).source?.status).toBe("ready");
+  return created.source.id;
+}
 
 async function runUntil(ref: ChatbotRef, stop: (phase: string) => boolean = () => false, max = 200) {
   for (let i = 0; i < max; i++) {
@@ -52,13 +70,16 @@ async function runUntil(ref: ChatbotRef, stop: (phase: string) => boolean = () =
 }
 
 describe("moving a chatbot's knowledge into its shard", () => {
-  it("moves every chunk with its id, vector and checksum, ranks exactly as before, and empties D1", async () => {
-    const { ref } = await d1Bot("Mover", ["shop", "restaurant"]);
+  it("moves every chunk with its id, vector and checksum, and every source's text, ranks exactly as before, and empties D1", async () => {
+    const { ref, sources } = await d1Bot("Mover", ["shop", "restaurant"]);
+    const qa = await addQa(ref);
     const questions = [...questionSets["/bench/answers/shop/questions.json"], ...questionSets["/bench/answers/restaurant/questions.json"]].map(
       (q) => q.question,
     );
     const before = await knowledgeRankings(ctx, ref, questions);
     const checksums = await chunkChecksums(ctx.env.DB, ref);
+    const texts = await textChecksums(ctx.env.DB, ref);
+    expect(Object.keys(texts).sort()).toEqual([...sources, qa].sort());
     const chunkTotal = await d1Count("chunks", ref);
     expect(chunkTotal).toBeGreaterThan(10);
 
@@ -75,8 +96,22 @@ describe("moving a chatbot's knowledge into its shard", () => {
     expect(await d1Count("chunks", ref)).toBe(0);
     expect(await d1Count("term_stats", ref)).toBe(0);
     expect(await shardKnowledgeStub(ctx.env, ref).checksums(ref)).toEqual(checksums);
+    // The sources' own texts moved too (ADR 075): the same parts in the shard, none left in D1.
+    expect(await d1TextParts(ref)).toBe(0);
+    expect(await shardKnowledgeStub(ctx.env, ref).textChecksums(ref)).toEqual(texts);
     expect(await knowledgeRankings(ctx, ref, questions)).toEqual(before);
     expect(await knowledgeMoveProgress(ctx, ref)).toMatchObject({ phase: "done", copied: chunkTotal, total: chunkTotal });
+
+    // Learnt again after the move, a text source and a Q&A source read their text from the shard.
+    for (const id of [sources[0], qa]) {
+      expect((await resyncSource(ctx, ref, id)).ok).toBe(true);
+      expect((await runIngestionUntilIdle(ctx, id)).source).toMatchObject({ status: "ready", error: null });
+    }
+    // New chunk ids, the same ranking.
+    const withoutIds = (r: typeof before) => r.map((q) => ({ ...q, passages: q.passages.map(([, source, score]) => [source, score]) }));
+    expect(withoutIds(await knowledgeRankings(ctx, ref, questions))).toEqual(withoutIds(before));
+    const giftCards = await (await knowledgeStore(ctx, ref)).retrieve("how long is a gift card valid", { k: 3 });
+    expect(giftCards.passages[0]?.sourceId).toBe(qa);
   });
 
   it("picks up sources added and deleted during the move, and a redelivered step adds nothing twice", async () => {
@@ -100,8 +135,38 @@ describe("moving a chatbot's knowledge into its shard", () => {
     expect(store.kind).toBe("shard");
     const team = await store.retrieve("how much is the Team plan", { k: 3 });
     expect(team.passages[0]?.sourceId).toBe(added);
-    // The deleted source's chunks did not come back.
+    // The deleted source's chunks did not come back, nor its text; the added one's text moved.
     expect(await store.countChunks(sources[0])).toBe(0);
+    expect(Object.keys(await shardKnowledgeStub(ctx.env, ref).textChecksums(ref)).sort()).toEqual([sources[1], added].sort());
+    expect(await d1TextParts(ref)).toBe(0);
+  });
+
+  it("a source written to D1 just as the move switched over has its text in the shard", async () => {
+    const { ref } = await d1Bot("Just in time", ["clinic"]);
+    await startKnowledgeMove(ctx, ref);
+    await runUntil(ref, (phase) => phase === "switch");
+    // The switch lands between the source's read of the chatbot's store ('moving') and its write to D1,
+    // so the text is written to D1.
+    const trigger = `switch_now_${ref.chatbotId}`;
+    await ctx.env.DB.exec(
+      `CREATE TRIGGER ${trigger} AFTER INSERT ON knowledge_sources WHEN NEW.chatbot_id = '${ref.chatbotId}' BEGIN UPDATE chatbots SET knowledge_store = 'shard' WHERE id = NEW.chatbot_id; UPDATE knowledge_moves SET phase = 'cleanup' WHERE chatbot_id = NEW.chatbot_id; END`,
+    );
+    let created;
+    try {
+      created = await createTextSource(ctx, ref, { title: "Late", text: "Flu vaccinations are given on Tuesday mornings without an appointment." });
+    } finally {
+      await ctx.env.DB.exec(`DROP TRIGGER ${trigger}`);
+    }
+    if (!created.ok) throw new Error(created.message);
+    expect(await storeOf(ref)).toBe("shard");
+    // The move finishes first; its clean-up of D1 leaves the queued source's text alone.
+    expect(await runUntil(ref)).toEqual({ phase: "done", done: true });
+    // Its first ingestion step moves the text into the shard and learns it from there.
+    expect((await runIngestionUntilIdle(ctx, created.source.id)).source).toMatchObject({ status: "ready", error: null });
+    expect(Object.keys(await shardKnowledgeStub(ctx.env, ref).textChecksums(ref))).toContain(created.source.id);
+    expect(await d1TextParts(ref)).toBe(0);
+    const flu = await (await knowledgeStore(ctx, ref)).retrieve("when can i get a flu jab", { k: 3 });
+    expect(flu.passages[0]?.sourceId).toBe(created.source.id);
   });
 
   it("switches only when no source is being ingested", async () => {

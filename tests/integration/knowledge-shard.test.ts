@@ -110,8 +110,30 @@ describe("knowledge shard", () => {
       expect(
         await shard.indexChunks(other, { sourceId: "src_x", type: "text" }, [{ title: "X", heading: null, url: null, text: "Injected.", position: 0 }]),
       ).toEqual({ chunkIds: [] });
+      // Nor are source texts written or read for another chatbot (ADR 075).
+      await shard.putContent(other, { sourceId: "src_x", type: "text" }, [{ start: 0, content: "Injected text." }]);
+      expect(await shard.contentSlice(other, "src_x", 0, 100)).toBeNull();
+      expect(await shard.qaPairs(other, "src_x", 0, 10)).toEqual([]);
     }
     expect(await shard.countChunks(ref)).toBe(chunks);
+    expect(await shard.contentSlice(ref, "src_x", 0, 100)).toBeNull();
+  });
+
+  it("adds the source texts' table to a shard created before it (schema version 1), its chunks untouched", async () => {
+    const { ref, shard, chunks } = await botWithSet("saas");
+    const object = ctx.env.KNOWLEDGE_SHARD.get(ctx.env.KNOWLEDGE_SHARD.idFromName(ref.chatbotId));
+    await runInDurableObject(object, async (instance, state) => {
+      state.storage.sql.exec("DROP TABLE knowledge_source_contents; UPDATE shard_meta SET value = '1' WHERE key = 'schema'");
+      (instance as unknown as { shard: { forget(): void } }).shard.forget();
+    });
+    await shard.putContent(ref, { sourceId: "src_new", type: "text" }, [{ start: 0, content: "Invoices are emailed on the first of the month." }]);
+    expect(await shard.contentSlice(ref, "src_new", 13, 7)).toBe("emailed");
+    expect(await shard.countChunks(ref)).toBe(chunks);
+    const schema = await runInDurableObject(
+      object,
+      async (_i, state) => state.storage.sql.exec<{ value: string }>("SELECT value FROM shard_meta WHERE key = 'schema'").one().value,
+    );
+    expect(schema).toBe("2");
   });
 
   it("removes a source's chunks with their index and statistics, and empties on destroy", async () => {

@@ -12,7 +12,9 @@ import {
 import { SHARD_SCHEMA, SHARD_SCHEMA_VERSION } from "../../app/.server/retrieval/shard-schema";
 import { d1FromSqlStorage } from "../../app/.server/retrieval/sql-storage-d1";
 import type { ChatbotRef, ChunkInput, RetrievalResult } from "../../app/.server/retrieval/types";
-import { chunkChecksums, type MovedChunk, type SourceChecksums } from "../../app/.server/retrieval/knowledge-move";
+import { chunkChecksums, textChecksums, type MovedChunk, type MovedText, type SourceChecksums } from "../../app/.server/retrieval/knowledge-move";
+import { putContentStatements, type ContentPart } from "../../app/.server/kb/document-text";
+import type { QaPair } from "../../app/.server/kb/sources";
 import { forgetChatbotStats } from "../../app/.server/retrieval/search";
 import { shardVectorize } from "../../app/.server/retrieval/shard-vectorize";
 
@@ -44,21 +46,54 @@ export class KnowledgeShard extends DurableObject<Env> implements KnowledgeShard
     return d1KnowledgeStore(this.context(), ref, { ownDatabase: true });
   }
 
-  async indexChunks(ref: ChatbotRef, source: SourceOf, chunks: ChunkInput[]): Promise<{ chunkIds: number[] }> {
-    if (!this.shard.owns(ref)) return { chunkIds: [] };
+  private noteSource(source: SourceOf) {
     this.ctx.storage.sql.exec(
       "INSERT INTO knowledge_sources (id, type) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET type = excluded.type",
       source.sourceId,
       source.type,
     );
+  }
+
+  async indexChunks(ref: ChatbotRef, source: SourceOf, chunks: ChunkInput[]): Promise<{ chunkIds: number[] }> {
+    if (!this.shard.owns(ref)) return { chunkIds: [] };
+    this.noteSource(source);
     return this.store(ref).indexChunks(source, chunks);
   }
 
   async deleteChunks(ref: ChatbotRef, sourceId: string, which: ChunkSelection): Promise<{ deleted: number }> {
     if (!this.shard.owns(ref)) return { deleted: 0 };
     const r = await this.store(ref).deleteChunks(sourceId, which);
-    if ("all" in which) this.ctx.storage.sql.exec("DELETE FROM knowledge_sources WHERE id = ?", sourceId);
+    if ("all" in which) this.dropSource(sourceId);
     return r;
+  }
+
+  /** A deleted source's row and content (its chunks went first). */
+  private dropSource(sourceId: string) {
+    this.ctx.storage.sql.exec("DELETE FROM knowledge_source_contents WHERE source_id = ?", sourceId);
+    this.ctx.storage.sql.exec("DELETE FROM knowledge_sources WHERE id = ?", sourceId);
+  }
+
+  // ——— a text or Q&A source's content (ADR 075) ———
+
+  async putContent(ref: ChatbotRef, source: SourceOf, parts: readonly ContentPart[]): Promise<void> {
+    if (!this.shard.owns(ref)) return;
+    this.noteSource(source);
+    await this.store(ref).putContent(source, parts);
+  }
+
+  async contentSlice(ref: ChatbotRef, sourceId: string, offset: number, length: number): Promise<string | null> {
+    if (!this.shard.owns(ref)) return null;
+    return this.store(ref).contentSlice(sourceId, offset, length);
+  }
+
+  async qaPairCount(ref: ChatbotRef, sourceId: string): Promise<number | "invalid" | null> {
+    if (!this.shard.owns(ref)) return null;
+    return this.store(ref).qaPairCount(sourceId);
+  }
+
+  async qaPairs(ref: ChatbotRef, sourceId: string, offset: number, limit: number): Promise<QaPair[]> {
+    if (!this.shard.owns(ref)) return [];
+    return this.store(ref).qaPairs(sourceId, offset, limit);
   }
 
   async retrieve(ref: ChatbotRef, query: string, opts: StoreRetrieveOptions = {}): Promise<RetrievalResult> {
@@ -137,10 +172,26 @@ export class KnowledgeShard extends DurableObject<Env> implements KnowledgeShard
     return chunkChecksums(this.shardEnv.DB, ref);
   }
 
+  /** Source contents copied from D1; a part already here is replaced by the same text, so a re-run step changes nothing. */
+  async importTexts(ref: ChatbotRef, rows: MovedText[]): Promise<{ imported: number }> {
+    if (!this.shard.owns(ref)) return { imported: 0 };
+    const db = this.shardEnv.DB;
+    const statements = rows.flatMap((r) => putContentStatements(db, r.source_id, [r]));
+    for (const r of rows) this.noteSource({ sourceId: r.source_id, type: r.source_type });
+    await db.batch(statements);
+    return { imported: rows.length };
+  }
+
+  async textChecksums(ref: ChatbotRef): Promise<SourceChecksums> {
+    if (!this.shard.owns(ref)) return {};
+    return textChecksums(this.shardEnv.DB, ref, { ownDatabase: true });
+  }
+
   /** Drops a source's rows here without touching Vectorize (D1's rows, still serving, share those vectors). */
   async forgetSource(ref: ChatbotRef, sourceId: string): Promise<void> {
     if (!this.shard.owns(ref)) return;
     this.ctx.storage.sql.exec("DELETE FROM chunks WHERE source_id = ?", sourceId);
+    this.dropSource(sourceId);
     forgetChatbotStats(ref.chatbotId);
   }
 

@@ -176,8 +176,10 @@ export const knowledgeMoves = sqliteTable(
       .primaryKey()
       .references(() => chatbots.id, { onDelete: "cascade" }),
     orgId: text("org_id").notNull(),
-    phase: text("phase", { enum: ["copy", "verify", "switch", "cleanup", "done", "failed"] }).notNull(),
+    phase: text("phase", { enum: ["copy", "texts", "verify", "switch", "cleanup", "done", "failed"] }).notNull(),
     cursor: integer("cursor").notNull().default(0),
+    /** Phase 'texts': the last source content part copied, as JSON [sourceId, start] (ADR 075). */
+    textCursor: text("text_cursor"),
     copied: integer("copied").notNull().default(0),
     total: integer("total").notNull().default(0),
     signature: text("signature"),

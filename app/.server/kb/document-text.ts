@@ -1,16 +1,21 @@
-import type { KbContext, KnowledgeSource } from "./sources";
+import type { KnowledgeStore } from "../retrieval/knowledge-store";
+import type { KbContext, KnowledgeSource, QaPair } from "./sources";
 
 // A document's text read a slice at a time, so an ingestion step holds its own slice and not the
 // document (issue #21, ADR 043). Two places hold the text of a document source:
-//   "content" — a text source's own text, in knowledge_source_contents (D1), in parts under D1's
-//     byte cap (ADR 045). A slice is read with SQLite's substr() on the parts it spans, offsets in
-//     characters (code points): the isolate receives only the slice.
+//   "content" — a text source's own text, in knowledge_source_contents, in parts under D1's byte
+//     cap (ADR 045), in the database that holds the chatbot's knowledge: D1, or its shard (ADR 075).
+//     A slice is read with SQLite's substr() on the parts it spans, offsets in characters (code
+//     points): the isolate (or the shard's reply) carries only the slice.
 //   "staged"  — the text extracted from a file or a page, written once to R2 by the first step and
 //     read with ranged gets, offsets in bytes of its UTF-8.
 // A slice ends just after a line break (or at the end of the text), so a step resumes on a new line;
 // a single line longer than the slice is read whole (the only case a step holds more than a slice).
 
 export type TextStore = "content" | "staged";
+
+/** Where a text or Q&A source's content is read from: the chatbot's knowledge store (D1 or its shard). */
+export type SourceTexts = Pick<KnowledgeStore, "contentSlice" | "qaPairCount" | "qaPairs">;
 
 /**
  * About how much of the text one read brings (characters, or bytes when staged): about 200 chunks'
@@ -47,13 +52,16 @@ export function codePoints(s: string): number {
  */
 export const PART_BYTES = 900_000;
 
+/** One part of a source's content: where it starts in the whole (characters, or the index of its first Q&A pair). */
+export type ContentPart = { start: number; content: string };
+
 /**
  * A text cut into parts of at most `maxBytes` of UTF-8 each, never inside a character; `start` is
  * where each part begins in characters (code points, as SQLite's substr() counts them). A lone
  * surrogate counts as one character of 3 bytes (it is stored as U+FFFD).
  */
-export function textParts(text: string, maxBytes = PART_BYTES): { start: number; content: string }[] {
-  const parts: { start: number; content: string }[] = [];
+export function textParts(text: string, maxBytes = PART_BYTES): ContentPart[] {
+  const parts: ContentPart[] = [];
   let from = 0; // UTF-16 index where the current part begins
   let start = 0; // …and in code points
   let chars = 0;
@@ -81,9 +89,9 @@ export function textParts(text: string, maxBytes = PART_BYTES): { start: number;
  * Q&A pairs as parts, each a JSON array of whole pairs of at most `maxBytes` of UTF-8 (one pair is
  * at most ~21k characters, far under it); `start` is the index of the part's first pair.
  */
-export function qaParts(pairs: readonly { question: string; answer: string }[], maxBytes = PART_BYTES): { start: number; content: string }[] {
+export function qaParts(pairs: readonly QaPair[], maxBytes = PART_BYTES): ContentPart[] {
   const enc = new TextEncoder();
-  const parts: { start: number; content: string }[] = [];
+  const parts: ContentPart[] = [];
   let items: string[] = [];
   let bytes = 2; // "[" and "]"
   let start = 0;
@@ -107,25 +115,53 @@ export function qaParts(pairs: readonly { question: string; answer: string }[], 
  * Characters `offset` … `offset + length - 1` of a text source's content (0-based, code points),
  * across its parts: the part holding `offset` and the ones after it that the range reaches, each
  * cut with substr() so only the slice leaves the database. Null when the source has no content.
+ * `db` is D1 or a shard's storage (the knowledge store runs it in either).
  */
-async function contentSlice(ctx: KbContext, sourceId: string, offset: number, length: number): Promise<string | null> {
-  const { results } = await ctx.env.DB.prepare(
-    `WITH first AS (SELECT coalesce(max(start), 0) AS f FROM knowledge_source_contents WHERE source_id = ?3 AND start <= ?1)
+export async function contentSliceIn(db: D1Database, sourceId: string, offset: number, length: number): Promise<string | null> {
+  const { results } = await db
+    .prepare(
+      `WITH first AS (SELECT coalesce(max(start), 0) AS f FROM knowledge_source_contents WHERE source_id = ?3 AND start <= ?1)
      SELECT substr(content, max(?1 - start, 0) + 1, ?1 + ?2 - max(?1, start)) AS s FROM knowledge_source_contents, first
      WHERE source_id = ?3 AND start >= f AND (start = f OR start < ?1 + ?2)
      ORDER BY start`,
-  )
+    )
     .bind(offset, length, sourceId)
     .all<{ s: string | null }>();
   return results.length ? results.map((r) => r.s ?? "").join("") : null;
 }
 
 /**
+ * A shard chatbot's source whose content was written to D1 — by the demo seed (which reaches only
+ * D1), or just as the chatbot's knowledge moved into its shard (ADR 034) — has it moved into the
+ * shard, replacing what the shard held for it, before its first ingestion step reads it (ADR 075).
+ * Nothing when D1 holds no content for the source (every other case: one indexed read).
+ */
+export async function adoptD1Content(d1: D1Database, texts: Pick<KnowledgeStore, "putContent">, source: { sourceId: string; type: string }) {
+  const { results } = await d1
+    .prepare("SELECT start, content FROM knowledge_source_contents WHERE source_id = ? ORDER BY start")
+    .bind(source.sourceId)
+    .all<ContentPart>();
+  if (!results.length) return;
+  await texts.putContent(source, results);
+  await d1.prepare("DELETE FROM knowledge_source_contents WHERE source_id = ?").bind(source.sourceId).run();
+}
+
+/** The statements that store a source's content parts (replacing a part already there: a re-run write adds nothing twice). */
+export const putContentStatements = (db: D1Database, sourceId: string, parts: readonly ContentPart[]) =>
+  parts.map((p) =>
+    db
+      .prepare(
+        "INSERT INTO knowledge_source_contents (source_id, start, content) VALUES (?, ?, ?) ON CONFLICT (source_id, start) DO UPDATE SET content = excluded.content",
+      )
+      .bind(sourceId, p.start, p.content),
+  );
+
+/**
  * Where a text source's text starts and ends once trimmed (as `text.trim()` would), in characters,
  * and its trimmed length in UTF-16 units (what the product counts as knowledge characters); null
  * when the source has no text. Reads the text once, a slice at a time.
  */
-export async function contentBounds(ctx: KbContext, sourceId: string, slice = SLICE): Promise<{ start: number; end: number; chars: number } | null> {
+export async function contentBounds(texts: SourceTexts, sourceId: string, slice = SLICE): Promise<{ start: number; end: number; chars: number } | null> {
   let offset = 0;
   let units = 0;
   let start = -1;
@@ -133,7 +169,7 @@ export async function contentBounds(ctx: KbContext, sourceId: string, slice = SL
   let startUnits = 0;
   let endUnits = 0;
   for (;;) {
-    const s = await contentSlice(ctx, sourceId, offset, slice);
+    const s = await texts.contentSlice(sourceId, offset, slice);
     if (s === null || s === "") break;
     const first = s.search(/\S/);
     if (first >= 0) {
@@ -175,6 +211,7 @@ const utf8 = new TextDecoder("utf-8");
  */
 export async function readSlice(
   ctx: KbContext,
+  texts: SourceTexts,
   row: KnowledgeSource,
   from: TextStore,
   offset: number,
@@ -183,7 +220,7 @@ export async function readSlice(
 ): Promise<{ text: string; next: number }> {
   for (let n = Math.min(slice, end - offset); ; n = Math.min(n * 2, end - offset)) {
     if (from === "content") {
-      const s = await contentSlice(ctx, row.id, offset, n);
+      const s = await texts.contentSlice(row.id, offset, n);
       if (s === null) throw new Error(`the text of ${row.id} is gone`);
       if (offset + n >= end) return { text: s, next: end };
       const cut = s.lastIndexOf("\n");
@@ -206,12 +243,13 @@ export async function readSlice(
 // ——— Q&A sources: their pairs, a page at a time (SQLite's JSON functions read the stored array) ———
 
 /** How many pairs a Q&A source's stored JSON holds (all its parts); "invalid" when a part is not JSON, null when there is none. */
-export async function qaPairCount(ctx: KbContext, sourceId: string): Promise<number | "invalid" | null> {
-  const row = await ctx.env.DB.prepare(
-    `SELECT count(*) AS parts, min(content = '') AS empty, min(json_valid(content)) AS valid,
+export async function qaPairCountIn(db: D1Database, sourceId: string): Promise<number | "invalid" | null> {
+  const row = await db
+    .prepare(
+      `SELECT count(*) AS parts, min(content = '') AS empty, min(json_valid(content)) AS valid,
        sum(CASE WHEN json_valid(content) THEN json_array_length(content) ELSE 0 END) AS n
      FROM knowledge_source_contents WHERE source_id = ?`,
-  )
+    )
     .bind(sourceId)
     .first<{ parts: number; empty: number | null; valid: number | null; n: number | null }>();
   if (!row || !row.parts || row.empty) return null;
@@ -220,12 +258,13 @@ export async function qaPairCount(ctx: KbContext, sourceId: string): Promise<num
 }
 
 /** Pairs `offset` … `offset + limit - 1` of a Q&A source, in order (a part's `start` is its first pair's index). */
-export async function qaPairs(ctx: KbContext, sourceId: string, offset: number, limit: number): Promise<{ question: string; answer: string }[]> {
-  const { results } = await ctx.env.DB.prepare(
-    `SELECT j.value AS value, j.type AS type FROM knowledge_source_contents c, json_each(c.content) j
+export async function qaPairsIn(db: D1Database, sourceId: string, offset: number, limit: number): Promise<QaPair[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT j.value AS value, j.type AS type FROM knowledge_source_contents c, json_each(c.content) j
      WHERE c.source_id = ?1 AND c.start < ?2 + ?3 AND c.start + j.key >= ?2 AND c.start + j.key < ?2 + ?3
      ORDER BY c.start, j.key`,
-  )
+    )
     .bind(sourceId, offset, limit)
     .all<{ value: string; type: string }>();
   return results.map((r) => (r.type === "object" || r.type === "array" ? JSON.parse(r.value) : r.value));

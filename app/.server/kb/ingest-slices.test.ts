@@ -123,6 +123,11 @@ async function stepByStep(sourceId: string, opts: { failRead?: number; afterStep
 const comparable = (chunks: { position: number; title: string; heading: string | null; url: string | null; text: string }[]) =>
   chunks.map(({ position, title, heading, url, text }) => ({ position, title, heading, url, text }));
 
+async function shardRows<T extends Record<string, SqlStorageValue>>(chatbotId: string, query: string, ...values: SqlStorageValue[]) {
+  const stub = env.KNOWLEDGE_SHARD.get(env.KNOWLEDGE_SHARD.idFromName(chatbotId));
+  return runInDurableObject(stub, async (_o, state: DurableObjectState) => state.storage.sql.exec<T>(query, ...values).toArray());
+}
+
 async function shardChunks(chatbotId: string, sourceId: string) {
   const stub = env.KNOWLEDGE_SHARD.get(env.KNOWLEDGE_SHARD.idFromName(chatbotId));
   return runInDurableObject(stub, async (_o, state: DurableObjectState) =>
@@ -325,11 +330,11 @@ describe("a source's content in parts under D1's byte cap", () => {
 
       const created = await createTextSource(ctx, bot.ref, { title: input.title ?? "", text: input.text });
       if (!created.ok) throw new Error(created.message);
-      const { results: parts } = await env.DB.prepare(
-        "SELECT start, length(CAST(content AS BLOB)) AS bytes FROM knowledge_source_contents WHERE source_id = ? ORDER BY start",
-      )
-        .bind(created.source.id)
-        .all<{ start: number; bytes: number }>();
+      // In the database that holds the chatbot's knowledge: D1, or its shard and not D1 (ADR 075).
+      const query = "SELECT start, length(CAST(content AS BLOB)) AS bytes FROM knowledge_source_contents WHERE source_id = ? ORDER BY start";
+      const { results: inD1 } = await env.DB.prepare(query).bind(created.source.id).all<{ start: number; bytes: number }>();
+      const parts = store === "d1" ? inD1 : await shardRows<{ start: number; bytes: number }>(bot.ref.chatbotId, query, created.source.id);
+      if (store === "shard") expect(inD1).toEqual([]);
       expect(parts.length).toBeGreaterThan(2);
       for (const p of parts) expect(p.bytes).toBeLessThanOrEqual(PART_BYTES);
 

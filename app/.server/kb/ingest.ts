@@ -5,7 +5,7 @@ import { knowledgeStore, type KnowledgeStore } from "../retrieval/knowledge-stor
 import type { ChunkInput } from "../retrieval/types";
 import { Chunker, chunkDocument, type ChunkerDocument, type ChunkerState } from "./chunking";
 import { crawlStep, fetchUrl, startCrawl, type CrawlOptions, type CrawlState, type Fetcher } from "./crawl";
-import { contentBounds, dropStagedText, qaPairCount, qaPairs, readSlice, stageText, type TextStore } from "./document-text";
+import { adoptD1Content, contentBounds, dropStagedText, readSlice, stageText, type SourceTexts, type TextStore } from "./document-text";
 import { ExtractError, extractFile, extractHtml, type ExtractedDocument, type FileKind } from "./extract";
 import { enqueueIngest } from "./queue";
 import { dropProductsNotSeenSince } from "../integrations/woocommerce/products";
@@ -49,7 +49,7 @@ type SkippedRecord = { url: string; reason: string };
 
 /** A document being indexed a slice at a time: where its text is, and where the chunker stands in it. */
 type DocumentPlan = ChunkerDocument & {
-  /** "content": a text source's row in knowledge_source_contents (offsets in characters); "staged": the extracted text in R2 (bytes). */
+  /** "content": a text source's own content where its chatbot's knowledge is (offsets in characters); "staged": the extracted text in R2 (bytes). */
   from: TextStore;
   /** The next slice starts here; the (trimmed) text ends at `end`. */
   offset: number;
@@ -147,11 +147,17 @@ async function extractAndStage(ctx: KbContext, row: KnowledgeSource, opts: Inges
 }
 
 /** Runs a chunker over a document's text from `offset`, a slice at a time, counting its chunks. */
-async function countChunks(ctx: KbContext, row: KnowledgeSource, plan: DocumentPlan, opts: IngestOptions): Promise<{ chunks: number; unclosed: boolean }> {
+async function countChunks(
+  ctx: KbContext,
+  texts: SourceTexts,
+  row: KnowledgeSource,
+  plan: DocumentPlan,
+  opts: IngestOptions,
+): Promise<{ chunks: number; unclosed: boolean }> {
   const chunker = new Chunker(plan);
   let chunks = 0;
   for (let offset = plan.offset; offset < plan.end;) {
-    const slice = await readSlice(ctx, row, plan.from, offset, plan.end, opts.slice);
+    const slice = await readSlice(ctx, texts, row, plan.from, offset, plan.end, opts.slice);
     chunks += chunker.write(slice.text).length;
     offset = slice.next;
   }
@@ -163,11 +169,16 @@ async function countChunks(ctx: KbContext, row: KnowledgeSource, plan: DocumentP
  * The first step of a document: where its text is, its characters and how many chunks it makes
  * (the progress total; none means there is nothing to learn), reading it a slice at a time.
  */
-async function planDocument(ctx: KbContext, row: KnowledgeSource, opts: IngestOptions): Promise<{ doc: DocumentPlan; chars: number; totalChunks: number }> {
+async function planDocument(
+  ctx: KbContext,
+  texts: SourceTexts,
+  row: KnowledgeSource,
+  opts: IngestOptions,
+): Promise<{ doc: DocumentPlan; chars: number; totalChunks: number }> {
   let doc: DocumentPlan;
   let chars: number;
   if (row.type === "text") {
-    const bounds = await contentBounds(ctx, row.id, opts.slice);
+    const bounds = await contentBounds(texts, row.id, opts.slice);
     if (!bounds) throw new IngestError("This text source is empty.");
     doc = { from: "content", title: row.title, url: null, format: "markdown", offset: bounds.start, end: bounds.end, chunker: null };
     chars = bounds.chars;
@@ -176,9 +187,9 @@ async function planDocument(ctx: KbContext, row: KnowledgeSource, opts: IngestOp
     doc = { from: "staged", title: staged.title, url: staged.url, format: staged.format, offset: 0, end: staged.end, chunker: null };
     chars = staged.chars;
   }
-  let count = await countChunks(ctx, row, { ...doc, frontMatter: true }, opts);
+  let count = await countChunks(ctx, texts, row, { ...doc, frontMatter: true }, opts);
   // A first `---` line that is never closed is not front matter (chunkDocument reads it as text too).
-  if (count.unclosed) count = await countChunks(ctx, row, { ...doc, frontMatter: false }, opts);
+  if (count.unclosed) count = await countChunks(ctx, texts, row, { ...doc, frontMatter: false }, opts);
   return { doc: { ...doc, frontMatter: !count.unclosed }, chars, totalChunks: count.chunks };
 }
 
@@ -287,6 +298,7 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
   // Chunks above this id were added by this step: if it dies unexpectedly they go, since its cursor was not saved.
   const stepFloor = await store.maxChunkId(row.id);
   try {
+    if (store.kind === "shard" && js.phase === "start" && (row.type === "text" || row.type === "qa")) await adoptD1Content(ctx.env.DB, store, source);
     let finished = false;
     if (row.type === "site") {
       const cfg = row.config as { pageCap?: number; include?: string[]; exclude?: string[] };
@@ -362,25 +374,25 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
     } else if (row.type === "qa") {
       // One chunk per pair, read a page at a time from the stored JSON; `cursor` is the next pair.
       if (js.phase === "start") {
-        const count = await qaPairCount(ctx, row.id);
+        const count = await store.qaPairCount(row.id);
         if (count === "invalid") throw new IngestError("The questions and answers of this source could not be read.");
         if (!count) throw new IngestError("This source has no questions and answers.");
         // The characters of the pairs as sections, two line breaks between.
         let chars = 2 * (count - 1);
-        for (let i = 0; i < count; i += QA_PAGE) for (const p of await qaPairs(ctx, row.id, i, QA_PAGE)) chars += qaSectionLength(p);
+        for (let i = 0; i < count; i += QA_PAGE) for (const p of await store.qaPairs(row.id, i, QA_PAGE)) chars += qaSectionLength(p);
         const usage = await knowledgeUsage(ctx, row.orgId, row.id);
         if (usage.used + chars > usage.limit) throw new IngestError(charLimitMessage(usage, chars));
         Object.assign(js, { phase: "index", totalChunks: count, chars, indexedTo: js.oldMaxChunkId });
       }
       await dropOrphans(store, row.id, js, stepFloor);
-      const chunks = qaChunks(row.title, await qaPairs(ctx, row.id, js.cursor, CHUNKS_PER_STEP)).map((c) => ({ ...c, position: c.position + js.cursor }));
+      const chunks = qaChunks(row.title, await store.qaPairs(row.id, js.cursor, CHUNKS_PER_STEP)).map((c) => ({ ...c, position: c.position + js.cursor }));
       await indexStep(store, source, js, chunks);
       finished = js.cursor >= js.totalChunks || chunks.length === 0;
       row = await save(ctx, row, leaseId, { jobState: stored(js), heartbeatAt: Date.now(), progressDone: js.cursor, progressTotal: js.totalChunks });
     } else {
       // A document (text, file, page): counted once, then indexed a few slices per step.
       if (js.phase === "start") {
-        const plan = await planDocument(ctx, row, opts);
+        const plan = await planDocument(ctx, store, row, opts);
         if (!plan.totalChunks) throw new IngestError("No text was found to learn from.");
         const usage = await knowledgeUsage(ctx, row.orgId, row.id);
         if (usage.used + plan.chars > usage.limit) throw new IngestError(charLimitMessage(usage, plan.chars));
@@ -392,7 +404,7 @@ export async function runIngestStep(ctx: KbContext, sourceId: string, opts: Inge
       const chunks: ChunkInput[] = [];
       let offset = doc.offset;
       while (chunks.length < CHUNKS_PER_STEP && offset < doc.end) {
-        const slice = await readSlice(ctx, row, doc.from, offset, doc.end, opts.slice);
+        const slice = await readSlice(ctx, store, row, doc.from, offset, doc.end, opts.slice);
         for (const c of chunker.write(slice.text)) chunks.push(c);
         offset = slice.next;
       }

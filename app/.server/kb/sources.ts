@@ -5,7 +5,7 @@ export { ACCEPTED_FILE_TYPES, SCHEDULABLE_TYPES };
 import { newId } from "../auth/crypto";
 import type { ServiceContext } from "../context";
 import { knowledgeSourceContents, knowledgeSources, organisations } from "../db/schema";
-import { knowledgeStore } from "../retrieval/knowledge-store";
+import { knowledgeStore, knowledgeStoreKind } from "../retrieval/knowledge-store";
 import { normaliseUrl } from "./crawl";
 import { qaParts, textParts } from "./document-text";
 import { FILE_KINDS, fileKind } from "./extract";
@@ -160,11 +160,28 @@ async function insertAndEnqueue(
       updatedAt: now,
     })
     .returning(summaryColumns);
-  // One batch (one transaction): a source row never exists without the content it is to learn.
-  // The content goes in parts under D1's byte cap on a row, a statement each (ADR 045).
-  const source = values.content
-    ? (await ctx.db.batch([insertSource, ...values.content.map((part) => ctx.db.insert(knowledgeSourceContents).values({ sourceId: id, ...part }))]))[0][0]
-    : (await insertSource)[0];
+  const content = values.content;
+  let source: SourceSummary;
+  if (!content) source = (await insertSource)[0];
+  else if ((await knowledgeStoreKind(ctx, ref)) === "shard") {
+    // The content goes to the chatbot's shard beside its chunks (ADR 075), before the row: a source
+    // row never exists without the content it is to learn. Should the row's write fail, the
+    // content is taken back.
+    const store = await knowledgeStore(ctx, ref, "shard");
+    await store.putContent({ sourceId: id, type: values.type }, content);
+    try {
+      source = (await insertSource)[0];
+    } catch (e) {
+      await store.deleteChunks(id, { all: true });
+      throw e;
+    }
+  } else {
+    // One batch (one transaction) in D1: the row and its content in parts under D1's byte cap on a
+    // row, a statement each (ADR 045).
+    // Should a move into the shard switch over between the read above and this write, the first
+    // ingestion step moves the content there (adoptD1Content).
+    source = (await ctx.db.batch([insertSource, ...content.map((part) => ctx.db.insert(knowledgeSourceContents).values({ sourceId: id, ...part }))]))[0][0];
+  }
   await enqueueIngest(ctx.env, source.id);
   return { ok: true, source };
 }

@@ -12,7 +12,8 @@ import type { ChatbotRef } from "./types";
 // 'moving' and D1 keeps serving reads and writes; the shard takes over only after its copy matches
 // D1's (counts and checksums per source) and nothing was written meanwhile; then D1's rows go.
 // Chunk ids are kept, so Vectorize's vectors (keyed by chunk id) and the chunk ids cited in stored
-// messages stay valid, and a re-run step inserts nothing twice.
+// messages stay valid, and a re-run step inserts nothing twice. Text and Q&A sources' own content
+// follows its chunks (phase 'texts', ADR 075), checked and removed from D1 the same way.
 
 type Ctx = Pick<ServiceContext, "env" | "db">;
 export type MoveMessage = { kind: "knowledge-move"; chatbotId: string };
@@ -31,8 +32,12 @@ export type MovedChunk = {
   vector: Uint8Array | null;
 };
 export type SourceChecksums = Record<string, { count: number; hash: number }>;
+/** One part of a source's content on its way to the shard. */
+export type MovedText = { source_id: string; source_type: string; start: number; content: string };
 
 const STEP_ROWS = 200;
+/** Content parts per step: each is at most PART_BYTES (~0.9 MB), so a step carries at most ~7 MB. */
+const TEXT_ROWS = 8;
 const DELETE_ROWS = 500;
 const MAX_ATTEMPTS = 5;
 const BUSY_RETRY_S = 30;
@@ -73,11 +78,44 @@ export async function chunkChecksums(db: D1Database, ref: ChatbotRef): Promise<S
   }
 }
 
+/**
+ * The chatbot's content parts: in D1 its sources' (found through the join), in a shard all of them.
+ * Both bind the chatbot and organisation as ?1 and ?2, so one statement text serves either.
+ */
+const textRowsOf = (own: boolean) =>
+  own
+    ? "FROM knowledge_source_contents c JOIN knowledge_sources s ON s.id = c.source_id WHERE ?1 = ?1 AND ?2 = ?2"
+    : "FROM knowledge_source_contents c JOIN knowledge_sources s ON s.id = c.source_id WHERE s.chatbot_id = ?1 AND s.org_id = ?2";
+
+/** Per source: how many content parts and a checksum of their starts and texts in order. Runs on D1 and, inside the shard, on its storage. */
+export async function textChecksums(db: D1Database, ref: ChatbotRef, where: { ownDatabase?: boolean } = {}): Promise<SourceChecksums> {
+  const out: SourceChecksums = {};
+  // A few parts per read: one may hold ~0.9 MB.
+  for (let after: [string, number] = ["", -1]; ;) {
+    const { results } = await db
+      .prepare(
+        `SELECT c.source_id, c.start, c.content ${textRowsOf(where.ownDatabase === true)} AND (c.source_id, c.start) > (?3, ?4) ORDER BY c.source_id, c.start LIMIT 16`,
+      )
+      .bind(ref.chatbotId, ref.orgId, after[0], after[1])
+      .all<{ source_id: string; start: number; content: string }>();
+    for (const r of results) {
+      const s = (out[r.source_id] ??= { count: 0, hash: 2166136261 });
+      s.count++;
+      s.hash = fnv(fnv(s.hash, String(r.start)), r.content);
+    }
+    if (results.length < 16) return out;
+    const last = results[results.length - 1];
+    after = [last.source_id, last.start];
+  }
+}
+
+/** What the switch compares: the chatbot's chunks in D1 (count and largest id) and its content parts (count). */
+const SIGNATURE_SQL = `(SELECT count(*) || ':' || coalesce(max(id), 0) FROM chunks WHERE chatbot_id = ?1 AND org_id = ?2) || ':' ||
+  (SELECT count(*) ${textRowsOf(false)})`;
+
 async function d1Signature(ctx: Ctx, ref: ChatbotRef): Promise<string> {
-  const r = await ctx.env.DB.prepare("SELECT count(*) || ':' || coalesce(max(id), 0) AS s FROM chunks WHERE chatbot_id = ? AND org_id = ?")
-    .bind(ref.chatbotId, ref.orgId)
-    .first<{ s: string }>();
-  return r?.s ?? "0:0";
+  const r = await ctx.env.DB.prepare(`SELECT ${SIGNATURE_SQL} AS s`).bind(ref.chatbotId, ref.orgId).first<{ s: string }>();
+  return r?.s ?? "0:0:0";
 }
 
 /** Starts moving a chatbot's knowledge into its shard. Only from 'd1'; a move under way is left alone. */
@@ -90,7 +128,7 @@ export async function startKnowledgeMove(ctx: Ctx, ref: ChatbotRef): Promise<{ o
     ctx.env.DB.prepare(
       `INSERT INTO knowledge_moves (chatbot_id, org_id, phase, total, started_at, updated_at)
        SELECT id, org_id, 'copy', ?, ?, ? FROM chatbots WHERE id = ? AND org_id = ? AND knowledge_store = 'd1'
-       ON CONFLICT (chatbot_id) DO UPDATE SET phase = 'copy', cursor = 0, copied = 0, total = excluded.total, signature = NULL,
+       ON CONFLICT (chatbot_id) DO UPDATE SET phase = 'copy', cursor = 0, text_cursor = NULL, copied = 0, total = excluded.total, signature = NULL,
          attempts = 0, error = NULL, started_at = excluded.started_at, updated_at = excluded.updated_at, finished_at = NULL`,
     ).bind(total, now, now, ref.chatbotId, ref.orgId),
     ctx.env.DB.prepare("UPDATE chatbots SET knowledge_store = 'moving' WHERE id = ? AND org_id = ? AND knowledge_store = 'd1'").bind(ref.chatbotId, ref.orgId),
@@ -115,6 +153,20 @@ async function copyPage(ctx: Ctx, ref: ChatbotRef, after: number): Promise<{ las
   return { last: rows[rows.length - 1].id, n: rows.length };
 }
 
+/** Copies D1's content parts after `after` (a few of them) into the shard; the last part copied, or null when none were left. */
+async function copyTexts(ctx: Ctx, ref: ChatbotRef, after: [string, number]): Promise<{ last: [string, number]; n: number } | null> {
+  const { results } = await ctx.env.DB.prepare(
+    `SELECT c.source_id, s.type AS source_type, c.start, c.content ${textRowsOf(false)} AND (c.source_id, c.start) > (?3, ?4)
+     ORDER BY c.source_id, c.start LIMIT ?5`,
+  )
+    .bind(ref.chatbotId, ref.orgId, after[0], after[1], TEXT_ROWS)
+    .all<MovedText>();
+  if (!results.length) return null;
+  await shardKnowledgeStub(ctx.env, ref).importTexts(ref, results);
+  const last = results[results.length - 1];
+  return { last: [last.source_id, last.start], n: results.length };
+}
+
 /**
  * One bounded step of a chatbot's move; queues the next one unless it is done. Safe to run twice
  * (a redelivered message): copies skip ids already there, and every phase starts from stored state.
@@ -130,13 +182,22 @@ export async function runKnowledgeMoveStep(ctx: Ctx, chatbotId: string, opts: { 
   if (move.phase === "copy") {
     const page = await copyPage(ctx, ref, move.cursor);
     if (page) Object.assign(patch, { cursor: page.last, copied: move.copied + page.n });
-    if (!page || page.n < STEP_ROWS) patch.phase = "verify";
+    if (!page || page.n < STEP_ROWS) Object.assign(patch, { phase: "texts", textCursor: null });
+  } else if (move.phase === "texts") {
+    const page = await copyTexts(ctx, ref, move.textCursor ? (JSON.parse(move.textCursor) as [string, number]) : ["", -1]);
+    if (page) patch.textCursor = JSON.stringify(page.last);
+    if (!page || page.n < TEXT_ROWS) patch.phase = "verify";
   } else if (move.phase === "verify") {
     const signature = await d1Signature(ctx, ref);
-    const [fromD1, inShard] = await Promise.all([chunkChecksums(ctx.env.DB, ref), shard.checksums(ref)]);
-    const differing = [...new Set([...Object.keys(fromD1), ...Object.keys(inShard)])].filter(
-      (id) => fromD1[id]?.count !== inShard[id]?.count || fromD1[id]?.hash !== inShard[id]?.hash,
-    );
+    const [chunksInD1, chunksInShard, textsInD1, textsInShard] = await Promise.all([
+      chunkChecksums(ctx.env.DB, ref),
+      shard.checksums(ref),
+      textChecksums(ctx.env.DB, ref),
+      shard.textChecksums(ref),
+    ]);
+    const differ = (a: SourceChecksums, b: SourceChecksums) =>
+      [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((id) => a[id]?.count !== b[id]?.count || a[id]?.hash !== b[id]?.hash);
+    const differing = [...new Set([...differ(chunksInD1, chunksInShard), ...differ(textsInD1, textsInShard)])];
     if (differing.length === 0) Object.assign(patch, { phase: "switch", signature, total: Number(signature.split(":")[0]) });
     else if (move.attempts + 1 >= MAX_ATTEMPTS)
       // Shown to owners on the knowledge page: plain words, no storage names.
@@ -147,17 +208,17 @@ export async function runKnowledgeMoveStep(ctx: Ctx, chatbotId: string, opts: { 
     else {
       // Written or deleted in D1 while copying: drop the shard's copy of those sources and copy again (ids already there are skipped).
       for (const sourceId of differing) await shard.forgetSource(ref, sourceId);
-      Object.assign(patch, { phase: "copy", cursor: 0, copied: 0, attempts: move.attempts + 1 });
+      Object.assign(patch, { phase: "copy", cursor: 0, textCursor: null, copied: 0, attempts: move.attempts + 1 });
     }
   } else if (move.phase === "switch") {
     // Atomic: only if D1's chunks are what was verified and no ingestion step is running.
     const switched = await ctx.env.DB.prepare(
-      `UPDATE chatbots SET knowledge_store = 'shard' WHERE id = ? AND org_id = ? AND knowledge_store = 'moving'
-         AND NOT EXISTS (SELECT 1 FROM knowledge_sources WHERE chatbot_id = ? AND status IN ('queued', 'processing'))
-         AND (SELECT count(*) || ':' || coalesce(max(id), 0) FROM chunks WHERE chatbot_id = ? AND org_id = ?) = ?
+      `UPDATE chatbots SET knowledge_store = 'shard' WHERE id = ?1 AND org_id = ?2 AND knowledge_store = 'moving'
+         AND NOT EXISTS (SELECT 1 FROM knowledge_sources WHERE chatbot_id = ?1 AND status IN ('queued', 'processing'))
+         AND ${SIGNATURE_SQL} = ?3
        RETURNING id`,
     )
-      .bind(chatbotId, ref.orgId, chatbotId, chatbotId, ref.orgId, move.signature)
+      .bind(chatbotId, ref.orgId, move.signature)
       .first();
     if (switched) patch.phase = "cleanup";
     else if ((await d1Signature(ctx, ref)) !== move.signature) patch.phase = "verify";
@@ -176,8 +237,18 @@ export async function runKnowledgeMoveStep(ctx: Ctx, chatbotId: string, opts: { 
       }
       await ctx.env.DB.batch(statements);
     } else {
-      await ctx.env.DB.prepare("DELETE FROM term_stats WHERE chatbot_id = ?").bind(chatbotId).run();
-      Object.assign(patch, { phase: "done", finishedAt: Date.now() });
+      // Then the sources' content, a few parts at a time (each up to ~0.9 MB) — but not a queued or
+      // processing source's: one written to D1 just as the switch landed is moved into the shard by
+      // its first ingestion step (kb/document-text.ts adoptD1Content), so it must stay until then.
+      const texts = await ctx.env.DB.prepare(
+        `DELETE FROM knowledge_source_contents WHERE rowid IN (SELECT c.rowid ${textRowsOf(false)} AND s.status NOT IN ('queued', 'processing') LIMIT ?3)`,
+      )
+        .bind(chatbotId, ref.orgId, TEXT_ROWS * 4)
+        .run();
+      if (!texts.meta.changes) {
+        await ctx.env.DB.prepare("DELETE FROM term_stats WHERE chatbot_id = ?").bind(chatbotId).run();
+        Object.assign(patch, { phase: "done", finishedAt: Date.now() });
+      }
     }
   }
 

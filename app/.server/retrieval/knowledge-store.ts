@@ -2,10 +2,12 @@ import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { chatbots } from "../db/schema";
 import type { Env } from "../env";
+import { contentSliceIn, putContentStatements, qaPairCountIn, qaPairsIn, type ContentPart } from "../kb/document-text";
+import type { QaPair } from "../kb/sources";
 import { countChatbotChunks, deleteChatbotVectors, deleteSourceChunks, indexChunks } from "./indexing";
 import { forgetChatbotStats, retrieve, type RetrieveOptions } from "./search";
 import type { ChatbotRef, ChunkInput, RetrievalResult } from "./types";
-import type { MovedChunk, SourceChecksums } from "./knowledge-move";
+import type { MovedChunk, MovedText, SourceChecksums } from "./knowledge-move";
 import { createVectorStore } from "./vector-store";
 
 // A chatbot's knowledge, wherever it lives (issue #20, ADR 034): D1's shared tables, or the
@@ -34,6 +36,13 @@ export interface KnowledgeStore {
   countVectorsNotOf(model: string): Promise<number>;
   /** Before the chatbot is deleted: what its rows' cascade does not remove (vectors; a shard's whole storage). */
   dropAll(): Promise<void>;
+  // A text or Q&A source's own content, in parts (kb/document-text.ts), kept beside the chunks
+  // (ADR 075). In D1 it is written in one batch with the source's row (kb/sources.ts), not here.
+  /** Stores a source's whole content, replacing what was stored for it. */
+  putContent(source: SourceOf, parts: readonly ContentPart[]): Promise<void>;
+  contentSlice(sourceId: string, offset: number, length: number): Promise<string | null>;
+  qaPairCount(sourceId: string): Promise<number | "invalid" | null>;
+  qaPairs(sourceId: string, offset: number, limit: number): Promise<QaPair[]>;
 }
 
 type StoreContext = Pick<ServiceContext, "env" | "db">;
@@ -92,6 +101,15 @@ export function d1KnowledgeStore(ctx: StoreContext, ref: ChatbotRef, where: { ow
       return r?.n ?? 0;
     },
     dropAll: () => deleteChatbotVectors(ctx, ref),
+    async putContent(source, parts) {
+      await d1.batch([
+        d1.prepare("DELETE FROM knowledge_source_contents WHERE source_id = ?").bind(source.sourceId),
+        ...putContentStatements(d1, source.sourceId, parts),
+      ]);
+    },
+    contentSlice: (sourceId, offset, length) => contentSliceIn(d1, sourceId, offset, length),
+    qaPairCount: (sourceId) => qaPairCountIn(d1, sourceId),
+    qaPairs: (sourceId, offset, limit) => qaPairsIn(d1, sourceId, offset, limit),
   };
 }
 
@@ -107,9 +125,15 @@ export interface KnowledgeShardApi {
   countChunks(ref: ChatbotRef, sourceId?: string): Promise<number>;
   countVectorsNotOf(ref: ChatbotRef, model: string): Promise<number>;
   dropAll(ref: ChatbotRef): Promise<void>;
+  putContent(ref: ChatbotRef, source: SourceOf, parts: readonly ContentPart[]): Promise<void>;
+  contentSlice(ref: ChatbotRef, sourceId: string, offset: number, length: number): Promise<string | null>;
+  qaPairCount(ref: ChatbotRef, sourceId: string): Promise<number | "invalid" | null>;
+  qaPairs(ref: ChatbotRef, sourceId: string, offset: number, limit: number): Promise<QaPair[]>;
   // The move from D1 (knowledge-move.ts).
   importChunks(ref: ChatbotRef, rows: MovedChunk[]): Promise<{ imported: number }>;
+  importTexts(ref: ChatbotRef, rows: MovedText[]): Promise<{ imported: number }>;
   checksums(ref: ChatbotRef): Promise<SourceChecksums>;
+  textChecksums(ref: ChatbotRef): Promise<SourceChecksums>;
   forgetSource(ref: ChatbotRef, sourceId: string): Promise<void>;
   forgetAll(ref: ChatbotRef): Promise<void>;
 }
@@ -130,21 +154,29 @@ export function shardKnowledgeStore(env: Pick<Env, "KNOWLEDGE_SHARD">, ref: Chat
     countChunks: (sourceId) => shard.countChunks(ref, sourceId),
     countVectorsNotOf: (model) => shard.countVectorsNotOf(ref, model),
     dropAll: () => shard.dropAll(ref),
+    putContent: (source, parts) => shard.putContent(ref, source, parts),
+    contentSlice: (sourceId, offset, length) => shard.contentSlice(ref, sourceId, offset, length),
+    qaPairCount: (sourceId) => shard.qaPairCount(ref, sourceId),
+    qaPairs: (sourceId, offset, limit) => shard.qaPairs(ref, sourceId, offset, limit),
   };
 }
 
-/** The store the chatbot's row names; `kind` when the caller already holds the row. */
-export async function knowledgeStore(ctx: StoreContext, ref: ChatbotRef, kind?: KnowledgeStoreKind): Promise<KnowledgeStore> {
-  const where =
-    kind ??
+/** Where the chatbot's knowledge is now, as its row says ('d1' for a chatbot not found: nothing to reach). */
+export async function knowledgeStoreKind(ctx: Pick<StoreContext, "db">, ref: ChatbotRef): Promise<KnowledgeStoreKind> {
+  return (
     (
       await ctx.db
         .select({ k: chatbots.knowledgeStore })
         .from(chatbots)
         .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)))
         .get()
-    )?.k ??
-    "d1";
+    )?.k ?? "d1"
+  );
+}
+
+/** The store the chatbot's row names; `kind` when the caller already holds the row. */
+export async function knowledgeStore(ctx: StoreContext, ref: ChatbotRef, kind?: KnowledgeStoreKind): Promise<KnowledgeStore> {
+  const where = kind ?? (await knowledgeStoreKind(ctx, ref));
   if (where === "shard") return shardKnowledgeStore(ctx.env, ref);
   const d1 = d1KnowledgeStore(ctx, ref);
   if (where === "d1") return d1;

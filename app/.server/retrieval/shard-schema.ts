@@ -1,7 +1,8 @@
 // The knowledge tables of one chatbot's shard (issue #20): the same shape D1 has after migrations
 // 0001–0007, so retrieval and indexing run on either unchanged. The triggers keep FTS5 and the term
 // statistics exact, as in D1 (ADR 012). `knowledge_sources` holds only what retrieval reads of a
-// source (its type: Q&A pairs rank differently, ADR 022); the source itself stays in D1.
+// source (its type: Q&A pairs rank differently, ADR 022); the source itself stays in D1. A text or
+// Q&A source's own content is here too (version 2, ADR 075), in the parts D1 used.
 
 /** The stems a chunk's features list (title+heading `h`, URL path `u`, sentences `b`) as a JSON array. */
 const featureTerms = (row: "new" | "old") =>
@@ -13,10 +14,11 @@ const urlPath = (row: "new" | "old") =>
 
 const ftsRow = (row: "new" | "old") => `${row}.id, lower(hex(${row}.chatbot_id)), ${row}.title, coalesce(${row}.heading, ''), ${row}.text, ${urlPath(row)}`;
 
-export const SHARD_SCHEMA_VERSION = 1;
+export const SHARD_SCHEMA_VERSION = 2;
 
 export const SHARD_SCHEMA = `
 CREATE TABLE IF NOT EXISTS knowledge_sources (id TEXT PRIMARY KEY NOT NULL, type TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS knowledge_source_contents (source_id TEXT NOT NULL, start INTEGER NOT NULL, content TEXT NOT NULL, PRIMARY KEY (source_id, start));
 CREATE TABLE IF NOT EXISTS chunks (
   id INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
   source_id TEXT NOT NULL,

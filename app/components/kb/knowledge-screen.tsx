@@ -110,9 +110,11 @@ function MoveStatus({ move }: { move: KnowledgeMoveNotice }) {
   const where =
     phase === "copy"
       ? `${formatCount(copied)} of ${formatCount(total)} chunks copied.`
-      : phase === "verify"
-        ? `${formatCount(copied)} chunks copied; checking the copy against the original.`
-        : "The copy is checked; switching over as soon as no source is being processed.";
+      : phase === "texts"
+        ? `${formatCount(copied)} chunks copied; copying the texts of text and Q&A sources.`
+        : phase === "verify"
+          ? `${formatCount(copied)} chunks copied; checking the copy against the original.`
+          : "The copy is checked; switching over as soon as no source is being processed.";
   return (
     <Alert tone="info" title="Moving this chatbot's knowledge to its own storage" data-testid="knowledge-move">
       {`${where} ${meanwhile}`}
