@@ -9,7 +9,7 @@ import { chatbots, customTools, organisations, toolCalls } from "~/.server/db/sc
 import type { Env } from "~/.server/env";
 import { callCustomTool } from "~/.server/tools/call";
 import { createCustomTool, listToolCalls, toolView, type CustomTool } from "~/.server/tools/custom-tools";
-import type { ToolInput } from "~/lib/schemas/custom-tools";
+import { TOOL_CALL_LOG, type ToolInput } from "~/lib/schemas/custom-tools";
 import { db, makeOrg, makeUser } from "../factories";
 import { storedMessages } from "./stored-messages";
 
@@ -171,6 +171,35 @@ describe("custom HTTP tools", async () => {
     const rows = await db.select().from(toolCalls).where(eq(toolCalls.chatbotId, ref.chatbotId)).all();
     expect(JSON.stringify(rows)).not.toContain(SECRET);
     expect(JSON.stringify(rows)).not.toContain("B 7/x");
+  });
+
+  it("keeps only the latest calls the screen shows: the log does not grow with traffic", async () => {
+    const other = await setup();
+    const otherTool = await createCustomTool(
+      ctx,
+      other.ref,
+      input({
+        name: "lookup_elsewhere",
+        method: "GET",
+        urlTemplate: `${api}/bookings/{booking_id}`,
+        parameters: { type: "object", properties: { booking_id: { type: "string" } }, required: ["booking_id"] },
+        confirm: false,
+        resultTemplate: "",
+      }),
+    );
+    if (!otherTool.ok) throw new Error(otherTool.message);
+    await callCustomTool(ctx, other.ref, otherTool.tool, { booking_id: "kept" }, { source: "test" });
+    const before = await db.select().from(toolCalls).where(eq(toolCalls.chatbotId, ref.chatbotId)).all();
+    const extra = TOOL_CALL_LOG + 5 - before.length;
+    const started = Date.now();
+    for (let i = 0; i < extra; i++) await callCustomTool(ctx, ref, lookup.tool, { booking_id: `B${i}` }, { source: "test" });
+    const rows = await db.select().from(toolCalls).where(eq(toolCalls.chatbotId, ref.chatbotId)).all();
+    expect(rows.length).toBe(TOOL_CALL_LOG);
+    // The newest stay: the oldest (all from before this test's last calls) went first.
+    expect(rows.filter((r) => r.createdAt >= started).length).toBe(Math.min(extra, TOOL_CALL_LOG));
+    expect((await listToolCalls(ctx, ref)).map((c) => c.id).sort()).toEqual(rows.map((r) => r.id).sort());
+    // Another chatbot's log is its own.
+    expect(await db.select().from(toolCalls).where(eq(toolCalls.chatbotId, other.ref.chatbotId)).all()).toHaveLength(1);
   });
 
   it("refuses private addresses without the development flag: on save and on call, before any request", async () => {

@@ -1,3 +1,5 @@
+import { desc, eq, inArray } from "drizzle-orm";
+import { TOOL_CALL_LOG } from "~/lib/schemas/custom-tools";
 import { newId } from "../auth/crypto";
 import type { ServiceContext } from "../context";
 import { toolCalls, TOOL_CALL_OUTCOMES } from "../db/schema";
@@ -107,9 +109,10 @@ export async function callCustomTool(
       error: timedOut ? `No answer within ${tool.timeoutMs / 1000} s.` : "The address could not be reached.",
     });
   }
-  await ctx.db
-    .insert(toolCalls)
-    .values({
+  // The log keeps what the tools screen shows, the latest TOOL_CALL_LOG calls of the chatbot: D1
+  // holds a bounded log per chatbot, not one that grows with its traffic (issue #20).
+  await ctx.db.batch([
+    ctx.db.insert(toolCalls).values({
       id: newId("tc_"),
       ...ref,
       toolId: tool.id,
@@ -120,8 +123,20 @@ export async function callCustomTool(
       httpStatus: result.httpStatus,
       durationMs: result.durationMs,
       createdAt: started,
-    })
-    .run();
+    }),
+    ctx.db.delete(toolCalls).where(
+      inArray(
+        toolCalls.id,
+        ctx.db
+          .select({ id: toolCalls.id })
+          .from(toolCalls)
+          .where(eq(toolCalls.chatbotId, ref.chatbotId))
+          .orderBy(desc(toolCalls.createdAt), desc(toolCalls.id))
+          .limit(1_000_000_000) // SQLite takes an offset only after a limit
+          .offset(TOOL_CALL_LOG),
+      ),
+    ),
+  ]);
   return result;
 
   async function send(): Promise<ToolCallResult> {

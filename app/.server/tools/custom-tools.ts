@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
-import { TOOLS_PER_CHATBOT, urlTemplateProblem, type BuiltInToolName, type ToolHeader, type ToolInput } from "~/lib/schemas/custom-tools";
+import { TOOL_CALL_LOG, TOOLS_PER_CHATBOT, urlTemplateProblem, type BuiltInToolName, type ToolHeader, type ToolInput } from "~/lib/schemas/custom-tools";
 import { newId } from "../auth/crypto";
 import type { ServiceContext } from "../context";
 import { openSecret, sealSecret } from "../crypto/secret-box";
@@ -193,7 +193,7 @@ export type ToolCallView = {
   createdAt: number;
 };
 
-export async function listToolCalls(ctx: Pick<Ctx, "db">, ref: ToolRef, limit = 50): Promise<ToolCallView[]> {
+export async function listToolCalls(ctx: Pick<Ctx, "db">, ref: ToolRef, limit = TOOL_CALL_LOG): Promise<ToolCallView[]> {
   return ctx.db
     .select({
       id: toolCalls.id,

@@ -23,7 +23,7 @@ import {
   Textarea,
 } from "~/components/ui";
 import type { FormReply } from "~/lib/forms";
-import { TOOL_HEADER_ROWS, TOOL_METHOD_OPTIONS, TOOL_TIMEOUT_MAX_S, type ToolParameters } from "~/lib/schemas/custom-tools";
+import { TOOL_CALL_LOG, TOOL_HEADER_ROWS, TOOL_METHOD_OPTIONS, TOOL_TIMEOUT_MAX_S, type ToolParameters } from "~/lib/schemas/custom-tools";
 
 /** The tools the bot may call (route: app.$orgId.$chatbotId.tools): built-in switches, custom HTTP tools, test runner, call log. */
 
@@ -399,7 +399,7 @@ function CallLog({ data }: { data: ToolsScreenData }) {
   const home = `/app/${data.orgId}/${data.chatbot.id}`;
   return (
     <Card aria-labelledby="calls-title">
-      <CardHeader title={<span id="calls-title">Call log</span>} description="The last 50 calls: no parameters, bodies or headers are kept." />
+      <CardHeader title={<span id="calls-title">Call log</span>} description={`The last ${TOOL_CALL_LOG} calls: no parameters, bodies or headers are kept.`} />
       {data.calls.length ? (
         <Table label="Call log">
           <THead>

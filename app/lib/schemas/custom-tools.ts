@@ -12,6 +12,8 @@ export const TOOL_EXAMPLE_MAX = 160;
 export const TOOL_URL_MAX = 1000;
 export const TOOL_HEADER_ROWS = 4;
 export const TOOL_PARAMS_MAX = 10;
+/** How many of a chatbot's tool calls the log keeps and the tools screen shows (the latest). */
+export const TOOL_CALL_LOG = 50;
 export const TOOL_TIMEOUT_MAX_S = 10;
 export const TOOL_RESULT_TEMPLATE_MAX = 500;
 export const TOOLS_PER_CHATBOT = 20;
