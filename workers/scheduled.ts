@@ -6,7 +6,7 @@ import { sweepIngestion } from "../app/.server/kb/ingest";
 import { reindexForEmbeddingModel } from "../app/.server/kb/reindex";
 import { pruneDeliveries } from "../app/.server/notifications/delivery";
 import { sendDueDigests } from "../app/.server/notifications/digest";
-import { sweepKnowledgeMoves } from "../app/.server/retrieval/knowledge-move";
+import { sweepKnowledgeMoves, sweepStrayTexts } from "../app/.server/retrieval/knowledge-move";
 
 /**
  * Cron trigger (wrangler.toml [triggers], every 5 minutes): re-indexes chatbots whose embedding
@@ -37,6 +37,11 @@ export async function handleScheduled(_controller: ScheduledController, env: Env
       },
       (e) => console.error("[cron] knowledge-move sweep failed", e),
     ),
+  );
+  ctx.waitUntil(
+    sweepStrayTexts(ctx)
+      .then((moved) => moved.length && console.log("[cron] source texts moved into shards", JSON.stringify(moved)))
+      .catch((e) => console.error("[cron] source-text sweep failed", e)),
   );
   ctx.waitUntil(
     sweepMessageMoves(ctx).then(

@@ -5,7 +5,8 @@ import { chatbots, knowledgeMoves, knowledgeSources } from "~/.server/db/schema"
 import type { Env } from "~/.server/env";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
 import { createTextSource } from "~/.server/kb/sources";
-import { knowledgeMoveProgress, runKnowledgeMoveStep, sweepKnowledgeMoves } from "~/.server/retrieval/knowledge-move";
+import { knowledgeMoveProgress, runKnowledgeMoveStep, sweepKnowledgeMoves, sweepStrayTexts } from "~/.server/retrieval/knowledge-move";
+import { knowledgeStore } from "~/.server/retrieval/knowledge-store";
 import { handleScheduled } from "../../workers/scheduled";
 import { knowledgeRankings } from "./knowledge-rankings";
 import { db, makeChatbot, makeOrg, makeUser } from "../factories";
@@ -143,5 +144,37 @@ describe("the knowledge-move sweep", () => {
     await Promise.all(pending);
     expect(await storeOf(bot.id)).toBe("moving");
     expect(moveMessages()).toContain(bot.id);
+  });
+
+  it("moves the texts a shard chatbot still has in D1 into its shard, leaving queued sources to their ingestion", async () => {
+    const owner = await makeUser();
+    const { org, bot } = await makeOrg(owner.id, "Stray texts");
+    await db.update(chatbots).set({ knowledgeStore: "shard" }).where(eq(chatbots.id, bot.id));
+    const { bot: d1Bot } = await makeOrg(owner.id, "Still in D1");
+    const now = Date.now();
+    // As chatbots created in their shard before ADR 075 have them: the source row and its text in D1.
+    const source = (id: string, chatbotId: string, orgId: string, status: string, text: string) => [
+      env.DB.prepare(
+        "INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title, status, char_count, created_at, updated_at) VALUES (?, ?, ?, 'text', ?, ?, ?, ?, ?)",
+      ).bind(id, orgId, chatbotId, id, status, text.length, now, now),
+      env.DB.prepare("INSERT INTO knowledge_source_contents (source_id, start, content) VALUES (?, 0, ?)").bind(id, text),
+    ];
+    const tag = bot.id.slice(-6);
+    const [ready, failed, queued, other] = ["ready", "failed", "queued", "d1"].map((s) => `ks_stray_${s}_${tag}`);
+    await env.DB.batch([
+      ...source(ready, bot.id, org.id, "ready", "Ferries leave at nine."),
+      ...source(failed, bot.id, org.id, "failed", "Kayaks are hired by the hour."),
+      ...source(queued, bot.id, org.id, "queued", "Bikes go in the shed."),
+      ...source(other, d1Bot.id, d1Bot.orgId, "ready", "This chatbot's texts stay in D1 until its move."),
+    ]);
+    const inD1 = async (id: string) =>
+      (await env.DB.prepare("SELECT count(*) AS n FROM knowledge_source_contents WHERE source_id = ?").bind(id).first<{ n: number }>())!.n;
+
+    expect((await sweepStrayTexts(ctx)).sort()).toEqual([failed, ready].sort());
+    const store = await knowledgeStore(ctx, { orgId: org.id, chatbotId: bot.id });
+    expect(await store.contentSlice(ready, 0, 100)).toBe("Ferries leave at nine.");
+    expect(await store.contentSlice(failed, 0, 100)).toBe("Kayaks are hired by the hour.");
+    expect([await inD1(ready), await inD1(failed), await inD1(queued), await inD1(other)]).toEqual([0, 0, 1, 1]);
+    expect(await sweepStrayTexts(ctx)).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@ import type { ServiceContext } from "../context";
 import { failedMoveNotice, fnv, freeMoveSlots, resumeStalledMoves, RETRY_FAILED_AFTER_MS } from "../db/moves";
 import { chatbots, knowledgeMoves, knowledgeSources } from "../db/schema";
 import type { Env } from "../env";
-import { shardKnowledgeStub, type KnowledgeStoreKind } from "./knowledge-store";
+import { adoptD1Content } from "../kb/document-text";
+import { shardKnowledgeStore, shardKnowledgeStub, type KnowledgeStoreKind } from "./knowledge-store";
 import type { ChatbotRef } from "./types";
 
 // Moving a chatbot's knowledge from D1 into its shard (issue #20, ADR 034). A resumable job: one
@@ -346,4 +347,28 @@ export async function sweepKnowledgeMoves(ctx: Ctx, opts: { now?: number; start?
     .all();
   for (const ref of due) if ((await startKnowledgeMove(ctx, ref)).ok) out.started.push(ref.chatbotId);
   return out;
+}
+
+/** Sources whose stray D1 text one sweep moves (each up to the plan's 2 M characters). */
+const STRAY_TEXTS_PER_SWEEP = 20;
+
+/**
+ * Text and Q&A sources of chatbots already in their shard whose content is still in D1 (ADR 075):
+ * chatbots created in their shard before source texts moved there, and the rare source written to
+ * D1 as its chatbot's move switched over. A few per cron run, each moved into the shard (replacing
+ * what the shard held for it) and then deleted from D1. A queued or processing source is left to
+ * its first ingestion step, which does the same. The source ids moved.
+ */
+export async function sweepStrayTexts(ctx: Ctx, opts: { limit?: number } = {}): Promise<string[]> {
+  if (!ctx.env.KNOWLEDGE_SHARD) return [];
+  const { results } = await ctx.env.DB.prepare(
+    `SELECT DISTINCT s.id, s.type, s.org_id, s.chatbot_id FROM knowledge_source_contents c
+       JOIN knowledge_sources s ON s.id = c.source_id JOIN chatbots b ON b.id = s.chatbot_id
+     WHERE b.knowledge_store = 'shard' AND s.status NOT IN ('queued', 'processing') LIMIT ?`,
+  )
+    .bind(opts.limit ?? STRAY_TEXTS_PER_SWEEP)
+    .all<{ id: string; type: string; org_id: string; chatbot_id: string }>();
+  for (const r of results)
+    await adoptD1Content(ctx.env.DB, shardKnowledgeStore(ctx.env, { orgId: r.org_id, chatbotId: r.chatbot_id }), { sourceId: r.id, type: r.type });
+  return results.map((r) => r.id);
 }
