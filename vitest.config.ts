@@ -21,6 +21,8 @@ export default defineConfig({
           TEST_MESSAGE_STORE: process.env.TEST_MESSAGE_STORE ?? "",
           // Their conversation index is in their shards too, as new chatbots' is; TEST_CONVERSATION_STORE=d1 (or messages in D1) keeps it in D1 (ADR 044; tests/factories.ts).
           TEST_CONVERSATION_STORE: process.env.TEST_CONVERSATION_STORE ?? "",
+          // TEST_KNOWLEDGE_STORE=shard keeps the tests' chatbots' knowledge in their shards (tests/factories.ts).
+          TEST_KNOWLEDGE_STORE: process.env.TEST_KNOWLEDGE_STORE ?? "",
         },
         // An empty second database for tests that apply migrations to rows of an earlier shape (tests/integration/conversation-fk-migration.test.ts).
         d1Databases: ["MIGRATION_DB"],

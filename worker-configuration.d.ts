@@ -9,6 +9,7 @@ declare global {
       TEST_MESSAGE_STORE?: string;
       /** "shard": the tests' chatbots keep their conversation index in their shards (with their messages); otherwise in D1. */
       TEST_CONVERSATION_STORE?: string;
+      TEST_KNOWLEDGE_STORE?: string;
       /** An empty D1 database: migration tests apply the migrations up to one, write rows of that shape, then apply the rest. */
       MIGRATION_DB: D1Database;
     }

@@ -2,14 +2,14 @@
 // `npm test`: everything, from a clean clone.
 //   install (if needed) → format check → Chromium and PHP (apt-get when root) → WordPress plugin checks → build → vitest in workerd
 //   → the message and conversation tests again with messages and index in D1, then with only the
-//   conversation index in D1 → e2e → bundle budget.
+//   conversation index in D1 → the knowledge tests with knowledge in shards → e2e → bundle budget.
 // Stops at the first failing stage; always ends with one line `tests: N passed, M failed`
 // (vitest + e2e counts, read from their JSON reports in .e2e/reports/). Exit code 0 only if all passed.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { bin, build, ensureDependencies, forwardSignals, formatDuration, log, ROOT, run, StageError } from "./lib/common.mjs";
-import { STORE_MODES, storeTestFiles } from "./lib/message-store-tests.mjs";
+import { modeTestFiles, STORE_MODES } from "./lib/message-store-tests.mjs";
 
 const REPORTS = path.join(ROOT, ".e2e", "reports");
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -129,12 +129,13 @@ async function main() {
   // The run above keeps the tests' chatbots' messages and conversation index in their shards, as new
   // chatbots do; the message and conversation tests run again with messages and index in D1, where
   // chatbots created before keep them until moved (ADR 040), then with only the index in D1, where a
-  // chatbot whose messages moved keeps it until its index moves too (ADR 044, ADR 051).
+  // chatbot whose messages moved keeps it until its index moves too (ADR 044, ADR 051). Last, the
+  // knowledge tests that go through the product run with the chatbots' knowledge in their shards.
   for (const [key, mode] of Object.entries(STORE_MODES)) {
     await stage(`${mode.stage} (workerd)`, async () => {
-      log(`The message and conversation tests again, ${mode.what}…`);
+      log(`${mode.tests ?? "The message and conversation tests"} again, ${mode.what}…`);
       const v = bin("vitest");
-      await vitestStage(mode.stage, v.cmd, [...v.pre, "run", ...storeTestFiles()], path.join(REPORTS, `unit-${key}.json`), mode.env);
+      await vitestStage(mode.stage, v.cmd, [...v.pre, "run", ...modeTestFiles(mode)], path.join(REPORTS, `unit-${key}.json`), mode.env);
     });
   }
   await stage("end-to-end (Chromium)", () =>

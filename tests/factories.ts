@@ -80,8 +80,16 @@ export const testMessageStore: "shard" | "d1" = env.TEST_MESSAGE_STORE === "d1" 
  */
 export const testConversationStore: "shard" | "d1" = env.TEST_CONVERSATION_STORE === "d1" || testMessageStore === "d1" ? "d1" : "shard";
 
+/**
+ * Where the tests' chatbots keep their knowledge: D1 unless `TEST_KNOWLEDGE_STORE=shard`, the stage
+ * that runs the tests of the product's knowledge paths again with it in each chatbot's shard, as
+ * every chatbot created now keeps it (scripts/lib/message-store-tests.mjs, KNOWLEDGE_SHARD_FILES).
+ * Tests about one store set it explicitly.
+ */
+export const testKnowledgeStore: "shard" | "d1" = env.TEST_KNOWLEDGE_STORE === "shard" ? "shard" : "d1";
+
 export async function makeChatbot(orgId: string, name = "Test bot") {
-  const bot = { id: newId("cb_"), orgId, name, messageStore: testMessageStore, conversationStore: testConversationStore };
+  const bot = { id: newId("cb_"), orgId, name, messageStore: testMessageStore, conversationStore: testConversationStore, knowledgeStore: testKnowledgeStore };
   await db.insert(chatbots).values(bot);
   return bot;
 }
@@ -109,11 +117,12 @@ export async function makeBot(opts: { plan?: PlanId; sources?: string[] } = {}) 
       opts.plan ?? "free",
       Date.now(),
     ),
-    env.DB.prepare("INSERT INTO chatbots (id, org_id, name, message_store, conversation_store) VALUES (?, ?, 'Test bot', ?, ?)").bind(
+    env.DB.prepare("INSERT INTO chatbots (id, org_id, name, message_store, conversation_store, knowledge_store) VALUES (?, ?, 'Test bot', ?, ?, ?)").bind(
       chatbotId,
       orgId,
       testMessageStore,
       testConversationStore,
+      testKnowledgeStore,
     ),
     ...sourceIds.map((id) =>
       env.DB.prepare("INSERT INTO knowledge_sources (id, org_id, chatbot_id, type, title) VALUES (?, ?, ?, 'text', 'Src')").bind(id, orgId, chatbotId),

@@ -40,6 +40,40 @@ export function storeTestFiles() {
 }
 
 /**
+ * Test files that run again with the tests' chatbots' knowledge in their shards (TEST_KNOWLEDGE_STORE=shard),
+ * as every chatbot created now keeps it (ADR 034, ADR 075): those that reach knowledge through the
+ * product (sources, ingestion, the chat, the widget, tools). The default run keeps it in D1, where the
+ * other knowledge tests seed it directly, test retrieval on D1's tables or test D1 itself and the move
+ * from it; kb-shard, knowledge-shard and knowledge-move test the shard on purpose in every run.
+ */
+export const KNOWLEDGE_SHARD_FILES = [
+  "app/.server/ai/tools/shop-tools.test.ts",
+  "app/.server/analytics/analytics.test.ts",
+  "app/.server/chatbots/chatbots.test.ts",
+  "app/.server/content/samples.test.ts",
+  "tests/integration/api-body-limit.test.ts",
+  "tests/integration/bug-reports.test.ts",
+  "tests/integration/chat-enforcement.test.ts",
+  "tests/integration/chat-idempotency.test.ts",
+  "tests/integration/chat-known-chatbot.test.ts",
+  "tests/integration/custom-tools.test.ts",
+  "tests/integration/leads.test.ts",
+  "tests/integration/live-agent.test.ts",
+  "tests/integration/live-analytics.test.ts",
+  "tests/integration/live-promises.test.ts",
+  "tests/integration/live-typing.test.ts",
+  "tests/integration/live-visitor-send.test.ts",
+  "tests/integration/notes-and-pending-calls-shard.test.ts",
+  "tests/integration/plans.test.ts",
+  "tests/integration/setup-checklist.test.ts",
+  "tests/integration/shop-tool-switches.test.ts",
+  "tests/integration/site-activity.test.ts",
+  "tests/integration/transcript-annotations.test.ts",
+  "tests/integration/voice-access.test.ts",
+  "tests/integration/widget-api.test.ts",
+];
+
+/**
  * The runs of storeTestFiles() in another store, each a stage of `npm test` (scripts/test.mjs) and an
  * npm script of its own (scripts/test-store-mode.mjs): `env` is what vitest.config.ts passes on to
  * tests/factories.ts.
@@ -55,13 +89,25 @@ export const STORE_MODES = {
     what: "with the chatbots' conversation index in D1, their messages in their shards (TEST_CONVERSATION_STORE=d1)",
     env: { TEST_CONVERSATION_STORE: "d1" },
   },
+  "knowledge-shard": {
+    stage: "knowledge in shards",
+    tests: "The knowledge tests",
+    what: "with the chatbots' knowledge in their shards (TEST_KNOWLEDGE_STORE=shard)",
+    env: { TEST_KNOWLEDGE_STORE: "shard" },
+    files: () => KNOWLEDGE_SHARD_FILES,
+  },
 };
+
+/** The test files of a store mode: its own list, or storeTestFiles(). */
+export function modeTestFiles(mode) {
+  return mode.files ? mode.files() : storeTestFiles();
+}
 
 /** vitest over storeTestFiles() in the store mode `key`, with `args` after the files; resolves the exit code. */
 export async function runStoreMode(key, args = [], { env = process.env, check = false } = {}) {
   const mode = STORE_MODES[key];
   if (!mode) throw new Error(`no store mode ${key} (one of ${Object.keys(STORE_MODES).join(", ")})`);
-  const files = storeTestFiles();
+  const files = modeTestFiles(mode);
   log(`${files.length} test files ${mode.what}…`);
   const v = bin("vitest");
   const { code } = await run(v.cmd, [...v.pre, "run", ...files, ...args], {
