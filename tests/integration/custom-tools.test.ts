@@ -69,20 +69,17 @@ describe("custom HTTP tools", async () => {
   const { ref, say, visitor, target } = await setup();
   const created = await createCustomTool(ctx, ref, input({}));
   if (!created.ok) throw new Error(created.message);
-  const lookup = await createCustomTool(
-    ctx,
-    ref,
-    input({
-      name: "check_booking",
-      description: "Looks up the status of a booking by its id.",
-      examples: ["what is the status of my booking {booking_id}", "check my booking"],
-      method: "GET",
-      urlTemplate: `${api}/bookings/{booking_id}`,
-      parameters: { type: "object", properties: { booking_id: { type: "string" } }, required: ["booking_id"] },
-      confirm: false,
-      resultTemplate: "",
-    }),
-  );
+  const lookupInput = input({
+    name: "check_booking",
+    description: "Looks up the status of a booking by its id.",
+    examples: ["what is the status of my booking {booking_id}", "check my booking"],
+    method: "GET",
+    urlTemplate: `${api}/bookings/{booking_id}`,
+    parameters: { type: "object", properties: { booking_id: { type: "string" } }, required: ["booking_id"] },
+    confirm: false,
+    resultTemplate: "",
+  });
+  const lookup = await createCustomTool(ctx, ref, lookupInput);
   if (!lookup.ok) throw new Error(lookup.message);
 
   it("stores secret header values sealed and never shows them", async () => {
@@ -175,18 +172,7 @@ describe("custom HTTP tools", async () => {
 
   it("keeps only the latest calls the screen shows: the log does not grow with traffic", async () => {
     const other = await setup();
-    const otherTool = await createCustomTool(
-      ctx,
-      other.ref,
-      input({
-        name: "lookup_elsewhere",
-        method: "GET",
-        urlTemplate: `${api}/bookings/{booking_id}`,
-        parameters: { type: "object", properties: { booking_id: { type: "string" } }, required: ["booking_id"] },
-        confirm: false,
-        resultTemplate: "",
-      }),
-    );
+    const otherTool = await createCustomTool(ctx, other.ref, lookupInput);
     if (!otherTool.ok) throw new Error(otherTool.message);
     await callCustomTool(ctx, other.ref, otherTool.tool, { booking_id: "kept" }, { source: "test" });
     const before = await db.select().from(toolCalls).where(eq(toolCalls.chatbotId, ref.chatbotId)).all();
