@@ -13,7 +13,6 @@ import { bin, log, ROOT, run } from "./common.mjs";
 /** Files that reach messages only through the product (transcripts, inbox search, REST API, the turn's D1 budget), which the scan below does not see. */
 export const D1_MESSAGE_READERS = [
   "tests/integration/api-v1.test.ts",
-  "tests/integration/chat-round-trips.test.ts",
   "tests/integration/chat-screens.test.ts",
   "tests/integration/conversation-list.test.ts",
   "tests/integration/transcript-annotations.test.ts",
@@ -42,21 +41,37 @@ export function storeTestFiles() {
 /**
  * Test files that run again with the tests' chatbots' knowledge in their shards (TEST_KNOWLEDGE_STORE=shard),
  * as every chatbot created now keeps it (ADR 034, ADR 075): those that reach knowledge through the
- * product (sources, ingestion, the chat, the widget, tools). The default run keeps it in D1, where the
- * other knowledge tests seed it directly, test retrieval on D1's tables or test D1 itself and the move
- * from it; kb-shard, knowledge-shard and knowledge-move test the shard on purpose in every run.
+ * product (sources, ingestion, the chat, the widget, tools), and those that seed or read it through
+ * tests/knowledge-rows.ts, which goes wherever the chatbot's row says. The default run keeps it in D1.
+ * Not here: retrieval's own unit tests (they work on D1's tables by design), the tests of D1 itself
+ * and of the move from it (knowledge-move, its sweep, pre-shard-upgrade, reindex's D1 case, the
+ * slices' D1 reads, chat-round-trips' count of D1 trips); kb-shard, knowledge-shard and
+ * knowledge-move test the shard on purpose in every run.
  */
 export const KNOWLEDGE_SHARD_FILES = [
   "app/.server/ai/tools/shop-tools.test.ts",
   "app/.server/analytics/analytics.test.ts",
   "app/.server/chatbots/chatbots.test.ts",
   "app/.server/content/samples.test.ts",
+  "app/.server/integrations/woocommerce/woocommerce.test.ts",
+  "app/.server/kb/ingest.test.ts",
+  "app/.server/retrieval/qa-match.test.ts",
+  "tests/integration/analytics.test.ts",
   "tests/integration/api-body-limit.test.ts",
+  "tests/integration/api-v1.test.ts",
   "tests/integration/bug-reports.test.ts",
+  "tests/integration/chat-api.test.ts",
   "tests/integration/chat-enforcement.test.ts",
   "tests/integration/chat-idempotency.test.ts",
   "tests/integration/chat-known-chatbot.test.ts",
+  "tests/integration/chat-screens.test.ts",
+  "tests/integration/chat-turn.test.ts",
+  "tests/integration/collect-lead.test.ts",
+  "tests/integration/conversation-list.test.ts",
   "tests/integration/custom-tools.test.ts",
+  "tests/integration/docs-samples.test.ts",
+  "tests/integration/kb-retrieval-preview.test.ts",
+  "tests/integration/kb.test.ts",
   "tests/integration/leads.test.ts",
   "tests/integration/live-agent.test.ts",
   "tests/integration/live-analytics.test.ts",
@@ -64,10 +79,14 @@ export const KNOWLEDGE_SHARD_FILES = [
   "tests/integration/live-typing.test.ts",
   "tests/integration/live-visitor-send.test.ts",
   "tests/integration/notes-and-pending-calls-shard.test.ts",
+  "tests/integration/phone.test.ts",
   "tests/integration/plans.test.ts",
   "tests/integration/setup-checklist.test.ts",
+  "tests/integration/shard-index-turn.test.ts",
   "tests/integration/shop-tool-switches.test.ts",
   "tests/integration/site-activity.test.ts",
+  "tests/integration/studio.test.ts",
+  "tests/integration/tenant-independence.test.ts",
   "tests/integration/transcript-annotations.test.ts",
   "tests/integration/voice-access.test.ts",
   "tests/integration/widget-api.test.ts",

@@ -1,13 +1,12 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
-import { knowledgeSourceContents, knowledgeSources, organisations } from "~/.server/db/schema";
-import type { Env } from "~/.server/env";
-import { indexChunks } from "~/.server/retrieval/indexing";
+import { knowledgeSources, organisations } from "~/.server/db/schema";
 import { readReply } from "~/lib/chat-stream";
 import { dayIn } from "~/lib/time-zone";
 import { addMember, db, makeOrg, makeUser } from "../factories";
+import { seedChunks, sourceText } from "../knowledge-rows";
 import { BASE, request } from "./helpers";
 
 // The analytics page through the Worker entry: visitor chats sent to the chat API (with the
@@ -33,7 +32,7 @@ async function setup() {
   await addMember(org.id, editor.id, "editor");
   const sourceId = newId("ks_");
   await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "FAQ", status: "ready" });
-  await indexChunks({ env: env as unknown as Env, db }, { orgId: org.id, chatbotId: bot.id, sourceId }, [
+  await seedChunks({ orgId: org.id, chatbotId: bot.id }, sourceId, [
     { title: "Shipping", heading: null, url: null, text: "Express shipping takes one business day and costs 9 euros.", position: 0 },
   ]);
   return { owner, agent, editor, org, bot, page: `/app/${org.id}/${bot.id}/analytics` };
@@ -115,10 +114,8 @@ describe("analytics page", async () => {
       .from(knowledgeSources)
       .where(and(eq(knowledgeSources.chatbotId, s.bot.id), eq(knowledgeSources.type, "qa")))
       .get();
-    const content = await db.select().from(knowledgeSourceContents).where(eq(knowledgeSourceContents.sourceId, qa!.id)).get();
-    expect(JSON.parse(content!.content)).toEqual([
-      { question: "Do you repair bicycles on site?", answer: "Yes, our workshop repairs bicycles while you wait." },
-    ]);
+    const content = await sourceText({ orgId: s.org.id, chatbotId: s.bot.id }, qa!.id);
+    expect(JSON.parse(content!)).toEqual([{ question: "Do you repair bicycles on site?", answer: "Yes, our workshop repairs bicycles while you wait." }]);
     const after = text(await (await request(s.page, { cookie: s.editor.cookie })).text());
     expect(after).toContain("No unanswered questions in this range.");
   });

@@ -1,16 +1,14 @@
-import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "~/.server/api-keys/api-keys";
 import { newId } from "~/.server/auth/crypto";
 import { apiKeys, knowledgeSources, organisations } from "~/.server/db/schema";
-import type { Env } from "~/.server/env";
-import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
 import type { PlanId } from "~/lib/plans";
 import { v1 } from "../../workers/api/v1";
 import { ROUTES } from "~/lib/api/v1/openapi";
 import { db, makeOrg, makeUser } from "../factories";
+import { seedChunks } from "../knowledge-rows";
 import { request } from "./helpers";
 
 // The public REST API v1 through the real Worker: keys, plan gating, rate limit, every endpoint,
@@ -24,7 +22,7 @@ async function setup(plan: PlanId = "starter") {
   if (!created.ok) throw new Error(created.message);
   const sourceId = newId("ks_");
   await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "Hours", status: "ready" });
-  await indexChunks({ env: env as unknown as Env, db }, { orgId: org.id, chatbotId: bot.id, sourceId }, [
+  await seedChunks({ orgId: org.id, chatbotId: bot.id }, sourceId, [
     {
       title: "Opening hours",
       heading: null,

@@ -4,10 +4,9 @@ import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { currentPeriod } from "~/.server/chat/usage";
 import { chatbots, knowledgeSources, organisations, usageCounters } from "~/.server/db/schema";
-import type { Env } from "~/.server/env";
-import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
 import { addMember, db, makeOrg, makeUser } from "../factories";
+import { seedChunks } from "../knowledge-rows";
 import { BASE } from "./helpers";
 import { conversationRow } from "./conversation-rows";
 import { storedMessage, storedMessages } from "./stored-messages";
@@ -67,9 +66,9 @@ async function botWithKnowledge(opts: { visibility?: "public" | "private"; fallb
     title: "Store FAQ",
     status: "ready",
   });
-  await indexChunks(
-    { env: env as unknown as Env, db },
-    { orgId: org.id, chatbotId: bot.id, sourceId },
+  await seedChunks(
+    { orgId: org.id, chatbotId: bot.id },
+    sourceId,
     KNOWLEDGE.map((k, position) => ({ ...k, position })),
   );
   return { owner, org, bot, sourceId };

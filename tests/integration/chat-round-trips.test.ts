@@ -3,10 +3,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { knowledgeSources, usageCounters } from "~/.server/db/schema";
-import type { Env } from "~/.server/env";
-import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
 import { db, makeOrg, makeUser, testConversationStore, testMessageStore } from "../factories";
+import { seedChunks } from "../knowledge-rows";
 import { setConversationStatus } from "./conversation-rows";
 import { BASE } from "./helpers";
 
@@ -104,9 +103,9 @@ async function setup(plan?: "growth") {
   const { org, bot } = await makeOrg(owner.id, "Round trips", { plan });
   const sourceId = newId("ks_");
   await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "FAQ", status: "ready" });
-  await indexChunks(
-    { env: env as unknown as Env, db },
-    { orgId: org.id, chatbotId: bot.id, sourceId },
+  await seedChunks(
+    { orgId: org.id, chatbotId: bot.id },
+    sourceId,
     Array.from({ length: 20 }, (_, i) => ({
       title: "Shipping",
       heading: `Zone ${i}`,

@@ -1,13 +1,12 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { chatbots, knowledgeSources } from "~/.server/db/schema";
-import type { Env } from "~/.server/env";
-import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
 import { readGeneralSettings } from "~/lib/schemas/chatbot-settings";
 import { addMember, db, makeOrg, makeUser } from "../factories";
+import { seedChunks } from "../knowledge-rows";
 import { conversationsOf, insertConversations } from "./conversation-rows";
 import { BASE, request } from "./helpers";
 
@@ -34,7 +33,7 @@ async function setup() {
   };
   const sourceId = newId("ks_");
   await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "Hours", status: "ready" });
-  await indexChunks({ env: env as unknown as Env, db }, { orgId: org.id, chatbotId: bot.id, sourceId }, [
+  await seedChunks({ orgId: org.id, chatbotId: bot.id }, sourceId, [
     {
       title: "Opening hours",
       heading: null,

@@ -6,8 +6,8 @@ import { botMayAnswer, takeTurn, turnReply } from "~/.server/chat/turn";
 import { createServiceContext } from "~/.server/context";
 import { chatbots, knowledgeSources, organisations, usageCounters } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
-import { indexChunks } from "~/.server/retrieval/indexing";
 import { db, makeOrg, makeUser } from "../factories";
+import { seedChunks } from "../knowledge-rows";
 import { setConversationStatus } from "./conversation-rows";
 import { BASE } from "./helpers";
 import { storedMessages } from "./stored-messages";
@@ -23,7 +23,7 @@ async function setup() {
   const { org, bot } = await makeOrg(owner.id, "Turn", { plan: "starter" });
   const sourceId = newId("ks_");
   await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "Hours", status: "ready" });
-  await indexChunks({ env: env as unknown as Env, db }, { orgId: org.id, chatbotId: bot.id, sourceId }, [
+  await seedChunks({ orgId: org.id, chatbotId: bot.id }, sourceId, [
     { title: "Opening hours", heading: null, url: null, text: "Our shop in Lyon is open Monday to Saturday from 9:00 to 19:00.", position: 0 },
   ]);
   const chatbot = (await db.select().from(chatbots).where(eq(chatbots.id, bot.id)).get())!;

@@ -1,13 +1,12 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { chatbots, knowledgeSources, leadConversations, leads } from "~/.server/db/schema";
-import type { Env } from "~/.server/env";
-import { indexChunks } from "~/.server/retrieval/indexing";
 import { readReply } from "~/lib/chat-stream";
 import type { CollectLeadStep } from "~/lib/collect-lead";
 import { db, makeOrg, makeUser } from "../factories";
+import { seedChunks } from "../knowledge-rows";
 import { conversationRow } from "./conversation-rows";
 import { BASE } from "./helpers";
 
@@ -62,9 +61,9 @@ async function shop(leadForm: Record<string, unknown> = {}) {
     .where(eq(chatbots.id, bot.id));
   const sourceId = newId("ks_");
   await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "Shop FAQ", status: "ready" });
-  await indexChunks(
-    { env: env as unknown as Env, db },
-    { orgId: org.id, chatbotId: bot.id, sourceId },
+  await seedChunks(
+    { orgId: org.id, chatbotId: bot.id },
+    sourceId,
     KNOWLEDGE.map((k, position) => ({ ...k, position })),
   );
   return { org, bot };

@@ -1,11 +1,10 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { chatbots, knowledgeSources } from "~/.server/db/schema";
-import type { Env } from "~/.server/env";
-import { indexChunks } from "~/.server/retrieval/indexing";
 import { db, makeOrg, makeUser } from "../factories";
+import { seedChunks } from "../knowledge-rows";
 import { insertConversations } from "./conversation-rows";
 import { BASE, request } from "./helpers";
 
@@ -42,7 +41,7 @@ describe("chatbot home: the conversation list", async () => {
     .where(eq(chatbots.id, bot.id));
   const sourceId = newId("ks_");
   await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "Hours", status: "ready" });
-  await indexChunks({ env: env as unknown as Env, db }, { orgId: org.id, chatbotId: bot.id, sourceId }, [
+  await seedChunks({ orgId: org.id, chatbotId: bot.id }, sourceId, [
     { title: "Opening hours", heading: null, url: null, text: "Our shop in Lyon is open Monday to Saturday from 9:00 to 19:00.", position: 0 },
   ]);
   const outsider = await makeUser({ name: "Outsider" });

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "~/.server/api-keys/api-keys";
@@ -6,9 +5,8 @@ import { newId } from "~/.server/auth/crypto";
 import { loadDocs } from "~/.server/content/docs";
 import { parseCurl, runnableSamples, SAMPLE_HOST, shellCommands } from "~/.server/content/samples";
 import { knowledgeSources, organisations } from "~/.server/db/schema";
-import type { Env } from "~/.server/env";
-import { indexChunks } from "~/.server/retrieval/indexing";
 import { db, makeOrg, makeUser } from "../factories";
+import { seedChunks } from "../knowledge-rows";
 import { request } from "./helpers";
 
 // "Code samples that can run are run by the tests": every ```sh run / ```bash run sample in the
@@ -23,7 +21,7 @@ async function apiKey() {
   if (!created.ok) throw new Error(created.message);
   const sourceId = newId("ks_");
   await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "Account help", status: "ready" });
-  await indexChunks({ env: env as unknown as Env, db }, { orgId: org.id, chatbotId: bot.id, sourceId }, [
+  await seedChunks({ orgId: org.id, chatbotId: bot.id }, sourceId, [
     {
       title: "Passwords",
       heading: "Reset your password",

@@ -1,10 +1,8 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { knowledgeSources } from "~/.server/db/schema";
-import type { Env } from "~/.server/env";
-import { indexChunks } from "~/.server/retrieval/indexing";
 import { addMember, db, makeOrg, makeUser } from "../factories";
+import { seedChunks } from "../knowledge-rows";
 import { request } from "./helpers";
 
 // The "What would the bot retrieve?" box on the KB page runs the chatbot's real retrieval.
@@ -15,7 +13,7 @@ describe("KB retrieval preview", async () => {
   const add = async (chatbotId: string, title: string, text: string) => {
     const sourceId = newId("ks_");
     await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId, type: "text", title, status: "ready" });
-    await indexChunks({ env: env as unknown as Env, db }, { orgId: org.id, chatbotId, sourceId }, [{ title, heading: null, url: null, text, position: 0 }]);
+    await seedChunks({ orgId: org.id, chatbotId }, sourceId, [{ title, heading: null, url: null, text, position: 0 }]);
   };
   await add(bot.id, "Shipping times", "Orders ship within two working days. Express delivery arrives the next day.");
   await add(bot.id, "Returns", "You can return unworn shoes within 30 days for a full refund.");

@@ -1,9 +1,10 @@
 import { env, exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { knowledgeSourceContents, knowledgeSources } from "~/.server/db/schema";
+import { knowledgeSources } from "~/.server/db/schema";
 import { minimalPdf } from "~/.server/kb/fixtures/files";
 import { addMember, db, makeOrg, makeUser } from "../factories";
+import { knowledgeRows, sourceText } from "../knowledge-rows";
 import { BASE, request, waitForStatus } from "./helpers";
 
 // The knowledge screen through the real Worker (Hono → Remix), with the real queue consumer
@@ -20,8 +21,9 @@ async function sourcesOf(chatbotId: string) {
   return db.select().from(knowledgeSources).where(eq(knowledgeSources.chatbotId, chatbotId)).all();
 }
 
-async function contentOf(sourceId: string) {
-  return (await db.select().from(knowledgeSourceContents).where(eq(knowledgeSourceContents.sourceId, sourceId)).get())?.content;
+/** A source's stored text, from wherever its chatbot keeps knowledge (tests/knowledge-rows.ts). */
+async function contentOf(source: { id: string; orgId: string; chatbotId: string }) {
+  return sourceText({ orgId: source.orgId, chatbotId: source.chatbotId }, source.id);
 }
 
 describe("knowledge screen", async () => {
@@ -52,7 +54,7 @@ describe("knowledge screen", async () => {
     const ready = await waitForStatus(source.id, ["ready", "failed"]);
     expect(ready.status).toBe("ready");
     expect(ready.chunkCount).toBeGreaterThan(0);
-    expect(await contentOf(source.id)).toBe("We are open from 9 to 5 on weekdays.");
+    expect(await contentOf(source)).toBe("We are open from 9 to 5 on weekdays.");
     const page = await (await request(path, { cookie: owner.cookie })).text();
     expect(page).toContain("Opening hours");
     expect(page).toContain("Ready");
@@ -70,7 +72,7 @@ describe("knowledge screen", async () => {
     const res = await post(path, owner.cookie, body);
     expect(res.status).toBe(200);
     const [source] = (await sourcesOf(bot.id)).filter((s) => s.title === "Shipping FAQ");
-    expect(JSON.parse((await contentOf(source.id))!)).toEqual([
+    expect(JSON.parse((await contentOf(source))!)).toEqual([
       { question: "Do you ship abroad?", answer: "Yes, to 30 countries." },
       { question: "How fast?", answer: "Two to five days." },
     ]);
@@ -177,9 +179,9 @@ describe("knowledge screen", async () => {
     expect(del.status).toBe(200);
     expect(await del.text()).toContain("was deleted");
     expect((await sourcesOf(bot.id)).some((s) => s.id === text.id)).toBe(false);
-    expect(await contentOf(text.id)).toBeUndefined(); // the text goes with its source
-    const n = await env.DB.prepare("SELECT count(*) AS n FROM chunks WHERE source_id = ?").bind(text.id).first<{ n: number }>();
-    expect(n?.n).toBe(0);
+    expect(await contentOf(text)).toBeNull(); // the text goes with its source
+    const [n] = await knowledgeRows<{ n: number }>({ orgId: org.id, chatbotId: bot.id }, "SELECT count(*) AS n FROM chunks WHERE source_id = ?", text.id);
+    expect(n.n).toBe(0);
   });
 
   it("actions are authorised too: agent → 403, another organisation → 404", async () => {

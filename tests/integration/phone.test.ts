@@ -9,8 +9,8 @@ import type { Env } from "~/.server/env";
 import { attachNumber, connectTwilio } from "~/.server/phone/accounts";
 import { PHRASES } from "~/.server/phone/calls";
 import { twilioSignature } from "~/.server/phone/signature";
-import { indexChunks } from "~/.server/retrieval/indexing";
 import { addMember, db, makeOrg, makeUser, okResult } from "../factories";
+import { seedChunks } from "../knowledge-rows";
 import { conversationRow, conversationsOf } from "./conversation-rows";
 import { BASE, request } from "./helpers";
 import { storedMessages } from "./stored-messages";
@@ -114,7 +114,7 @@ async function setupLine(opts: { fallback?: string; maxCallMinutes?: number; can
   const { org, bot } = await makeOrg(owner.id, "Phone", { plan: "scale" });
   const sourceId = newId("ks_");
   await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "Hours", status: "ready" });
-  await indexChunks({ env: env as unknown as Env, db }, { orgId: org.id, chatbotId: bot.id, sourceId }, [
+  await seedChunks({ orgId: org.id, chatbotId: bot.id }, sourceId, [
     { title: "Opening hours", heading: null, url: null, text: "Our shop in Lyon is open Monday to Saturday from 9:00 to 19:00.", position: 0 },
     { title: "Delivery", heading: null, url: null, text: "We deliver parcels across France within three working days.", position: 1 },
   ]);

@@ -10,8 +10,8 @@ import { createServiceContext } from "~/.server/context";
 import { analyticsDaily, chatbots, knowledgeSources, organisations, usageCounters } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { applyLiveTransition } from "~/.server/inbox/assignment";
-import { indexChunks } from "~/.server/retrieval/indexing";
 import { db, makeOrg, makeUser } from "../factories";
+import { seedChunks } from "../knowledge-rows";
 
 // The turn, live chat's mirror and a handoff request for a chatbot whose conversation index is in its
 // shard (ADR 044 §5, stage 3): the conversation is opened, updated and counted there, D1 gets only
@@ -27,7 +27,7 @@ async function setup(name: string) {
   await db.update(chatbots).set({ messageStore: "shard", conversationStore: "shard" }).where(eq(chatbots.id, bot.id));
   const sourceId = newId("ks_");
   await db.insert(knowledgeSources).values({ id: sourceId, orgId: org.id, chatbotId: bot.id, type: "text", title: "Hours", status: "ready" });
-  await indexChunks(ctx, { orgId: org.id, chatbotId: bot.id, sourceId }, [
+  await seedChunks({ orgId: org.id, chatbotId: bot.id }, sourceId, [
     { title: "Opening hours", heading: null, url: null, text: "Our shop in Lyon is open Monday to Saturday from 9:00 to 19:00.", position: 0 },
   ]);
   const chatbot = (await db.select().from(chatbots).where(eq(chatbots.id, bot.id)).get())!;

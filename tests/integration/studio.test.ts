@@ -1,11 +1,12 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { knowledgeSourceContents, knowledgeSources } from "~/.server/db/schema";
+import { knowledgeSources } from "~/.server/db/schema";
 import { testSite } from "~/.server/kb/fixtures/test-site";
 import { STUDIO_LIMITS } from "~/.server/studio/limits";
 import { FAQ_DRAFT_TTL_MS, loadFaqDraft, saveFaqDraft } from "~/.server/studio/faq-store";
 import { addMember, db, makeOrg, makeUser } from "../factories";
+import { sourceText } from "../knowledge-rows";
 import { request } from "./helpers";
 
 // The Studio's free tools through the real Worker (Hono → Remix): each tool's happy path, field
@@ -335,8 +336,8 @@ You can return anything within 30 days. Items must be unused.`;
     expect(sources).toHaveLength(1);
     expect(sources[0]).toMatchObject({ type: "qa", title: "Studio FAQ", orgId: org.id });
     expect(["queued", "processing", "ready"]).toContain(sources[0].status);
-    const content = await db.select().from(knowledgeSourceContents).where(eq(knowledgeSourceContents.sourceId, sources[0].id)).get();
-    expect(JSON.parse(content!.content)).toEqual([{ question: "What are the shipping times?", answer: "Orders leave within one working day." }]);
+    const content = await sourceText({ orgId: org.id, chatbotId: bot.id }, sources[0].id);
+    expect(JSON.parse(content!)).toEqual([{ question: "What are the shipping times?", answer: "Orders leave within one working day." }]);
     // The draft is used up.
     expect((await request(location, { cookie: user.cookie })).status).toBe(404);
   });

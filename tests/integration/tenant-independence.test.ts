@@ -7,7 +7,8 @@ import { chatbots, organisations } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { runIngestionUntilIdle } from "~/.server/kb/ingest";
 import { createTextSource } from "~/.server/kb/sources";
-import { forgetChatbotStats, retrieve } from "~/.server/retrieval/search";
+import { knowledgeStore } from "~/.server/retrieval/knowledge-store";
+import { forgetChatbotStats } from "~/.server/retrieval/search";
 import { db, makeOrg, makeUser } from "../factories";
 
 // One organisation's knowledge must never change another's answers (a chatbot's replies depend only
@@ -47,8 +48,9 @@ type Bot = Awaited<ReturnType<typeof botWith>>;
 /** Everything retrieval decides for each question: passages in order with their scores, relevance, floor, answerable. */
 async function retrievalOf(bot: Bot, questions: string[]) {
   const out = [];
+  const store = await knowledgeStore(ctx, bot.ref); // D1, or the chatbot's shard (npm run test:knowledge-shard)
   for (const q of questions) {
-    const r = await retrieve(ctx, bot.ref, q, { k: 5 });
+    const r = await store.retrieve(q, { k: 5 });
     out.push({ q, answerable: r.answerable, relevance: r.relevance, floor: r.floor, passages: r.passages.map((p) => [p.chunkId, p.score]) });
   }
   return out;

@@ -10,7 +10,7 @@ import { sourceCreateSchema } from "../../lib/api/v1/schemas";
 import { codePoints, PART_BYTES, qaParts, stagedTextKey, textParts } from "./document-text";
 import { extractFile } from "./extract";
 import { referenceChunkDocument } from "./fixtures/chunking-reference";
-import { chunkRows } from "./fixtures/queries";
+import { chunkRows } from "../../../tests/knowledge-rows";
 import { qaChunks, runIngestStep, runIngestionUntilIdle } from "./ingest";
 import { createFileSource, createQaSource, createTextSource, type QaPair } from "./sources";
 

@@ -5,8 +5,8 @@ import { knowledgeSources } from "../db/schema";
 import { deleteChatbot } from "../chatbots/chatbots";
 import { ftsChatbotToken } from "../retrieval/search";
 import { bytes, CSV, HTML_DOC, JSON_DOC, MD_DOC, minimalDocx, minimalPdf, TXT_DOC } from "./fixtures/files";
-import { recordingContext, makeBot } from "../../../tests/factories";
-import { chunkRows } from "./fixtures/queries";
+import { recordingContext, makeBot, testKnowledgeStore } from "../../../tests/factories";
+import { chunkRows, knowledgeRows, vectorCount } from "../../../tests/knowledge-rows";
 import { SITE, testSite } from "./fixtures/test-site";
 import { crawlStateKey, MAX_ATTEMPTS, runIngestStep, runIngestionUntilIdle, STALE_AFTER_MS, sweepIngestion } from "./ingest";
 import {
@@ -26,14 +26,6 @@ import {
 
 const file = (name: string, data: Uint8Array<ArrayBuffer>, type = "") => new File([data], name, { type });
 
-async function vectorsOf(ids: number[]) {
-  if (!ids.length) return 0;
-  const r = await env.DB.prepare(`SELECT count(*) AS n FROM chunk_vectors WHERE chunk_id IN (${ids.map(() => "?").join(",")})`)
-    .bind(...ids)
-    .first<{ n: number }>();
-  return r?.n ?? 0;
-}
-
 async function patchSource(id: string, patch: Partial<typeof knowledgeSources.$inferInsert>) {
   const { ctx } = recordingContext();
   await ctx.db.update(knowledgeSources).set(patch).where(eq(knowledgeSources.id, id));
@@ -52,7 +44,12 @@ describe("text and Q&A sources", () => {
     const chunks = await chunkRows(r.source.id);
     expect(chunks.length).toBe(done.source!.chunkCount);
     expect(chunks[0].text).toContain("returned within 30 days");
-    expect(await vectorsOf(chunks.map((c) => c.id))).toBe(chunks.length);
+    expect(
+      await vectorCount(
+        ref,
+        chunks.map((c) => c.id),
+      ),
+    ).toBe(chunks.length);
     expect(done.source!.lastSyncedAt).toBeGreaterThan(0);
   });
 
@@ -220,7 +217,7 @@ describe("website sources", () => {
     expect(done.source?.status).toBe("ready");
     const after = await chunkRows(r.source.id);
     expect(after.some((c) => oldIds.includes(c.id))).toBe(false);
-    expect(await vectorsOf(oldIds)).toBe(0);
+    expect(await vectorCount(ref, oldIds)).toBe(0);
     const text = after.map((c) => c.text).join("\n");
     expect(text).toContain("Download the new installer");
     expect(text).not.toContain("Run the installer");
@@ -370,21 +367,23 @@ describe("deleting", () => {
     await runIngestionUntilIdle(ctx, r.source.id);
     const ids = (await chunkRows(r.source.id)).map((c) => c.id);
     expect(ids.length).toBeGreaterThan(0);
-    expect(await vectorsOf(ids)).toBe(ids.length);
+    expect(await vectorCount(ref, ids)).toBe(ids.length);
 
     const stranger = (await makeBot()).ref;
     expect(await deleteSource(ctx, { orgId: stranger.orgId, chatbotId: ref.chatbotId }, r.source.id)).toMatchObject({ ok: false });
     expect(await chunkRows(r.source.id)).toHaveLength(ids.length);
 
     expect(await deleteSource(ctx, ref, r.source.id)).toMatchObject({ ok: true, title: "Warranty" }); // the title extracted from the file;
-    expect(await chunkRows(r.source.id)).toHaveLength(0);
-    expect(await vectorsOf(ids)).toBe(0);
+    expect(await chunkRows(r.source.id, ref)).toHaveLength(0);
+    expect(await vectorCount(ref, ids)).toBe(0);
     expect(await env.FILES.head(r.source.location!)).toBeNull();
     expect(await getSource(ctx, ref, r.source.id)).toBeNull();
-    const fts = await env.DB.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?")
-      .bind(`chatbot_id:"${ftsChatbotToken(ref.chatbotId)}"`)
-      .first<{ n: number }>();
-    expect(fts?.n).toBe(0);
+    const [fts] = await knowledgeRows<{ n: number }>(
+      ref,
+      "SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?",
+      `chatbot_id:"${ftsChatbotToken(ref.chatbotId)}"`,
+    );
+    expect(fts.n).toBe(0);
   });
 
   it("deleting a chatbot removes its files and vectors (Vectorize too), not another chatbot's", async () => {
@@ -412,9 +411,11 @@ describe("deleting", () => {
     expect(removed).toEqual([]);
 
     expect(await deleteChatbot(withVectorize as never, ref)).toMatchObject({ id: ref.chatbotId });
-    expect(removed.sort()).toEqual(ids.sort());
+    // A shard deletes through its own object's binding, which a test cannot stand in for: there the
+    // check is that its storage is empty (below).
+    if (testKnowledgeStore === "d1") expect(removed.sort()).toEqual(ids.sort());
     expect(await env.FILES.head(mine.location!)).toBeNull();
-    expect(await chunkRows(mine.id)).toHaveLength(0);
+    expect(await chunkRows(mine.id, ref)).toHaveLength(0);
     expect(await env.FILES.head(theirs.location!)).not.toBeNull();
     expect((await chunkRows(theirs.id)).length).toBeGreaterThan(0);
   });

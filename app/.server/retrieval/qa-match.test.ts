@@ -3,8 +3,9 @@ import { collectAnswer } from "../chat/answer";
 import { takeTurn } from "../chat/turn";
 import { runIngestionUntilIdle } from "../kb/ingest";
 import { createQaSource, createTextSource } from "../kb/sources";
-import { retrieve } from "./search";
+import { knowledgeStore } from "./knowledge-store";
 import { db, makeOrg, makeUser, okResult, recordingContext } from "../../../tests/factories";
+import { knowledgeRows } from "../../../tests/knowledge-rows";
 
 // A Q&A pair whose question matches the question asked closely outranks passages, and the answer
 // engine replies with the pair's answer as written (ADR 022) — here against a passage that says
@@ -44,13 +45,13 @@ describe("Q&A pairs outrank passages", async () => {
   };
 
   it("one chunk per pair: the question is its heading, the answer its text", async () => {
-    const { results } = await ctx.env.DB.prepare("SELECT heading, text FROM chunks WHERE source_id = ?").bind(qa.source.id).all();
+    const results = await knowledgeRows(ref, "SELECT heading, text FROM chunks WHERE source_id = ?", qa.source.id);
     expect(results).toEqual([{ heading: "How long does delivery to Germany take?", text: FIXED }]);
   });
 
   for (const question of ["How long does delivery to Germany take?", "how long does shipping to germany take", "How long is delivery to Germany?"]) {
     it(`"${question}" gets the pair's answer, not the conflicting passage`, async () => {
-      const r = await retrieve(ctx, ref, question, { explainQa: true });
+      const r = await (await knowledgeStore(ctx, ref)).retrieve(question, { explainQa: true });
       expect(r.qa?.answer, JSON.stringify(r.qaCandidates)).toBe(FIXED);
       expect(r.passages[0].sourceId).toBe(qa.source.id);
       const answer = await ask(question);
@@ -63,7 +64,7 @@ describe("Q&A pairs outrank passages", async () => {
 
   for (const question of ["How long does delivery to Ireland take?", "How long do refunds take?", "Do you deliver to Germany on Sundays?"]) {
     it(`"${question}" is another question: no pair wins`, async () => {
-      const r = await retrieve(ctx, ref, question, { explainQa: true });
+      const r = await (await knowledgeStore(ctx, ref)).retrieve(question, { explainQa: true });
       expect(r.qa, JSON.stringify(r.qaCandidates)).toBeUndefined();
     });
   }
@@ -73,7 +74,7 @@ describe("Q&A pairs outrank passages", async () => {
       await createQaSource(ctx, ref, { pairs: [{ question: "How long does delivery to Germany take?", answer: "Germany: 2 to 3 working days." }] }),
     );
     await runIngestionUntilIdle(ctx, newer.source.id);
-    const r = await retrieve(ctx, ref, "How long does delivery to Germany take?");
+    const r = await (await knowledgeStore(ctx, ref)).retrieve("How long does delivery to Germany take?");
     expect(r.qa?.answer).toBe("Germany: 2 to 3 working days.");
   });
 });

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { makeOrg, makeUser, okResult, recordingContext, db } from "../../../../tests/factories";
 import { request } from "../../../../tests/integration/helpers";
+import { knowledgeRows } from "../../../../tests/knowledge-rows";
 import { FakeWooStore, FAKE_KEY, FAKE_SECRET } from "../../../../tests/fakes/woocommerce";
 import { knowledgeSources, wooConnections, wooProducts } from "../../db/schema";
 import { runIngestionUntilIdle, sweepIngestion } from "../../kb/ingest";
@@ -144,21 +145,23 @@ describe("product sync", () => {
     expect(byName.get("Hoodie")).toMatchObject({ type: "variable", price: 42 });
     expect(byName.get("Logo Collection")?.type).toBe("grouped");
     expect(byName.get("WordPress Pennant")).toMatchObject({ type: "external", price: 11.05 });
-    const chunks = await ctx.env.DB.prepare("SELECT title, text, url FROM chunks WHERE source_id = ?")
-      .bind(run.source!.id)
-      .all<{ title: string; text: string; url: string }>();
-    const beanie = chunks.results.find((c) => c.title === "Beanie")!;
+    const chunks = await knowledgeRows<{ title: string; text: string; url: string }>(
+      ref,
+      "SELECT title, text, url FROM chunks WHERE source_id = ?",
+      run.source!.id,
+    );
+    const beanie = chunks.find((c) => c.title === "Beanie")!;
     expect(beanie.text).toContain("Price: €18 (on sale, regular price €20)");
     expect(beanie.text).toContain("Stock: in stock");
     expect(beanie.url).toBe("https://shop.example/product/beanie/");
-    const hoodie = chunks.results
+    const hoodie = chunks
       .filter((c) => c.title === "Hoodie")
       .map((c) => c.text)
       .join("\n");
     expect(hoodie).toContain("Red, No: €42 (on sale, regular price €45), in stock");
     expect(hoodie).toContain("Blue, Yes: €45");
-    expect(chunks.results.find((c) => c.title === "Logo Collection")!.text).toContain("A set of: Hoodie with Logo, T-Shirt, Beanie");
-    expect(chunks.results.find((c) => c.title === "WordPress Pennant")!.text).toContain(
+    expect(chunks.find((c) => c.title === "Logo Collection")!.text).toContain("A set of: Hoodie with Logo, T-Shirt, Beanie");
+    expect(chunks.find((c) => c.title === "WordPress Pennant")!.text).toContain(
       "Sold on another website: https://mercantile.wordpress.org/product/wordpress-pennant/",
     );
     expect(await searchProducts(ctx, ref.chatbotId, { words: ["hoodie"], maxPrice: 40 })).toMatchObject([{ name: "Hoodie with Pocket" }]);
@@ -204,8 +207,8 @@ describe("product sync", () => {
     expect(again.source!.nextSyncAt!).toBeGreaterThan(first.nextSyncAt!);
     const row = await db.select().from(wooProducts).where(eq(wooProducts.chatbotId, ref.chatbotId)).all();
     expect(row.find((r) => r.name === "Beanie")).toMatchObject({ price: 12, salePrice: 12, regularPrice: 20 });
-    const chunks = await ctx.env.DB.prepare("SELECT title, text FROM chunks WHERE source_id = ?").bind(sourceId).all<{ title: string; text: string }>();
-    const text = chunks.results.find((c) => c.title === "Beanie")!.text;
+    const chunks = await knowledgeRows<{ title: string; text: string }>(ref, "SELECT title, text FROM chunks WHERE source_id = ?", sourceId);
+    const text = chunks.find((c) => c.title === "Beanie")!.text;
     expect(text).toContain("Price: €12 (on sale, regular price €20)");
     expect(text).not.toContain("€18");
     expect(await searchProducts(ctx, ref.chatbotId, { words: ["beanie"], maxPrice: 12 })).toMatchObject([{ name: "Beanie", price: 12 }]);
@@ -238,9 +241,7 @@ describe("webhooks", () => {
       (await db.select().from(wooProducts).where(eq(wooProducts.productId, id)).all()).find((r) => r.chatbotId === ref.chatbotId);
     expect(await row(48)).toMatchObject({ stockStatus: "outofstock", price: 20 });
     const texts = async (title: string) =>
-      (await ctx.env.DB.prepare("SELECT text FROM chunks WHERE chatbot_id = ? AND title = ?").bind(ref.chatbotId, title).all<{ text: string }>()).results.map(
-        (r) => r.text,
-      );
+      (await knowledgeRows<{ text: string }>(ref, "SELECT text FROM chunks WHERE chatbot_id = ? AND title = ?", ref.chatbotId, title)).map((r) => r.text);
     expect(await texts("Beanie")).toEqual([expect.stringContaining("Stock: out of stock")]);
 
     // The same delivery again (a retry): acknowledged, not applied twice.
@@ -278,9 +279,11 @@ describe("webhooks", () => {
     const d = await store.delivery("product.updated", store.product(45));
     const out = await receiveWooWebhook(ctx, ref.chatbotId, { raw: d.init.body, headers: new Headers(d.init.headers) }, { fetcher });
     expect(out.result).toBe("applied");
-    const text = (await ctx.env.DB.prepare("SELECT group_concat(text) AS t FROM chunks WHERE chatbot_id = ? AND title = 'Hoodie'")
-      .bind(ref.chatbotId)
-      .first<{ t: string }>())!.t;
+    const [{ t: text }] = await knowledgeRows<{ t: string }>(
+      ref,
+      "SELECT group_concat(text) AS t FROM chunks WHERE chatbot_id = ? AND title = 'Hoodie'",
+      ref.chatbotId,
+    );
     expect(text).toContain("Red, No: €42 (on sale, regular price €45), out of stock");
   });
 });
@@ -297,8 +300,8 @@ describe("disconnecting", () => {
     expect(await getConnection(ctx, ref)).toBeNull();
     expect(await db.select().from(wooProducts).where(eq(wooProducts.chatbotId, ref.chatbotId)).all()).toEqual([]);
     expect(await db.select().from(knowledgeSources).where(eq(knowledgeSources.id, connection.sourceId!)).get()).toBeUndefined();
-    const n = await ctx.env.DB.prepare("SELECT count(*) AS n FROM chunks WHERE chatbot_id = ?").bind(ref.chatbotId).first<{ n: number }>();
-    expect(n?.n).toBe(0);
+    const [n] = await knowledgeRows<{ n: number }>(ref, "SELECT count(*) AS n FROM chunks WHERE chatbot_id = ?", ref.chatbotId);
+    expect(n.n).toBe(0);
     expect(await wooCommerceStatus(ctx, ref)).toEqual({ connected: false, detail: null });
   });
 });
