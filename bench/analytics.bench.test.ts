@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import type { Env } from "~/.server/env";
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { answerTimeBucket } from "~/.server/analytics/answer-time";
@@ -204,7 +205,7 @@ it("analytics page and leads search at scale", async () => {
   });
   // What the analytics route's loader runs for one page view.
   const page = async (r: AnalyticsRange) => {
-    const [report, questions] = await Promise.all([loadReport({ db }, ref, r), loadQuestions({ db }, ref, r)]);
+    const [report, questions] = await Promise.all([loadReport({ db, env: env as unknown as Env }, ref, r), loadQuestions({ db }, ref, r)]);
     const charts = buildCharts(report);
     // workerd's clock only moves on I/O: one more round trip puts the grouping and chart CPU time on it.
     await db.get(sql`select 1`);
@@ -214,7 +215,7 @@ it("analytics page and leads search at scale", async () => {
   for (const days of [7, 30, 90, 365]) cases.push({ name: `analytics page: last ${days} days`, kind: "analytics", run: () => page(range(days)) });
   // BENCH_PROFILE=1: the page's two halves on their own.
   if (benv.BENCH_PROFILE === "1") {
-    cases.push({ name: "profile: report only, 90 days", kind: "profile", run: () => loadReport({ db }, ref, range(90)) });
+    cases.push({ name: "profile: report only, 90 days", kind: "profile", run: () => loadReport({ db, env: env as unknown as Env }, ref, range(90)) });
     cases.push({ name: "profile: questions only, 90 days", kind: "profile", run: () => loadQuestions({ db }, ref, range(90)) });
   }
   const q = (x: Partial<LeadListParams>): LeadListParams => ({ q: "", status: null, from: null, to: null, older: null, ...x });

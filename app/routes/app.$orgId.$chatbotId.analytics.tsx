@@ -23,7 +23,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // Days are the organisation's (Organisation settings → time zone); the range is the URL query.
   const today = dayIn(org.timeZone, Date.now());
   const query = parseRangeQuery(new URL(request.url).searchParams, today);
-  const [report, questions] = await Promise.all([loadReport(ctx, ref, query.range), loadQuestions(ctx, ref, query.range)]);
+  const [report, questions] = await Promise.all([loadReport(ctx, ref, query.range, chatbot), loadQuestions(ctx, ref, query.range)]);
   return {
     orgId: org.id,
     chatbot: { id: chatbot.id, name: chatbot.name },

@@ -13,7 +13,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // A refused custom range is not quietly replaced by another one in a file.
   if (Object.keys(errors).length)
     return new Response(Object.values(errors).join(" "), { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  const report = await loadReport(ctx, { orgId: org.id, chatbotId: chatbot.id }, range);
+  const report = await loadReport(ctx, { orgId: org.id, chatbotId: chatbot.id }, range, chatbot);
   const slug =
     chatbot.name
       .toLowerCase()

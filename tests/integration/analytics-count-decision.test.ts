@@ -22,7 +22,7 @@ import { db, makeChatbot, makeOrg, makeUser } from "../factories";
 // one counted by D1 inside its batches from D1's conversation marks, one whose conversations exist
 // only in its shard, counted with `countOnce`'s answers — must give the same daily figures. If a
 // statement still read D1's `conversations`, the shard chatbot would lose its channel, country and
-// visitor rows.
+// visitor rows (those are the shard's own since ADR 076, written by the mark of a visitor's message).
 
 const ctx = createServiceContext(env as unknown as Env);
 const TZ = "Europe/Oslo";
@@ -50,7 +50,6 @@ async function rows(chatbotId: string) {
   return {
     daily: strip((await q("SELECT * FROM analytics_daily WHERE chatbot_id = ? ORDER BY day")).results),
     splits: strip((await q("SELECT * FROM analytics_splits WHERE chatbot_id = ? ORDER BY day, dim, key")).results),
-    visitors: strip((await q("SELECT * FROM analytics_visitors WHERE chatbot_id = ? ORDER BY day, visitor_id")).results),
     questions: strip((await q("SELECT key, text, asked, unanswered FROM analytics_questions WHERE chatbot_id = ? ORDER BY key")).results),
   };
 }
@@ -62,7 +61,7 @@ async function play(side: Side, ref: { orgId: string; chatbotId: string }) {
     return { ...ref, id: c.id, visitorId, channel, country };
   };
   const exchange = (c: CountedConversation, at: number, text: string, answered: boolean) =>
-    side.run(c.id, { day: dayIn(TZ, at), problem: !answered }, (decided) =>
+    side.run(c.id, { day: dayIn(TZ, at), problem: !answered, visitor: true }, (decided) =>
       exchangeStatements(c, { timeZone: TZ, askedAt: at, visitorText: text, bot: { answered, credits: 1, latencyMs: 900 }, unanswered: !answered }, decided),
     );
   const thumbsDown = (c: CountedConversation, at: number) =>
@@ -77,7 +76,7 @@ async function play(side: Side, ref: { orgId: string; chatbotId: string }) {
   await thumbsDown(one, DAY1 + 2000);
 
   const two = await open("v_2", "api", null, DAY2);
-  await side.run(two.id, { day: dayIn(TZ, DAY2), problem: false }, (decided) =>
+  await side.run(two.id, { day: dayIn(TZ, DAY2), problem: false, visitor: true }, (decided) =>
     liveMessageStatements(two, { id: "m_live", role: "visitor", createdAt: DAY2 + 10, timeZone: TZ, fresh: true }, decided),
   );
   await side.run(two.id, { day: dayIn(TZ, DAY2 + 20), problem: true }, (decided) => handoffStatements(db, two, { timeZone: TZ, at: DAY2 + 20 }, decided));
@@ -119,11 +118,22 @@ describe("analytics counted by value, once-only decisions from the conversation 
 
     const expected = await rows(bot.id);
     expect(await rows(sharded.id)).toEqual(expected);
+    // The visitors by day: in D1's rows for the one, in the shard for the other (ADR 076), the same.
+    const march = { from: "2026-03-01", to: "2026-03-31" };
+    const visitors = await d1ConversationIndex(ctx, inD1).visitorCounts(march);
+    expect(visitors).toEqual({
+      days: [
+        { day: "2026-03-02", n: 1 },
+        { day: "2026-03-03", n: 1 },
+        { day: "2026-03-04", n: 1 },
+      ],
+      unique: 2,
+    });
+    expect(await shardIndex.visitorCounts(march)).toEqual(visitors);
     // The figures themselves: three conversations, each unresolved once; the report before the count added none.
     const total = (k: string) => expected.daily.reduce((n, d) => n + Number(d[k]), 0);
     expect([total("conversations"), total("unresolved"), total("handoffs"), total("reports"), total("thumbs_down")]).toEqual([3, 3, 1, 1, 2]);
     expect(expected.splits.filter((s) => s.dim === "country").map((s) => s.key)).toEqual(["NO", "", "SE"]);
-    expect(expected.visitors.map((v) => v.visitor_id)).toEqual(["v_1", "v_2", "v_1"]);
 
     // The shard chatbot left nothing about its conversations in D1; its marks are in the shard.
     const inD1Count = async (table: string, chatbotId: string) =>
@@ -131,6 +141,8 @@ describe("analytics counted by value, once-only decisions from the conversation 
     expect(await inD1Count("conversations", sharded.id)).toBe(0);
     expect(await inD1Count("analytics_conversations", sharded.id)).toBe(0);
     expect(await inD1Count("analytics_conversations", bot.id)).toBe(3);
+    expect(await inD1Count("analytics_visitors", sharded.id)).toBe(0);
+    expect(await inD1Count("analytics_visitors", bot.id)).toBe(3);
   });
 
   it("answers the once-only marks the same in D1 and in the shard, and nothing for another chatbot's conversation", async () => {

@@ -6,7 +6,6 @@ import {
   analyticsConversations,
   bugReports,
   calls,
-  chatbots,
   conversationAgents,
   conversationNotes,
   conversations,
@@ -71,7 +70,8 @@ async function writeOldRows() {
   await db.insert(users).values({ id: "u_1", email: "owner@example.test", name: "Owner", passwordHash: "x" });
   await db.insert(organisations).values({ id: "org_1", name: "Acme", slug: "acme", periodStart: T });
   for (const bot of ["cb_a", "cb_b"]) {
-    await db.insert(chatbots).values({ id: bot, orgId: "org_1", name: bot, messageStore: "d1" });
+    // Schema 0032's columns (a later migration's column is not there yet).
+    await d1.prepare("INSERT INTO chatbots (id, org_id, name, message_store) VALUES (?, 'org_1', ?, 'd1')").bind(bot, bot).run();
     await db.insert(customTools).values({
       id: `tool_${bot}`,
       orgId: "org_1",

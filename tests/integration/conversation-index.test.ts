@@ -320,7 +320,7 @@ describe("conversation index", () => {
     // Make it what an object of the message-only version looked like, and let it find out on its next call.
     await runInDurableObject(object, async (instance, state) => {
       state.storage.sql.exec(
-        "DROP TABLE conversations; DROP TABLE conversation_agents; DROP TABLE visitor_leads; DROP TABLE analytics_conversations; UPDATE shard_meta SET value = '1' WHERE key = 'schema'",
+        "DROP TABLE conversations; DROP TABLE conversation_agents; DROP TABLE visitor_leads; DROP TABLE analytics_conversations; DROP TABLE analytics_visitors; UPDATE shard_meta SET value = '1' WHERE key = 'schema'",
       );
       (instance as unknown as { shard: { forget(): void } }).shard.forget();
     });
@@ -330,9 +330,10 @@ describe("conversation index", () => {
       object,
       async (_i, state) => state.storage.sql.exec<{ value: string }>("SELECT value FROM shard_meta WHERE key = 'schema'").one().value,
     );
-    expect(schema).toBe("4"); // version 4 (ADR 054): notes and pending tool calls
-    // Version 3's analytics marks (ADR 048) came with it.
-    expect(await shard.index.countOnce("cv_old", { day: "2025-06-15", problem: false })).toEqual({ counted: true, unresolvedDay: null });
+    expect(schema).toBe("5"); // version 4 (ADR 054): notes and pending tool calls; 5 (ADR 076): visitors by day
+    // Version 3's analytics marks (ADR 048) and version 5's visitors came with it.
+    expect(await shard.index.countOnce("cv_old", { day: "2025-06-15", problem: false, visitor: true })).toEqual({ counted: true, unresolvedDay: null });
+    expect(await shard.index.visitorCounts({ from: "2025-06-15", to: "2025-06-15" })).toEqual({ days: [{ day: "2025-06-15", n: 1 }], unique: 1 });
   });
 
   it("plans every list query the same way in the shard as in D1 (the shard has the list's indexes)", async () => {

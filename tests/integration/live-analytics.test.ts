@@ -36,7 +36,7 @@ describe("live chat in analytics", () => {
     const s = await setup();
     const ref = { orgId: s.org.id, chatbotId: s.bot.id };
     const today = dayIn("UTC", Date.now());
-    const figures = async () => (await loadReport({ db }, ref, { from: today, to: today, preset: null })).totals;
+    const figures = async () => (await loadReport({ db, env: env as unknown as Env }, ref, { from: today, to: today, preset: null })).totals;
     /** What the analytics page should say: the conversation's visitor, bot and human messages in the chatbot's store. */
     const stored = async (cid: string) => (await storedMessages(cid)).filter((m) => ["visitor", "bot", "human"].includes(m.role)).length;
     /** The count once the object's mirror has caught up with `n` messages (it runs after the broadcast). */
@@ -128,7 +128,7 @@ describe("live chat in analytics", () => {
     const at = Date.UTC(2026, 2, 1, 23, 30);
     const m = { id: newId("msg_"), role: "human" as const, content: "Good morning from the team", createdAt: at };
     for (let i = 0; i < 3; i++) await recordLiveMessage(service, { id: conversationId, ...ref }, m, { timeZone: "Asia/Tokyo" });
-    const day = (d: string) => loadReport({ db }, ref, { from: d, to: d, preset: null }).then((r) => r.totals.messages);
+    const day = (d: string) => loadReport({ db, env: env as unknown as Env }, ref, { from: d, to: d, preset: null }).then((r) => r.totals.messages);
     expect(await day("2026-03-02")).toBe(1);
     expect(await day("2026-03-01")).toBe(0);
   });

@@ -49,7 +49,7 @@ describe("a visitor's messages on their socket", () => {
     const s = await liveChatbot({ name: "Socket sends" });
     const ref = { orgId: s.org.id, chatbotId: s.bot.id };
     const today = dayIn("UTC", Date.now());
-    const figures = async () => (await loadReport({ db }, ref, { from: today, to: today, preset: null })).totals;
+    const figures = async () => (await loadReport({ db, env: env as unknown as Env }, ref, { from: today, to: today, preset: null })).totals;
     const { cid, v, a } = await held(s);
     const before = await figures();
 

@@ -1,6 +1,7 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sweepStrayVisitors, visitorCounts } from "~/.server/analytics/visitors";
 import { conversationIndex } from "~/.server/chat/conversation-index";
 import { runConversationMoveStep, sweepConversationMoves } from "~/.server/chat/conversation-move";
 import { messageStore } from "~/.server/chat/message-store";
@@ -38,6 +39,7 @@ const ctx = createServiceContext({ ...(env as unknown as Env), DB: env.MIGRATION
 const old = env.MIGRATION_DB;
 const ref = { orgId: "org_old", chatbotId: "cb_old" };
 const CONVERSATIONS = ["cv_old_1", "cv_old_2"];
+const VISITOR_DAYS = ["2023-11-14", "2023-11-15"];
 const QA = [
   { question: "Do you sell gift cards?", answer: "Gift cards from 20 to 200 euro are sold at the counter and online." },
   { question: "Do gift cards expire?", answer: "A gift card is valid for five years from the day it was bought." },
@@ -117,8 +119,11 @@ async function writeOldRows(made: Awaited<ReturnType<typeof productChunks>>) {
           "INSERT INTO messages (id, conversation_id, org_id, chatbot_id, role, content, created_at) VALUES (?, ?, 'org_old', 'cb_old', 'visitor', ?, ?)",
         )
         .bind(`m_${cv}_3`, cv, "Thanks — my email is ann@example.test", at + 2000),
+      // The analytics screen's visitors by day (migration 0013): the conversation's visitor, and one more day of the first.
+      old.prepare("INSERT INTO analytics_visitors (chatbot_id, day, visitor_id) VALUES ('cb_old', ?, ?)").bind(VISITOR_DAYS[n], `v_old_${n}`),
     );
   });
+  s.push(old.prepare("INSERT INTO analytics_visitors (chatbot_id, day, visitor_id) VALUES ('cb_old', ?, 'v_old_0')").bind(VISITOR_DAYS[1]));
   s.push(
     old
       .prepare(
@@ -184,6 +189,7 @@ async function snapshot() {
     transcripts: await Promise.all(CONVERSATIONS.map((cv) => messages.transcript(cv))),
     conversations: await index.byIds(CONVERSATIONS),
     lead: await old.prepare("SELECT conversation_id, email FROM leads WHERE id = 'ld_old'").first(),
+    visitors: await visitorCounts(ctx, ref, { from: VISITOR_DAYS[0], to: VISITOR_DAYS[1] }),
   };
 }
 
@@ -212,11 +218,16 @@ describe("a database from before shards, upgraded by the migrations and moved by
     expect(before.transcripts.map((t) => t.length)).toEqual([3, 3]);
     expect(before.conversations.map((c) => c.id).sort()).toEqual(CONVERSATIONS);
     expect(before.rankings.filter((r) => r.passages.length > 0).length).toBeGreaterThan(before.rankings.length / 2);
+    expect(before.visitors).toEqual({ days: VISITOR_DAYS.map((day, n) => ({ day, n: n + 1 })), unique: 2 });
   });
 
-  it("moves knowledge, source texts, messages and the conversation index into the shards, reading back the same and leaving D1 none of it", async () => {
+  it("moves knowledge, source texts, messages, the conversation index and its visitors into the shards, reading back the same and leaving D1 none of it", async () => {
     await cronAndQueueUntilMoved();
     expect(await storesOf()).toEqual({ k: "shard", m: "shard", c: "shard" });
+    // The switch flagged the visitor rows left in D1: counted with the shard's until the sweep moves them.
+    expect(await snapshot()).toEqual(before);
+    expect(await sweepStrayVisitors(ctx)).toEqual(["cb_old"]);
+    expect(await sweepStrayVisitors(ctx)).toEqual([]);
     expect(await snapshot()).toEqual(before);
     const left = async (sql: string) => (await old.prepare(sql).first<{ n: number }>())!.n;
     expect(await left("SELECT count(*) AS n FROM chunks WHERE chatbot_id = 'cb_old'")).toBe(0);
@@ -227,6 +238,7 @@ describe("a database from before shards, upgraded by the migrations and moved by
     ).toBe(0);
     expect(await left("SELECT count(*) AS n FROM messages WHERE chatbot_id = 'cb_old'")).toBe(0);
     expect(await left("SELECT count(*) AS n FROM conversations WHERE chatbot_id = 'cb_old'")).toBe(0);
+    expect(await left("SELECT count(*) AS n FROM analytics_visitors WHERE chatbot_id = 'cb_old'")).toBe(0);
     // What crosses chatbots stays: the sources' rows (the knowledge page's list) and the lead.
     expect(await left("SELECT count(*) AS n FROM knowledge_sources WHERE chatbot_id = 'cb_old'")).toBe(2);
     expect(await left("SELECT count(*) AS n FROM leads WHERE chatbot_id = 'cb_old'")).toBe(1);

@@ -43,6 +43,8 @@ import {
   type ConversationFlags,
   type ConversationIndexShardApi,
   type CountMark,
+  type VisitorCounts,
+  type VisitorDay,
   type LeadReset,
   type InboxLists,
   type LeadMark,
@@ -262,6 +264,16 @@ export class ConversationShard
     return this.index(ref).countOnce(conversationId, mark);
   }
 
+  async indexVisitorCounts(ref: ChatbotRef, range: { from: string; to: string }, also?: VisitorDay[]): Promise<VisitorCounts> {
+    if (!this.shard.owns(ref)) return { days: [], unique: 0 };
+    return this.index(ref).visitorCounts(range, also);
+  }
+
+  async indexAddVisitors(ref: ChatbotRef, rows: VisitorDay[]): Promise<number> {
+    if (!this.shard.owns(ref)) return 0;
+    return this.index(ref).addVisitors(rows);
+  }
+
   // ——— agents' notes and the engine's pending tool calls (inbox/notes.ts, tools/local-intent.ts, ADR 054) ———
   // The same drizzle code D1 runs, over this object's storage; rows of another chatbot are refused.
 
@@ -451,7 +463,7 @@ export class ConversationShard
 
   private clearIndex() {
     const sql = this.ctx.storage.sql;
-    for (const table of ["conversations", "conversation_agents", "analytics_conversations", "visitor_leads", "conversation_notes"])
+    for (const table of ["conversations", "conversation_agents", "analytics_conversations", "analytics_visitors", "visitor_leads", "conversation_notes"])
       sql.exec(`DELETE FROM ${table}`);
     sql.exec("DROP TABLE IF EXISTS move_index");
   }

@@ -207,7 +207,8 @@ export function exchangeStatements(conversation: CountedConversation, facts: Exc
     bot?.latencyMs != null ? String(answerTimeBucket(bot.latencyMs)) : undefined,
     decided,
   );
-  out.push(visitorOn(conversation, day));
+  // With a decision the conversation's index counted the visitor next to it (its mark's `visitor`, ADR 076).
+  if (!decided) out.push(visitorOn(conversation, day));
   if (question) {
     const key = questionKey(facts.visitorText);
     const text = questionSample(facts.visitorText);
@@ -233,7 +234,7 @@ export function exchangeStatements(conversation: CountedConversation, facts: Exc
   return out;
 }
 
-/** The conversation's visitor among the day's visitors. */
+/** The conversation's visitor among the day's visitors, in D1 (an index in the shard keeps them there, ADR 076). */
 function visitorOn(c: CountedConversation, day: string): BoundSql {
   return { sql: "insert or ignore into analytics_visitors (chatbot_id, day, visitor_id) values (?, ?, ?)", params: [c.chatbotId, day, c.visitorId] };
 }
@@ -275,7 +276,7 @@ export function liveMessageStatements(
           }
         : { sql: "(not exists (select 1 from messages where id = ?))", params: [m.id] };
   const out = countConversation(conversation, day, { messages: fresh }, undefined, decided);
-  if (m.role === "visitor") out.push(visitorOn(conversation, day));
+  if (m.role === "visitor" && !decided) out.push(visitorOn(conversation, day));
   return out;
 }
 

@@ -5,6 +5,7 @@ import type { ServiceContext } from "../context";
 import { analyticsQuestions } from "../db/schema";
 import { percentileFromHistogram } from "./answer-time";
 import { batchable } from "./record";
+import { visitorCounts } from "./visitors";
 import { groupSimilar, type KeyedCount, type QuestionGroup } from "./questions";
 
 // The read side of analytics (ADR 020): a range's figures from the daily aggregate rows only — a
@@ -62,10 +63,20 @@ type DailyRow = {
   thumbs_down: number;
 };
 
-/** Every figure of the analytics screen for `range` (days in the organisation's time zone). */
-export async function loadReport(ctx: Ctx, ref: Ref, range: AnalyticsRange): Promise<AnalyticsReport> {
+/**
+ * Every figure of the analytics screen for `range` (days in the organisation's time zone). The
+ * visitors come from where the chatbot's conversation index is (analytics/visitors.ts, ADR 076);
+ * `chatbot` is its row when the caller holds it.
+ */
+export async function loadReport(
+  ctx: Ctx & Pick<ServiceContext, "env">,
+  ref: Ref,
+  range: AnalyticsRange,
+  chatbot?: Parameters<typeof visitorCounts>[3],
+): Promise<AnalyticsReport> {
   const inRange = sql`chatbot_id = ${ref.chatbotId} and day between ${range.from} and ${range.to}`;
-  const [daily, splits, latency, visitorDays, uniques] = await ctx.db.batch([
+  const visitors = visitorCounts(ctx, ref, range, chatbot);
+  const [daily, splits, latency] = await ctx.db.batch([
     batchable(
       ctx.db,
       ctx.db.all<DailyRow>(
@@ -83,10 +94,9 @@ export async function loadReport(ctx: Ctx, ref: Ref, range: AnalyticsRange): Pro
       ctx.db,
       ctx.db.all<{ day: string; key: string; count: number }>(sql`select day, key, count from analytics_splits where ${inRange} and dim = 'latency'`),
     ),
-    batchable(ctx.db, ctx.db.all<{ day: string; n: number }>(sql`select day, count(*) as n from analytics_visitors where ${inRange} group by day`)),
-    // Unique over the range: a visitor who wrote on several days counts once (one row per visitor and day).
-    batchable(ctx.db, ctx.db.all<{ n: number }>(sql`select count(distinct visitor_id) as n from analytics_visitors where ${inRange}`)),
   ]);
+  // Unique over the range: a visitor who wrote on several days counts once (one row per visitor and day).
+  const { days: visitorDays, unique } = await visitors;
 
   const byDay = new Map(daily.map((r) => [r.day, r]));
   const visitorsByDay = new Map(visitorDays.map((r) => [r.day, r.n]));
@@ -126,7 +136,7 @@ export async function loadReport(ctx: Ctx, ref: Ref, range: AnalyticsRange): Pro
   const totals: Totals = {
     conversations,
     messages: sum("messages"),
-    visitors: uniques[0]?.n ?? 0,
+    visitors: unique,
     questions: sum("questions"),
     unanswered: sum("unanswered"),
     unresolved,

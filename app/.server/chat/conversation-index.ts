@@ -108,17 +108,25 @@ export const byIdsSchema = z.array(z.string().min(1).max(200)).max(1_000);
 
 export const hasConversationSchema = z.object({ visitorId: z.string().min(1).max(200).optional(), verified: z.literal(true).optional() }).strict();
 
-/** An analytics event on a conversation (ADR 048): counts it on `day` if it never was; `problem` marks it unresolved if it was not. */
+const daySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/**
+ * An analytics event on a conversation (ADR 048): counts it on `day` if it never was; `problem` marks
+ * it unresolved if it was not; `visitor` (a visitor's own message) counts its visitor among `day`'s
+ * visitors (ADR 076).
+ */
 export const countMarkSchema = z
-  .object({
-    day: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/)
-      .optional(),
-    problem: z.boolean(),
-  })
+  .object({ day: daySchema.optional(), problem: z.boolean(), visitor: z.boolean().optional() })
   .strict()
-  .refine((m) => m.day !== undefined || m.problem, "a mark counts the conversation, marks a problem, or both");
+  .refine((m) => m.day !== undefined || m.problem, "a mark counts the conversation, marks a problem, or both")
+  .refine((m) => !m.visitor || m.day !== undefined, "a visitor is counted on a day");
+
+/** A chatbot's visitors on days (`analytics_visitors`' rows), as the stray-row sweep moves them (analytics/visitors.ts). */
+export const visitorDaysSchema = z.array(z.object({ day: daySchema, visitorId: z.string().min(1).max(200) }).strict()).max(1_000);
+export type VisitorDay = z.infer<typeof visitorDaysSchema>[number];
+export const dayRangeSchema = z.object({ from: daySchema, to: daySchema }).strict();
+/** A range's visitors: how many each day, and how many distinct over the range. */
+export type VisitorCounts = { days: { day: string; n: number }[]; unique: number };
 export type CountMark = z.input<typeof countMarkSchema>;
 
 /** The live inbox's row (inbox/inbox-list.ts). */
@@ -208,6 +216,14 @@ export interface ConversationIndex {
    * is not this chatbot's. Pass the answer to analytics/record.ts's statements.
    */
   countOnce(conversationId: string, mark: CountMark): Promise<CountDecision | null>;
+  /**
+   * The chatbot's visitors in a range of days (analytics' figures, ADR 076), from `analytics_visitors`
+   * of the index's storage together with `also` (rows still in D1 for a chatbot whose index is in its
+   * shard, until the sweep has moved them): a visitor who is in both counts once.
+   */
+  visitorCounts(range: { from: string; to: string }, also?: VisitorDay[]): Promise<VisitorCounts>;
+  /** Adds visitors' days to `analytics_visitors` of the index's storage (ones already there stay once). */
+  addVisitors(rows: VisitorDay[]): Promise<number>;
 }
 
 type Stmt = Parameters<Database["batch"]>[0][number];
@@ -625,9 +641,44 @@ export function d1ConversationIndex(ctx: { db: Database }, ref: ChatbotRef, kind
         client
           .prepare(`UPDATE analytics_conversations SET problem = 1 WHERE conversation_id = ?1 AND chatbot_id = ?2 AND ?3 AND problem = 0 RETURNING day`)
           .bind(conversationId, ref.chatbotId, mark.problem ? 1 : 0),
+        // A visitor's own message: its visitor among the day's (the conversation's, so only this chatbot's).
+        client
+          .prepare(
+            `INSERT OR IGNORE INTO analytics_visitors (chatbot_id, day, visitor_id)
+            SELECT ?2, ?4, visitor_id FROM conversations WHERE id = ?1 AND chatbot_id = ?2 AND org_id = ?3 AND ?5`,
+          )
+          .bind(conversationId, ref.chatbotId, ref.orgId, mark.day ?? null, mark.visitor && mark.day ? 1 : 0),
       ]);
       if (!exists.results.length) return null;
       return { counted: counted.results.length > 0, unresolvedDay: problem.results[0]?.day ?? null };
+    },
+    async visitorCounts(raw, also = []) {
+      const range = dayRangeSchema.parse(raw);
+      const extra = JSON.stringify(visitorDaysSchema.parse(also).map((v) => [v.day, v.visitorId]));
+      // One set of (day, visitor): this storage's rows of the range and the extra ones in it, each once.
+      const rows = `WITH v (day, visitor_id) AS (
+          SELECT day, visitor_id FROM analytics_visitors WHERE chatbot_id = ?1 AND day BETWEEN ?2 AND ?3
+          UNION SELECT d, id FROM (SELECT json_extract(value, '$[0]') AS d, json_extract(value, '$[1]') AS id FROM json_each(?4)) WHERE d BETWEEN ?2 AND ?3)`;
+      const [days, unique] = await client.batch([
+        client.prepare(`${rows} SELECT day, count(*) AS n FROM v GROUP BY day ORDER BY day`).bind(ref.chatbotId, range.from, range.to, extra),
+        client.prepare(`${rows} SELECT count(DISTINCT visitor_id) AS n FROM v`).bind(ref.chatbotId, range.from, range.to, extra),
+      ]);
+      return {
+        days: (days.results as { day: string; n: number }[]).map((r) => ({ day: r.day, n: Number(r.n) })),
+        unique: Number((unique.results[0] as { n: number } | undefined)?.n ?? 0),
+      };
+    },
+    async addVisitors(raw) {
+      const rows = visitorDaysSchema.parse(raw);
+      if (!rows.length) return 0;
+      const r = await client
+        .prepare(
+          `INSERT OR IGNORE INTO analytics_visitors (chatbot_id, day, visitor_id)
+          SELECT ?1, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?2)`,
+        )
+        .bind(ref.chatbotId, JSON.stringify(rows.map((v) => [v.day, v.visitorId])))
+        .run();
+      return r.meta.changes ?? 0;
     },
     async activity(start, end) {
       // A range of conversations_list_idx: activity since `start`.
@@ -687,6 +738,8 @@ export function shardConversationIndex(env: Pick<Env, "CONVERSATION_SHARD">, ref
     inboxLists: (userId) => shard.indexInboxLists(ref, userId),
     activity: (start, end) => shard.indexActivity(ref, start, end),
     countOnce: async (id, mark) => shard.indexCountOnce(ref, id, countMarkSchema.parse(mark)),
+    visitorCounts: async (range, also) => shard.indexVisitorCounts(ref, dayRangeSchema.parse(range), visitorDaysSchema.parse(also ?? [])),
+    addVisitors: async (rows) => shard.indexAddVisitors(ref, visitorDaysSchema.parse(rows)),
   };
 }
 

@@ -333,7 +333,7 @@ export async function recordExchange(
     const stored = await turnShard(needsEnv(ctx), ref).indexStoreMessages(ref, bot ? [visitor, bot] : [visitor], {
       conversationId: conversation.id,
       update: { at: last, title, unanswered: input.unanswered, pageUrl: input.pageUrl },
-      mark: { day: dayIn(facts.timeZone, input.askedAt), problem: facts.unanswered },
+      mark: { day: dayIn(facts.timeZone, input.askedAt), problem: facts.unanswered, visitor: true },
     });
     if (!stored) throw new Error(`the conversation shard named by ${ref.chatbotId} refused the exchange: it holds another chatbot`);
     if (stored.written.duplicate) throw new DuplicateClientMessage();
@@ -697,7 +697,7 @@ async function mirrorToShardIndex(
     {
       conversationId: conversation.id,
       update: { at: m.createdAt, ...(m.role === "visitor" ? { title: m.content.slice(0, 140) } : {}) },
-      mark: timeZone ? { day: dayIn(timeZone, m.createdAt), problem: false } : null,
+      mark: timeZone ? { day: dayIn(timeZone, m.createdAt), problem: false, visitor: m.role === "visitor" } : null,
     },
   );
   if (!stored) throw new Error(`the conversation shard named by ${ref.chatbotId} refused the message: it holds another chatbot`);

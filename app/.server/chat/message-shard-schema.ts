@@ -20,7 +20,11 @@
 // D1's shape without foreign keys: agents' `conversation_notes` (migrations 0018, 0033) and the
 // built-in engine's `tool_pending_calls` (0022, 0033). Written here only for a chatbot whose
 // conversation index is in this object.
-export const MESSAGE_SHARD_SCHEMA_VERSION = 4;
+//
+// Version 5 adds `analytics_visitors` in D1's shape (migration 0013, no foreign key): the chatbot's
+// visitors by day, written by the once-only analytics mark of a visitor's message (ADR 076), so the
+// row a visitor adds each day they write stays out of D1; D1 keeps the daily totals.
+export const MESSAGE_SHARD_SCHEMA_VERSION = 5;
 
 export const MESSAGE_SHARD_SCHEMA = `
 CREATE TABLE IF NOT EXISTS messages (
@@ -112,6 +116,12 @@ CREATE TABLE IF NOT EXISTS conversation_notes (
   created_at INTEGER DEFAULT (unixepoch() * 1000) NOT NULL
 );
 CREATE INDEX IF NOT EXISTS conversation_notes_conversation_idx ON conversation_notes (conversation_id, created_at);
+CREATE TABLE IF NOT EXISTS analytics_visitors (
+  chatbot_id TEXT NOT NULL,
+  day TEXT NOT NULL,
+  visitor_id TEXT NOT NULL,
+  PRIMARY KEY (chatbot_id, day, visitor_id)
+);
 CREATE TABLE IF NOT EXISTS tool_pending_calls (
   conversation_id TEXT PRIMARY KEY NOT NULL,
   chatbot_id TEXT NOT NULL,

@@ -151,6 +151,12 @@ export const chatbots = sqliteTable(
     conversationStore: text("conversation_store", { enum: ["d1", "moving", "shard"] })
       .notNull()
       .default("d1"),
+    /**
+     * Whether D1's `analytics_visitors` may still hold rows of this chatbot whose index is in its shard
+     * (ADR 076): set when the index switches (and for those in the shard before), cleared by the
+     * cron's sweep once it has moved them all (analytics/visitors.ts).
+     */
+    visitorsInD1: integer("visitors_in_d1", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: integer("updated_at")
       .notNull()
@@ -161,6 +167,10 @@ export const chatbots = sqliteTable(
     index("chatbots_org_idx").on(t.orgId),
     index("chatbots_knowledge_store_idx").on(t.knowledgeStore, t.createdAt),
     index("chatbots_message_store_idx").on(t.messageStore, t.createdAt),
+    // The stray-visitor sweep reads the few flagged ones.
+    index("chatbots_visitors_in_d1_idx")
+      .on(t.id)
+      .where(sql`visitors_in_d1 = 1`),
   ],
 );
 
