@@ -654,14 +654,17 @@ export function d1ConversationIndex(ctx: { db: Database }, ref: ChatbotRef, kind
     },
     async visitorCounts(raw, also = []) {
       const range = dayRangeSchema.parse(raw);
-      const extra = JSON.stringify(visitorDaysSchema.parse(also).map((v) => [v.day, v.visitorId]));
+      const extra = visitorDaysSchema.parse(also).map((v) => [v.day, v.visitorId]);
+      const own = "SELECT day, visitor_id FROM analytics_visitors WHERE chatbot_id = ?1 AND day BETWEEN ?2 AND ?3";
       // One set of (day, visitor): this storage's rows of the range and the extra ones in it, each once.
-      const rows = `WITH v (day, visitor_id) AS (
-          SELECT day, visitor_id FROM analytics_visitors WHERE chatbot_id = ?1 AND day BETWEEN ?2 AND ?3
-          UNION SELECT d, id FROM (SELECT json_extract(value, '$[0]') AS d, json_extract(value, '$[1]') AS id FROM json_each(?4)) WHERE d BETWEEN ?2 AND ?3)`;
+      // Without extra rows the counts read the primary key's range as it is (no de-duplication pass).
+      const from = extra.length
+        ? `(${own} UNION SELECT d, id FROM (SELECT json_extract(value, '$[0]') AS d, json_extract(value, '$[1]') AS id FROM json_each(?4)) WHERE d BETWEEN ?2 AND ?3)`
+        : `(${own})`;
+      const params = [ref.chatbotId, range.from, range.to, ...(extra.length ? [JSON.stringify(extra)] : [])];
       const [days, unique] = await client.batch([
-        client.prepare(`${rows} SELECT day, count(*) AS n FROM v GROUP BY day ORDER BY day`).bind(ref.chatbotId, range.from, range.to, extra),
-        client.prepare(`${rows} SELECT count(DISTINCT visitor_id) AS n FROM v`).bind(ref.chatbotId, range.from, range.to, extra),
+        client.prepare(`SELECT day, count(*) AS n FROM ${from} GROUP BY day ORDER BY day`).bind(...params),
+        client.prepare(`SELECT count(DISTINCT visitor_id) AS n FROM ${from}`).bind(...params),
       ]);
       return {
         days: (days.results as { day: string; n: number }[]).map((r) => ({ day: r.day, n: Number(r.n) })),
