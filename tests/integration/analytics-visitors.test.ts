@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newId } from "~/.server/auth/crypto";
 import { loadReport } from "~/.server/analytics/report";
-import { sweepStrayVisitors } from "~/.server/analytics/visitors";
+import { STRAYS_MERGED, sweepStrayVisitors } from "~/.server/analytics/visitors";
 import { conversationIndex } from "~/.server/chat/conversation-index";
 import { recordLiveMessage } from "~/.server/chat/conversations";
 import { takeTurn, turnReply } from "~/.server/chat/turn";
@@ -103,7 +103,7 @@ describe("visitors by day", () => {
     expect(unflagged.totals.visitors).toBe(1);
 
     // A sweep page of two rows: moved in key order, the rest stays; the flag stays while D1 has any.
-    await sweepStrayVisitors(ctx, { rows: 2 });
+    await sweepStrayVisitors(ctx, { rows: 2, pages: 1 });
     expect((await d1Rows(ref.chatbotId)).length).toBe(2);
     expect(await flagOf(ref.chatbotId)).toBe(true);
     expect(await visitors(ref, yesterday, today)).toEqual(want);
@@ -127,6 +127,26 @@ describe("visitors by day", () => {
     ]);
     expect(await visitors(ref, yesterday, today)).toEqual(want);
     expect(await visitors(ref, today, today)).toEqual({ unique: 2, byDay: { [today]: 2 } });
+  });
+
+  it("past the rows it merges, D1's and the shard's counts are added (a visitor in both counts twice) until the sweep has moved them", async () => {
+    const { target, ref } = await setup("Visitors many strays", "shard");
+    await ask(target, "v_many_0", "Hello");
+    // STRAYS_MERGED + 1 visitors of today in D1, one of them the shard's own.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?3)
+       INSERT INTO analytics_visitors (chatbot_id, day, visitor_id) SELECT ?1, ?2, 'v_many_' || i FROM n`,
+    )
+      .bind(ref.chatbotId, today, STRAYS_MERGED)
+      .run();
+    await db.update(chatbots).set({ visitorsInD1: true }).where(eq(chatbots.id, ref.chatbotId));
+    const added = STRAYS_MERGED + 2;
+    expect(await visitors(ref, today, today)).toEqual({ unique: added, byDay: { [today]: added } });
+    // Moved in pages: then exact again.
+    await sweepStrayVisitors(ctx, { rows: 400 });
+    expect(await d1Rows(ref.chatbotId)).toEqual([]);
+    expect(await flagOf(ref.chatbotId)).toBe(false);
+    expect(await visitors(ref, today, today)).toEqual({ unique: STRAYS_MERGED + 1, byDay: { [today]: STRAYS_MERGED + 1 } });
   });
 
   it("a chatbot whose index is in D1 keeps its visitors in D1", async () => {

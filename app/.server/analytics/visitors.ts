@@ -14,11 +14,15 @@ type Ctx = Pick<ServiceContext, "db" | "env">;
 type Ref = { orgId: string; chatbotId: string };
 type Range = { from: string; to: string };
 
-/** D1 rows read for one range of a shard chatbot: past this the sweep has not caught up and the figure may count a visitor twice. */
-const STRAYS_READ = 1_000;
-/** The cron's share per run: chatbots, and rows moved for each. */
+/**
+ * D1 rows merged exactly into one range's figures of a shard chatbot. Past this (the sweep has not
+ * caught up) D1's and the shard's counts are added instead, so a visitor in both counts twice.
+ */
+export const STRAYS_MERGED = 1_000;
+/** The cron's share per run: chatbots, then pages of rows moved for each. */
 export const STRAY_VISITOR_CHATBOTS_PER_SWEEP = 10;
-export const STRAY_VISITOR_ROWS_PER_CHATBOT = 1_000;
+export const STRAY_VISITOR_ROWS_PER_PAGE = 1_000;
+export const STRAY_VISITOR_PAGES_PER_CHATBOT = 5;
 
 /**
  * Visitors of the range, per day and distinct over it, from wherever the chatbot keeps them.
@@ -36,7 +40,12 @@ export async function visitorCounts(
   if (!row) return { days: [], unique: 0 };
   const index = await conversationIndex(ctx, ref, row.conversationStore);
   if (index.kind !== "shard" || !row.visitorsInD1) return index.visitorCounts(days);
-  return index.visitorCounts(days, await d1Visitors(ctx, ref, { range: days, limit: STRAYS_READ }));
+  const strays = await d1Visitors(ctx, ref, { range: days, limit: STRAYS_MERGED + 1 });
+  if (strays.length <= STRAYS_MERGED) return index.visitorCounts(days, strays);
+  const [inD1, inShard] = await Promise.all([conversationIndex(ctx, ref, "d1").then((d1) => d1.visitorCounts(days)), index.visitorCounts(days)]);
+  const byDay = new Map(inD1.days.map((d) => [d.day, d.n]));
+  for (const d of inShard.days) byDay.set(d.day, (byDay.get(d.day) ?? 0) + d.n);
+  return { days: [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, n]) => ({ day, n })), unique: inD1.unique + inShard.unique };
 }
 
 async function storesOf(ctx: Ctx, ref: Ref) {
@@ -59,20 +68,22 @@ async function d1Visitors(ctx: Ctx, ref: Ref, opts: { range?: Range; limit: numb
 
 /**
  * Moves the visitor rows that chatbots flagged `visitors_in_d1` (their index in the shard) still have
- * in D1 into their shard, a page per chatbot per run: added there first (a row already there stays
+ * in D1 into their shard, a few pages per chatbot per run, each added there first (a row already there stays
  * once), then deleted from D1. The flag is cleared once D1 has none of the chatbot's rows left and
  * its index move is past its cleanup (until then a request that read 'moving' may still write one).
  * Returns the chatbots it looked at.
  */
-export async function sweepStrayVisitors(ctx: Ctx, opts: { chatbots?: number; rows?: number } = {}): Promise<string[]> {
+export async function sweepStrayVisitors(ctx: Ctx, opts: { chatbots?: number; rows?: number; pages?: number } = {}): Promise<string[]> {
   if (!ctx.env.CONVERSATION_SHARD) return [];
   const { results } = await ctx.env.DB.prepare("SELECT id, org_id FROM chatbots WHERE visitors_in_d1 = 1 AND conversation_store = 'shard' ORDER BY id LIMIT ?")
     .bind(opts.chatbots ?? STRAY_VISITOR_CHATBOTS_PER_SWEEP)
     .all<{ id: string; org_id: string }>();
   for (const b of results) {
     const ref = { orgId: b.org_id, chatbotId: b.id };
-    const rows = await d1Visitors(ctx, ref, { limit: opts.rows ?? STRAY_VISITOR_ROWS_PER_CHATBOT });
-    if (rows.length) {
+    const page = opts.rows ?? STRAY_VISITOR_ROWS_PER_PAGE;
+    for (let n = 0; n < (opts.pages ?? STRAY_VISITOR_PAGES_PER_CHATBOT); n++) {
+      const rows = await d1Visitors(ctx, ref, { limit: page });
+      if (!rows.length) break;
       await (await conversationIndex(ctx, ref, "shard")).addVisitors(rows);
       await ctx.env.DB.prepare(
         `DELETE FROM analytics_visitors WHERE chatbot_id = ?1
@@ -80,6 +91,7 @@ export async function sweepStrayVisitors(ctx: Ctx, opts: { chatbots?: number; ro
       )
         .bind(b.id, JSON.stringify(rows.map((r) => [r.day, r.visitorId])))
         .run();
+      if (rows.length < page) break;
     }
     await ctx.env.DB.prepare(
       `UPDATE chatbots SET visitors_in_d1 = 0 WHERE id = ?1
