@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../context";
 import { chatbots } from "../db/schema";
-import { conversationIndex, type ConversationStoreKind, type VisitorCounts, type VisitorDay } from "../chat/conversation-index";
+import { conversationIndex, d1ConversationIndex, type ConversationStoreKind, type VisitorCounts, type VisitorDay } from "../chat/conversation-index";
 
 // The analytics screen's visitors (ADR 076): one row per visitor and day they wrote, kept where the
 // chatbot's conversation index is. A chatbot whose index is in its shard keeps them there (the
@@ -42,7 +42,7 @@ export async function visitorCounts(
   if (index.kind !== "shard" || !row.visitorsInD1) return index.visitorCounts(days);
   const strays = await d1Visitors(ctx, ref, { range: days, limit: STRAYS_MERGED + 1 });
   if (strays.length <= STRAYS_MERGED) return index.visitorCounts(days, strays);
-  const [inD1, inShard] = await Promise.all([conversationIndex(ctx, ref, "d1").then((d1) => d1.visitorCounts(days)), index.visitorCounts(days)]);
+  const [inD1, inShard] = await Promise.all([d1ConversationIndex(ctx, ref).visitorCounts(days), index.visitorCounts(days)]);
   const byDay = new Map(inD1.days.map((d) => [d.day, d.n]));
   for (const d of inShard.days) byDay.set(d.day, (byDay.get(d.day) ?? 0) + d.n);
   return { days: [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, n]) => ({ day, n })), unique: inD1.unique + inShard.unique };
@@ -81,10 +81,11 @@ export async function sweepStrayVisitors(ctx: Ctx, opts: { chatbots?: number; ro
   for (const b of results) {
     const ref = { orgId: b.org_id, chatbotId: b.id };
     const page = opts.rows ?? STRAY_VISITOR_ROWS_PER_PAGE;
+    const shard = await conversationIndex(ctx, ref, "shard");
     for (let n = 0; n < (opts.pages ?? STRAY_VISITOR_PAGES_PER_CHATBOT); n++) {
       const rows = await d1Visitors(ctx, ref, { limit: page });
       if (!rows.length) break;
-      await (await conversationIndex(ctx, ref, "shard")).addVisitors(rows);
+      await shard.addVisitors(rows);
       await ctx.env.DB.prepare(
         `DELETE FROM analytics_visitors WHERE chatbot_id = ?1
          AND (day, visitor_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?2))`,

@@ -642,12 +642,16 @@ export function d1ConversationIndex(ctx: { db: Database }, ref: ChatbotRef, kind
           .prepare(`UPDATE analytics_conversations SET problem = 1 WHERE conversation_id = ?1 AND chatbot_id = ?2 AND ?3 AND problem = 0 RETURNING day`)
           .bind(conversationId, ref.chatbotId, mark.problem ? 1 : 0),
         // A visitor's own message: its visitor among the day's (the conversation's, so only this chatbot's).
-        client
-          .prepare(
-            `INSERT OR IGNORE INTO analytics_visitors (chatbot_id, day, visitor_id)
-            SELECT ?2, ?4, visitor_id FROM conversations WHERE id = ?1 AND chatbot_id = ?2 AND org_id = ?3 AND ?5`,
-          )
-          .bind(conversationId, ref.chatbotId, ref.orgId, mark.day ?? null, mark.visitor && mark.day ? 1 : 0),
+        ...(mark.visitor && mark.day
+          ? [
+              client
+                .prepare(
+                  `INSERT OR IGNORE INTO analytics_visitors (chatbot_id, day, visitor_id)
+                  SELECT ?2, ?4, visitor_id FROM conversations WHERE id = ?1 AND chatbot_id = ?2 AND org_id = ?3`,
+                )
+                .bind(conversationId, ref.chatbotId, ref.orgId, mark.day),
+            ]
+          : []),
       ]);
       if (!exists.results.length) return null;
       return { counted: counted.results.length > 0, unresolvedDay: problem.results[0]?.day ?? null };
