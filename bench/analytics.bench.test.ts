@@ -4,7 +4,8 @@ import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { answerTimeBucket } from "~/.server/analytics/answer-time";
 import { questionKey } from "~/.server/analytics/questions";
-import { loadQuestions, loadReport } from "~/.server/analytics/report";
+import { loadQuestions } from "~/.server/analytics/question-groups";
+import { loadReport } from "~/.server/analytics/report";
 import { buildCharts } from "~/.server/analytics/screen";
 import { getOrCreateConversation, recordExchange } from "~/.server/chat/conversations";
 import { createDb } from "~/.server/db/client";
@@ -205,7 +206,10 @@ it("analytics page and leads search at scale", async () => {
   });
   // What the analytics route's loader runs for one page view.
   const page = async (r: AnalyticsRange) => {
-    const [report, questions] = await Promise.all([loadReport({ db, env: env as unknown as Env }, ref, r), loadQuestions({ db }, ref, r)]);
+    const [report, questions] = await Promise.all([
+      loadReport({ db, env: env as unknown as Env }, ref, r),
+      loadQuestions({ db, env: env as unknown as Env }, ref, r),
+    ]);
     const charts = buildCharts(report);
     // workerd's clock only moves on I/O: one more round trip puts the grouping and chart CPU time on it.
     await db.get(sql`select 1`);
@@ -216,7 +220,7 @@ it("analytics page and leads search at scale", async () => {
   // BENCH_PROFILE=1: the page's two halves on their own.
   if (benv.BENCH_PROFILE === "1") {
     cases.push({ name: "profile: report only, 90 days", kind: "profile", run: () => loadReport({ db, env: env as unknown as Env }, ref, range(90)) });
-    cases.push({ name: "profile: questions only, 90 days", kind: "profile", run: () => loadQuestions({ db }, ref, range(90)) });
+    cases.push({ name: "profile: questions only, 90 days", kind: "profile", run: () => loadQuestions({ db, env: env as unknown as Env }, ref, range(90)) });
   }
   const q = (x: Partial<LeadListParams>): LeadListParams => ({ q: "", status: null, from: null, to: null, older: null, ...x });
   const leadCases: [string, LeadListParams][] = [

@@ -8,12 +8,13 @@ import { pruneDeliveries } from "../app/.server/notifications/delivery";
 import { sendDueDigests } from "../app/.server/notifications/digest";
 import { sweepKnowledgeMoves, sweepStrayTexts } from "../app/.server/retrieval/knowledge-move";
 import { sweepStrayVisitors } from "../app/.server/analytics/visitors";
+import { sweepStrayQuestions } from "../app/.server/analytics/question-groups";
 
 /**
  * Cron trigger (wrangler.toml [triggers], every 5 minutes): re-indexes chatbots whose embedding
  * model changed, resumes stalled ingestion and starts due re-syncs; starts moving a few chatbots'
  * knowledge from D1 into their shards and resumes stalled moves (ADR 034), and the same for their
- * messages (ADR 042) and their conversation index (ADR 051), and their visitors by day (ADR 076); sends due daily
+ * messages (ADR 042) and their conversation index (ADR 051), and their visitors by day (ADR 076) and question groups (ADR 077); sends due daily
  * notification digests and drops notification deliveries past their retention.
  */
 export async function handleScheduled(_controller: ScheduledController, env: Env, execution: ExecutionContext) {
@@ -48,6 +49,11 @@ export async function handleScheduled(_controller: ScheduledController, env: Env
     sweepStrayVisitors(ctx)
       .then((chatbots) => chatbots.length && console.log("[cron] visitor rows moved into shards", JSON.stringify(chatbots)))
       .catch((e) => console.error("[cron] visitor-row sweep failed", e)),
+  );
+  ctx.waitUntil(
+    sweepStrayQuestions(ctx)
+      .then((chatbots) => chatbots.length && console.log("[cron] question rows moved into shards", JSON.stringify(chatbots)))
+      .catch((e) => console.error("[cron] question-row sweep failed", e)),
   );
   ctx.waitUntil(
     sweepMessageMoves(ctx).then(

@@ -4,7 +4,8 @@ import { AnalyticsScreen } from "~/components/analytics/analytics-screen";
 import { useFormReply } from "~/components/ui/form-reply";
 import { answerQuestionGroup } from "~/.server/analytics/add-answer";
 import { buildCharts } from "~/.server/analytics/screen";
-import { loadQuestions, loadReport } from "~/.server/analytics/report";
+import { loadQuestions } from "~/.server/analytics/question-groups";
+import { loadReport } from "~/.server/analytics/report";
 import { requireChatbot } from "~/.server/auth/guards";
 import { requireIntent } from "~/.server/auth/intents";
 import { failureReply, formReply } from "~/.server/http/form-reply";
@@ -23,7 +24,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // Days are the organisation's (Organisation settings → time zone); the range is the URL query.
   const today = dayIn(org.timeZone, Date.now());
   const query = parseRangeQuery(new URL(request.url).searchParams, today);
-  const [report, questions] = await Promise.all([loadReport(ctx, ref, query.range, chatbot), loadQuestions(ctx, ref, query.range)]);
+  const [report, questions] = await Promise.all([loadReport(ctx, ref, query.range, chatbot), loadQuestions(ctx, ref, query.range, chatbot)]);
   return {
     orgId: org.id,
     chatbot: { id: chatbot.id, name: chatbot.name },

@@ -6,7 +6,9 @@ import {
   feedbackStatements,
   handoffStatements,
   liveMessageStatements,
+  questionOf,
   reportStatements,
+  type ExchangeFacts,
   type CountDecision,
   type CountedConversation,
 } from "~/.server/analytics/record";
@@ -22,7 +24,8 @@ import { db, makeChatbot, makeOrg, makeUser } from "../factories";
 // one counted by D1 inside its batches from D1's conversation marks, one whose conversations exist
 // only in its shard, counted with `countOnce`'s answers — must give the same daily figures. If a
 // statement still read D1's `conversations`, the shard chatbot would lose its channel, country and
-// visitor rows (those are the shard's own since ADR 076, written by the mark of a visitor's message).
+// visitor rows (those are the shard's own since ADR 076, written by the mark of a visitor's message;
+// so are the question groups since ADR 077).
 
 const ctx = createServiceContext(env as unknown as Env);
 const TZ = "Europe/Oslo";
@@ -50,7 +53,6 @@ async function rows(chatbotId: string) {
   return {
     daily: strip((await q("SELECT * FROM analytics_daily WHERE chatbot_id = ? ORDER BY day")).results),
     splits: strip((await q("SELECT * FROM analytics_splits WHERE chatbot_id = ? ORDER BY day, dim, key")).results),
-    questions: strip((await q("SELECT key, text, asked, unanswered FROM analytics_questions WHERE chatbot_id = ? ORDER BY key")).results),
   };
 }
 
@@ -60,10 +62,13 @@ async function play(side: Side, ref: { orgId: string; chatbotId: string }) {
     const c = await side.index.create({ visitorId, channel, country, now });
     return { ...ref, id: c.id, visitorId, channel, country };
   };
-  const exchange = (c: CountedConversation, at: number, text: string, answered: boolean) =>
-    side.run(c.id, { day: dayIn(TZ, at), problem: !answered, visitor: true }, (decided) =>
-      exchangeStatements(c, { timeZone: TZ, askedAt: at, visitorText: text, bot: { answered, credits: 1, latencyMs: 900 }, unanswered: !answered }, decided),
+  const exchange = (c: CountedConversation, at: number, text: string, answered: boolean) => {
+    const facts: ExchangeFacts = { timeZone: TZ, askedAt: at, visitorText: text, bot: { answered, credits: 1, latencyMs: 900 }, unanswered: !answered };
+    // As chat/conversations.ts marks it: the visitor, and the question when the message was one.
+    return side.run(c.id, { day: dayIn(TZ, at), problem: !answered, visitor: true, question: questionOf(facts) ?? undefined }, (decided) =>
+      exchangeStatements(c, facts, decided),
     );
+  };
   const thumbsDown = (c: CountedConversation, at: number) =>
     side.run(c.id, { problem: true }, (decided) =>
       feedbackStatements(db, ref, { timeZone: TZ, conversationId: c.id, repliedAt: at, from: null, to: -1 }, decided),
@@ -130,6 +135,14 @@ describe("analytics counted by value, once-only decisions from the conversation 
       unique: 2,
     });
     expect(await shardIndex.visitorCounts(march)).toEqual(visitors);
+    // The question groups: D1's for the one, the shard's for the other (ADR 077), the same lists.
+    for (const measure of ["asked", "unanswered"] as const) {
+      const query = { ...march, measure, long: false };
+      const listed = await d1ConversationIndex(ctx, inD1).topQuestions(query);
+      expect(listed.length).toBe(measure === "asked" ? 3 : 1);
+      expect(await shardIndex.topQuestions(query)).toEqual(listed);
+      expect(await shardIndex.topQuestions({ ...query, long: true })).toEqual(listed);
+    }
     // The figures themselves: three conversations, each unresolved once; the report before the count added none.
     const total = (k: string) => expected.daily.reduce((n, d) => n + Number(d[k]), 0);
     expect([total("conversations"), total("unresolved"), total("handoffs"), total("reports"), total("thumbs_down")]).toEqual([3, 3, 1, 1, 2]);
@@ -143,6 +156,9 @@ describe("analytics counted by value, once-only decisions from the conversation 
     expect(await inD1Count("analytics_conversations", bot.id)).toBe(3);
     expect(await inD1Count("analytics_visitors", sharded.id)).toBe(0);
     expect(await inD1Count("analytics_visitors", bot.id)).toBe(3);
+    expect(await inD1Count("analytics_questions", sharded.id)).toBe(0);
+    expect(await inD1Count("analytics_question_days", sharded.id)).toBe(0);
+    expect(await inD1Count("analytics_questions", bot.id)).toBe(3);
   });
 
   it("answers the once-only marks the same in D1 and in the shard, and nothing for another chatbot's conversation", async () => {

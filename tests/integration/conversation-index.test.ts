@@ -320,7 +320,7 @@ describe("conversation index", () => {
     // Make it what an object of the message-only version looked like, and let it find out on its next call.
     await runInDurableObject(object, async (instance, state) => {
       state.storage.sql.exec(
-        "DROP TABLE conversations; DROP TABLE conversation_agents; DROP TABLE visitor_leads; DROP TABLE analytics_conversations; DROP TABLE analytics_visitors; UPDATE shard_meta SET value = '1' WHERE key = 'schema'",
+        "DROP TABLE conversations; DROP TABLE conversation_agents; DROP TABLE visitor_leads; DROP TABLE analytics_conversations; DROP TABLE analytics_visitors; DROP TABLE analytics_questions; DROP TABLE analytics_question_days; DROP TABLE analytics_question_moves; UPDATE shard_meta SET value = '1' WHERE key = 'schema'",
       );
       (instance as unknown as { shard: { forget(): void } }).shard.forget();
     });
@@ -330,10 +330,17 @@ describe("conversation index", () => {
       object,
       async (_i, state) => state.storage.sql.exec<{ value: string }>("SELECT value FROM shard_meta WHERE key = 'schema'").one().value,
     );
-    expect(schema).toBe("5"); // version 4 (ADR 054): notes and pending tool calls; 5 (ADR 076): visitors by day
-    // Version 3's analytics marks (ADR 048) and version 5's visitors came with it.
-    expect(await shard.index.countOnce("cv_old", { day: "2025-06-15", problem: false, visitor: true })).toEqual({ counted: true, unresolvedDay: null });
+    expect(schema).toBe("6"); // version 4 (ADR 054): notes and pending tool calls; 5 (ADR 076): visitors by day; 6 (ADR 077): question groups
+    // Version 3's analytics marks (ADR 048), version 5's visitors and version 6's question groups came with it.
+    const question = { key: "open sunday", text: "Open on Sunday?", at: T0, missed: true };
+    expect(await shard.index.countOnce("cv_old", { day: "2025-06-15", problem: false, visitor: true, question })).toEqual({
+      counted: true,
+      unresolvedDay: null,
+    });
     expect(await shard.index.visitorCounts({ from: "2025-06-15", to: "2025-06-15" })).toEqual({ days: [{ day: "2025-06-15", n: 1 }], unique: 1 });
+    expect(await shard.index.topQuestions({ from: "2025-06-15", to: "2025-06-15", measure: "unanswered", long: false })).toEqual([
+      { key: "open sunday", text: "Open on Sunday?", asked: 1, unanswered: 1 },
+    ]);
   });
 
   it("plans every list query the same way in the shard as in D1 (the shard has the list's indexes)", async () => {

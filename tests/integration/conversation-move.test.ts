@@ -168,8 +168,10 @@ describe("moving a chatbot's conversation index into its shard (ADR 051)", () =>
 
     expect(await runUntil(ref, (p) => p === "cleanup")).toEqual({ phase: "cleanup", done: false });
     expect(await storeOf(ref)).toBe("shard");
-    // The switch flags the visitors by day left in D1 for the cron's sweep (ADR 076).
-    expect((await db.select({ f: chatbots.visitorsInD1 }).from(chatbots).where(eq(chatbots.id, ref.chatbotId)).get())?.f).toBe(true);
+    // The switch flags the visitors by day and question groups left in D1 for the cron's sweeps (ADR 076, 077).
+    expect(
+      await db.select({ visitors: chatbots.visitorsInD1, questions: chatbots.questionsInD1 }).from(chatbots).where(eq(chatbots.id, ref.chatbotId)).get(),
+    ).toEqual({ visitors: true, questions: true });
     const move = (await conversationMoveProgress(ctx, ref))!;
     expect(move.rounds).toBeGreaterThan(0);
 

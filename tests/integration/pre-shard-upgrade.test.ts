@@ -1,6 +1,7 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { loadQuestions, sweepStrayQuestions } from "~/.server/analytics/question-groups";
 import { sweepStrayVisitors, visitorCounts } from "~/.server/analytics/visitors";
 import { conversationIndex } from "~/.server/chat/conversation-index";
 import { runConversationMoveStep, sweepConversationMoves } from "~/.server/chat/conversation-move";
@@ -124,6 +125,30 @@ async function writeOldRows(made: Awaited<ReturnType<typeof productChunks>>) {
     );
   });
   s.push(old.prepare("INSERT INTO analytics_visitors (chatbot_id, day, visitor_id) VALUES ('cb_old', ?, 'v_old_0')").bind(VISITOR_DAYS[1]));
+  // The question groups (migration 0013): "ship germani" asked on both days, once unanswered; "gift card" answered with "add an answer".
+  const groups: [string, string, number, number, number | null][] = [
+    ["germani ship", "Do you ship to Germany? (1)", 2, 1, null],
+    ["card gift", "Gift cards?", 3, 3, T + 500_000],
+  ];
+  for (const [key, text, asked, unanswered, answeredAt] of groups)
+    s.push(
+      old
+        .prepare(
+          `INSERT INTO analytics_questions (chatbot_id, key, org_id, text, asked, unanswered, last_asked_at, last_unanswered_at, answered_at, answered_by)
+           VALUES ('cb_old', ?, 'org_old', ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(key, text, asked, unanswered, T + 120_000, T + 100_000, answeredAt, answeredAt ? "u_old" : null),
+    );
+  for (const [day, key, asked, unanswered] of [
+    [VISITOR_DAYS[0], "germani ship", 1, 0],
+    [VISITOR_DAYS[1], "germani ship", 1, 1],
+    [VISITOR_DAYS[1], "card gift", 3, 3],
+  ] as const)
+    s.push(
+      old
+        .prepare("INSERT INTO analytics_question_days (chatbot_id, day, key, asked, unanswered) VALUES ('cb_old', ?, ?, ?, ?)")
+        .bind(day, key, asked, unanswered),
+    );
   s.push(
     old
       .prepare(
@@ -190,6 +215,7 @@ async function snapshot() {
     conversations: await index.byIds(CONVERSATIONS),
     lead: await old.prepare("SELECT conversation_id, email FROM leads WHERE id = 'ld_old'").first(),
     visitors: await visitorCounts(ctx, ref, { from: VISITOR_DAYS[0], to: VISITOR_DAYS[1] }),
+    questions: await loadQuestions(ctx, ref, { from: VISITOR_DAYS[0], to: VISITOR_DAYS[1], preset: null }),
   };
 }
 
@@ -219,15 +245,22 @@ describe("a database from before shards, upgraded by the migrations and moved by
     expect(before.conversations.map((c) => c.id).sort()).toEqual(CONVERSATIONS);
     expect(before.rankings.filter((r) => r.passages.length > 0).length).toBeGreaterThan(before.rankings.length / 2);
     expect(before.visitors).toEqual({ days: VISITOR_DAYS.map((day, n) => ({ day, n: n + 1 })), unique: 2 });
+    expect(before.questions.top.map((g) => [g.text, g.asked])).toEqual([
+      ["Gift cards?", 3],
+      ["Do you ship to Germany? (1)", 2],
+    ]);
+    expect(before.questions.unanswered.map((g) => [g.text, g.unanswered])).toEqual([["Do you ship to Germany? (1)", 1]]);
   });
 
-  it("moves knowledge, source texts, messages, the conversation index and its visitors into the shards, reading back the same and leaving D1 none of it", async () => {
+  it("moves knowledge, source texts, messages, the conversation index, its visitors and question groups into the shards, reading back the same and leaving D1 none of it", async () => {
     await cronAndQueueUntilMoved();
     expect(await storesOf()).toEqual({ k: "shard", m: "shard", c: "shard" });
-    // The switch flagged the visitor rows left in D1: counted with the shard's until the sweep moves them.
+    // The switch flagged the visitor and question rows left in D1: read with the shard's until the sweeps move them.
     expect(await snapshot()).toEqual(before);
     expect(await sweepStrayVisitors(ctx)).toEqual(["cb_old"]);
     expect(await sweepStrayVisitors(ctx)).toEqual([]);
+    expect(await sweepStrayQuestions(ctx)).toEqual(["cb_old"]);
+    expect(await sweepStrayQuestions(ctx)).toEqual([]);
     expect(await snapshot()).toEqual(before);
     const left = async (sql: string) => (await old.prepare(sql).first<{ n: number }>())!.n;
     expect(await left("SELECT count(*) AS n FROM chunks WHERE chatbot_id = 'cb_old'")).toBe(0);
@@ -239,6 +272,8 @@ describe("a database from before shards, upgraded by the migrations and moved by
     expect(await left("SELECT count(*) AS n FROM messages WHERE chatbot_id = 'cb_old'")).toBe(0);
     expect(await left("SELECT count(*) AS n FROM conversations WHERE chatbot_id = 'cb_old'")).toBe(0);
     expect(await left("SELECT count(*) AS n FROM analytics_visitors WHERE chatbot_id = 'cb_old'")).toBe(0);
+    expect(await left("SELECT count(*) AS n FROM analytics_questions WHERE chatbot_id = 'cb_old'")).toBe(0);
+    expect(await left("SELECT count(*) AS n FROM analytics_question_days WHERE chatbot_id = 'cb_old'")).toBe(0);
     // What crosses chatbots stays: the sources' rows (the knowledge page's list) and the lead.
     expect(await left("SELECT count(*) AS n FROM knowledge_sources WHERE chatbot_id = 'cb_old'")).toBe(2);
     expect(await left("SELECT count(*) AS n FROM leads WHERE chatbot_id = 'cb_old'")).toBe(1);

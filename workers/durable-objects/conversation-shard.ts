@@ -37,6 +37,8 @@ import {
   type VisitorLead,
 } from "../../app/.server/chat/conversation-move";
 import { d1FromSqlStorage } from "../../app/.server/retrieval/sql-storage-d1";
+import type { AnsweredBy, QuestionBatch } from "../../app/.server/analytics/question-rows";
+import type { KeyedCount } from "../../app/.server/analytics/questions";
 import {
   d1ConversationIndex,
   type Conversation,
@@ -45,6 +47,7 @@ import {
   type CountMark,
   type VisitorCounts,
   type VisitorDay,
+  type QuestionListQuery,
   type LeadReset,
   type InboxLists,
   type LeadMark,
@@ -274,6 +277,21 @@ export class ConversationShard
     return this.index(ref).addVisitors(rows);
   }
 
+  async indexTopQuestions(ref: ChatbotRef, query: QuestionListQuery): Promise<KeyedCount[]> {
+    if (!this.shard.owns(ref)) return [];
+    return this.index(ref).topQuestions(query);
+  }
+
+  async indexMarkQuestionsAnswered(ref: ChatbotRef, by: AnsweredBy): Promise<number> {
+    if (!this.shard.owns(ref)) return 0;
+    return this.index(ref).markQuestionsAnswered(by);
+  }
+
+  async indexAddQuestions(ref: ChatbotRef, batch: QuestionBatch): Promise<boolean> {
+    if (!this.shard.owns(ref)) return false;
+    return this.index(ref).addQuestions(batch);
+  }
+
   // ——— agents' notes and the engine's pending tool calls (inbox/notes.ts, tools/local-intent.ts, ADR 054) ———
   // The same drizzle code D1 runs, over this object's storage; rows of another chatbot are refused.
 
@@ -463,7 +481,17 @@ export class ConversationShard
 
   private clearIndex() {
     const sql = this.ctx.storage.sql;
-    for (const table of ["conversations", "conversation_agents", "analytics_conversations", "analytics_visitors", "visitor_leads", "conversation_notes"])
+    for (const table of [
+      "conversations",
+      "conversation_agents",
+      "analytics_conversations",
+      "analytics_visitors",
+      "analytics_questions",
+      "analytics_question_days",
+      "analytics_question_moves",
+      "visitor_leads",
+      "conversation_notes",
+    ])
       sql.exec(`DELETE FROM ${table}`);
     sql.exec("DROP TABLE IF EXISTS move_index");
   }

@@ -1,7 +1,7 @@
 import type { AddAnswerInput } from "~/lib/schemas/analytics";
 import type { ServiceContext } from "../context";
 import { createQaSource } from "../kb/sources";
-import { markQuestionsAnswered } from "./report";
+import { markQuestionsAnswered } from "./question-groups";
 
 type Ref = { orgId: string; chatbotId: string };
 

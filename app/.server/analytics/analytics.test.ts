@@ -16,7 +16,8 @@ import { leadFormSchema } from "~/lib/schemas/widget-settings";
 import { makeUser, recordingContext, testContext, testConversationStore, testMessageStore } from "../../../tests/factories";
 import { answerQuestionGroup } from "./add-answer";
 import { answerTimeBucket, percentileFromHistogram } from "./answer-time";
-import { loadQuestions, loadReport } from "./report";
+import { loadQuestions } from "./question-groups";
+import { loadReport } from "./report";
 
 // The daily aggregate rows through the product's own write paths (a visitor turn, a lead, thumbs,
 // a report, a handoff) and what the analytics page reads back from them.

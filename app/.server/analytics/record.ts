@@ -4,6 +4,7 @@ import type { ServiceContext } from "../context";
 import { prepareOn, type BoundSql } from "../db/client";
 import { organisations, type CHANNELS } from "../db/schema";
 import { answerTimeBucket } from "./answer-time";
+import { questionUpserts, type QuestionMark } from "./question-rows";
 import { questionKey, questionSample } from "./questions";
 
 // The write side of analytics (ADR 020): statements that keep the daily aggregate rows up to date,
@@ -198,40 +199,36 @@ export function exchangeStatements(conversation: CountedConversation, facts: Exc
   const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   const day = dayIn(facts.timeZone, facts.askedAt);
   const bot = facts.bot;
-  const question = !!bot && (bot.answered || facts.unanswered);
-  const gap = !!bot && !bot.answered && facts.unanswered && bot.credits > 0;
+  const question = questionOf(facts);
   const out = countConversation(
     conversation,
     day,
-    { messages: bot ? 2 : 1, questions: question ? 1 : 0, unanswered: gap ? 1 : 0 },
+    { messages: bot ? 2 : 1, questions: question ? 1 : 0, unanswered: question?.missed ? 1 : 0 },
     bot?.latencyMs != null ? String(answerTimeBucket(bot.latencyMs)) : undefined,
     decided,
   );
   // With a decision the conversation's index counted the visitor next to it (its mark's `visitor`, ADR 076).
   if (!decided) out.push(visitorOn(conversation, day));
-  if (question) {
-    const key = questionKey(facts.visitorText);
-    const text = questionSample(facts.visitorText);
-    const missed = gap ? 1 : 0;
-    out.push(
-      // A group answered with "add an answer" opens again when the question goes unanswered after that.
-      {
-        sql: `insert into analytics_questions (chatbot_id, key, org_id, text, asked, unanswered, last_asked_at, last_unanswered_at)
-        values (?, ?, ?, ?, 1, ?, ?, ?)
-        on conflict (chatbot_id, key) do update set asked = asked + 1, unanswered = unanswered + excluded.unanswered, last_asked_at = excluded.last_asked_at, text = excluded.text,
-          last_unanswered_at = coalesce(excluded.last_unanswered_at, last_unanswered_at),
-          answered_at = case when excluded.last_unanswered_at is not null then null else answered_at end`,
-        params: [ref.chatbotId, key, ref.orgId, text, missed, facts.askedAt, gap ? facts.askedAt : null],
-      },
-      {
-        sql: `insert into analytics_question_days (chatbot_id, day, key, asked, unanswered) values (?, ?, ?, 1, ?)
-        on conflict (chatbot_id, day, key) do update set asked = asked + 1, unanswered = unanswered + excluded.unanswered`,
-        params: [ref.chatbotId, day, key, missed],
-      },
-    );
-  }
+  // With a decision the index counted the question's group next to it too (the mark's `question`, ADR 077).
+  if (question && !decided) out.push(...questionUpserts(ref, day, question));
   if (facts.unanswered) out.push(...markUnresolved(ref, conversation.id, decided));
   return out;
+}
+
+/**
+ * The exchange's visitor message as a question of analytics' groups, or null: a question is a
+ * message the bot answered from knowledge or could not answer (small talk is neither), missed
+ * when it went unanswered with a reply that cost a credit (not the plan's reply limit).
+ */
+export function questionOf(facts: ExchangeFacts): QuestionMark | null {
+  const bot = facts.bot;
+  if (!bot || !(bot.answered || facts.unanswered)) return null;
+  return {
+    key: questionKey(facts.visitorText),
+    text: questionSample(facts.visitorText),
+    at: facts.askedAt,
+    missed: !bot.answered && facts.unanswered && bot.credits > 0,
+  };
 }
 
 /** The conversation's visitor among the day's visitors, in D1 (an index in the shard keeps them there, ADR 076). */

@@ -1,10 +1,22 @@
 import { and, desc, eq, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { ConversationListParams } from "~/lib/schemas/conversation-list";
+import {
+  addQuestionBatch,
+  answeredBySchema,
+  markAnswered,
+  questionBatchSchema,
+  questionMarkSchema,
+  questionUpserts,
+  topQuestionKeys,
+  type AnsweredBy,
+  type QuestionBatch,
+} from "../analytics/question-rows";
+import type { KeyedCount } from "../analytics/questions";
 import { batchable, type CountDecision, type CountedConversation } from "../analytics/record";
 import { newId } from "../auth/crypto";
 import type { ServiceContext } from "../context";
-import { d1Client, type Db as Database } from "../db/client";
+import { d1Client, prepareOn, type Db as Database } from "../db/client";
 import { CHANNELS, chatbots, CONVERSATION_STATUSES, conversationAgents, conversations } from "../db/schema";
 import type { Env } from "../env";
 import { listWithMessages, type ConversationListPage } from "./conversation-list";
@@ -116,10 +128,11 @@ const daySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
  * visitors (ADR 076).
  */
 export const countMarkSchema = z
-  .object({ day: daySchema.optional(), problem: z.boolean(), visitor: z.boolean().optional() })
+  .object({ day: daySchema.optional(), problem: z.boolean(), visitor: z.boolean().optional(), question: questionMarkSchema.optional() })
   .strict()
   .refine((m) => m.day !== undefined || m.problem, "a mark counts the conversation, marks a problem, or both")
-  .refine((m) => !m.visitor || m.day !== undefined, "a visitor is counted on a day");
+  .refine((m) => !m.visitor || m.day !== undefined, "a visitor is counted on a day")
+  .refine((m) => !m.question || m.day !== undefined, "a question is counted on a day");
 
 /** A chatbot's visitors on days (`analytics_visitors`' rows), as the stray-row sweep moves them (analytics/visitors.ts). */
 export const visitorDaysSchema = z.array(z.object({ day: daySchema, visitorId: z.string().min(1).max(200) }).strict()).max(1_000);
@@ -128,6 +141,8 @@ export const dayRangeSchema = z.object({ from: daySchema, to: daySchema }).stric
 /** A range's visitors: how many each day, and how many distinct over the range. */
 export type VisitorCounts = { days: { day: string; n: number }[]; unique: number };
 export type CountMark = z.input<typeof countMarkSchema>;
+export const questionListSchema = z.object({ from: daySchema, to: daySchema, measure: z.enum(["asked", "unanswered"]), long: z.boolean() }).strict();
+export type QuestionListQuery = z.infer<typeof questionListSchema>;
 
 /** The live inbox's row (inbox/inbox-list.ts). */
 export type InboxRow = {
@@ -224,6 +239,12 @@ export interface ConversationIndex {
   visitorCounts(range: { from: string; to: string }, also?: VisitorDay[]): Promise<VisitorCounts>;
   /** Adds visitors' days to `analytics_visitors` of the index's storage (ones already there stay once). */
   addVisitors(rows: VisitorDay[]): Promise<number>;
+  /** The range's most asked (or most missed, not answered since) question keys in the index's storage (ADR 077, analytics/question-rows.ts). */
+  topQuestions(query: QuestionListQuery): Promise<KeyedCount[]>;
+  /** "Add an answer": marks these question groups of the index's storage answered. How many it marked. */
+  markQuestionsAnswered(by: AnsweredBy): Promise<number>;
+  /** Adds a page of D1's question rows (a shard's storage only; once per batch). Whether it was added. */
+  addQuestions(batch: QuestionBatch): Promise<boolean>;
 }
 
 type Stmt = Parameters<Database["batch"]>[0][number];
@@ -652,6 +673,13 @@ export function d1ConversationIndex(ctx: { db: Database }, ref: ChatbotRef, kind
                 .bind(conversationId, ref.chatbotId, ref.orgId, mark.day),
             ]
           : []),
+        // A question: its group and day (ADR 077), also only for this chatbot's conversation.
+        ...(mark.question && mark.day
+          ? questionUpserts(ref, mark.day, mark.question, {
+              sql: "EXISTS (SELECT 1 FROM conversations WHERE id = ? AND chatbot_id = ? AND org_id = ?)",
+              params: [conversationId, ref.chatbotId, ref.orgId],
+            }).map((q) => prepareOn(client, q))
+          : []),
       ]);
       if (!exists.results.length) return null;
       return { counted: counted.results.length > 0, unresolvedDay: problem.results[0]?.day ?? null };
@@ -687,6 +715,12 @@ export function d1ConversationIndex(ctx: { db: Database }, ref: ChatbotRef, kind
         .run();
       return r.meta.changes ?? 0;
     },
+    topQuestions: async (raw) => {
+      const q = questionListSchema.parse(raw);
+      return topQuestionKeys(client, ref, q, q.measure, q.long);
+    },
+    markQuestionsAnswered: (by) => markAnswered(client, ref, by),
+    addQuestions: (batch) => addQuestionBatch(client, ref, batch),
     async activity(start, end) {
       // A range of conversations_list_idx: activity since `start`.
       const active = and(ours, sql`${conversations.messageCount} > 0`, sql`${conversations.lastMessageAt} >= ${start}`);
@@ -747,6 +781,9 @@ export function shardConversationIndex(env: Pick<Env, "CONVERSATION_SHARD">, ref
     countOnce: async (id, mark) => shard.indexCountOnce(ref, id, countMarkSchema.parse(mark)),
     visitorCounts: async (range, also) => shard.indexVisitorCounts(ref, dayRangeSchema.parse(range), visitorDaysSchema.parse(also ?? [])),
     addVisitors: async (rows) => shard.indexAddVisitors(ref, visitorDaysSchema.parse(rows)),
+    topQuestions: async (query) => shard.indexTopQuestions(ref, questionListSchema.parse(query)),
+    markQuestionsAnswered: async (by) => shard.indexMarkQuestionsAnswered(ref, answeredBySchema.parse(by)),
+    addQuestions: async (batch) => shard.indexAddQuestions(ref, questionBatchSchema.parse(batch)),
   };
 }
 

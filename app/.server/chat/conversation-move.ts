@@ -30,7 +30,8 @@ import { copyNotesAndCheck, notesCountsDiffer, NOTES_REMOVE_SQL, PENDING_REMOVE_
 //            noted and copied into the shard (unless the shard changed that conversation itself since).
 //            Then D1's rows go page by page, each copied just before it is deleted. The visitors by
 //            day (`analytics_visitors`) are not copied here: the switch flags the chatbot
-//            (`visitors_in_d1`) and the cron's sweep moves them (analytics/visitors.ts, ADR 076).
+//            (`visitors_in_d1`) and the cron's sweep moves them (analytics/visitors.ts, ADR 076); the
+//            same for the question groups (`questions_in_d1`, analytics/question-groups.ts, ADR 077).
 //
 // Five failed steps in a row before the switch fail the move: back to 'd1' (which never stopped
 // serving), the shard's copy of the index dropped, the sweep tries again after a day.
@@ -422,7 +423,7 @@ async function advance(ctx: Ctx, move: Move, now: number): Promise<Advance> {
     // The shard first learns it serves, then D1 switches — atomically, only if nothing was written since the check.
     await shard.beginServingIndex(ref);
     const switched = await ctx.env.DB.prepare(
-      `UPDATE chatbots SET conversation_store = 'shard', visitors_in_d1 = 1 WHERE id = ? AND org_id = ? AND conversation_store = 'moving'
+      `UPDATE chatbots SET conversation_store = 'shard', visitors_in_d1 = 1, questions_in_d1 = 1 WHERE id = ? AND org_id = ? AND conversation_store = 'moving'
        AND NOT EXISTS (SELECT 1 FROM conversation_move_dirty WHERE chatbot_id = ?) RETURNING id`,
     )
       .bind(ref.chatbotId, ref.orgId, ref.chatbotId)

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { clientMessageIdSchema } from "~/lib/schemas/chat";
 import { dayIn } from "~/lib/time-zone";
 import type { Env } from "../env";
-import { bindAll, exchangeStatements, liveMessageStatements, orgTimeZone, type CountDecision, type CountedConversation } from "../analytics/record";
+import { bindAll, exchangeStatements, liveMessageStatements, orgTimeZone, questionOf, type CountDecision, type CountedConversation } from "../analytics/record";
 import {
   DuplicateClientMessage,
   chatbotStores,
@@ -333,7 +333,7 @@ export async function recordExchange(
     const stored = await turnShard(needsEnv(ctx), ref).indexStoreMessages(ref, bot ? [visitor, bot] : [visitor], {
       conversationId: conversation.id,
       update: { at: last, title, unanswered: input.unanswered, pageUrl: input.pageUrl },
-      mark: { day: dayIn(facts.timeZone, input.askedAt), problem: facts.unanswered, visitor: true },
+      mark: { day: dayIn(facts.timeZone, input.askedAt), problem: facts.unanswered, visitor: true, question: questionOf(facts) ?? undefined },
     });
     if (!stored) throw new Error(`the conversation shard named by ${ref.chatbotId} refused the exchange: it holds another chatbot`);
     if (stored.written.duplicate) throw new DuplicateClientMessage();

@@ -24,7 +24,12 @@
 // Version 5 adds `analytics_visitors` in D1's shape (migration 0013, no foreign key): the chatbot's
 // visitors by day, written by the once-only analytics mark of a visitor's message (ADR 076), so the
 // row a visitor adds each day they write stays out of D1; D1 keeps the daily totals.
-export const MESSAGE_SHARD_SCHEMA_VERSION = 5;
+//
+// Version 6 adds the question groups in D1's shape (migration 0013, no foreign key):
+// `analytics_questions` and `analytics_question_days`, written by the same once-only mark when the
+// message was a question (ADR 077), and `analytics_question_moves`, the pages of D1's rows the
+// cron's sweep has added here (each once).
+export const MESSAGE_SHARD_SCHEMA_VERSION = 6;
 
 export const MESSAGE_SHARD_SCHEMA = `
 CREATE TABLE IF NOT EXISTS messages (
@@ -121,6 +126,36 @@ CREATE TABLE IF NOT EXISTS analytics_visitors (
   day TEXT NOT NULL,
   visitor_id TEXT NOT NULL,
   PRIMARY KEY (chatbot_id, day, visitor_id)
+);
+CREATE TABLE IF NOT EXISTS analytics_questions (
+  chatbot_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  org_id TEXT NOT NULL,
+  text TEXT NOT NULL,
+  asked INTEGER DEFAULT 0 NOT NULL,
+  unanswered INTEGER DEFAULT 0 NOT NULL,
+  last_asked_at INTEGER NOT NULL,
+  last_unanswered_at INTEGER,
+  answered_at INTEGER,
+  answered_by TEXT,
+  answer_source_id TEXT,
+  PRIMARY KEY (chatbot_id, key)
+);
+CREATE INDEX IF NOT EXISTS analytics_questions_asked_idx ON analytics_questions (chatbot_id, asked);
+CREATE INDEX IF NOT EXISTS analytics_questions_unanswered_idx ON analytics_questions (chatbot_id, unanswered) WHERE answered_at is null;
+CREATE TABLE IF NOT EXISTS analytics_question_days (
+  chatbot_id TEXT NOT NULL,
+  day TEXT NOT NULL,
+  key TEXT NOT NULL,
+  asked INTEGER DEFAULT 0 NOT NULL,
+  unanswered INTEGER DEFAULT 0 NOT NULL,
+  PRIMARY KEY (chatbot_id, day, key)
+);
+CREATE INDEX IF NOT EXISTS analytics_question_days_key_idx ON analytics_question_days (chatbot_id, key, day, asked, unanswered);
+CREATE TABLE IF NOT EXISTS analytics_question_moves (
+  batch TEXT PRIMARY KEY NOT NULL,
+  nonce TEXT NOT NULL,
+  at INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS tool_pending_calls (
   conversation_id TEXT PRIMARY KEY NOT NULL,

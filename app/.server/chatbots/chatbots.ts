@@ -21,7 +21,10 @@ const summary = {
   createdAt: chatbots.createdAt,
   updatedAt: chatbots.updatedAt,
 };
-export type ChatbotSummary = Omit<Chatbot, "settings" | "identitySecret" | "knowledgeStore" | "messageStore" | "conversationStore" | "visitorsInD1">;
+export type ChatbotSummary = Omit<
+  Chatbot,
+  "settings" | "identitySecret" | "knowledgeStore" | "messageStore" | "conversationStore" | "visitorsInD1" | "questionsInD1"
+>;
 
 /** The organisation's chatbots, newest first (settings left out: list screens do not need them). */
 export async function listChatbots(ctx: AppContext, orgId: string): Promise<ChatbotSummary[]> {

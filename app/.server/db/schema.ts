@@ -157,6 +157,12 @@ export const chatbots = sqliteTable(
      * cron's sweep once it has moved them all (analytics/visitors.ts).
      */
     visitorsInD1: integer("visitors_in_d1", { mode: "boolean" }).notNull().default(false),
+    /**
+     * Whether D1's question groups (`analytics_questions`, `analytics_question_days`) may still hold
+     * rows of this chatbot whose index is in its shard (ADR 077): set like `visitorsInD1`, cleared by
+     * the cron's sweep once it has moved them all (analytics/question-groups.ts).
+     */
+    questionsInD1: integer("questions_in_d1", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: integer("updated_at")
       .notNull()
@@ -171,6 +177,9 @@ export const chatbots = sqliteTable(
     index("chatbots_visitors_in_d1_idx")
       .on(t.id)
       .where(sql`visitors_in_d1 = 1`),
+    index("chatbots_questions_in_d1_idx")
+      .on(t.id)
+      .where(sql`questions_in_d1 = 1`),
   ],
 );
 
