@@ -6,6 +6,7 @@ import { conversationIndex } from "~/.server/chat/conversation-index";
 import { createServiceContext } from "~/.server/context";
 import { calls, chatbots, conversations, knowledgeSources, organisations, phoneAccounts, phoneNumbers } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
+import { CALL_LOG_SIZE } from "~/lib/schemas/phone";
 import { attachNumber, connectTwilio } from "~/.server/phone/accounts";
 import { PHRASES } from "~/.server/phone/calls";
 import { twilioSignature } from "~/.server/phone/signature";
@@ -374,6 +375,57 @@ describe("a whole call: answer, silence, hang-up", () => {
     await twilio(next, { ...p2, SpeechResult: "When is the shop in Lyon open?" }, line.account.token);
     await twilio(line.statusPath, { ...p2, CallStatus: "completed", CallDuration: "20" }, line.account.token);
     expect((await callRow(sid2))!.outcome).toBe("answered");
+  });
+
+  it("the call log keeps the organisation's latest calls: older ended ones, and stale ones never reported ended, go as a call ends", async () => {
+    const line = await setupLine();
+    const now = Date.now();
+    const row = (n: number, startedAt: number, status: "ended" | "in-progress") => ({
+      id: `call_log_${line.org.id}_${n}`,
+      orgId: line.org.id,
+      chatbotId: line.bot.id,
+      phoneNumberId: line.number.id,
+      callSid: `CA${hex(32)}`,
+      status,
+      startedAt,
+    });
+    // A call Twilio never reported ended two days ago (stale), one in progress for two hours, then
+    // CALL_LOG_SIZE + 4 ended calls after it (older first).
+    const stale = row(0, now - 2 * 86_400_000, "in-progress");
+    const live = row(1, now - 7_200_000, "in-progress");
+    const ended = Array.from({ length: CALL_LOG_SIZE + 4 }, (_, i) => row(2 + i, now - 3_600_000 + i * 1000, "ended"));
+    for (const r of [stale, live, ...ended]) await db.insert(calls).values(r);
+    const ids = async () => (await db.select({ id: calls.id }).from(calls).where(eq(calls.orgId, line.org.id)).all()).map((r) => r.id);
+    expect((await ids()).length).toBe(CALL_LOG_SIZE + 6);
+
+    // A real call ends: the log keeps the latest CALL_LOG_SIZE (with it) and the call in progress.
+    const sid = `CA${hex(32)}`;
+    const p = { ...line.base, CallSid: sid };
+    gatherPath(await (await twilio(line.voicePath, p, line.account.token)).text());
+    expect((await twilio(line.statusPath, { ...p, CallStatus: "completed", CallDuration: "5" }, line.account.token)).status).toBe(200);
+    const kept = new Set(await ids());
+    expect(kept.size).toBe(CALL_LOG_SIZE + 1);
+    expect(kept.has(live.id)).toBe(true);
+    expect(kept.has(stale.id)).toBe(false);
+    expect(kept.has((await callRow(sid))!.id)).toBe(true);
+    // The oldest five ended calls went; the newest CALL_LOG_SIZE - 1 stayed.
+    expect(ended.filter((r) => kept.has(r.id)).map((r) => r.id)).toEqual(ended.slice(5).map((r) => r.id));
+    // Another organisation's calls are not touched.
+    const other = await setupLine();
+    await db
+      .insert(calls)
+      .values({
+        ...row(999, now - 10 * 86_400_000, "ended"),
+        id: "call_other_org",
+        orgId: other.org.id,
+        chatbotId: other.bot.id,
+        phoneNumberId: other.number.id,
+      });
+    const sid2 = `CA${hex(32)}`;
+    gatherPath(await (await twilio(line.voicePath, { ...line.base, CallSid: sid2 }, line.account.token)).text());
+    await twilio(line.statusPath, { ...line.base, CallSid: sid2, CallStatus: "completed", CallDuration: "5" }, line.account.token);
+    expect(await db.select().from(calls).where(eq(calls.id, "call_other_org")).get()).toBeTruthy();
+    expect((await ids()).length).toBe(CALL_LOG_SIZE + 1);
   });
 });
 

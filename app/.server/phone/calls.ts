@@ -1,4 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { CALL_LOG_SIZE } from "~/lib/schemas/phone";
 import { readVoiceSettings } from "~/lib/schemas/voice-settings";
 import { asksForHuman } from "../ai/human-request";
 import { newId } from "../auth/crypto";
@@ -236,6 +237,33 @@ export async function continueCall(
   return reply([...(spoken ? [{ say: spoken }] : [{ say: voice.cannotHelpMessage }]), ...listen(next)]);
 }
 
+/** A call Twilio never reported ended is taken for over after this (Twilio ends calls at four hours). */
+const STALE_CALL_MS = 24 * 3_600_000;
+
+/**
+ * The organisation's call log keeps what /app/phone shows, its latest CALL_LOG_SIZE calls: D1 holds
+ * a bounded log per organisation, not one that grows with its traffic (issue #20). A call still in
+ * progress is kept unless it is stale. Each call's conversation (its transcript) stays in the inbox.
+ */
+async function pruneCallLog(ctx: Pick<ServiceContext, "db">, orgId: string, now: number) {
+  await ctx.db.delete(calls).where(
+    and(
+      eq(calls.orgId, orgId),
+      or(eq(calls.status, "ended"), lt(calls.startedAt, now - STALE_CALL_MS)),
+      inArray(
+        calls.id,
+        ctx.db
+          .select({ id: calls.id })
+          .from(calls)
+          .where(eq(calls.orgId, orgId))
+          .orderBy(desc(calls.startedAt), desc(calls.id))
+          .limit(1_000_000_000) // SQLite takes an offset only after a limit
+          .offset(CALL_LOG_SIZE),
+      ),
+    ),
+  );
+}
+
 const FINAL_STATUSES = new Set(["completed", "busy", "failed", "no-answer", "canceled"]);
 
 /** POST /api/phone/twilio/status/{phoneNumberId}: the call ended; its duration and outcome are recorded once. */
@@ -261,6 +289,7 @@ export async function recordCallStatus(ctx: ServiceContext, phoneNumberId: strin
     .get();
   // Unknown or already ended: a replay (or a call this number refused), and nothing changes.
   if (!ended) return FORBIDDEN;
+  await pruneCallLog(ctx, ended.orgId, now);
   // The call's conversation ends with it (the inbox lists it as closed); a next call starts a new one.
   // Through the chatbot's conversation index (ADR 044): the call's conversation is a phone one by construction.
   if (ended.conversationId)

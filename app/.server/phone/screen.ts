@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { can, type Role } from "~/lib/permissions";
-import { CALL_TRANSCRIPT_LINES, type CallLogEntry, type CallTurn } from "~/lib/schemas/phone";
+import { CALL_LOG_SIZE, CALL_TRANSCRIPT_LINES, type CallLogEntry, type CallTurn } from "~/lib/schemas/phone";
 import type { Organisation } from "../chatbots/find-chatbot";
 import type { ServiceContext } from "../context";
 import { calls, chatbots, memberships, messages, organisations, phoneNumbers } from "../db/schema";
@@ -11,8 +11,6 @@ import { accountNumbers, getPhoneAccount, phoneAllowed, phonePlanHint } from "./
 // its token), the account's numbers with the chatbot each is attached to, and the call log.
 
 type Ctx = Pick<ServiceContext, "db" | "env" | "origin">;
-
-export const CALL_LOG_SIZE = 50;
 
 /** The user's organisations (the page's switcher) and the one it shows: `wanted`, else the last used, else the first. */
 export async function phoneOrgChoice(ctx: Pick<ServiceContext, "db">, user: { id: string; lastOrgId?: string | null }, wanted: string | null) {

@@ -21,7 +21,7 @@ import {
   TR,
 } from "~/components/ui";
 import type { FormReply } from "~/lib/forms";
-import { CALL_OUTCOME_LABELS, formatCallDuration, type CallLogEntry, type CallOutcome } from "~/lib/schemas/phone";
+import { CALL_LOG_SIZE, CALL_OUTCOME_LABELS, formatCallDuration, type CallLogEntry, type CallOutcome } from "~/lib/schemas/phone";
 
 /** /app/phone (route: app.phone): a Twilio account, its numbers attached to chatbots, and the call log. */
 
@@ -290,7 +290,7 @@ export function PhoneScreen({ data, reply }: { data: PhoneScreenData; reply: For
       <Card aria-labelledby="call-log">
         <CardHeader
           title={<span id="call-log">Call log</span>}
-          description="The latest 50 calls, each with what the caller and the bot said. Each call with something said is also a conversation (channel: phone) in its chatbot's inbox and analytics."
+          description={`The latest ${CALL_LOG_SIZE} calls, each with what the caller and the bot said. Each call with something said is also a conversation (channel: phone) in its chatbot's inbox and analytics.`}
         />
         <CardBody>
           {screen.calls.length === 0 ? (

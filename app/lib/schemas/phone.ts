@@ -64,5 +64,12 @@ export type CallLogEntry = {
 /** One line of a call's transcript: the caller's words or what the bot said. */
 export type CallTurn = { speaker: "caller" | "bot"; text: string };
 
+/**
+ * The calls an organisation's call log shows and keeps (/app/phone): older ones are deleted as new
+ * ones end (phone/calls.ts), so D1 holds a bounded log per organisation (issue #20); each call's
+ * conversation keeps what was said.
+ */
+export const CALL_LOG_SIZE = 50;
+
 /** The most lines of one call's transcript shown in the call log; the inbox has the whole conversation. */
 export const CALL_TRANSCRIPT_LINES = 200;
