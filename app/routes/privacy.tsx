@@ -271,7 +271,8 @@ export default function Privacy() {
             <p>
               Conversations, messages, feedback, reports and leads are kept for as long as the chatbot they belong to exists. Parley does not yet delete them
               automatically after a set period, and the dashboard does not yet offer deleting a single conversation or lead; starting a new conversation in the
-              chat does not delete the previous one. Here is exactly what each deletion removes today:
+              chat does not delete the previous one. The phone call log keeps an organisation&apos;s latest 50 calls: an older call, with its caller&apos;s
+              number, is deleted when a newer one ends (what was said stays in the call&apos;s conversation). Here is exactly what each deletion removes today:
             </p>
             <ul>
               <li>
