@@ -2,16 +2,15 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { newId } from "~/.server/auth/crypto";
 import { loadQuestions, markQuestionsAnswered, sweepStrayQuestions } from "~/.server/analytics/question-groups";
 import { questionKey } from "~/.server/analytics/questions";
 import { conversationIndex } from "~/.server/chat/conversation-index";
-import { takeTurn, turnReply } from "~/.server/chat/turn";
 import { createServiceContext } from "~/.server/context";
-import { chatbots, organisations } from "~/.server/db/schema";
+import { chatbots } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { dayIn } from "~/lib/time-zone";
-import { db, makeOrg, makeUser } from "../factories";
+import { db } from "../factories";
+import { chatbotWithIndexIn, visitorAsks } from "./store-chatbot";
 
 // The analytics screen's question groups (ADR 077): a chatbot whose conversation index is in its
 // shard counts them there, next to the conversation, and D1 gets none of those rows; rows such a
@@ -22,15 +21,6 @@ import { db, makeOrg, makeUser } from "../factories";
 const ctx = createServiceContext(env as unknown as Env);
 const today = dayIn("UTC", Date.now());
 const range = { from: today, to: today, preset: null };
-
-async function setup(name: string, stores: "shard" | "d1") {
-  const owner = await makeUser();
-  const { org, bot } = await makeOrg(owner.id, name, { plan: "starter" });
-  await db.update(chatbots).set({ messageStore: "shard", conversationStore: stores }).where(eq(chatbots.id, bot.id));
-  const chatbot = (await db.select().from(chatbots).where(eq(chatbots.id, bot.id)).get())!;
-  const organisation = (await db.select().from(organisations).where(eq(organisations.id, org.id)).get())!;
-  return { target: { chatbot, org: organisation }, ref: { orgId: org.id, chatbotId: bot.id }, owner };
-}
 
 type Ref = { orgId: string; chatbotId: string };
 const d1Count = async (table: string, chatbotId: string) =>
@@ -53,12 +43,6 @@ const lists = async (ref: Ref) => {
   return { top: l.top.map(shown), unanswered: l.unanswered.map(shown) };
 };
 const flagOf = async (chatbotId: string) => (await db.select({ f: chatbots.questionsInD1 }).from(chatbots).where(eq(chatbots.id, chatbotId)).get())!.f;
-
-async function ask(target: Awaited<ReturnType<typeof setup>>["target"], visitorId: string, text: string) {
-  const r = await turnReply(await takeTurn(ctx, { target, channel: "widget", visitorId, text, clientMessageId: newId("cm_") }));
-  if (!r.ok) throw new Error(r.message);
-  return r.conversationId;
-}
 
 /** Question rows written to D1 as a chatbot wrote them before ADR 077. */
 async function d1Question(ref: Ref, text: string, days: Record<string, { asked: number; unanswered: number }>, answeredAt: number | null = null) {
@@ -86,11 +70,11 @@ async function d1Question(ref: Ref, text: string, days: Record<string, { asked: 
 
 describe("question groups", () => {
   it("a chatbot whose index is in its shard counts its questions there; D1 gets none; 'add an answer' marks them there", async () => {
-    const { target, ref, owner } = await setup("Questions shard", "shard");
-    await ask(target, "v_q_a1", "Do you deliver to Norway?");
-    await ask(target, "v_q_a1", "Hello");
-    await ask(target, "v_q_b1", "do you deliver to norway");
-    await ask(target, "v_q_b1", "Can I pay with a gift card?");
+    const { target, ref, owner } = await chatbotWithIndexIn("Questions shard", "shard");
+    await visitorAsks(target, "v_q_a1", "Do you deliver to Norway?");
+    await visitorAsks(target, "v_q_a1", "Hello");
+    await visitorAsks(target, "v_q_b1", "do you deliver to norway");
+    await visitorAsks(target, "v_q_b1", "Can I pay with a gift card?");
 
     // Small talk is not a question; the bot knows nothing, so each question went unanswered.
     const norway = questionKey("Do you deliver to Norway?");
@@ -115,11 +99,11 @@ describe("question groups", () => {
     expect(after.top).toEqual(before.top);
     expect(after.unanswered).toEqual([{ text: "Can I pay with a gift card?", asked: 1, unanswered: 1 }]);
     // Unanswered again afterwards: the group opens again.
-    await ask(target, "v_q_c1", "Do you deliver to Norway??");
+    await visitorAsks(target, "v_q_c1", "Do you deliver to Norway??");
     expect((await lists(ref)).unanswered[0]).toEqual({ text: "Do you deliver to Norway??", asked: 3, unanswered: 3 });
 
     // Another organisation's ref to this chatbot, and this chatbot's shard asked for another chatbot: nothing.
-    const stranger = await setup("Questions stranger", "shard");
+    const stranger = await chatbotWithIndexIn("Questions stranger", "shard");
     const foreign = { orgId: stranger.ref.orgId, chatbotId: ref.chatbotId };
     expect(await lists(foreign)).toEqual({ top: [], unanswered: [] });
     await markQuestionsAnswered(ctx, foreign, [norway], { userId: stranger.owner.id, sourceId: "ks_x" });
@@ -131,8 +115,8 @@ describe("question groups", () => {
   });
 
   it("rows still in D1 are listed and answered with the shard's until the sweep moves them (summed, once) and clears the flag", async () => {
-    const { target, ref, owner } = await setup("Questions strays", "shard");
-    await ask(target, "v_qs_a1", "What are your opening hours?");
+    const { target, ref, owner } = await chatbotWithIndexIn("Questions strays", "shard");
+    await visitorAsks(target, "v_qs_a1", "What are your opening hours?");
     const yesterday = dayIn("UTC", Date.now() - 86_400_000);
     // Before the chatbot's index was in its shard: the same question yesterday and today, another one
     // answered with "add an answer", and a day row without its group (never written so).
@@ -203,7 +187,7 @@ describe("question groups", () => {
   });
 
   it("a page the shard has added once is not added again (the sweep's delete failed and it reads the page a second time)", async () => {
-    const { ref } = await setup("Questions once", "shard");
+    const { ref } = await chatbotWithIndexIn("Questions once", "shard");
     const index = await conversationIndex(ctx, ref, "shard");
     const page = {
       batch: "a".repeat(64),
@@ -233,8 +217,8 @@ describe("question groups", () => {
   });
 
   it("a chatbot whose index is in D1 keeps its question groups in D1", async () => {
-    const { target, ref } = await setup("Questions d1", "d1");
-    await ask(target, "v_qd_a1", "Do you have gluten-free bread?");
+    const { target, ref } = await chatbotWithIndexIn("Questions d1", "d1");
+    await visitorAsks(target, "v_qd_a1", "Do you have gluten-free bread?");
     expect(await d1Count("analytics_questions", ref.chatbotId)).toBe(1);
     expect(await d1Count("analytics_question_days", ref.chatbotId)).toBe(1);
     expect((await shardRows(ref.chatbotId)).groups).toEqual([]);

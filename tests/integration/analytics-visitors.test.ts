@@ -7,12 +7,12 @@ import { loadReport } from "~/.server/analytics/report";
 import { STRAYS_MERGED, sweepStrayVisitors } from "~/.server/analytics/visitors";
 import { conversationIndex } from "~/.server/chat/conversation-index";
 import { recordLiveMessage } from "~/.server/chat/conversations";
-import { takeTurn, turnReply } from "~/.server/chat/turn";
 import { createServiceContext } from "~/.server/context";
-import { chatbots, organisations } from "~/.server/db/schema";
+import { chatbots } from "~/.server/db/schema";
 import type { Env } from "~/.server/env";
 import { dayIn } from "~/lib/time-zone";
-import { db, makeOrg, makeUser } from "../factories";
+import { db } from "../factories";
+import { chatbotWithIndexIn, visitorAsks } from "./store-chatbot";
 
 // The analytics screen's visitors by day (ADR 076): a chatbot whose conversation index is in its shard
 // counts them there, next to the conversation, and D1 gets none of those rows; rows such a chatbot
@@ -21,15 +21,6 @@ import { db, makeOrg, makeUser } from "../factories";
 
 const ctx = createServiceContext(env as unknown as Env);
 const today = dayIn("UTC", Date.now());
-
-async function setup(name: string, stores: "shard" | "d1") {
-  const owner = await makeUser();
-  const { org, bot } = await makeOrg(owner.id, name, { plan: "starter" });
-  await db.update(chatbots).set({ messageStore: "shard", conversationStore: stores }).where(eq(chatbots.id, bot.id));
-  const chatbot = (await db.select().from(chatbots).where(eq(chatbots.id, bot.id)).get())!;
-  const organisation = (await db.select().from(organisations).where(eq(organisations.id, org.id)).get())!;
-  return { target: { chatbot, org: organisation }, ref: { orgId: org.id, chatbotId: bot.id } };
-}
 
 type Ref = { orgId: string; chatbotId: string };
 const d1Rows = async (chatbotId: string) =>
@@ -48,18 +39,12 @@ const visitors = async (ref: Ref, from: string, to: string) => {
 };
 const flagOf = async (chatbotId: string) => (await db.select({ f: chatbots.visitorsInD1 }).from(chatbots).where(eq(chatbots.id, chatbotId)).get())!.f;
 
-async function ask(target: Awaited<ReturnType<typeof setup>>["target"], visitorId: string, text: string) {
-  const r = await turnReply(await takeTurn(ctx, { target, channel: "widget", visitorId, text, clientMessageId: newId("cm_") }));
-  if (!r.ok) throw new Error(r.message);
-  return r.conversationId;
-}
-
 describe("visitors by day", () => {
   it("a chatbot whose index is in its shard counts its visitors there, once a day each; D1 gets none of those rows", async () => {
-    const { target, ref } = await setup("Visitors shard", "shard");
-    const first = await ask(target, "v_visitors_a1", "Hello there");
-    await ask(target, "v_visitors_a1", "Are you open today?");
-    await ask(target, "v_visitors_b1", "Hi");
+    const { target, ref } = await chatbotWithIndexIn("Visitors shard", "shard");
+    const first = await visitorAsks(target, "v_visitors_a1", "Hello there");
+    await visitorAsks(target, "v_visitors_a1", "Are you open today?");
+    await visitorAsks(target, "v_visitors_b1", "Hi");
     // A live message of a third visitor (the Durable Object's mirror) counts them too; a person's does not.
     const index = await conversationIndex(ctx, ref);
     const live = await index.open({ visitorId: "v_visitors_c1", channel: "widget", country: null });
@@ -74,7 +59,7 @@ describe("visitors by day", () => {
     expect(await d1Rows(ref.chatbotId)).toEqual([]);
     expect(await visitors(ref, today, today)).toEqual({ unique: 3, byDay: { [today]: 3 } });
     // Another organisation's ref to this chatbot, and this chatbot's shard asked for another chatbot: nothing.
-    const stranger = await setup("Visitors stranger", "shard");
+    const stranger = await chatbotWithIndexIn("Visitors stranger", "shard");
     expect(await visitors({ orgId: stranger.ref.orgId, chatbotId: ref.chatbotId }, today, today)).toEqual({ unique: 0, byDay: {} });
     const shard = env.CONVERSATION_SHARD.get(env.CONVERSATION_SHARD.idFromName(ref.chatbotId)) as unknown as {
       indexVisitorCounts(r: Ref, range: { from: string; to: string }): Promise<unknown>;
@@ -83,8 +68,8 @@ describe("visitors by day", () => {
   });
 
   it("rows still in D1 count with the shard's (a visitor in both once) until the sweep moves them and clears the flag", async () => {
-    const { target, ref } = await setup("Visitors strays", "shard");
-    await ask(target, "v_strays_a1", "Hello");
+    const { target, ref } = await chatbotWithIndexIn("Visitors strays", "shard");
+    await visitorAsks(target, "v_strays_a1", "Hello");
     // Written to D1 before the chatbot's index was in its shard: yesterday's visitors, and one of today's again.
     const yesterday = dayIn("UTC", Date.now() - 86_400_000);
     await env.DB.batch(
@@ -130,8 +115,8 @@ describe("visitors by day", () => {
   });
 
   it("past the rows it merges, D1's and the shard's counts are added (a visitor in both counts twice) until the sweep has moved them", async () => {
-    const { target, ref } = await setup("Visitors many strays", "shard");
-    await ask(target, "v_many_0", "Hello");
+    const { target, ref } = await chatbotWithIndexIn("Visitors many strays", "shard");
+    await visitorAsks(target, "v_many_0", "Hello");
     // STRAYS_MERGED + 1 visitors of today in D1, one of them the shard's own.
     await env.DB.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?3)
@@ -150,9 +135,9 @@ describe("visitors by day", () => {
   });
 
   it("a chatbot whose index is in D1 keeps its visitors in D1", async () => {
-    const { target, ref } = await setup("Visitors d1", "d1");
-    await ask(target, "v_d1vis_a1", "Hello");
-    await ask(target, "v_d1vis_b1", "Hello");
+    const { target, ref } = await chatbotWithIndexIn("Visitors d1", "d1");
+    await visitorAsks(target, "v_d1vis_a1", "Hello");
+    await visitorAsks(target, "v_d1vis_b1", "Hello");
     expect(await d1Rows(ref.chatbotId)).toEqual([
       { day: today, visitor_id: "v_d1vis_a1" },
       { day: today, visitor_id: "v_d1vis_b1" },
