@@ -412,15 +412,13 @@ describe("a whole call: answer, silence, hang-up", () => {
     expect(ended.filter((r) => kept.has(r.id)).map((r) => r.id)).toEqual(ended.slice(5).map((r) => r.id));
     // Another organisation's calls are not touched.
     const other = await setupLine();
-    await db
-      .insert(calls)
-      .values({
-        ...row(999, now - 10 * 86_400_000, "ended"),
-        id: "call_other_org",
-        orgId: other.org.id,
-        chatbotId: other.bot.id,
-        phoneNumberId: other.number.id,
-      });
+    await db.insert(calls).values({
+      ...row(999, now - 10 * 86_400_000, "ended"),
+      id: "call_other_org",
+      orgId: other.org.id,
+      chatbotId: other.bot.id,
+      phoneNumberId: other.number.id,
+    });
     const sid2 = `CA${hex(32)}`;
     gatherPath(await (await twilio(line.voicePath, { ...line.base, CallSid: sid2 }, line.account.token)).text());
     await twilio(line.statusPath, { ...line.base, CallSid: sid2, CallStatus: "completed", CallDuration: "5" }, line.account.token);
