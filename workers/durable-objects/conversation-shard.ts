@@ -37,7 +37,7 @@ import {
   type VisitorLead,
 } from "../../app/.server/chat/conversation-move";
 import { d1FromSqlStorage } from "../../app/.server/retrieval/sql-storage-d1";
-import type { AnsweredBy, QuestionBatch } from "../../app/.server/analytics/question-rows";
+import type { AnsweredBy, QuestionBatch, QuestionListQuery } from "../../app/.server/analytics/question-rows";
 import type { KeyedCount } from "../../app/.server/analytics/questions";
 import {
   d1ConversationIndex,
@@ -47,7 +47,6 @@ import {
   type CountMark,
   type VisitorCounts,
   type VisitorDay,
-  type QuestionListQuery,
   type LeadReset,
   type InboxLists,
   type LeadMark,

@@ -1,8 +1,7 @@
-import { and, eq } from "drizzle-orm";
 import type { AnalyticsRange } from "~/lib/schemas/analytics";
 import { daysBetween } from "~/lib/time-zone";
 import type { ServiceContext } from "../context";
-import { chatbots } from "../db/schema";
+import { analyticsStoresOf } from "./stores";
 import { conversationIndex, d1ConversationIndex, type ConversationIndex, type ConversationStoreKind } from "../chat/conversation-index";
 import { KEYS_READ, SCAN_DAYS, type Measure, type QuestionBatch } from "./question-rows";
 import { groupSimilar, type KeyedCount, type QuestionGroup } from "./questions";
@@ -28,16 +27,6 @@ export const STRAY_QUESTION_PAGES_PER_CHATBOT = 5;
 /** Day rows sent to the shard in one page at most (a page takes fewer groups when their days are more). */
 const DAYS_PER_PAGE = 20_000;
 
-/** The chatbot's stores, or null when the organisation does not hold it. */
-async function storesOf(ctx: Ctx, ref: Ref): Promise<Stores | null> {
-  const row = await ctx.db
-    .select({ conversationStore: chatbots.conversationStore, questionsInD1: chatbots.questionsInD1 })
-    .from(chatbots)
-    .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)))
-    .get();
-  return row ?? null;
-}
-
 /** Where the chatbot's groups are: its index's storage, and D1 too while rows of it are still there. */
 async function groupStores(ctx: Ctx, ref: Ref, row: Stores): Promise<ConversationIndex[]> {
   const index = await conversationIndex(ctx, ref, row.conversationStore);
@@ -50,7 +39,7 @@ async function groupStores(ctx: Ctx, ref: Ref, row: Stores): Promise<Conversatio
  * holds them (else one look-up).
  */
 export async function loadQuestions(ctx: Ctx, ref: Ref, range: AnalyticsRange, chatbot?: Stores, limits = { top: 10, unanswered: 20 }): Promise<QuestionLists> {
-  const row = chatbot ?? (await storesOf(ctx, ref));
+  const row = chatbot ?? (await analyticsStoresOf(ctx, ref));
   if (!row) return { top: [], unanswered: [] };
   const stores = await groupStores(ctx, ref, row);
   const long = daysBetween(range.from, range.to) > SCAN_DAYS;
@@ -83,10 +72,10 @@ function combined(lists: KeyedCount[][], measure: Measure): KeyedCount[] {
 
 /** Marks question groups answered (by a new Q&A source), wherever the chatbot keeps them; a later unanswered ask opens them again. */
 export async function markQuestionsAnswered(ctx: Ctx, ref: Ref, keys: string[], by: { userId: string; sourceId: string }) {
-  const row = await storesOf(ctx, ref);
+  const row = await analyticsStoresOf(ctx, ref);
   if (!row) return;
-  for (const store of await groupStores(ctx, ref, row))
-    for (let i = 0; i < keys.length; i += 1_000) await store.markQuestionsAnswered({ keys: keys.slice(i, i + 1_000), ...by });
+  // One statement per store: the keys go as one JSON parameter (a group has at most 200, addAnswerSchema).
+  for (const store of await groupStores(ctx, ref, row)) await store.markQuestionsAnswered({ keys, ...by });
 }
 
 type D1Group = {

@@ -12,7 +12,8 @@ type Ref = { orgId: string; chatbotId: string };
 type Range = { from: string; to: string };
 export type Measure = "asked" | "unanswered";
 
-const daySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/** An analytics day label (YYYY-MM-DD), as calls into a shard carry it. */
+export const daySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const keySchema = z.string().min(1).max(200);
 
 /** One visitor question as analytics counts it: its group key, sample text, when, and whether it went unanswered. */
@@ -46,6 +47,10 @@ export function questionUpserts(ref: Ref, day: string, q: QuestionMark, when?: B
   ];
 }
 
+/** One store's list query: the range, which count it ranks by, and whether to start from the keys' totals (a range over SCAN_DAYS). */
+export const questionListSchema = z.object({ from: daySchema, to: daySchema, measure: z.enum(["asked", "unanswered"]), long: z.boolean() }).strict();
+export type QuestionListQuery = z.infer<typeof questionListSchema>;
+
 /** How many question keys of the range are read before grouping (the most asked / most missed). */
 export const KEYS_READ = 150;
 /** Up to this many days, a range's question rows are read in one scan; longer ones start from the keys' totals. */
@@ -59,8 +64,9 @@ const listed = (measure: Measure) => (measure === "unanswered" ? "and g.answered
  * The KEYS_READ keys with the most `measure` in the range, in this storage. A long range first tries
  * the keys' all-time totals (`byTotals`); a short one, or a long tail of rare questions, scans.
  */
-export async function topQuestionKeys(client: D1Database, ref: Ref, range: Range, measure: Measure, long: boolean): Promise<KeyedCount[]> {
-  return (long ? await byTotals(client, ref, range, measure) : null) ?? scan(client, ref, range, measure);
+export async function topQuestionKeys(client: D1Database, ref: Ref, raw: QuestionListQuery): Promise<KeyedCount[]> {
+  const q = questionListSchema.parse(raw);
+  return (q.long ? await byTotals(client, ref, q, q.measure) : null) ?? scan(client, ref, q, q.measure);
 }
 
 /** One scan of the range's rows. */

@@ -1,6 +1,5 @@
-import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../context";
-import { chatbots } from "../db/schema";
+import { analyticsStoresOf } from "./stores";
 import { conversationIndex, d1ConversationIndex, type ConversationStoreKind, type VisitorCounts, type VisitorDay } from "../chat/conversation-index";
 
 // The analytics screen's visitors (ADR 076): one row per visitor and day they wrote, kept where the
@@ -35,7 +34,7 @@ export async function visitorCounts(
   chatbot?: { conversationStore: ConversationStoreKind; visitorsInD1: boolean },
 ): Promise<VisitorCounts> {
   const days = { from: range.from, to: range.to };
-  const row = chatbot ?? (await storesOf(ctx, ref));
+  const row = chatbot ?? (await analyticsStoresOf(ctx, ref));
   // D1's rows name only the chatbot: a ref whose organisation does not hold it gets nothing.
   if (!row) return { days: [], unique: 0 };
   const index = await conversationIndex(ctx, ref, row.conversationStore);
@@ -46,14 +45,6 @@ export async function visitorCounts(
   const byDay = new Map(inD1.days.map((d) => [d.day, d.n]));
   for (const d of inShard.days) byDay.set(d.day, (byDay.get(d.day) ?? 0) + d.n);
   return { days: [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, n]) => ({ day, n })), unique: inD1.unique + inShard.unique };
-}
-
-async function storesOf(ctx: Ctx, ref: Ref) {
-  return ctx.db
-    .select({ conversationStore: chatbots.conversationStore, visitorsInD1: chatbots.visitorsInD1 })
-    .from(chatbots)
-    .where(and(eq(chatbots.id, ref.chatbotId), eq(chatbots.orgId, ref.orgId)))
-    .get();
 }
 
 /** A chatbot's visitor rows in D1 (of a range of days, or the first `limit`), in key order. */

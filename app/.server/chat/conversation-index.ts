@@ -4,13 +4,16 @@ import type { ConversationListParams } from "~/lib/schemas/conversation-list";
 import {
   addQuestionBatch,
   answeredBySchema,
+  daySchema,
   markAnswered,
   questionBatchSchema,
+  questionListSchema,
   questionMarkSchema,
   questionUpserts,
   topQuestionKeys,
   type AnsweredBy,
   type QuestionBatch,
+  type QuestionListQuery,
 } from "../analytics/question-rows";
 import type { KeyedCount } from "../analytics/questions";
 import { batchable, type CountDecision, type CountedConversation } from "../analytics/record";
@@ -120,8 +123,6 @@ export const byIdsSchema = z.array(z.string().min(1).max(200)).max(1_000);
 
 export const hasConversationSchema = z.object({ visitorId: z.string().min(1).max(200).optional(), verified: z.literal(true).optional() }).strict();
 
-const daySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-
 /**
  * An analytics event on a conversation (ADR 048): counts it on `day` if it never was; `problem` marks
  * it unresolved if it was not; `visitor` (a visitor's own message) counts its visitor among `day`'s
@@ -141,8 +142,6 @@ export const dayRangeSchema = z.object({ from: daySchema, to: daySchema }).stric
 /** A range's visitors: how many each day, and how many distinct over the range. */
 export type VisitorCounts = { days: { day: string; n: number }[]; unique: number };
 export type CountMark = z.input<typeof countMarkSchema>;
-export const questionListSchema = z.object({ from: daySchema, to: daySchema, measure: z.enum(["asked", "unanswered"]), long: z.boolean() }).strict();
-export type QuestionListQuery = z.infer<typeof questionListSchema>;
 
 /** The live inbox's row (inbox/inbox-list.ts). */
 export type InboxRow = {
@@ -715,10 +714,7 @@ export function d1ConversationIndex(ctx: { db: Database }, ref: ChatbotRef, kind
         .run();
       return r.meta.changes ?? 0;
     },
-    topQuestions: async (raw) => {
-      const q = questionListSchema.parse(raw);
-      return topQuestionKeys(client, ref, q, q.measure, q.long);
-    },
+    topQuestions: (query) => topQuestionKeys(client, ref, query),
     markQuestionsAnswered: (by) => markAnswered(client, ref, by),
     addQuestions: (batch) => addQuestionBatch(client, ref, batch),
     async activity(start, end) {
