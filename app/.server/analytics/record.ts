@@ -199,7 +199,7 @@ export function exchangeStatements(conversation: CountedConversation, facts: Exc
   const ref = { orgId: conversation.orgId, chatbotId: conversation.chatbotId };
   const day = dayIn(facts.timeZone, facts.askedAt);
   const bot = facts.bot;
-  const question = questionOf(facts);
+  const question = askedQuestion(facts);
   const out = countConversation(
     conversation,
     day,
@@ -210,7 +210,8 @@ export function exchangeStatements(conversation: CountedConversation, facts: Exc
   // With a decision the conversation's index counted the visitor next to it (its mark's `visitor`, ADR 076).
   if (!decided) out.push(visitorOn(conversation, day));
   // With a decision the index counted the question's group next to it too (the mark's `question`, ADR 077).
-  if (question && !decided) out.push(...questionUpserts(ref, day, question));
+  // The key and sample (stemming) are worked out only here or, for the mark, by the caller: once a message.
+  if (question && !decided) out.push(...questionUpserts(ref, day, questionOf(facts)!));
   if (facts.unanswered) out.push(...markUnresolved(ref, conversation.id, decided));
   return out;
 }
@@ -221,14 +222,15 @@ export function exchangeStatements(conversation: CountedConversation, facts: Exc
  * when it went unanswered with a reply that cost a credit (not the plan's reply limit).
  */
 export function questionOf(facts: ExchangeFacts): QuestionMark | null {
+  const asked = askedQuestion(facts);
+  return asked && { key: questionKey(facts.visitorText), text: questionSample(facts.visitorText), at: facts.askedAt, missed: asked.missed };
+}
+
+/** Whether the exchange was a question and whether it was missed, without its key (see questionOf). */
+function askedQuestion(facts: ExchangeFacts): { missed: boolean } | null {
   const bot = facts.bot;
   if (!bot || !(bot.answered || facts.unanswered)) return null;
-  return {
-    key: questionKey(facts.visitorText),
-    text: questionSample(facts.visitorText),
-    at: facts.askedAt,
-    missed: !bot.answered && facts.unanswered && bot.credits > 0,
-  };
+  return { missed: !bot.answered && facts.unanswered && bot.credits > 0 };
 }
 
 /** The conversation's visitor among the day's visitors, in D1 (an index in the shard keeps them there, ADR 076). */
