@@ -902,12 +902,18 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-/** queryTerms of a Q&A pair's question, memoised per isolate: the same pairs meet many questions. */
-const pairTermsCache = new Map<string, QueryTerm[]>();
-function pairQuestionTerms(question: string): QueryTerm[] {
+/**
+ * queryTerms of a Q&A pair's question, memoised per isolate: the same pairs meet many questions.
+ * The questions are owners' text, so the memo is bounded by bytes (issue #21), not by entries: the
+ * terms are counted as their JSON, two bytes a character.
+ */
+export const pairTermsCache = new ByteLru<string, QueryTerm[]>({
+  maxBytes: 1024 * 1024,
+  sizeOf: (question, found) => stringBytes(question) + stringBytes(JSON.stringify(found)),
+});
+export function pairQuestionTerms(question: string): QueryTerm[] {
   let hit = pairTermsCache.get(question);
   if (!hit) {
-    if (pairTermsCache.size >= 5_000) pairTermsCache.clear();
     hit = queryTerms(question);
     pairTermsCache.set(question, hit);
   }
@@ -1345,14 +1351,19 @@ export function writesPhrase(text: string, phrase: string[]): boolean {
   let re = PHRASE_PATTERNS.get(key);
   if (!re) {
     re = phrasePattern(phrase);
-    // Phrases come from the lexicon and the question; the cache only bounds a pathological stream of questions.
-    if (PHRASE_PATTERNS.size > 2000) PHRASE_PATTERNS.clear();
     PHRASE_PATTERNS.set(key, re);
   }
   return re.test(text);
 }
-/** The floor checks each candidate for a phrase (ADR 046): each pattern is built once per isolate. */
-const PHRASE_PATTERNS = new Map<string, RegExp>();
+/**
+ * The floor checks each candidate for a phrase (ADR 046): each pattern is built once per isolate.
+ * Phrases come from the lexicon and from visitors' questions, so the memo is bounded by bytes: the
+ * key and the pattern's source at two bytes a character, plus ~1 KB for the compiled expression.
+ */
+export const PHRASE_PATTERNS = new ByteLru<string, RegExp>({
+  maxBytes: 512 * 1024,
+  sizeOf: (key, re) => stringBytes(key) + stringBytes(re.source) + 1024,
+});
 function phrasePattern(phrase: string[]): RegExp {
   // Each word from the part it shares with its stem on: "outs" → "out", "company" → "compan".
   const roots = phrase.map((w) => {
