@@ -28,11 +28,18 @@ export const timeZoneSchema = z
   .min(1, "Choose a time zone.")
   .refine(isTimeZone, "Choose a time zone from the list, e.g. Europe/Paris or America/New_York.");
 
+// One formatter per zone name, per isolate. Names are organisations' settings (≤ 64 characters, but
+// "europe/paris" and "Europe/Paris" are both valid), and each formatter is of a fixed size, so a
+// cap on entries bounds the bytes too (issue #21): a few hundred KB at most.
+export const FORMATTERS_MAX = 600;
 const formatters = new Map<string, Intl.DateTimeFormat>();
+/** How many formatters this isolate holds (tests check the cap). */
+export const formattersHeld = () => formatters.size;
 function formatter(timeZone: string) {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    if (formatters.size >= FORMATTERS_MAX) formatters.clear();
     formatters.set(timeZone, f);
   }
   return f;
