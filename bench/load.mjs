@@ -22,7 +22,7 @@
 // are reported apart (firstAttemptFailed) with their kinds.
 //   npm run bench:load                                   # levels 10x3,50x3,200x3,500x3
 //   BENCH_LEVELS=500x3 BENCH_SKIP_BUILD=1 npm run bench:load
-//   BENCH_MODEL=burst BENCH_RETRY=0 npm run bench:load   # the issue's measurement (no think time, no retry)
+//   BENCH_MODEL=burst BENCH_RETRY=0 npm run bench:load   # how the issue's failure table was taken (no think time, no retry)
 //   BENCH_URL=http://127.0.0.1:8787 npm run bench:load   # against an already running `npm start` (move the
 //     demo organisation to the Scale plan first: the free plan's 100 replies a month run out, and replies
 //     past the allowance are counted as failed, "reply limit")
