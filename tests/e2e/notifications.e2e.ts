@@ -22,10 +22,11 @@ import { latestMailTo } from "./support/outbox";
 // is retried on the (development-shortened, global-setup) schedule, then marked failed with every
 // attempt in the delivery log. The screen is checked at 1280 and 390 px.
 
-const suffix = Date.now().toString(36);
-const ORG = `org_ntf_${suffix}`;
-const BOT = `cb_ntf_${suffix}`;
-const SETTINGS = `/app/${ORG}/${BOT}/settings/notifications`;
+// A fresh organisation for each try: on CI a failed test runs once more (vitest.e2e.config.ts), and
+// the first try's destinations would make the second's "Add destination" a duplicate.
+let suffix = "";
+let ORG = "";
+let BOT = "";
 const SCREENS = path.join(ROOT, ".e2e", "screens");
 
 type Received = { headers: IncomingHttpHeaders; body: string };
@@ -61,16 +62,24 @@ beforeAll(async () => {
   const file = path.join(sampleDir, "verify.mjs");
   writeFileSync(file, sample.code);
   ({ verifyParleySignature: verify } = await import(pathToFileURL(file).href));
-  // An organisation of its own on the Starter plan (webhooks), owned by the demo user, with a
-  // chatbot that has no knowledge and asks for contact details when it does not know.
+  mkdirSync(SCREENS, { recursive: true });
+});
+
+/** An organisation of its own on the Starter plan (webhooks), owned by the demo user, with a
+ * chatbot that has no knowledge and asks for contact details when it does not know. */
+async function freshOrganisation() {
+  suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 3).toString(36)}`;
+  ORG = `org_ntf_${suffix}`;
+  BOT = `cb_ntf_${suffix}`;
+  good.length = 0;
+  bad.length = 0;
   const settings = { ui: { leadForm: { timing: "on-fallback", title: "Leave your email", name: "optional", email: "required", phone: "off", custom: [] } } };
   await executeD1(
     `INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (${sqlString(ORG)}, 'Notify Co', ${sqlString(`notify-${suffix}`)}, 'starter', ${Date.now()});` +
       `INSERT INTO memberships (org_id, user_id, role) VALUES (${sqlString(ORG)}, ${sqlString(DEMO.userId)}, 'owner');` +
       insertChatbotSql({ id: BOT, orgId: ORG, name: "Notify bot", settings }),
   );
-  mkdirSync(SCREENS, { recursive: true });
-});
+}
 
 afterAll(async () => {
   await closeBrowser();
@@ -81,6 +90,7 @@ afterAll(async () => {
 
 describe("notifications", () => {
   it("a widget lead reaches the member's inbox and a signed webhook; a failing receiver is retried, then failed, with each attempt logged", async () => {
+    await freshOrganisation();
     const t = await newPage();
     try {
       const p = t.page;
