@@ -77,7 +77,7 @@ async function freshOrganisation() {
   await executeD1(
     `INSERT INTO organisations (id, name, slug, plan, period_start) VALUES (${sqlString(ORG)}, 'Notify Co', ${sqlString(`notify-${suffix}`)}, 'starter', ${Date.now()});` +
       `INSERT INTO memberships (org_id, user_id, role) VALUES (${sqlString(ORG)}, ${sqlString(DEMO.userId)}, 'owner');` +
-      insertChatbotSql({ id: BOT, orgId: ORG, name: "Notify bot", settings }),
+      insertChatbotSql({ id: BOT, orgId: ORG, name: `Notify bot ${suffix}`, settings }),
   );
 }
 
@@ -144,7 +144,7 @@ describe("notifications", () => {
       }
 
       // The member's email.
-      const mail = await latestMailTo(baseURL(), DEMO.email, { subject: "New lead on Notify bot: Vera Visitor", timeoutMs: 20_000 });
+      const mail = await latestMailTo(baseURL(), DEMO.email, { subject: `New lead on Notify bot ${suffix}: Vera Visitor`, timeoutMs: 20_000 });
       expect(mail.text).toContain(`Email: vera-${suffix}@buyer.example`);
       expect(mail.text).toContain(`/app/${ORG}/${BOT}/leads?lead=lead_`);
 
