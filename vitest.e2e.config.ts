@@ -11,7 +11,8 @@ export default defineConfig({
     // One wrangler dev and one shared database: specs run one file at a time.
     fileParallelism: false,
     // On CI (two cores) a test is tried once more when it fails: three fresh-clone runs each lost one
-    // different test to a 30+ s stall of the local runtime that never happens on a quiet machine.
+    // different test to a 30+ s wait that never happens on a quiet machine (at least some were GETs
+    // parked by wrangler's proxy, ADR 079, which the harness now releases).
     // A broken feature still fails both tries; scripts/e2e.mjs names every test that needed the
     // second try and the Worker's slow requests, so a flake is reported, not hidden (ADR 005).
     retry: process.env.CI ? 1 : 0,

@@ -30,9 +30,11 @@ export function stopGroup(child) {
  * `sql`: statements run on the local D1 after the seed (e.g. a bigger plan for the demo organisation).
  * `inspectorPort`: where wrangler's devtools endpoint listens (default: wrangler's choice, 9229 or the next free one).
  * `keepState`: start on the state dir as it is (a restart: no wipe, no migrations, no seed, no `sql`).
+ * `unstickMs`: send a HEAD of a static file that often, so a GET parked by wrangler's proxy waits at most
+ *   that long (ADR 079; the end-to-end tests use it). 0 (default): none.
  * `inspector: false`: no DevTools inspector (wrangler-dev-quiet.mjs, ADR 035): far less CPU per request
  *   on the machine, no isolate heap figures; `inspectorPort` is then ignored.
- * @param {{ stateDir: string, logFile: string, port?: number, strictPort?: boolean, healthTimeoutMs?: number, vars?: Record<string, string>, sql?: string, inspectorPort?: number, keepState?: boolean, inspector?: boolean }} options
+ * @param {{ stateDir: string, logFile: string, port?: number, strictPort?: boolean, healthTimeoutMs?: number, vars?: Record<string, string>, sql?: string, inspectorPort?: number, keepState?: boolean, inspector?: boolean, unstickMs?: number }} options
  * @returns {Promise<{ baseURL: string, pid: number, stop: () => Promise<void> }>}
  */
 export async function startDevWorker({
@@ -46,6 +48,7 @@ export async function startDevWorker({
   inspectorPort,
   keepState = false,
   inspector = true,
+  unstickMs = 0,
 }) {
   if (!(await portIsFree(port))) {
     if (strictPort) throw new Error(`Port ${port} is already in use; choose another.`);
@@ -113,10 +116,16 @@ export async function startDevWorker({
   }
   // Kick the cron's ingestion sweep so the demo chatbot's seeded knowledge gets indexed.
   await fetch(`${baseURL}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`).catch(() => {});
+  // wrangler's proxy parks a GET whose connection to the runtime dropped until the next request
+  // arrives (ADR 079); a quiet test would wait for it until its own timeout. A HEAD of a static file
+  // every `unstickMs` is that next request.
+  const ticker = unstickMs > 0 ? setInterval(() => fetch(`${baseURL}/favicon.svg`, { method: "HEAD" }).catch(() => {}), unstickMs) : null;
+  ticker?.unref();
   return {
     baseURL,
     pid: child.pid,
     async stop() {
+      if (ticker) clearInterval(ticker);
       process.off("exit", onExit);
       await stopGroup(child);
       logStream.end();

@@ -31,6 +31,9 @@ export default async function setup(project: TestProject) {
     // Durable Object call as DevTools events; on CI's two cores the runtime stalled for 30+ s under it
     // (a page's GET took 37 s in notifications.e2e.ts, a link's navigation in custom-tools.e2e.ts).
     inspector: false,
+    // A GET whose upstream connection dropped is parked by wrangler's proxy until the next request
+    // (ADR 079: the 30 s "stalls" of a page GET): a HEAD every second releases it.
+    unstickMs: 1000,
     // Notification retries after 1 s and 2 s instead of minutes to hours (development only; tests/e2e/notifications.e2e.ts).
     // Twilio's API is a local fake started by tests/e2e/phone.e2e.ts (support/fake-twilio.ts).
     // TOOLS_ALLOW_PRIVATE_NETWORK: custom tools may call the spec's local test API (tests/e2e/custom-tools.e2e.ts; development only, ADR 031).
