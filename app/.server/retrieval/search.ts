@@ -902,14 +902,23 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
+/** Estimated size of a question's terms: each word and stem, its alternatives' and its phrases' words, plus object overhead. */
+function termsBytes(found: QueryTerm[]): number {
+  let n = 0;
+  for (const t of found) {
+    n += stringBytes(t.word) + stringBytes(t.stem) + 64;
+    for (const a of t.alts) n += stringBytes(a.word) + stringBytes(a.stem) + 48;
+    for (const w of [...(t.phrase ?? []), ...(t.phraseWords ?? []), ...(t.synonymPhrases ?? []).flat()]) n += stringBytes(w) + 8;
+  }
+  return n;
+}
 /**
  * queryTerms of a Q&A pair's question, memoised per isolate: the same pairs meet many questions.
- * The questions are owners' text, so the memo is bounded by bytes (issue #21), not by entries: the
- * terms are counted as their JSON, two bytes a character.
+ * The questions are owners' text, so the memo is bounded by bytes (issue #21), not by entries.
  */
 export const pairTermsCache = new ByteLru<string, QueryTerm[]>({
   maxBytes: 1024 * 1024,
-  sizeOf: (question, found) => stringBytes(question) + stringBytes(JSON.stringify(found)),
+  sizeOf: (question, found) => stringBytes(question) + termsBytes(found),
 });
 export function pairQuestionTerms(question: string): QueryTerm[] {
   let hit = pairTermsCache.get(question);

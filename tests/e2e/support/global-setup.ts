@@ -29,7 +29,8 @@ export default async function setup(project: TestProject) {
     healthTimeoutMs: HEALTH_TIMEOUT_MS,
     // As `npm start` runs it (ADR 036): without wrangler's inspector, which relays every D1 and
     // Durable Object call as DevTools events; on CI's two cores the runtime stalled for 30+ s under it
-    // (a page's GET took 37 s in notifications.e2e.ts, a link's navigation in custom-tools.e2e.ts).
+    // (a page's GET took 37 s in notifications.e2e.ts, a link's navigation in custom-tools.e2e.ts;
+    // the first at least was wrangler's proxy parking a GET, ADR 079, below).
     inspector: false,
     // A GET whose upstream connection dropped is parked by wrangler's proxy until the next request
     // (ADR 079: the 30 s "stalls" of a page GET): a HEAD every second releases it.
