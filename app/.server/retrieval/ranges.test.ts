@@ -42,6 +42,21 @@ describe("ranges that answer them", () => {
     expect(cover("open on wednesdays?", "Open Mon–Fri, 9am to 5pm.")).toEqual({ wednesdays: 1 });
   });
 
+  // bench/probes restaurant: "is the fire on in winter" ← "From October to March the open fire … is lit";
+  // bench/probes11 campsite: "are they shut over winter" ← "Glamping pods are open all year".
+  it("a season is held by a range that spans it either side of the equator, answered by any other by half", () => {
+    expect(asked("is the fire on in winter").map((a) => [a.word, a.kind])).toEqual([["winter", "season"]]);
+    expect(asked("do you fall over a lot")).toEqual([]);
+    expect(asked("spring water?")).toEqual([]);
+    expect(cover("is the fire on in winter", "From October to March the open fire in the bar is lit.")).toEqual({ winter: 1 });
+    // May to September spans the southern winter (June to August): the line answers it either way.
+    expect(cover("open in the winter?", "The terrace is open from May to September.")).toEqual({ winter: 1 });
+    expect(cover("open in the summertime?", "Lessons run from October to November.")).toEqual({ summertime: 0.5 });
+    expect(cover("are they shut over winter", "Glamping pods are open all year, including Christmas.")).toEqual({ winter: 1 });
+    expect(cover("are you open in january", "We are open year-round.")).toEqual({ january: 1 });
+    expect(cover("is it busy in summer", "Our team replies within 2 days.")).toEqual({});
+  });
+
   // bench/probes6 printshop: "can i pick up my order on saturday" ← "We're closed at weekends".
   it("weekends are Saturday and Sunday, weekdays Monday to Friday", () => {
     expect(cover("can i pick up on saturday", "We're closed at weekends and on bank holidays.")).toEqual({ saturday: 1 });

@@ -19,6 +19,18 @@ function monthOf(word: string, before: string | undefined): number {
   if (full >= 0) return full;
   return ["jan", "feb", "apr", "jun", "jul", "aug", "sept", "oct", "nov", "dec"].includes(word) ? MONTHS.indexOf(word.slice(0, 3)) : -1;
 }
+/**
+ * A season the customer names ("in winter", "over the summer"): its three months north of the
+ * equator, or -1. "fall" and "spring" are verbs or things too, so only after "in", "the", "this",
+ * "next", "last", "over" or "during".
+ */
+const SEASONS: Record<string, number> = { spring: 2, summer: 5, autumn: 8, fall: 8, winter: 11 };
+function seasonOf(word: string, before: string | undefined): number {
+  const w = word.replace(/(time|s)$/, "");
+  if (!(w in SEASONS)) return -1;
+  if ((w === "fall" || w === "spring") && !["in", "the", "this", "next", "last", "over", "during"].includes(before ?? "")) return -1;
+  return SEASONS[w];
+}
 /** A weekday named in full, plural or not ("tuesday", "saturdays"): its index. */
 function dayOf(word: string): number {
   return DAY_NAMES.indexOf(word.replace(/s$/, ""));
@@ -34,6 +46,8 @@ const DAY_AFTER = "(?:\\s+\\d{1,2}(?:st|nd|rd|th)?\\b)?";
 const MONTH_RANGE = new RegExp(`\\b(?:from\\s+|between\\s+)?${DATE_DAY}${MONTH_RE}${DAY_AFTER}(?:${TO}|\\s+and\\s+)${DATE_DAY}${MONTH_RE}\\b`, "gi");
 const DAY_RANGE = new RegExp(`\\b${DAY_RE}${TO}${DAY_RE}(?![\\p{L}])`, "giu");
 const CLOCK = "\\d{1,2}(?:[:.]\\d{2})?\\s*(?:am|pm|a\\.m\\.|p\\.m\\.)|\\d{1,2}:\\d{2}|midnight|noon|midday";
+/** Months that hold every season and month ("open all year", "year-round"). */
+const ALL_YEAR = /\b(?:all|the whole|throughout the) year\b|\ball year round\b|\byear[- ]round\b|\b12 months (?:a|of the) year\b/i;
 /** Whether a text gives hours at all (a range or a limit): built once, not per text. */
 const GIVES_HOURS = new RegExp(`(?:${CLOCK})${TO}(?:${CLOCK})|\\b(?:until|till|from|after|before|by|at)\\s+(?:${CLOCK})`, "i");
 /** Hours that hold every time and day ("24/7 access", "open round the clock"). */
@@ -77,7 +91,7 @@ function isPeriod(words: string[], i: number): boolean {
  * it. One asked as an age ("im 17", "my son is 14", "6 yo") is held by a range of ages, not by a
  * count of things ("8 or more boats"). Any other number is a plain count.
  */
-type Asked = { word: string; kind: "month" | "day" | "clock" | "number" | "amount"; value: number; unit?: string; age?: boolean; counts?: string };
+type Asked = { word: string; kind: "month" | "season" | "day" | "clock" | "number" | "amount"; value: number; unit?: string; age?: boolean; counts?: string };
 /** Ages and durations: "3 kids" is not held by "Age 3 to 5 years", "2 hours" not by "up to 3 days". */
 const TIME_UNIT = /^(years?|yrs?|months?|weeks?|days?|hours?|hrs?|minutes?|mins?)$/;
 const timeUnit = (w: string) =>
@@ -141,6 +155,8 @@ export function askedValues(words: string[], question: string, opts: { amounts?:
     if (amounts.has(w)) return out.push({ word: w, kind: "amount", value: Number(w) });
     const m = monthOf(w, words[i - 1]);
     if (m >= 0) return out.push({ word: w, kind: "month", value: m });
+    const season = seasonOf(w, words[i - 1]);
+    if (season >= 0) return out.push({ word: w, kind: "season", value: season });
     const d = dayOf(w);
     if (d >= 0) return out.push({ word: w, kind: "day", value: d });
     if (/^\d{1,2}(am|pm)$/.test(w) || (/^\d{1,2}$/.test(w) && /^(am|pm|oclock)$/.test(words[i + 1] ?? "")))
@@ -185,6 +201,18 @@ export function rangeCover(text: string, asked: Asked[]): Map<string, number> {
       const [a, b] = [indexIn(MONTHS, m[1]), indexIn(MONTHS, m[2])];
       if (a >= 0 && b >= 0) for (const q of months) put(q.word, within(q.value, a, b) ? 1 : 0.5);
     }
+  // A season is three months, and which three depends on the hemisphere, which a text rarely says:
+  // a range that spans the season either side of the equator holds it, any other answers it by half
+  // ("From October to March the fire is lit" for "is the fire on in winter"). ADR 080.
+  const seasons = asked.filter((a) => a.kind === "season");
+  if (seasons.length)
+    for (const m of text.matchAll(MONTH_RANGE)) {
+      const [a, b] = [indexIn(MONTHS, m[1]), indexIn(MONTHS, m[2])];
+      if (a < 0 || b < 0) continue;
+      const spans = (first: number) => [0, 1, 2].every((k) => within((first + k) % 12, a, b));
+      for (const q of seasons) put(q.word, spans(q.value) || spans((q.value + 6) % 12) ? 1 : 0.5);
+    }
+  if ((months.length || seasons.length) && ALL_YEAR.test(text)) for (const q of [...months, ...seasons]) put(q.word, 1);
   const days = asked.filter((a) => a.kind === "day");
   if (days.length)
     for (const m of text.matchAll(DAY_RANGE)) {
