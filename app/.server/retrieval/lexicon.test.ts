@@ -563,4 +563,22 @@ describe("support lexicon", () => {
     expect(questionWords("how many kms do i get per day with a car")).toContain("km");
     expect(questionWords("can i check in a 25 kgs bag")).toContain("kg");
   });
+  // bench/probes14 (fresh questions on the answer sets' knowledge): each was refused before.
+  it("a plumber is plumbing, a sparky electrics, urs yours, the dug a dog, a first time a new patient, hourly an hour", () => {
+    expect(slotOf("whats ur hourly rate for a plumber", "plumber")?.broader).toContain("plumbing");
+    expect(slotOf("whats ur hourly rate for a plumber", "hourly")?.alternatives).toContain("hour");
+    expect(slotOf("a separate tiler and sparky as well", "sparky")?.broader).toContain("electrics");
+    expect(slotOf("a separate tiler and sparky as well", "tiler")?.broader).toContain("tiling");
+    expect(questionWords("is there anywhere to park at urs")).toContain("yours");
+    expect(questionWords("can we bring the dug? hes a wee westie")).toContain("dog");
+    expect(questionWords("we dug a hole")).toContain("dug");
+    expect(slotOf("first time coming to yous next week", "first")?.broader).toContain("patients");
+    expect(alts("how do i hand over ownership to my colleague", "hand")).toContain("transfer");
+    expect(slotOf("do i have to get rid of it meself", "rid")?.broader).toContain("recycle");
+    expect(slotOf("is there parking and do i pay for it", "pay")?.broader).toContain("free");
+    expect(slotOf("im between a medium and a large", "medium")?.broader).toContain("size");
+    expect(slotOf("is it upstairs", "upstairs")?.broader).toContain("floor");
+    expect(slotOf("do you do local ale", "ale")?.broader).toContain("beer");
+    expect(alts("new cardigan has little fluffy balls on it", "fluffy")).toContain("pilling");
+  });
 });

@@ -31,6 +31,7 @@ const CHAT_SPELLING: Record<string, string> = {
   theyve: "they have",
   whys: "why is",
   ur: "your",
+  urs: "yours",
   arvo: "afternoon",
   arvie: "afternoon",
   // Singapore addresses: "Blk 862" is Block 862.
@@ -196,6 +197,8 @@ const CHAT_SPELLING_AFTER: Record<string, { unit: string; otherwise: string; aft
     otherwise: "for",
     after: new Set("the a no his her its their my your our of cat cats dog dogs pet pets long short thick thin matted knotted loose shedding soft".split(" ")),
   },
+  // Scots "the dug" is the dog ("can we bring the dug? hes a wee westie"); otherwise the verb.
+  dug: { unit: "dog", otherwise: "dug", after: new Set("the a my our wee his her your yer ma oor".split(" ")) },
   // "my gf" is a girlfriend; "any gf options", "is the cake gf" mean gluten free.
   gf: { unit: "girlfriend", otherwise: "gluten free", after: new Set("my me his your her their a".split(" ")) },
 };
@@ -417,13 +420,16 @@ const SYNONYMS: string[][] = [
   ["real flowers", "fresh flowers", "live flowers"],
   ["fragrance free", "fragrance-free", "unscented", "scent free", "perfume free", "non scented", "non-scented"],
   // Knitwear's little balls of fibre.
-  ["bobbles", "bobble", "bobbling", "pilling", "little balls", "fuzz balls", "fuzzballs"],
+  ["bobbles", "bobble", "bobbling", "bobbly", "pilling", "little balls", "fuzz balls", "fuzzballs", "fluffy balls", "fluff balls", "balls of fluff"],
   ["pt", "personal trainer", "personal trainers", "personal training"],
   ["additional driver", "additional drivers", "second driver", "extra driver", "another driver", "2nd driver"],
   ["invoice", "invoices", "receipt", "receipts", "bill", "bills", "billing", "billed", "statement"],
   ["tip", "tips", "gratuity", "service charge"],
   ["annual", "annually", "yearly", "per year", "a year", "every year"],
   ["monthly", "per month", "a month", "every month"],
+  ["hourly", "per hour", "an hour", "by the hour"],
+  // Passing something to someone else ("hand over ownership to my colleague").
+  ["hand over", "handover", "hand it over", "transfer", "pass on"],
   ["voucher", "vouchers", "gift card", "gift cards", "gift certificate", "gift voucher"],
   ["free", "no charge", "free of charge", "complimentary", "no extra charge", "no cost"],
   // time
@@ -1410,6 +1416,69 @@ const BROADER: [string[], string[]][] = [
   ],
   // "Come out to the house" is a home visit.
   [["house"], ["home"]],
+  // A tradesperson is named for the trade a price list or a service page writes ("whats ur hourly
+  // rate for a plumber" ← "plumbing"; "a separate tiler and sparky" ← "tiling and electrics").
+  [["plumber", "plumbers"], ["plumbing"]],
+  [
+    ["electrician", "electricians", "sparky", "sparkie", "sparkies"],
+    ["electrics", "electrical", "electric", "wiring"],
+  ],
+  [
+    ["tiler", "tilers"],
+    ["tiling", "tiles", "tiled"],
+  ],
+  [
+    ["plasterer", "plasterers"],
+    ["plastering", "plaster"],
+  ],
+  [
+    ["roofer", "roofers"],
+    ["roofing", "roof"],
+  ],
+  [
+    ["joiner", "joiners", "carpenter", "carpenters", "chippy"],
+    ["joinery", "carpentry"],
+  ],
+  [
+    ["decorator", "decorators", "painter", "painters"],
+    ["decorating", "painting"],
+  ],
+  [
+    ["gardener", "gardeners"],
+    ["gardening", "garden"],
+  ],
+  // Ales, lagers and stouts are beers; a bottle or glass of red is wine.
+  [
+    ["ale", "ales", "lager", "lagers", "stout", "ipa", "pilsner", "pint", "pints", "craft beer"],
+    ["beer", "beers", "brewery", "breweries"],
+  ],
+  [
+    ["bottle of red", "bottle of white", "glass of red", "glass of white", "bottle of rose", "glass of rose"],
+    ["wine", "wines"],
+  ],
+  // "im between a medium and a large": the size names of a size guide.
+  [
+    ["medium", "large", "xl", "xxl", "xs", "extra large", "extra small"],
+    ["size", "sizes", "sizing"],
+  ],
+  // Upstairs, stairs and lifts: how a building says it can be reached ("is it upstairs" ← "on the ground floor").
+  [
+    ["upstairs", "downstairs", "stairs", "first floor", "second floor"],
+    ["ground floor", "floor", "lift", "step free", "steps", "level access"],
+  ],
+  // A first visit or order is a new customer's ("first time coming to yous" ← "New patients should arrive…").
+  // Not "first appointment" or "first visit": those are priced as an initial one.
+  [
+    ["first time", "first order"],
+    ["new patients", "new patient", "new customers", "new customer", "new clients", "new client", "new members", "new member"],
+  ],
+  // "do i have to get rid of it meself" ← "we take the old boiler away and recycle it".
+  [
+    ["get rid of", "getting rid of", "dispose of", "disposal"],
+    ["take away", "takes away", "recycle", "dispose", "disposal", "remove"],
+  ],
+  // "do i pay for it" is answered by "free".
+  [["pay", "paying"], ["free"]],
   [["money back", "refund"], ["refunds"]],
   [["work", "working", "open"], ["open"]],
   [["kids menu", "childrens menu", "children menu"], ["children's menu"]],
