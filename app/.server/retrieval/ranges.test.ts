@@ -57,6 +57,19 @@ describe("ranges that answer them", () => {
     expect(cover("is it busy in summer", "Our team replies within 2 days.")).toEqual({});
   });
 
+  // bench/probes14 guesthouse: "only wanting the 1 night in august, is that ok?" ← "Stays in July and
+  // August have a minimum of two nights" (refused before: the limit was written in words).
+  it("a limit written in words holds a count, and a limit on the thing counted answers it by half", () => {
+    expect(asked("only wanting the 1 night in august").map((a) => [a.word, a.kind, a.counts])).toEqual([
+      ["1", "number", "night"],
+      ["august", "month", undefined],
+    ]);
+    expect(cover("only wanting the 1 night in august", "Stays in July and August have a minimum of two nights.")).toEqual({ 1: 0.5, august: 1 });
+    expect(cover("can we bring 3 dogs", "Up to three dogs per room.")).toEqual({ 3: 1 });
+    expect(cover("can we bring 3 dogs", "One dog per room, at £15 a night.")).toEqual({});
+    expect(cover("is 1 and a half hours enough", "Sessions last two to three hours.")).toEqual({});
+  });
+
   // bench/probes6 printshop: "can i pick up my order on saturday" ← "We're closed at weekends".
   it("weekends are Saturday and Sunday, weekdays Monday to Friday", () => {
     expect(cover("can i pick up on saturday", "We're closed at weekends and on bank holidays.")).toEqual({ saturday: 1 });

@@ -119,6 +119,12 @@ const UNITS: Record<string, string> = Object.fromEntries(
 const countsThings = (after: string | undefined) =>
   !!after &&
   ((/^[a-z]{3,}s$/.test(after) && !/^(years|yrs|is|was|has|does|pays|gets|needs|goes)$/.test(after)) || /^(people|children|persons|men|women)$/.test(after));
+/** Words after "1" that are not a noun it counts ("1 and a half", "1 more", "1 year old"). */
+const NOT_COUNTED = new Set("and or but the for more less with from year old off per each only between".split(" "));
+/** Numbers written as words in a limit or a range ("a minimum of two nights", "up to four guests"). */
+const NUMBER_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+const NUMBER_WORD = new RegExp(`\\b(${NUMBER_WORDS.join("|")})\\b`, "gi");
+const singular = (w: string) => w.replace(/(?<=[a-z]{2})s$/, "");
 /** The word right after a range in a text: its unit, or what it counts. */
 const wordAfter = (text: string, end: number) => /^\s*-?\s*([a-z]+)/i.exec(text.slice(end))?.[1].toLowerCase();
 
@@ -170,8 +176,9 @@ export function askedValues(words: string[], question: string, opts: { amounts?:
     ) {
       const next = words[i + 1] ?? "";
       const unit = UNITS[next] && next !== "in" ? UNITS[next] : undefined;
-      // "is 2 hours enough" counts hours: a noun after the number is what it counts.
-      const counts = /^[a-z]+s$/.test(next) && !/^(years|yrs)$/.test(next);
+      // "is 2 hours enough" counts hours: a noun after the number is what it counts. After 1 the noun
+      // is singular ("only the 1 night", "1 dog").
+      const counts = (/^[a-z]+s$/.test(next) && !/^(years|yrs)$/.test(next)) || (w === "1" && /^[a-z]{3,}$/.test(next) && !NOT_COUNTED.has(next));
       const age =
         !unit &&
         !counts &&
@@ -238,6 +245,7 @@ export function rangeCover(text: string, asked: Asked[]): Map<string, number> {
   }
   const numbers = asked.filter((a) => a.kind === "number");
   if (numbers.length) {
+    text = text.replace(NUMBER_WORD, (w) => String(NUMBER_WORDS.indexOf(w.toLowerCase()) + 1));
     const inRange = (lo: number, hi: number, m: RegExpMatchArray) => {
       const end = m.index! + m[0].length;
       const after = wordAfter(text, end);
@@ -250,7 +258,8 @@ export function rangeCover(text: string, asked: Asked[]): Map<string, number> {
         if (q.value >= lo && q.value <= hi) put(q.word, 1);
         // A limit in the asked unit (of time too) or of ages that leaves the value out answers it, as
         // a season does a month ("im 17" ← "must be 18 or over", "3 months old" ← "at least 4 months old").
-        else if (q.unit || q.age || time) put(q.word, 0.5);
+        // So does a limit on the thing counted ("a minimum of 2 nights" for "only the 1 night").
+        else if (q.unit || q.age || time || (!!q.counts && !!after && singular(after) === singular(q.counts))) put(q.word, 0.5);
       }
     };
     for (const m of text.matchAll(NUMBER_RANGE)) {
