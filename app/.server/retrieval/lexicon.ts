@@ -223,7 +223,9 @@ export const LIGHT_WORDS = new Set(
     "alright roughly approximately kinda sorta yesterday kindly told heard saying thinking wondering getting bringing ones bits " +
     "honestly basically literally seriously definitely hopefully hello hiya sir madam " +
     // Sizes and praise a customer puts before a thing ("a wee campfire", "a proper invoice").
-    "wee tiny proper decent"
+    "wee tiny proper decent " +
+    // Whether a thing is to be had ("highchair available?") is what the question asks, not its topic.
+    "available"
   ).split(" "),
 );
 
@@ -687,6 +689,8 @@ const SYNONYMS: string[][] = [
   ["air conditioning", "aircon", "air con", "a c"],
   ["usa", "us", "united states", "america", "american", "states"],
   ["uk", "united kingdom", "great britain", "britain", "gb"],
+  ["new zealand", "nz", "aotearoa"],
+  ["australia", "aus"],
   ["eu", "europe", "european union", "european"],
   // What a smell is called in a product's or treatment's description.
   ["smell", "smells", "smelly", "odour", "odours", "odor", "odors", "stink", "stinks", "whiff"],
@@ -1235,7 +1239,19 @@ const BROADER: [string[], string[]][] = [
     ["same day", "today"],
   ],
   [
-    ["address", "location", "located", "where are you", "where are you based", "where is the shop", "where is your office"],
+    [
+      "address",
+      "location",
+      "located",
+      "where are you",
+      "where are you based",
+      "where is the shop",
+      "where is your office",
+      "street",
+      "what street",
+      "satnav",
+      "sat nav",
+    ],
     ["street", "road", "lane", "avenue", "square"],
   ],
   [
@@ -1477,6 +1493,13 @@ const BROADER: [string[], string[]][] = [
     ["get rid of", "getting rid of", "dispose of", "disposal"],
     ["take away", "takes away", "recycle", "dispose", "disposal", "remove"],
   ],
+  // Eating is a meal of some kind ("something for her to eat in the morning" ← breakfast).
+  [
+    ["eat", "eating"],
+    ["breakfast", "meal", "meals", "food", "menu"],
+  ],
+  // A clinic is what a practice or a centre is called ("parking at the clinic" ← "Hollybank Veterinary Centre").
+  [["clinic"], ["practice", "surgery", "centre", "center"]],
   // "do i pay for it" is answered by "free".
   [["pay", "paying"], ["free"]],
   [["money back", "refund"], ["refunds"]],
@@ -1598,7 +1621,7 @@ export function spellingVariants(w: string): string[] {
  * lowercasing makes it the pronoun.
  */
 /** Chat spellings kept as written before these words: "wi fi" is wifi, not Scots "with"; "n ireland" is Northern Ireland. */
-const KEPT_BEFORE: Record<string, string> = { wi: "fi", n: "ireland" };
+const KEPT_BEFORE: Record<string, string> = { wi: "fi", n: "ireland", sat: "nav" };
 
 export function questionWords(text: string): string[] {
   const marked = text.replace(/\bU\.?S\.?A?\b\.?/g, " usa ").replace(/\bU\.?K\b\.?/g, " uk ");

@@ -70,6 +70,16 @@ describe("ranges that answer them", () => {
     expect(cover("is 1 and a half hours enough", "Sessions last two to three hours.")).toEqual({});
   });
 
+  // bench/probes15 guesthouse: "check in and check out times?" ← "Check-in is from 3 pm to 9 pm".
+  it("times asked after a noun are clock times, held by hours; counted or momentary times are not", () => {
+    expect(asked("check in and check out times?").map((a) => a.kind)).toEqual(["clock"]);
+    expect(cover("check in and check out times?", "Check-in is from 3 pm to 9 pm.")).toEqual({ times: 1 });
+    expect(asked("whats the delivery time to cork").map((a) => a.kind)).toEqual(["clock"]);
+    expect(asked("how many times can i reschedule")).toEqual([]);
+    expect(asked("first time ordering, any promo")).toEqual([]);
+    expect(asked("lessons 2 times a week?").map((a) => a.kind)).toEqual(["number"]);
+  });
+
   // bench/probes6 printshop: "can i pick up my order on saturday" ← "We're closed at weekends".
   it("weekends are Saturday and Sunday, weekdays Monday to Friday", () => {
     expect(cover("can i pick up on saturday", "We're closed at weekends and on bank holidays.")).toEqual({ saturday: 1 });

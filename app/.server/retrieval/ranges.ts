@@ -119,6 +119,12 @@ const UNITS: Record<string, string> = Object.fromEntries(
 const countsThings = (after: string | undefined) =>
   !!after &&
   ((/^[a-z]{3,}s$/.test(after) && !/^(years|yrs|is|was|has|does|pays|gets|needs|goes)$/.test(after)) || /^(people|children|persons|men|women)$/.test(after));
+/** Words before "time(s)" that make it a count, a moment or a span, not a clock time asked for. */
+const NOT_CLOCK_TIME = new Set(
+  "a an the any some every each many how what which first last next this that one other same long spare free full part half on in at by from for of to all".split(
+    " ",
+  ),
+);
 /** Words after "1" that are not a noun it counts ("1 and a half", "1 more", "1 year old"). */
 const NOT_COUNTED = new Set("and or but the for more less with from year old off per each only between".split(" "));
 /** Numbers written as words in a limit or a range ("a minimum of two nights", "up to four guests"). */
@@ -168,6 +174,10 @@ export function askedValues(words: string[], question: string, opts: { amounts?:
     if (/^\d{1,2}(am|pm)$/.test(w) || (/^\d{1,2}$/.test(w) && /^(am|pm|oclock)$/.test(words[i + 1] ?? "")))
       return out.push({ word: w, kind: "clock", value: 0 });
     if (isPeriod(words, i)) return out.push({ word: w, kind: "clock", value: 0 });
+    // "check in and check out times?", "opening times", "whats the delivery time": a clock time asked
+    // for, not counted ("how many times", "2 times a week") nor a moment ("first time", "on time").
+    if ((w === "times" || w === "time") && i > 0 && !/^\d/.test(words[i - 1]) && !NOT_CLOCK_TIME.has(words[i - 1]))
+      return out.push({ word: w, kind: "clock", value: 0 });
     if (
       /^\d{1,4}$/.test(w) &&
       !notCounts.has(w) &&
