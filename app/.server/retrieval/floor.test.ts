@@ -647,6 +647,21 @@ describe("a value the customer asks with, answered by a range", () => {
     expect(isLightWord("today")).toBe(false);
   });
 
+  // bench/probes15 restaurant: refused before (relevance .50 against .55), "available" weighing
+  // like the thing asked about.
+  it("“available” asks whether, not what: it weighs light in the floor", async () => {
+    const bot = await botWith([
+      ["Children and dogs", "Children are welcome at lunch and until 8 pm at dinner. We have high chairs and a baby-changing room."],
+      ["Drinks", "Our wine list has 40 wines. If you bring your own bottle of wine, corkage is £15 per bottle."],
+      ["Opening hours", "We are open Tuesday to Saturday for lunch from 12 noon to 2.30 pm and for dinner from 5.30 pm to 10 pm."],
+      ["Parking", "There is no car park; the nearest is the Marygate car park, 5 minutes' walk away."],
+    ]);
+    const chair = await retrieve(bot.ctx, bot.ref, "highchair available?", { k: 1 });
+    expect(chair.answerable).toBe(true);
+    expect(chair.passages[0].text).toContain("high chairs");
+    expect((await retrieve(bot.ctx, bot.ref, "tickets for the match available?", { k: 1 })).answerable).toBe(false);
+  });
+
   it("an hour held by a range counts in a chunk that shares no word with the question (bench/probes3)", async () => {
     const bot = await botWith([
       ["Access", "Access to your unit: 6 am to 10 pm every day, including bank holidays, with your PIN at the gate."],

@@ -582,7 +582,7 @@ describe("support lexicon", () => {
     expect(alts("new cardigan has little fluffy balls on it", "fluffy")).toContain("pilling");
   });
   // bench/probes15: each was refused before.
-  it("a street or a sat nav asks for the address, New Zealand is NZ, eating a meal, a clinic a practice; available weighs light", () => {
+  it("a street or a sat nav asks for the address, New Zealand is NZ, eating a meal, a clinic a practice", () => {
     expect(slotOf("where exactly are you? what street", "street")?.broader).toContain("lane");
     expect(questionWords("whats the address for my sat nav pls")).toContain("sat");
     expect(questionWords("open sat?")).toContain("saturday");
@@ -590,6 +590,5 @@ describe("support lexicon", () => {
     expect(alts("my cousin is in auckland nz, how long will it take", "nz")).toContain("zealand");
     expect(slotOf("something for her to eat in the morning", "eat")?.broader).toContain("breakfast");
     expect(slotOf("is there parking at the clinic", "clinic")?.broader).toContain("practice");
-    expect(isLightWord("available")).toBe(true);
   });
 });

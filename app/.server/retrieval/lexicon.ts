@@ -223,9 +223,7 @@ export const LIGHT_WORDS = new Set(
     "alright roughly approximately kinda sorta yesterday kindly told heard saying thinking wondering getting bringing ones bits " +
     "honestly basically literally seriously definitely hopefully hello hiya sir madam " +
     // Sizes and praise a customer puts before a thing ("a wee campfire", "a proper invoice").
-    "wee tiny proper decent " +
-    // Whether a thing is to be had ("highchair available?") is what the question asks, not its topic.
-    "available"
+    "wee tiny proper decent"
   ).split(" "),
 );
 

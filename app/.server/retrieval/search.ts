@@ -508,7 +508,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const floorTotal = Math.max(total, t.floorPseudoChunks);
   const floorW = new Map<string, number>();
   for (const q of qTerms) {
-    const light = isLightWord(q.word) || headcounts.has(q.word) ? 0.25 : 1;
+    const light = isLightWord(q.word) || headcounts.has(q.word) || ASKS_WHETHER.has(q.word) ? 0.25 : 1;
     // Only the word and its synonyms say how common the term is: "tomorrow" is not as common as "day".
     const known = [q.stem, ...q.alts.filter((a) => (a.strength ?? 1) >= 1).map((a) => a.stem)].map(dfOf).filter((d) => d > 0);
     const df = known.length ? Math.min(...known) : 0;
@@ -1338,6 +1338,12 @@ export function isPersonal(query: string): boolean {
 // "how long should an email be" asks for a length, not a duration (as in lexicon.ts's question shapes).
 const ASKS_FOR_TERMS =
   /\bhow (much|long(?! (can|could|should|may|must)\b)|soon|quick|quickly|fast|late|early|many)\b|\bwhat (age|time)\b|\bhow old\b|^(cost|price|prices) (for|of)\b|\b(cost|costs|price|prices)$/;
+/**
+ * Words that ask whether a thing is to be had ("highchair available?"), not what it is: light in the
+ * floor only. In the ranking they still count: documentation says what is "available" where (making
+ * the word light everywhere lowered Anthropic recall@3 from .801 to .796).
+ */
+const ASKS_WHETHER = new Set(["available"]);
 /** What a question after a price asks for, not about. */
 const PRICE_WORDS = new Set("cost costs price prices priced fee fees charge charges rate rates pay paid".split(" "));
 /**
