@@ -24,6 +24,19 @@ describe("general-assistant requests (ADR 073)", () => {
       expect(isGeneralRequest(q), q).toBe(true);
   });
 
+  // bench/probes16: answered from the knowledge once "um" stopped weighing like a topic word.
+  it("refuses a joke or a name to order", () => {
+    for (const q of [
+      "um can you tell me a joke for my kids",
+      "know any good jokes",
+      "um can you help me name my new design business",
+      "any name ideas for my dog grooming van",
+    ])
+      expect(isGeneralRequest(q), q).toBe(true);
+    for (const q of ["can you put a joke in the card", "whats the name of the vet", "can i name a friend as a second driver"])
+      expect(isGeneralRequest(q), q).toBe(false);
+  });
+
   it("keeps questions to the business, and orders for writing on a product", () => {
     for (const q of [
       "do you speak german",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { queryTerms } from "./search";
 import { formVariants, isLightWord, lexicalSlots, questionWords, spellingVariants, superlativeBases } from "./lexicon";
 import { STOP_WORDS } from "./text";
 
@@ -590,5 +591,19 @@ describe("support lexicon", () => {
     expect(alts("my cousin is in auckland nz, how long will it take", "nz")).toContain("zealand");
     expect(slotOf("something for her to eat in the morning", "eat")?.broader).toContain("breakfast");
     expect(slotOf("is there parking at the clinic", "clinic")?.broader).toContain("practice");
+  });
+  // bench/probes16 (dictated and one-handed questions): each was refused before.
+  it("spoken fillers and numbers said as words weigh nothing or light; a skip takes the old one away, a change of mind is a return", () => {
+    expect(queryTerms("um whats the actual difference between team and business").map((q) => q.word)).not.toContain("um");
+    expect(isLightWord("ten") && isLightWord("grand") && isLightWord("worth") && isLightWord("actual")).toBe(true);
+    expect(slotOf("whats happens to our old boiler, do i need to hire a skip", "skip")?.broader).toContain("dispose");
+    expect(alts("how long have i got to return something i changed my mind about", "changed")).toContain("unwanted");
+    expect(slotOf("how long will we be without a bathroom if we get it redone", "redone")?.broader).toContain("fit");
+    expect(alts("whats the price for one of the rooms looking out at the water", "looking")).toContain("view");
+    expect(slotOf("rooms looking out at the water", "water")?.broader).toContain("sea");
+    expect(slotOf("cycling round the island", "cycling")?.broader).toContain("bikes");
+    expect(slotOf("do we just lose the money", "money")?.broader).toContain("deposit");
+    expect(slotOf("can she have her breakfast in the morning and can she drink?", "drink")?.broader).toContain("water");
+    expect(slotOf("do you serve breakfast?", "breakfast")?.broader ?? []).not.toContain("eat");
   });
 });

@@ -223,7 +223,12 @@ export const LIGHT_WORDS = new Set(
     "alright roughly approximately kinda sorta yesterday kindly told heard saying thinking wondering getting bringing ones bits " +
     "honestly basically literally seriously definitely hopefully hello hiya sir madam " +
     // Sizes and praise a customer puts before a thing ("a wee campfire", "a proper invoice").
-    "wee tiny proper decent"
+    "wee tiny proper decent " +
+    // Numbers said as words ("havent been in about ten years", "over three grand"): the customer's
+    // situation; the knowledge writes its own numbers in digits.
+    "two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand grand " +
+    // Deciding aloud: "is business worth the extra", "whats the actual difference".
+    "worth actual"
   ).split(" "),
 );
 
@@ -410,6 +415,9 @@ const SYNONYMS: string[][] = [
   // A fee for joining, by the names clubs, schools and services give it.
   ["joining fee", "sign up fee", "signup fee", "sign-up fee", "registration fee", "enrolment fee", "enrollment fee"],
   ["bicycle", "bicycles", "bike", "bikes", "pushbike", "pushbikes", "push bike", "push bikes"],
+  // Changing one's mind is what a returns policy answers ("can i send back something i changed my mind about").
+  ["changed my mind", "change my mind", "change of mind", "changed our mind", "no longer want", "unwanted"],
+  ["view", "views", "looking out", "looks out", "overlooking", "overlooks"],
   ["mosquito", "mosquitoes", "mosquitos", "skeeter", "skeeters", "mozzie", "mozzies"],
   // A membership or subscription put on hold for a while.
   ["pause", "paused", "pausing", "freeze", "freezing", "frozen", "suspend", "suspended", "on hold"],
@@ -1498,6 +1506,31 @@ const BROADER: [string[], string[]][] = [
   ],
   // A clinic is what a practice or a centre is called ("parking at the clinic" ← "Hollybank Veterinary Centre").
   [["clinic"], ["practice", "surgery", "centre", "center"]],
+  // Cycling is done on a bike (one way: a campsite's "cycling routes" do not hire out bikes).
+  [
+    ["cycling", "cyclist", "cyclists", "biking"],
+    ["bike", "bikes", "bicycle", "bicycles"],
+  ],
+  // A skip takes the old one away ("do i need to hire a skip" ← "we take the old boiler away").
+  [
+    ["skip", "skips"],
+    ["take away", "takes away", "dispose", "disposal", "recycle"],
+  ],
+  // Having a room or a kitchen redone is a refit ("how long will we be without a bathroom if we get it redone").
+  [
+    ["redone", "redo", "redoing", "done up", "renovate", "renovated", "renovation", "refit", "revamp"],
+    ["fit", "fitted", "install", "installed", "complete"],
+  ],
+  // Water outside a window is the sea, a lake or a river ("rooms looking out at the water" ← "sea-view double").
+  [["water"], ["sea", "lake", "river", "harbour"]],
+  // A drink before an operation ← "must not eat after 8 pm … water is fine". (Not breakfast → eat:
+  // it answered "Do you serve breakfast?" from a restaurant's food lines.)
+  [["drink", "drinks"], ["water"]],
+  // Losing the money on a cancelled booking is losing the deposit or the refund.
+  [
+    ["lose the money", "lose our money", "lose my money", "lose the deposit"],
+    ["deposit", "refund", "kept"],
+  ],
   // "do i pay for it" is answered by "free".
   [["pay", "paying"], ["free"]],
   [["money back", "refund"], ["refunds"]],

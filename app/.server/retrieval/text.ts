@@ -31,7 +31,8 @@ export const STOP_WORDS = new Set(
 );
 
 /** Chat's interjections and sign-offs ("lol", "tbh", "xx" for kisses): never what a question is about. */
-export const CHAT_INTERJECTIONS = "lol lmao haha hahaha omg tbh btw idk xx xxx ugh nah bro".split(" ");
+// Spoken fillers too: questions dictated to a phone arrive as "um so whats the difference between…".
+export const CHAT_INTERJECTIONS = "lol lmao haha hahaha omg tbh btw idk xx xxx ugh nah bro um umm uh uhh erm hmm hi".split(" ");
 
 /** Question words and fillers that carry no topic in a visitor's question, with chat's interjections. */
 export const QUESTION_FILLERS = new Set([
