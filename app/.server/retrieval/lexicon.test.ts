@@ -604,6 +604,11 @@ describe("support lexicon", () => {
     expect(slotOf("cycling round the island", "cycling")?.broader).toContain("bikes");
     expect(slotOf("do we just lose the money", "money")?.broader).toContain("deposit");
     expect(slotOf("can she have her breakfast in the morning and can she drink?", "drink")?.broader).toContain("water");
+    expect(slotOf("how long have i got to return something i changed my mind about", "mind")?.broader).toContain("return");
+    expect(lexicalSlots("im moving to bristol how do i get out of it", stop).flatMap((x) => [x.word, ...x.alternatives])).toContain("cancel");
+    expect(alts("its over three grand, can i spread it out", "spread")).toContain("instalments");
+    expect(alts("anything i need to do before hand?", "hand")).toContain("beforehand");
+    expect(slotOf("anything nice other than water or coke", "coke")?.broader).toContain("drinks");
     expect(slotOf("do you serve breakfast?", "breakfast")?.broader ?? []).not.toContain("eat");
   });
 });

@@ -350,7 +350,7 @@ const SYNONYMS: string[][] = [
   ["box up", "pack up", "pack", "packing", "packed"],
   // "Will we be without electricity?" → "The power is switched off for about an hour".
   ["electricity", "power", "mains power"],
-  ["ahead", "in advance", "beforehand"],
+  ["ahead", "in advance", "beforehand", "before hand", "ahead of time"],
   ["booze", "alcohol", "alcoholic drinks"],
   ["track", "tracking", "trace", "where is my order", "where is my parcel"],
   ["customs", "import duty", "duty", "duties", "import tax", "import fee"],
@@ -395,6 +395,8 @@ const SYNONYMS: string[][] = [
     "installment",
     "installments",
     "spread the cost",
+    "spread it out",
+    "spread the payments",
     "pay monthly",
     "payment plan",
     "finance",
@@ -1510,6 +1512,20 @@ const BROADER: [string[], string[]][] = [
   [
     ["cycling", "cyclist", "cyclists", "biking"],
     ["bike", "bikes", "bicycle", "bicycles"],
+  ],
+  // A change of mind is what a returns policy answers; getting out of a plan is cancelling it.
+  [
+    ["changed my mind", "change my mind", "change of mind", "changed our mind"],
+    ["return", "returns", "refund"],
+  ],
+  [
+    ["get out of", "getting out of", "back out of", "pull out of"],
+    ["cancel", "cancellation", "leave"],
+  ],
+  // Cola and lemonade are soft drinks ("anything other than water or coke").
+  [
+    ["coke", "cola", "pepsi", "lemonade", "fizzy drink", "fizzy drinks"],
+    ["soft drink", "soft drinks", "alcohol free", "non alcoholic"],
   ],
   // A skip takes the old one away ("do i need to hire a skip" ← "we take the old boiler away").
   [
