@@ -91,7 +91,9 @@ describe("the widget on another origin", () => {
       // The chat frame is another process: a focus it took just before closing can reach this page after
       // close() moved focus to the launcher (seen on a loaded CI machine). Simulate that late arrival by
       // focusing inside the closed frame while it is briefly drawn: focus goes back to the launcher.
-      const chat = p.frames().find((f) => f.url().includes("/widget/frame/"))!;
+      // The frame is taken from its element, not found by URL: on a loaded machine its navigation may
+      // not have committed yet, and a frame still at about:blank is not found by URL (CI, 2026-12-04).
+      const chat = (await (await frameEl.elementHandle())!.contentFrame())!;
       await chat.waitForSelector("textarea, input[type=text]", { state: "attached" });
       await p.evaluate(() => (document.querySelector("iframe")!.parentElement!.style.display = "block"));
       await chat.evaluate(() => (document.querySelector("textarea, input[type=text]") as HTMLElement).focus());
