@@ -207,6 +207,14 @@ describe("local model (LanguageModelV3 through streamText)", () => {
     expect(detectSmallTalk("hi, how much is shipping?")).toBeNull();
     expect(detectSmallTalk("Thanks Acme Helper!", "Acme Helper")?.kind).toBe("thanks");
   });
+
+  it("takes asking after the bot's day as small talk, not a question about the day (bench/probes17)", () => {
+    expect(detectSmallTalk("hey how are you today")?.kind).toBe("howareyou");
+    expect(detectSmallTalk("hey hows your day going")?.kind).toBe("howareyou");
+    expect(detectSmallTalk("how is your day")?.kind).toBe("howareyou");
+    expect(detectSmallTalk("are you open today")).toBeNull();
+    expect(detectSmallTalk("how busy is your day on saturday")).toBeNull();
+  });
 });
 
 describe("model registry", () => {

@@ -34,11 +34,12 @@ const LIVE_FACT = [
   /\bwho won\b.*\b(?:last night|yesterday|today|tonight|this weekend|at the weekend|on (?:satur|sun)day)\b/,
   /\b(?:what time is it|whats the time|what's the time|what is the time)(?: right)?(?: now)?(?: in [\p{L} ]+?)?(?: right now| now)?\s*\??$/u,
 ];
-const RATE = /\b(?:exchange rate|conversion rate|share price|stock price)\b/;
-const NOW = /\b(?:today|now|right now|currently|current|at the moment)\b/;
+const RATE = /\b(?:exchange rate|conversion rate|share price|stock price|traffic|queues? at the airport)\b/;
+const NOW = /\b(?:today|now|right now|rn|currently|current|at the moment)\b/;
 const ASKING_THE_BOT = /^\s*(?:(?:can|could|would|will) (?:you|u) (?:tell|give|show) me|(?:do|does) (?:you|u|anyone) know|tell me|give me)\b\s*/;
 /** Whether a clause speaks to the business or of the asker: such a clause may ask the business something. */
-const PERSONAL = /\b(?:i|me|my|we|us|our|you|your|u|ur)\b/;
+// ("i-35" is a road, not the asker.)
+const PERSONAL = /\b(?:i(?!-\d)|me|my|we|us|our|you|your|u|ur)\b/;
 
 function isGeneralClause(clause: string): boolean {
   if (TRANSLATION.test(clause) || EXPLAIN_LIKE_A_CHILD.test(clause) || ENTERTAIN_OR_NAME.test(clause)) return true;

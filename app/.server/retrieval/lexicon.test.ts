@@ -611,4 +611,33 @@ describe("support lexicon", () => {
     expect(slotOf("anything nice other than water or coke", "coke")?.broader).toContain("drinks");
     expect(slotOf("do you serve breakfast?", "breakfast")?.broader ?? []).not.toContain("eat");
   });
+  // bench/probes17 and probes18 (young people texting, people asking for someone else): refused before,
+  // with "lowkey", "ngl", "fr" and "absolutely" weighing like topic words.
+  it("young people's chat words carry no topic and their spellings read as words", () => {
+    const words = (q: string) => queryTerms(q).map((t) => t.word);
+    expect(words("lowkey terrified of the dentist ngl, do u do anything for ppl like me")).toEqual(expect.not.arrayContaining(["lowkey", "ngl"]));
+    expect(words("wait so how long is an appointment fr, like is it rushed")).not.toContain("fr");
+    expect(questionWords("tryna send a jumper to my sis in sydney")).toEqual(expect.arrayContaining(["trying", "sister"]));
+    expect(questionWords("is it deffo no fee to cancel")).toContain("definitely");
+    expect(words("lowkey smell gas in my flat rn what do i do")).not.toContain("rn");
+    expect(isLightWord("absolutely") && isLightWord("definitely")).toBe(true);
+    expect(questionWords("wait so is breakfast included")).not.toContain("wait");
+    expect(questionWords("how long is the wait for an appointment")).toContain("wait");
+  });
+  // bench/probes17 and probes18: each was refused before.
+  it("people asked for weigh light; a levy is a tax, a professional body an institute, a lock-in a contract", () => {
+    expect(["brother", "sister", "husband", "nan", "nearby", "normal", "total"].every(isLightWord)).toBe(true);
+    expect(alts("is there any tourist levy we need to budget for", "levy")).toContain("tax");
+    expect(slotOf("which professional body you belong to", "professional")?.broader).toContain("institute");
+    expect(slotOf("she gets very grumpy when hungry", "hungry")?.broader).toContain("eat");
+    expect(slotOf("I deleted our workspace by accident, can it be brought back?", "brought")?.broader).toContain("restore");
+    expect(slotOf("can i quit whenever or is there a lock in", "lock")?.broader).toContain("contract");
+    expect(slotOf("whats the latest we can stay in the room on the last morning", "stay")?.broader).toContain("checkout");
+    expect(slotOf("would that be too far for you to come?", "far")?.broader).toContain("miles");
+    expect(slotOf("do i have to pay on the day or can you send me a bill", "send")?.broader).toContain("payment");
+    expect(slotOf("can we come have a look around first", "look")?.broader).toContain("visit");
+    expect(alts("suppose im in a hurry", "hurry")).toContain("quick");
+    expect(slotOf("do you ship to our offices in singapore and cape town", "cape")?.broader).toContain("africa");
+    expect(slotOf("my brother is staying in bangalore", "bangalore")?.broader).toContain("asia");
+  });
 });

@@ -115,6 +115,14 @@ const CHAT_SPELLING: Record<string, string> = {
   youre: "you are",
   theyre: "they are",
   wanna: "want to",
+  // Young people's spelling ("tryna send a jumper to my sis", "im outside rn", "is it deffo free").
+  tryna: "trying to",
+  // "rn" is right now; "right" would find "right away" in the knowledge.
+  rn: "now",
+  deffo: "definitely",
+  defo: "definitely",
+  sis: "sister",
+  bruv: "brother",
   gonna: "going to",
   gotta: "have to",
   abt: "about",
@@ -201,6 +209,8 @@ const CHAT_SPELLING_AFTER: Record<string, { unit: string; otherwise: string; aft
   dug: { unit: "dog", otherwise: "dug", after: new Set("the a my our wee his her your yer ma oor".split(" ")) },
   // "my gf" is a girlfriend; "any gf options", "is the cake gf" mean gluten free.
   gf: { unit: "girlfriend", otherwise: "gluten free", after: new Set("my me his your her their a".split(" ")) },
+  // "my 3 yo" is three years old; "yo" alone is a greeting.
+  yo: { unit: "years old", otherwise: "hi", after: new Set() },
 };
 
 /**
@@ -221,7 +231,12 @@ export const LIGHT_WORDS = new Set(
     "including extra instead mid whole full big small little large much many less more most first last next other another same different able done " +
     // Chat and story words: "is that alright", "roughly how long", "got it yesterday", "kindly confirm".
     "alright roughly approximately kinda sorta yesterday kindly told heard saying thinking wondering getting bringing ones bits " +
-    "honestly basically literally seriously definitely hopefully hello hiya sir madam " +
+    "honestly basically literally seriously definitely absolutely totally hopefully hello hiya sir madam " +
+    // "cycling round skye", "how many rooms in total", "suppose im in a hurry", "everybody else's hours".
+    "round around total altogether suppose supposing everybody nobody nearby normal trying " +
+    // The people a customer asks for ("sending a jumper to my brother", "my husband is between sizes"):
+    // their situation, rarely what the knowledge is about.
+    "brother sister husband wife nan nana gran granny grandma grandad grandpa cousin niece nephew auntie uncle " +
     // Sizes and praise a customer puts before a thing ("a wee campfire", "a proper invoice").
     "wee tiny proper decent " +
     // Numbers said as words ("havent been in about ten years", "over three grand"): the customer's
@@ -354,7 +369,7 @@ const SYNONYMS: string[][] = [
   ["booze", "alcohol", "alcoholic drinks"],
   ["track", "tracking", "trace", "where is my order", "where is my parcel"],
   ["customs", "import duty", "duty", "duties", "import tax", "import fee"],
-  ["fast", "faster", "quick", "quicker", "quickly", "express", "speedy", "rush", "soon", "sooner"],
+  ["fast", "faster", "quick", "quicker", "quickly", "express", "speedy", "rush", "soon", "sooner", "hurry", "in a hurry"],
   // money
   ["cost", "costs", "price", "prices", "priced", "pricing", "charge", "charges", "charged", "fee", "fees", "rate", "rates", "tariff", "how much"],
   [
@@ -413,7 +428,7 @@ const SYNONYMS: string[][] = [
   ["amex", "american express"],
   ["bank transfer", "wire transfer", "transfer", "bacs"],
   // Canada's HST is its sales tax, as GST is New Zealand's and Australia's.
-  ["tax", "taxes", "vat", "sales tax", "gst", "hst"],
+  ["tax", "taxes", "vat", "sales tax", "gst", "hst", "levy", "levies"],
   // A fee for joining, by the names clubs, schools and services give it.
   ["joining fee", "sign up fee", "signup fee", "sign-up fee", "registration fee", "enrolment fee", "enrollment fee"],
   ["bicycle", "bicycles", "bike", "bikes", "pushbike", "pushbikes", "push bike", "push bikes"],
@@ -505,7 +520,7 @@ const SYNONYMS: string[][] = [
   ["allergy", "allergies", "allergic", "allergen", "allergens", "intolerance", "intolerant"],
   ["coeliac", "celiac", "gluten", "gluten free"],
   ["vegan", "vegans", "plant based", "dairy free", "vegetarian"],
-  ["nervous", "anxious", "scared", "afraid", "fear", "frightened", "phobia", "worried", "terrified", "petrified"],
+  ["nervous", "anxious", "scared", "afraid", "fear", "frightened", "phobia", "worried", "terrified", "petrified", "freaked out", "freaks out"],
   ["pain", "toothache", "ache", "aching", "hurts", "hurting", "sore", "painful"],
   ["emergency", "emergencies", "urgent", "urgently", "urgency", "out of hours"],
   ["complaint", "complaints", "complain", "unhappy", "dissatisfied", "not happy"],
@@ -1180,9 +1195,20 @@ const BROADER: [string[], string[]][] = [
     ],
     ["eu", "europe", "european"],
   ],
-  [["japan", "china", "india", "singapore", "korea", "hong kong", "thailand", "vietnam", "malaysia", "indonesia", "philippines", "taiwan", "tokyo"], ["asia"]],
-  [["nigeria", "kenya", "egypt", "morocco", "south africa", "ghana"], ["africa"]],
-  [["brazil", "argentina", "chile", "colombia", "peru"], ["south america"]],
+  // Countries and their best-known cities ("my brother is staying in Bangalore", "our offices in Cape Town").
+  [
+    [
+      ..."japan china india singapore korea thailand vietnam malaysia indonesia philippines taiwan tokyo osaka kyoto seoul".split(" "),
+      ..."beijing shanghai bangkok manila jakarta mumbai delhi bangalore bengaluru chennai kolkata hyderabad".split(" "),
+      ...["hong kong", "kuala lumpur", "ho chi minh city", "new delhi"],
+    ],
+    ["asia"],
+  ],
+  [
+    ["nigeria", "kenya", "egypt", "morocco", "south africa", "ghana", "lagos", "nairobi", "cairo", "johannesburg", "cape town", "durban", "accra", "marrakech"],
+    ["africa"],
+  ],
+  [["brazil", "argentina", "chile", "colombia", "peru", "sao paulo", "rio de janeiro", "buenos aires", "bogota"], ["south america"]],
   [
     ["saturday", "saturdays", "sunday", "sundays"],
     ["weekend", "weekends"],
@@ -1537,6 +1563,47 @@ const BROADER: [string[], string[]][] = [
     ["redone", "redo", "redoing", "done up", "renovate", "renovated", "renovation", "refit", "revamp"],
     ["fit", "fitted", "install", "installed", "complete"],
   ],
+  // A trade's professional body is the institute or association it is a member of ("which professional
+  // body do you belong to" ← "we are members of the Chartered Institute of …").
+  [
+    ["professional body", "trade body", "trade association", "professional association", "governing body", "trade organisation"],
+    ["member", "members", "institute", "association", "federation", "accredited"],
+  ],
+  // Being locked into a plan is its minimum term ("can i quit whenever or is there a lock in").
+  [
+    ["lock in", "locked in", "lock-in", "tie in", "tied in", "tie-in", "locked into", "tied into"],
+    ["contract", "minimum", "cancel", "notice"],
+  ],
+  // Staying in the room on the last morning is check-out ("whats the latest we can stay in the room").
+  [
+    ["leave the room", "out of the room", "vacate", "vacate the room", "last morning", "final morning", "stay in the room"],
+    ["check out", "checkout", "check-out"],
+  ],
+  // Looking around a place first is a visit ("can we come have a look around first" ← "a happy visit").
+  [
+    ["look around", "look round", "have a look around", "have a look round", "show us around", "show me around", "show us round"],
+    ["visit", "visits", "tour", "tours"],
+  ],
+  // "would that be too far for you to come?" ← "within about 20 miles of our yard".
+  [
+    ["too far", "that far", "this far", "far out"],
+    ["miles", "area", "distance", "radius"],
+  ],
+  // Being sent a bill is how and when to pay ("do i have to pay on the day or can you send me a bill").
+  [
+    ["send me a bill", "send a bill", "send the bill", "bill me", "invoice me", "pay later"],
+    ["payment", "pay", "due"],
+  ],
+  // Hunger before an operation is eating ("can my cat have her breakfast, she gets grumpy when hungry").
+  [
+    ["hungry", "starving"],
+    ["eat", "food"],
+  ],
+  // A deleted thing "brought back" is restored ("can it be brought back?" ← "can be restored for 30 days").
+  [
+    ["brought back", "bring back"],
+    ["restore", "restored", "recover"],
+  ],
   // Water outside a window is the sea, a lake or a river ("rooms looking out at the water" ← "sea-view double").
   [["water"], ["sea", "lake", "river", "harbour"]],
   // A drink before an operation ← "must not eat after 8 pm … water is fine". (Not breakfast → eat:
@@ -1674,6 +1741,8 @@ export function questionWords(text: string): string[] {
   const marked = text.replace(/\bU\.?S\.?A?\b\.?/g, " usa ").replace(/\bU\.?K\b\.?/g, " uk ");
   const out: string[] = [];
   const raw = norm(marked);
+  // "wait so is breakfast included", "wait, how long is it": an interjection, not waiting.
+  if (raw[0] === "wait" && (raw[1] === "so" || /^\s*wait\s*[,.!:-]/i.test(text))) raw.shift();
   for (const [i, w] of raw.entries()) {
     const after = CHAT_SPELLING_AFTER[w];
     const prev = out.at(-1) ?? "";

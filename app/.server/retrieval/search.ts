@@ -542,7 +542,8 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
       if (only && !only.has(s)) continue;
       sum += v;
       let best = rangeHeld(text, s);
-      for (const [f, k] of strengthOf.get(s)!) if (k > best && terms.has(f)) best = Math.max(best, k * phraseShare(terms, s, f));
+      for (const [f, k] of strengthOf.get(s)!)
+        if (k > best && terms.has(f) && !(f !== s && onlyOtherSense(text, f))) best = Math.max(best, k * phraseShare(terms, s, f));
       // A multi-word synonym written out in full ("Wi-Fi" for "wifi") is the word itself, as in the
       // built-in engine's sentence choice; its head alone stays weak. ADR 046.
       if (best > 0 && best < 1 && termOf.get(s)!.synonymPhrases?.some((p) => writesPhrase(text, p))) best = 1;
@@ -1086,6 +1087,18 @@ const DISCOUNT_WORDS = new Set(
     " ",
   ),
 );
+/**
+ * A synonym's other sense, by the words around it: "we deal with one team" is no deal (a discount).
+ * Where the chunk uses the word only so, the synonym does not count in the floor.
+ */
+const OTHER_SENSE: Record<string, { word: RegExp; other: RegExp }> = {
+  deal: { word: /\bdeal(?:s|t|ing)?\b/gi, other: /\bdeal(?:s|t|ing)?\s+with\b/gi },
+};
+function onlyOtherSense(text: string, stem: string): boolean {
+  const sense = OTHER_SENSE[stem];
+  if (!sense) return false;
+  return (text.match(sense.word)?.length ?? 0) === (text.match(sense.other)?.length ?? 0);
+}
 const REDUCTION = /\d\s?%\s*off\b|\bhalf[- ]price\b|\b\d+\s?%\s+(?:less|cheaper|discount)\b/i;
 /** Words for a price or a reduction: what they apply to is the object of an availability question. */
 const PRICE_OBJECTS = new Set("discount discounts deal deals offer offers reduction reductions concession concessions price prices rate rates".split(" "));
