@@ -119,6 +119,8 @@ const CHAT_SPELLING: Record<string, string> = {
   tryna: "trying to",
   // "rn" is right now; "right" would find "right away" in the knowledge.
   rn: "now",
+  // "do i need someone w me": with.
+  w: "with",
   deffo: "definitely",
   defo: "definitely",
   sis: "sister",
@@ -190,6 +192,10 @@ const CHAT_SPELLING: Record<string, string> = {
  * words, else the other word ("6 yr old", "next yr" but "whats yr address"; "10 min" but "a min spend").
  */
 const WEEKDAYS = new Set(DAY_NAMES);
+const ASKER_LIKE = new Set(["people", "ppl", "someone", "somebody", "folk", "folks"]);
+const ASKER = new Set(["me", "us", "myself", "ourselves"]);
+const STORY_SPANS = new Set(["week", "month", "year"]);
+const STORY_WHEN = new Set(["next"]);
 const LINKS = new Set("and or to til till until thru through".split(" "));
 const CHAT_SPELLING_AFTER: Record<string, { unit: string; otherwise: string; after: Set<string>; afterDay?: boolean }> = {
   yr: { unit: "year", otherwise: "your", after: new Set("a an per every next last this each".split(" ")) },
@@ -211,6 +217,8 @@ const CHAT_SPELLING_AFTER: Record<string, { unit: string; otherwise: string; aft
   gf: { unit: "girlfriend", otherwise: "gluten free", after: new Set("my me his your her their a".split(" ")) },
   // "my 3 yo" is three years old; "yo" alone is a greeting.
   yo: { unit: "years old", otherwise: "hi", after: new Set() },
+  // "bathroom reno" is a renovation; Reno alone is the city in Nevada (places.ts).
+  reno: { unit: "renovation", otherwise: "reno", after: new Set("bathroom kitchen house home full complete big a the".split(" ")) },
 };
 
 /**
@@ -1594,6 +1602,16 @@ const BROADER: [string[], string[]][] = [
     ["send me a bill", "send a bill", "send the bill", "bill me", "invoice me", "pay later"],
     ["payment", "pay", "due"],
   ],
+  // Sending something to someone is delivering it ("sending a jumper to my brother in manchester").
+  [
+    ["send", "sending"],
+    ["delivery", "deliver", "shipping", "ship", "post", "postage"],
+  ],
+  // An item worn once is no longer unworn ("i wore the jumper once, can i return it").
+  [
+    ["wore", "wearing"],
+    ["worn", "unworn", "wear"],
+  ],
   // Hunger before an operation is eating ("can my cat have her breakfast, she gets grumpy when hungry").
   [
     ["hungry", "starving"],
@@ -1744,6 +1762,11 @@ export function questionWords(text: string): string[] {
   // "wait so is breakfast included", "wait, how long is it": an interjection, not waiting.
   if (raw[0] === "wait" && (raw[1] === "so" || /^\s*wait\s*[,.!:-]/i.test(text))) raw.shift();
   for (const [i, w] of raw.entries()) {
+    // "for people like me" is the asker ("is there anything you can do for people like me").
+    if (ASKER_LIKE.has(w) && raw[i + 1] === "like" && ASKER.has(raw[i + 2] ?? "")) continue;
+    // "next week", "next month": when the customer's story happens, not what it asks about. ("Last
+    // week" stays: a follow-up within 14 days hangs on it.)
+    if (STORY_SPANS.has(w) && STORY_WHEN.has(raw[i - 1] ?? "")) continue;
     const after = CHAT_SPELLING_AFTER[w];
     const prev = out.at(-1) ?? "";
     const afterDay = after?.afterDay && LINKS.has(prev) && WEEKDAYS.has(out.at(-2) ?? "");
@@ -1856,7 +1879,8 @@ export function lexicalSlots(text: string, isStop: (w: string) => boolean): Lexi
     // "up to" is a maximum only before an amount.
     const upTo = ws[i] === "up" && ws[i + 1] === "to";
     let hit = entries.find((e) => e.phrase.every((p, j) => ws[i + j] === p) && !(upTo && e.phrase.length === 2 && !AMOUNT_NEXT.test(ws[i + 2] ?? "")));
-    if (!hit) {
+    // A single word's own entry ("send" → delivery) gives way to its phrase with a particle ("send it back").
+    if (!hit || hit.phrase.length === 1) {
       // "send it back", "send the jumper back": a two-word phrase ending in a particle, with at most two words between.
       for (const e of entries) {
         if (e.phrase.length !== 2 || !PARTICLES.has(e.phrase[1])) continue;
