@@ -655,4 +655,12 @@ describe("support lexicon", () => {
     // The phrase with a particle still wins over the single word.
     expect(alts("can i send the jumper back", "send")).toContain("return");
   });
+  // bench/probes14–18: refused in two to four batches each.
+  it("somewhere safe overnight is a locked shed at night; a one man band asks about the team", () => {
+    expect(slotOf("is there somewhere safe to put 2 bikes overnight", "safe")?.broader).toContain("locked");
+    expect(slotOf("is there somewhere safe to put 2 bikes overnight", "overnight")?.broader).toContain("night");
+    expect(slotOf("are you a proper trade body member or just a one man band", "band")?.broader).toContain("engineers");
+    expect(slotOf("whats the difference between a sole trader and a limited company", "trader")?.broader ?? []).not.toContain("engineers");
+    expect(isLightWord("near") && isLightWord("throw")).toBe(true);
+  });
 });

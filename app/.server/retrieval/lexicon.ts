@@ -241,7 +241,7 @@ export const LIGHT_WORDS = new Set(
     "alright roughly approximately kinda sorta yesterday kindly told heard saying thinking wondering getting bringing ones bits " +
     "honestly basically literally seriously definitely absolutely totally hopefully hello hiya sir madam " +
     // "cycling round skye", "how many rooms in total", "suppose im in a hurry", "everybody else's hours".
-    "round around total altogether suppose supposing everybody nobody nearby normal trying " +
+    "round around total altogether suppose supposing everybody nobody nearby near normal trying throw " +
     // The people a customer asks for ("sending a jumper to my brother", "my husband is between sizes"):
     // their situation, rarely what the knowledge is about.
     "brother sister husband wife nan nana gran granny grandma grandad grandpa cousin niece nephew auntie uncle " +
@@ -1601,6 +1601,17 @@ const BROADER: [string[], string[]][] = [
   [
     ["send me a bill", "send a bill", "send the bill", "bill me", "invoice me", "pay later"],
     ["payment", "pay", "due"],
+  ],
+  // Somewhere safe for bikes is a locked shed ("is there somewhere safe to put the bikes overnight").
+  [
+    ["safe", "secure", "securely", "safely"],
+    ["locked", "lock", "lockable"],
+  ],
+  [["overnight"], ["night"]],
+  // A trade that is "just a one man band" has a team of some size ("family business … with six engineers").
+  [
+    ["one man band", "one-man band", "one man operation"],
+    ["engineers", "team", "staff", "employees"],
   ],
   // Sending something to someone is delivering it ("sending a jumper to my brother in manchester").
   [
