@@ -663,4 +663,12 @@ describe("support lexicon", () => {
     expect(slotOf("whats the difference between a sole trader and a limited company", "trader")?.broader ?? []).not.toContain("engineers");
     expect(isLightWord("near") && isLightWord("throw")).toBe(true);
   });
+  // bench/probes19 (misspellings): each was refused before.
+  it("reads words spelt as they sound and the commonest misspellings", () => {
+    expect(questionWords("wat time do we hav to be out of the room")).toEqual(expect.arrayContaining(["what", "have"]));
+    expect(questionWords("wats the number to book")).toEqual(expect.arrayContaining(["what", "is"]));
+    expect(questionWords("my toilet is bloked agen")).toContain("again");
+    expect(questionWords("do you change the towels evry day")).toContain("every");
+    expect(questionWords("is accomodation included")).toContain("accommodation");
+  });
 });

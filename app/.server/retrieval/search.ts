@@ -1306,9 +1306,10 @@ export function askedNames(query: string): string[] {
 }
 
 /** What a forecast question names; WEATHER is what each of its clauses may be about. */
-const NAMES_WEATHER = /\b(weather|forecast|rain|raining|snow|snowing)\b/i;
+// With the weather's common misspellings ("wats the wether like in galway this weekend").
+const NAMES_WEATHER = /\b(weather|wether|wheather|weahter|forecast|rain|raining|snow|snowing)\b/i;
 const WEATHER =
-  /\b(weather|forecast|rain|raining|rainy|snow|snowing|sunny|sun|windy|gale|storm|stormy|cold|hot|warm|wet|dry|degrees|temperature|umbrella|jacket|coat)\b/i;
+  /\b(weather|wether|wheather|weahter|forecast|rain|raining|rainy|snow|snowing|sunny|sun|windy|gale|storm|stormy|cold|hot|warm|wet|dry|degrees|temperature|umbrella|jacket|coat)\b/i;
 const NEAR_TIME =
   /\b(tomorrow|tmrw|tmr|today|tonight|this (weekend|week|morning|afternoon|evening)|the weekend|next week|right now|on (mon|tues|wednes|thurs|fri|satur|sun)day)\b/i;
 const CONDITION = /\b(if|in case|incase|when it)\b/i;
