@@ -22,6 +22,7 @@ describe("general-assistant requests (ADR 073)", () => {
       "What’s the time in London?",
       // bench/probes6: answered from a price list once "rn" (right now) stopped weighing like a topic word.
       "what's the traffic like on i-35 rn",
+      "hows the queue at the airport right now",
     ])
       expect(isGeneralRequest(q), q).toBe(true);
   });
