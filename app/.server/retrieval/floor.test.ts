@@ -696,4 +696,20 @@ describe("a value the customer asks with, answered by a range", () => {
     expect(offer.answerable).toBe(true);
     expect(offer.passages[0].text).toContain("£69");
   });
+
+  it("“normal” names the standard thing: light in the floor only (bench/probes17)", async () => {
+    const bot = await botWith([
+      ["Plans", "Solo costs $9 a month. Team costs $12 per user per month. Business costs $15 per user per month."],
+      ["Security", "Two-factor authentication can be turned on under Profile, Security. Business owners can require it for every member."],
+      [
+        "Roles and members",
+        "A workspace has one owner. Admins can manage members, clients and billing. Members can track time and see their own reports only.",
+      ],
+      ["Data", "You can export all time entries and invoices as CSV at any time."],
+    ]);
+    // Before: refused, "normal" weighing like the thing asked about.
+    const member = await retrieve(bot.ctx, bot.ref, "can a normal member see everybody else's hours?", { k: 1 });
+    expect(member.answerable).toBe(true);
+    expect(member.passages[0].text).toContain("their own reports only");
+  });
 });

@@ -626,7 +626,7 @@ describe("support lexicon", () => {
   });
   // bench/probes17 and probes18: each was refused before.
   it("people asked for weigh light; a levy is a tax, a professional body an institute, a lock-in a contract", () => {
-    expect(["brother", "sister", "husband", "nan", "nearby", "normal", "total"].every(isLightWord)).toBe(true);
+    expect(["brother", "sister", "husband", "nan", "nearby", "total"].every(isLightWord)).toBe(true);
     expect(alts("is there any tourist levy we need to budget for", "levy")).toContain("tax");
     expect(slotOf("which professional body you belong to", "professional")?.broader).toContain("institute");
     expect(slotOf("she gets very grumpy when hungry", "hungry")?.broader).toContain("eat");

@@ -267,7 +267,7 @@ export const LIGHT_WORDS = new Set(
     "alright roughly approximately kinda sorta yesterday kindly told heard saying thinking wondering getting bringing ones bits " +
     "honestly basically literally seriously definitely absolutely totally hopefully hello hiya sir madam " +
     // "cycling round skye", "how many rooms in total", "suppose im in a hurry", "everybody else's hours".
-    "round around total altogether suppose supposing everybody nobody nearby near normal trying throw " +
+    "round around total altogether suppose supposing everybody nobody nearby near trying throw " +
     // The people a customer asks for ("sending a jumper to my brother", "my husband is between sizes"):
     // their situation, rarely what the knowledge is about.
     "brother sister husband wife nan nana gran granny grandma grandad grandpa cousin niece nephew auntie uncle " +

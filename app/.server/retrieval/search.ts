@@ -508,7 +508,7 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   const floorTotal = Math.max(total, t.floorPseudoChunks);
   const floorW = new Map<string, number>();
   for (const q of qTerms) {
-    const light = isLightWord(q.word) || headcounts.has(q.word) || ASKS_WHETHER.has(q.word) ? 0.25 : 1;
+    const light = isLightWord(q.word) || headcounts.has(q.word) || ASKS_WHETHER.has(q.word) || THE_USUAL.has(q.word) ? 0.25 : 1;
     // Only the word and its synonyms say how common the term is: "tomorrow" is not as common as "day".
     const known = [q.stem, ...q.alts.filter((a) => (a.strength ?? 1) >= 1).map((a) => a.stem)].map(dfOf).filter((d) => d > 0);
     const df = known.length ? Math.min(...known) : 0;
@@ -1358,6 +1358,12 @@ const ASKS_FOR_TERMS =
  * the word light everywhere lowered Anthropic recall@3 from .801 to .796).
  */
 const ASKS_WHETHER = new Set(["available"]);
+/**
+ * "a normal member", "a normal check-up": the customer's word for the standard thing, which the
+ * knowledge names without it. Light in the floor only: where the knowledge does say it ("A trial
+ * lesson costs the normal lesson price"), the sentence that does still leads the reply.
+ */
+const THE_USUAL = new Set(["normal"]);
 /** What a question after a price asks for, not about. */
 const PRICE_WORDS = new Set("cost costs price prices priced fee fees charge charges rate rates pay paid".split(" "));
 /**
