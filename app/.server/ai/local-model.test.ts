@@ -284,6 +284,28 @@ describe("sentence splitting for composed answers", () => {
   it("skips a leading mid-sentence fragment left by chunk overlap", () => {
     const s = splitSentences('colleague?" or "Which roles?". Owners manage billing. Admins manage members.');
     expect(s.map((x) => x.text)).toEqual(["Owners manage billing.", "Admins manage members."]);
+    // The fragment runs over a short line and a wrapped one: none of it is quoted (the demo bot
+    // answered "tool **Hand to a human** is on under the chatbot's **Tools**…").
+    const wrapped = splitSentences(
+      "on in Look & feel and the built-in\ntool **Hand to a human** is on under the chatbot's **Tools** (the Tools page says so when Look & feel\nblocks it).\n\nEvery request is recorded. The team is notified once.",
+    );
+    expect(wrapped.map((x) => x.text)).toEqual(["Every request is recorded.", "The team is notified once."]);
+    // …and a sentence that starts on a later line of the fragment is kept.
+    expect(splitSentences("the built-in\ntool is on. Owners manage billing.").map((x) => x.text)).toEqual(["Owners manage billing."]);
+  });
+
+  it("keeps an indented line with the list item above it, even after a colon", () => {
+    // The demo bot's plans doc: "moving from Free to a paid plan opens Stripe Checkout." was quoted
+    // without its condition, "With Stripe configured".
+    const s = splitSentences(
+      "An owner opens **Plans and usage**.\n\n- **With Stripe configured** (the hosted service):\n  moving from Free to a paid plan opens Stripe Checkout. The plan changes\n  within seconds.\n- **Without Stripe**: the page says so.\nNot indented, so a paragraph of its own.",
+    );
+    expect(s.map((x) => [x.text, x.bullet])).toEqual([
+      ["An owner opens **Plans and usage**.", false],
+      ["**With Stripe configured** (the hosted service): moving from Free to a paid plan opens Stripe Checkout. The plan changes within seconds.", true],
+      ["**Without Stripe**: the page says so.", true],
+      ["Not indented, so a paragraph of its own.", false],
+    ]);
   });
 });
 

@@ -204,17 +204,25 @@ const emphasisedPrompt = (line: string) => {
 function unwrapLines(text: string): string[] {
   const out: string[] = [];
   let prev = "";
+  let inItem = false;
   for (const raw of text.split("\n")) {
     const line = raw.trim();
+    // An indented line under a list item is that item's text wrapped, whatever the line above
+    // ends with ("- **With Stripe configured** (…):" then "  moving from Free to a paid plan…").
+    const itemText = inItem && /^[ \t]+\S/.test(raw) && !STRUCTURAL_LINE.test(line);
     const wrapped =
-      prev.length >= 50 &&
-      !/[.!?:;…]$/.test(unemphasised(prev)) &&
-      !/^#{1,6}\s|^\|/.test(prev) &&
-      line &&
-      !STRUCTURAL_LINE.test(line) &&
-      !/^[^\s:]{1,40}:\s/.test(line);
+      itemText ||
+      (prev.length >= 50 &&
+        !/[.!?:;…]$/.test(unemphasised(prev)) &&
+        !/^#{1,6}\s|^\|/.test(prev) &&
+        line &&
+        !STRUCTURAL_LINE.test(line) &&
+        !/^[^\s:]{1,40}:\s/.test(line));
     if (wrapped) out[out.length - 1] += ` ${line}`;
-    else out.push(line);
+    else {
+      out.push(line);
+      inItem = /^([-*•·]|\d{1,2}[.)])\s+/.test(line);
+    }
     prev = wrapped ? out[out.length - 1] : line;
   }
   return out;
@@ -246,6 +254,9 @@ const CODE_BLOCK = /^(```|~~~)[^\n]*\n[\s\S]*?(^\1[^\n]*$|(?![\s\S]))/gm;
  */
 const SENTENCE_END = /(?<=[.!?…])(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|Ft|Co|Jr|Sr)\.)\s+(?=[\p{Lu}\p{N}"“«(¿¡])/u;
 
+/** A line whose last sentence is complete ("…blocks it).", "…on the day?**"). */
+const ENDS_SENTENCE = /[.!?…]["'”»)\]*_]*$/;
+
 /** A passage's sentence or list item; `paragraph` is the line it comes from (after unwrapping). */
 type SplitSentence = { text: string; bullet: boolean; heading?: string; prompt?: boolean; paragraph: number };
 
@@ -259,8 +270,20 @@ export function splitSentences(text: string): SplitSentence[] {
   // "…where the chat should appear:" introduced the code: without it, the sentence ends there.
   const lines = unwrapLines(text.replace(/:[ \t]*\n(?=\s*(```|~~~))/g, ".\n").replace(CODE_BLOCK, "")).map((l) => l.trim());
   const nextOf = (i: number) => lines.slice(i + 1).find((l) => l.length > 0);
+  // The chunk began mid-sentence and that sentence has not ended yet: its next lines are the rest
+  // of it ("on in Look & feel and the built-in" then "tool **Hand to a human** is on…").
+  let midSentence = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
+    if (midSentence) {
+      midSentence = false;
+      if (line && !STRUCTURAL_LINE.test(line) && !/^[^\s:]{1,40}:\s/.test(line)) {
+        const rest = line.split(SENTENCE_END).slice(1).join(" ");
+        midSentence = !rest && !ENDS_SENTENCE.test(line);
+        if (rest) out.push(...splitSentences(rest).map((s) => ({ ...s, heading: s.heading ?? heading, paragraph: i })));
+        continue;
+      }
+    }
     if (!line || /^[-=*_]{3,}$/.test(line)) continue;
     if (/^#{1,6}\s/.test(line)) {
       heading = line.replace(/^#{1,6}\s+/, "").replace(/\s+#+\s*$/, "");
@@ -276,6 +299,7 @@ export function splitSentences(text: string): SplitSentence[] {
     // Chunk overlap can start mid-sentence: a leading fragment is not something to quote.
     if (wasFirst && /^[\p{Ll},;:)\]"”»?!]/u.test(line) && !/^[^\s:]{1,40}:\s/.test(line)) {
       const rest = line.split(SENTENCE_END).slice(1).join(" ");
+      midSentence = !rest && !ENDS_SENTENCE.test(line);
       if (rest) out.push(...splitSentences(rest).map((s) => ({ ...s, heading: s.heading ?? heading, paragraph: i })));
       continue;
     }
