@@ -566,6 +566,17 @@ describe("answers that start with the answer (issue #12)", () => {
     expect(both).toContain("Allow 3 hours for the round trip");
   });
 
+  it("“what port” wants a host and port (the demo docs)", () => {
+    const one = (title: string, heading: string, text: string): PromptPassage[] => [{ id: 1, title, heading, url: null, text }];
+    // Before: only "Set `PORT` to use another port…", which shares the question's words but not its answer.
+    const run = one(
+      "Quick start",
+      "Run it locally",
+      "You need Node.js 20 or newer and npm 11. From a fresh clone run npm start.\n\nThe first run installs dependencies, builds the app, creates the local database, loads the demo data\nand serves Parley on http://localhost:8787. It prints the demo login.\n\nSet `PORT` to use another port, for example `PORT=8788 npm start`.",
+    );
+    expect(ask("what port does npm start serve on", run).text).toContain("serves Parley on http://localhost:8787");
+  });
+
   it("a “what time” question wants a clock time, not “closed”; “are you open” may be answered by it", () => {
     const passages: PromptPassage[] = [
       {

@@ -392,6 +392,8 @@ const ANSWER_TYPES: { ask: RegExp; has: RegExp }[] = [
     has: /\bevery (\d+ |other |few |two |three |four |six |twelve )?(days?|weeks?|fortnights?|months?|years?|seasons?)\b|\b(once|twice|\d+ times) (a|an|per|each|every) (day|week|fortnight|month|year)\b|\b(daily|weekly|fortnightly|monthly|yearly|annually)\b/i,
   },
   { ask: /\b(phone|call|ring|telephone|number)\b/, has: /(\+?\d[\d ]{7,}\d)/ },
+  // "What port does it serve on?" wants the port: "http://localhost:8787", "port 5432".
+  { ask: /\b(what|which) port\b|\bport (number|no)\b/, has: /\blocalhost:\d{2,5}\b|\b[a-z][\w-]*(\.[\w-]+)+:\d{2,5}\b|\bports? \d{2,5}\b/i },
   { ask: /\b(e-?mail|write to|contact)\b/, has: /[\w.+-]+@[\w-]+\.[\w.]+/ },
   { ask: /\bwhen (was|were|did)\b/, has: /\b(1[89]|20)\d\d\b/ },
   // "When do I pay?" wants the moment payment is taken: "on completion", "the day after each clean",
