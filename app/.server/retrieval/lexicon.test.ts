@@ -624,6 +624,12 @@ describe("support lexicon", () => {
     expect(questionWords("wait so is breakfast included")).not.toContain("wait");
     expect(questionWords("how long is the wait for an appointment")).toContain("wait");
   });
+  // bench/probes20 (phone transcripts): "yeah" and a self-correcting "no sorry" weighed like topic words.
+  it("a transcript's “yeah” and “sorry” carry no topic", () => {
+    const words = (q: string) => queryTerms(q).map((t) => t.word);
+    expect(words("yeah hi so do you do gift wrapping")).toEqual(["wrapping"]);
+    expect(words("theres gonna be ten of us no sorry eleven can i book online")).not.toContain("sorry");
+  });
   // bench/probes17 and probes18: each was refused before.
   it("people asked for weigh light; a levy is a tax, a professional body an institute, a lock-in a contract", () => {
     expect(["brother", "sister", "husband", "nan", "nearby", "total"].every(isLightWord)).toBe(true);

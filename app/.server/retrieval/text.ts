@@ -31,10 +31,13 @@ export const STOP_WORDS = new Set(
 );
 
 /** Chat's interjections and sign-offs ("lol", "tbh", "xx" for kisses): never what a question is about. */
-// Spoken fillers too: questions dictated to a phone arrive as "um so whats the difference between…".
+// Spoken fillers too: questions dictated to a phone arrive as "um so whats the difference between…",
+// "yeah hi so do you do gift wrapping", "ten of us no sorry eleven".
 // Young people's chat too: "ngl", "lowkey", "fr" (for real), "smh", "istg" only colour a question.
 export const CHAT_INTERJECTIONS =
-  "lol lmao haha hahaha omg tbh btw idk xx xxx ugh nah bro um umm uh uhh erm hmm hi ngl lowkey highkey fr smh istg bruh imo imho lmk tho".split(" ");
+  "lol lmao haha hahaha omg tbh btw idk xx xxx ugh nah bro um umm uh uhh erm hmm hi ngl lowkey highkey fr smh istg bruh imo imho lmk tho yeah yea yep yup sorry".split(
+    " ",
+  );
 
 /** Question words and fillers that carry no topic in a visitor's question, with chat's interjections. */
 export const QUESTION_FILLERS = new Set([
