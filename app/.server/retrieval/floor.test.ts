@@ -235,6 +235,24 @@ describe("the relevance floor", () => {
     expect(askedNames("I'm a PayPal user, can I pay with PayPal?")).toEqual(["paypal", "paypal"]);
   });
 
+  it("refuses a long question whose asking clause names what the knowledge never does; a place or month there frames it (bench/probes20)", async () => {
+    const bot = await shop();
+    // Before: answered from the returns section although Zalando is what is asked about.
+    expect(
+      (await retrieve(bot.ctx, bot.ref, "I returned a jumper to another shop last month and the refund never came, how do I get my money back from Zalando?"))
+        .answerable,
+    ).toBe(false);
+    // A place or a month in the asking clause is where or when, not what.
+    expect(
+      (await retrieve(bot.ctx, bot.ref, "We are thinking of ordering a few jumpers as presents for the family, do you deliver to Australia in early December?"))
+        .answerable,
+    ).toBe(true);
+    // A name only in the story still says nothing of what is asked.
+    expect(
+      (await retrieve(bot.ctx, bot.ref, "My aunt in Sydney loved the jumper I sent her from Penneys last year, how much is delivery to Australia?")).answerable,
+    ).toBe(true);
+  });
+
   it("reads a capital inside a word as a name wherever it stands: iPhone, PayPal (ADR 038)", async () => {
     // Before: "how do I reset my iPhone" (an off-topic probe) was answered from the password-reset
     // sentence of a SaaS's help text: "iPhone" starts lower-case, so it was not taken for a name.

@@ -7,7 +7,7 @@
 // money against a limit ("€1,200" ← "orders over €1,000"), for the built-in engine only: ADR 069.
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-const MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+export const MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 /** Weekday names, Monday first (lexicon.ts reads "sat and sun" with them too). */
 export const DAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];

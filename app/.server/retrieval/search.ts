@@ -7,7 +7,7 @@ import { isGeneralRequest } from "./general-requests";
 import { hyphenatedWords, QUESTION_FILLERS, questionClauses, STOP_WORDS, stem, terms, words } from "./text";
 import type { ChatbotRef, Passage, RetrievalResult } from "./types";
 import { createVectorStore } from "./vector-store";
-import { askedValues, rangeCover } from "./ranges";
+import { askedValues, DAY_NAMES, MONTH_NAMES, rangeCover } from "./ranges";
 import { isPlaceName } from "./places";
 import { ByteLru, stringBytes } from "../cache/byte-lru";
 
@@ -776,10 +776,19 @@ export async function retrieve(ctx: Ctx, ref: ChatbotRef, query: string, opts: R
   // what the question is about; when the knowledge never uses it nor any word for it, the rest of
   // the question matching says nothing. In a long one names are mostly the customer's story ("my
   // aunt in Sydney…"). Same size limit as the availability rule.
+  // A long question's own asking clause naming one ("we got new windows from another firm last
+  // year, what's the number for Everest?") is about it as much as a short question is — unless the
+  // name is a place or a month or day, which there frame what is asked ("in early December",
+  // "a tourist tax like in Europe").
+  const names =
+    longShare === 1
+      ? askedNames(query)
+      : askWords
+        ? askedNames(query).filter((w) => askWords.has(w) && !isPlaceName(w) && !CALENDAR_AND_CONTINENTS.has(w))
+        : [];
   const missingName =
     total < FLOOR_LARGE_KB &&
-    longShare === 1 &&
-    askedNames(query).some((w) => {
+    names.some((w) => {
       const q = qTerms.find((x) => x.word === w);
       return q !== undefined && !isLightWord(q.word) && !namesTerm(q);
     });
@@ -1364,6 +1373,8 @@ const ASKS_WHETHER = new Set(["available"]);
  * lesson costs the normal lesson price"), the sentence that does still leads the reply.
  */
 const THE_USUAL = new Set(["normal"]);
+/** Names that frame a question in time or on the map rather than say what it is about. */
+const CALENDAR_AND_CONTINENTS = new Set([...MONTH_NAMES, ...DAY_NAMES, ..."europe asia africa america americas australia oceania antarctica".split(" ")]);
 /** What a question after a price asks for, not about. */
 const PRICE_WORDS = new Set("cost costs price prices priced fee fees charge charges rate rates pay paid".split(" "));
 /**
