@@ -625,10 +625,15 @@ describe("support lexicon", () => {
     expect(questionWords("how long is the wait for an appointment")).toContain("wait");
   });
   // bench/probes20 (phone transcripts): "yeah" and a self-correcting "no sorry" weighed like topic words.
-  it("a transcript's “yeah” and “sorry” carry no topic", () => {
+  it("a transcript's “yeah” and “sorry” carry no topic; “a weak” is a week; common slips of guarantee, annual, refund", () => {
     const words = (q: string) => queryTerms(q).map((t) => t.word);
     expect(words("yeah hi so do you do gift wrapping")).toEqual(["wrapping"]);
     expect(words("theres gonna be ten of us no sorry eleven can i book online")).not.toContain("sorry");
+    // "a weak" after a count or a determiner is a week; a weak dog stays weak.
+    expect(questionWords("how long does it take to get to limerick like a weak or what")).toContain("week");
+    expect(questionWords("my dog seems weak and off his food")).toContain("weak");
+    expect(questionWords("How long is the garanty for your work?")).toContain("guarantee");
+    expect(questionWords("monthly vs anual, which one can i get a refnd on")).toEqual(expect.arrayContaining(["annual", "refund"]));
   });
   // bench/probes17 and probes18: each was refused before.
   it("people asked for weigh light; a levy is a tax, a professional body an institute, a lock-in a contract", () => {

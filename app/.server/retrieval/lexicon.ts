@@ -112,6 +112,15 @@ const CHAT_SPELLING: Record<string, string> = {
   seperate: "separate",
   seperately: "separately",
   accomodation: "accommodation",
+  // bench/probes20: "How long is the garanty", "monthly vs anual… a refnd".
+  garanty: "guarantee",
+  garantee: "guarantee",
+  guarentee: "guarantee",
+  gaurantee: "guarantee",
+  anual: "annual",
+  anually: "annually",
+  refnd: "refund",
+  refun: "refund",
   occured: "occurred",
   neccessary: "necessary",
   freind: "friend",
@@ -225,6 +234,10 @@ const STORY_WHEN = new Set(["next"]);
 const LINKS = new Set("and or to til till until thru through".split(" "));
 const CHAT_SPELLING_AFTER: Record<string, { unit: string; otherwise: string; after: Set<string>; afterDay?: boolean }> = {
   yr: { unit: "year", otherwise: "your", after: new Set("a an per every next last this each".split(" ")) },
+  // A phone transcript's "like a weak or what", "in two weaks": a week after a count or a determiner;
+  // "my dog seems weak" stays weak.
+  weak: { unit: "week", otherwise: "weak", after: new Set("a an per every next last this each one two three four five six couple few".split(" ")) },
+  weaks: { unit: "weeks", otherwise: "weaks", after: new Set("two three four five six couple few several".split(" ")) },
   min: { unit: "minutes", otherwise: "minimum", after: new Set() },
   // "a 3 bed house" is one with three bedrooms; "2 beds" stays beds (a twin room).
   bed: { unit: "bedroom", otherwise: "bed", after: new Set() },
