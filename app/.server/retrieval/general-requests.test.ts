@@ -40,6 +40,13 @@ describe("general-assistant requests (ADR 073)", () => {
       expect(isGeneralRequest(q), q).toBe(false);
   });
 
+  // bench/probes20 (phone transcripts): "uh call my wife" was answered with the firm's phone number.
+  it("refuses a phone assistant's commands said to the voice line, not questions about calling the business", () => {
+    for (const q of ["uh call my wife", "ring my mum", "set a timer for ten minutes", "ok turn off the lights"]) expect(isGeneralRequest(q), q).toBe(true);
+    for (const q of ["can you call me back", "call me back please", "do you text a reminder", "what number do i ring", "can i call my vet out at night"])
+      expect(isGeneralRequest(q), q).toBe(false);
+  });
+
   it("keeps questions to the business, and orders for writing on a product", () => {
     for (const q of [
       "do you speak german",

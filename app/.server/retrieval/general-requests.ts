@@ -26,6 +26,13 @@ const ONTO_A_PRODUCT = /\b(?:on|onto|inside|engraved|printed|iced|piped|embroide
 /** Jokes and naming to order: "can you tell me a joke for my kids", "help me name my new business". */
 const ENTERTAIN_OR_NAME =
   /\b(?:tell|give) (?:me|us|my \w+) (?:a|some|any) (?:\w+ )?jokes?\b|\bknow any (?:\w+ )?jokes\b|\bhelp (?:me|us) (?:to )?(?:name|think of a name for|come up with a name for|pick a name for)\b|\bname (?:ideas|suggestions) for (?:my|our)\b/;
+/**
+ * A phone assistant's commands, said to the voice line as to a phone ("uh call my wife", "set a
+ * timer for ten minutes"): nothing a business's knowledge answers. Only as the clause's first
+ * words: "can you call me back" and "do you text a reminder" ask the business.
+ */
+const ASSISTANT_COMMAND =
+  /^\s*(?:(?:um+|uh+|erm|hey|ok|okay|so|please)[\s,]+)*(?:(?:call|ring|phone|text|dial|facetime) (?:my|mum|mom|dad|home)\b|set (?:an? |my )?(?:alarm|timer)\b|turn (?:on|off) (?:the )?(?:lights?|tv|radio)\b)/;
 const EXPLAIN_LIKE_A_CHILD = /\bexplain\b.+\blike (?:i['’]?m|i am) (?:5|five|a (?:child|kid|baby))\b|\beli5\b/;
 
 /** Facts that change by the hour and that no business's knowledge keeps. */
@@ -42,7 +49,7 @@ const ASKING_THE_BOT = /^\s*(?:(?:can|could|would|will) (?:you|u) (?:tell|give|s
 const PERSONAL = /\b(?:i(?!-\d)|me|my|we|us|our|you|your|u|ur)\b/;
 
 function isGeneralClause(clause: string): boolean {
-  if (TRANSLATION.test(clause) || EXPLAIN_LIKE_A_CHILD.test(clause) || ENTERTAIN_OR_NAME.test(clause)) return true;
+  if (TRANSLATION.test(clause) || EXPLAIN_LIKE_A_CHILD.test(clause) || ENTERTAIN_OR_NAME.test(clause) || ASSISTANT_COMMAND.test(clause)) return true;
   const write = WRITE_REQUEST.exec(clause);
   if (write && !ONTO_A_PRODUCT.test(clause.slice(write.index + write[0].length))) return true;
   // A live fact is general only when nobody's own terms are asked ("what exchange rate do you use");
