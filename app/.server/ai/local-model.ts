@@ -178,7 +178,11 @@ type Sentence = {
   whole: number;
 };
 
+/** A list item's marker: "- ", "* ", "• ", "1. ", "2) ". */
+const LIST_ITEM = /^([-*•·]|\d{1,2}[.)])\s+/;
 const STRUCTURAL_LINE = /^(#{1,6}\s|[-=*_]{3,}$|\|.*\|$|([-*•·]|\d{1,2}[.)])\s+)/;
+/** A `field: value` record line (CSV rows are extracted as such lines). */
+const RECORD_LINE = /^[^\s:]{1,40}:\s/;
 
 /** Markdown emphasis closing a line ("**Who pays the excess?**") hides its final punctuation. */
 const unemphasised = (line: string) => line.replace(/(\*\*|__|\*|_)$/, "");
@@ -217,11 +221,11 @@ function unwrapLines(text: string): string[] {
         !/^#{1,6}\s|^\|/.test(prev) &&
         line &&
         !STRUCTURAL_LINE.test(line) &&
-        !/^[^\s:]{1,40}:\s/.test(line));
+        !RECORD_LINE.test(line));
     if (wrapped) out[out.length - 1] += ` ${line}`;
     else {
       out.push(line);
-      inItem = /^([-*•·]|\d{1,2}[.)])\s+/.test(line);
+      inItem = LIST_ITEM.test(line);
     }
     prev = wrapped ? out[out.length - 1] : line;
   }
@@ -234,7 +238,7 @@ function unwrapLines(text: string): string[] {
  * extraction or by merged sections). It labels the sentences under it; it is never quoted.
  */
 function headingLike(line: string, next: string | undefined): boolean {
-  if (!next || line.length > 60 || /[.!?:;…,)]$/.test(line) || STRUCTURAL_LINE.test(line) || /^[^\s:]{1,40}:\s/.test(line)) return false;
+  if (!next || line.length > 60 || /[.!?:;…,)]$/.test(line) || STRUCTURAL_LINE.test(line) || RECORD_LINE.test(line)) return false;
   if (!/^[\p{Lu}\p{N}]/u.test(line) || line.split(/\s+/).length > 8) return false;
   // A merged chunk writes its sections' headings as plain lines: one before a list or a table is a
   // heading too ("Opening Hours" above "- Monday to Friday: 8 am to 5:30 pm").
@@ -273,14 +277,19 @@ export function splitSentences(text: string): SplitSentence[] {
   // The chunk began mid-sentence and that sentence has not ended yet: its next lines are the rest
   // of it ("on in Look & feel and the built-in" then "tool **Hand to a human** is on…").
   let midSentence = false;
+  // Drops the fragment up to the line's first sentence end and keeps the rest; true when the
+  // fragment runs on past this line.
+  const skipFragment = (line: string, i: number): boolean => {
+    const rest = line.split(SENTENCE_END).slice(1).join(" ");
+    if (rest) out.push(...splitSentences(rest).map((s) => ({ ...s, heading: s.heading ?? heading, paragraph: i })));
+    return !rest && !ENDS_SENTENCE.test(line);
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (midSentence) {
       midSentence = false;
-      if (line && !STRUCTURAL_LINE.test(line) && !/^[^\s:]{1,40}:\s/.test(line)) {
-        const rest = line.split(SENTENCE_END).slice(1).join(" ");
-        midSentence = !rest && !ENDS_SENTENCE.test(line);
-        if (rest) out.push(...splitSentences(rest).map((s) => ({ ...s, heading: s.heading ?? heading, paragraph: i })));
+      if (line && !STRUCTURAL_LINE.test(line) && !RECORD_LINE.test(line)) {
+        midSentence = skipFragment(line, i);
         continue;
       }
     }
@@ -297,10 +306,8 @@ export function splitSentences(text: string): SplitSentence[] {
     const wasFirst = first;
     first = false;
     // Chunk overlap can start mid-sentence: a leading fragment is not something to quote.
-    if (wasFirst && /^[\p{Ll},;:)\]"”»?!]/u.test(line) && !/^[^\s:]{1,40}:\s/.test(line)) {
-      const rest = line.split(SENTENCE_END).slice(1).join(" ");
-      midSentence = !rest && !ENDS_SENTENCE.test(line);
-      if (rest) out.push(...splitSentences(rest).map((s) => ({ ...s, heading: s.heading ?? heading, paragraph: i })));
+    if (wasFirst && /^[\p{Ll},;:)\]"”»?!]/u.test(line) && !RECORD_LINE.test(line)) {
+      midSentence = skipFragment(line, i);
       continue;
     }
     // Markdown table rows read as "First cell: other cells."; separator rows are dropped. A header row
@@ -332,10 +339,8 @@ export function splitSentences(text: string): SplitSentence[] {
       continue;
     }
     tableHeader = undefined;
-    const bullet = /^([-*•·]|\d{1,2}[.)])\s+/.test(line);
-    const body = line
-      .replace(/^([-*•·]|\d{1,2}[.)])\s+/, "")
-      .replace(/^(q|a|question|answer|réponse|antwort|frage|pregunta|respuesta|pytanie|odpowiedz|odpowiedź)\s*:\s*/i, "");
+    const bullet = LIST_ITEM.test(line);
+    const body = line.replace(LIST_ITEM, "").replace(/^(q|a|question|answer|réponse|antwort|frage|pregunta|respuesta|pytanie|odpowiedz|odpowiedź)\s*:\s*/i, "");
     const parts = bullet ? [body] : body.split(SENTENCE_END);
     const emphasised = emphasisedPrompt(body);
     for (const p of parts) {
