@@ -30,14 +30,16 @@ export const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-/** Chat's interjections and sign-offs ("lol", "tbh", "xx" for kisses): never what a question is about. */
-// Spoken fillers too: questions dictated to a phone arrive as "um so whats the difference between…",
-// "yeah hi so do you do gift wrapping", "ten of us no sorry eleven".
-// Young people's chat too: "ngl", "lowkey", "fr" (for real), "smh", "istg" only colour a question.
-export const CHAT_INTERJECTIONS =
-  "lol lmao haha hahaha omg tbh btw idk xx xxx ugh nah bro um umm uh uhh erm hmm hi ngl lowkey highkey fr smh istg bruh imo imho lmk tho yeah yea yep yup sorry".split(
-    " ",
-  );
+/** Chat's interjections and sign-offs: never what a question is about. */
+export const CHAT_INTERJECTIONS = [
+  // Laughter, asides and sign-off kisses ("xx").
+  ..."lol lmao haha hahaha omg tbh btw idk xx xxx ugh nah bro hi".split(" "),
+  // Spoken fillers: questions dictated to a phone arrive as "um so whats the difference between…",
+  // "yeah hi so do you do gift wrapping", "ten of us no sorry eleven".
+  ..."um umm uh uhh erm hmm yeah yea yep yup sorry".split(" "),
+  // Young people's chat: "ngl", "lowkey", "fr" (for real), "smh", "istg" only colour a question.
+  ..."ngl lowkey highkey fr smh istg bruh imo imho lmk tho".split(" "),
+];
 
 /** Question words and fillers that carry no topic in a visitor's question, with chat's interjections. */
 export const QUESTION_FILLERS = new Set([
